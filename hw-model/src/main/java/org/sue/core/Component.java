@@ -1,0 +1,262 @@
+package org.sue.core;
+
+import java.math.BigInteger;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.List;
+
+/**
+ * A hardware component: subclass it and build ports, registers, wires, memories, children and statements in the
+ * constructor. The clock and reset are implicit (see {@link ResetStyle}).
+ *
+ * <pre>{@code
+ * class Counter extends Component {
+ *     final Port enable = in("enable", 1);
+ *     final Port count = out("count", 8);
+ *     Counter() {
+ *         Reg value = reg("value", 8, 0);
+ *         when(enable, () -> value.set(value.add(1)));
+ *         count.set(value);
+ *     }
+ * }
+ * }</pre>
+ */
+public abstract class Component {
+    private final SourceLoc createdAt = SourceLoc.here();
+    private String instanceName;
+    private Component parent;
+    /** Set once added as a child or elaborated as the top: from then on only its inputs may be driven. */
+    private boolean complete;
+    private final List<Component> children = new ArrayList<>();
+    private final List<Port> ports = new ArrayList<>();
+    private final List<Reg> regs = new ArrayList<>();
+    private final List<Wire> wires = new ArrayList<>();
+    private final List<MemRead> memReads = new ArrayList<>();
+    private final List<Mem> mems = new ArrayList<>();
+    private final List<Stmt> body = new ArrayList<>();
+    /** Where statements go now: the body, or the branch of the when being built. */
+    private final Deque<List<Stmt>> blocks = new ArrayDeque<>();
+    /** The conditions of the enclosing when branches, innermost last. */
+    private final Deque<Expr> conditions = new ArrayDeque<>();
+
+    protected Component() {
+        blocks.push(body);
+    }
+
+    // ---- identity ------------------------------------------------------------------------------------------------
+
+    /**
+     * Verilog module name. Instances that share a module name must be structurally identical; override to add the
+     * parameters that change the structure (e.g. {@code "SyncFifo_w32_d16"}).
+     */
+    public String moduleName() {
+        return getClass().getSimpleName();
+    }
+
+    /** Instance name given by the parent, or the module name for the top. */
+    public String instanceName() {
+        return instanceName != null ? instanceName : moduleName();
+    }
+
+    public String path() {
+        return parent == null ? instanceName() : parent.path() + "." + instanceName();
+    }
+
+    public Component parent() { return parent; }
+    public List<Component> children() { return Collections.unmodifiableList(children); }
+    public List<Port> ports() { return Collections.unmodifiableList(ports); }
+    public List<Reg> regs() { return Collections.unmodifiableList(regs); }
+    public List<Wire> wires() { return Collections.unmodifiableList(wires); }
+    public List<MemRead> memReads() { return Collections.unmodifiableList(memReads); }
+    public List<Mem> mems() { return Collections.unmodifiableList(mems); }
+    public List<Stmt> body() { return Collections.unmodifiableList(body); }
+    public SourceLoc createdAt() { return createdAt; }
+
+    /** Configuration shown in vector manifests and generation reports; override to describe the parameters. */
+    public java.util.Map<String, Object> parameters() {
+        return java.util.Map.of();
+    }
+
+    // ---- construction API ----------------------------------------------------------------------------------------
+
+    protected final Port in(String name, int width) {
+        return register(new Port(name, width, PortDirection.IN, this, SourceLoc.here()), SourceLoc.here());
+    }
+
+    protected final Port out(String name, int width) {
+        return register(new Port(name, width, PortDirection.OUT, this, SourceLoc.here()), SourceLoc.here());
+    }
+
+    /** A register reset to {@code resetValue}. */
+    protected final Reg reg(String name, int width, long resetValue) {
+        SourceLoc here = SourceLoc.here();
+        return register(new Reg(name, width, Hw.unsigned(resetValue, width, here), this, here), here);
+    }
+
+    protected final Reg reg(String name, int width, BigInteger resetValue) {
+        SourceLoc here = SourceLoc.here();
+        return register(new Reg(name, width, resetValue, this, here), here);
+    }
+
+    /** A register without reset (datapath storage that needs none). */
+    protected final Reg regNoReset(String name, int width) {
+        SourceLoc here = SourceLoc.here();
+        return register(new Reg(name, width, null, this, here), here);
+    }
+
+    protected final Wire wire(String name, int width) {
+        SourceLoc here = SourceLoc.here();
+        return register(new Wire(name, width, this, here), here);
+    }
+
+    /** A named wire driven by {@code value}. */
+    protected final Wire wire(String name, Expr value) {
+        SourceLoc here = SourceLoc.here();
+        Wire w = register(new Wire(name, value.width(), this, here), here);
+        assign(w, value, here);
+        return w;
+    }
+
+    protected final Mem mem(String name, int depth, int width, ReadUnderWrite readUnderWrite) {
+        SourceLoc here = SourceLoc.here();
+        Mem m = new Mem(name, depth, width, readUnderWrite, this, here);
+        checkNewName(name, here);
+        mems.add(m);
+        return m;
+    }
+
+    /** Adds {@code child} as a sub-component named {@code name}; then drive its inputs with {@code set}. */
+    protected final <T extends Component> T child(String name, T newChild) {
+        SourceLoc here = SourceLoc.here();
+        Component child = newChild;
+        if (child == this) {
+            throw new HdlException("component '" + path() + "' cannot be its own child", here);
+        }
+        if (child.parent != null) {
+            throw new HdlException("component '" + child.path() + "' is already a child of '" + child.parent.path()
+                    + "'", here);
+        }
+        checkNewName(name, here);
+        child.instanceName = name;
+        child.parent = this;
+        child.complete = true;
+        children.add(child);
+        return newChild;
+    }
+
+    /** Statements in {@code body} take effect only while {@code cond} (1 bit) is high. */
+    protected final WhenChain when(Expr cond, Runnable thenBody) {
+        SourceLoc here = SourceLoc.here();
+        checkCondition(cond, here);
+        Stmt.When w = new Stmt.When(cond, new ArrayList<>(), new ArrayList<>(), here);
+        blocks.peek().add(w);
+        WhenChain chain = new WhenChain(this, blocks.size(), w);
+        runIn(w.then(), cond, thenBody);
+        return chain;
+    }
+
+    /** {@code switch (selector)}: cases compared for equality, first match wins. */
+    protected final SwitchBuilder switchOn(Expr selector) {
+        return new SwitchBuilder(this, selector);
+    }
+
+    // ---- internals used by the other core classes ----------------------------------------------------------------
+
+    void runIn(List<Stmt> block, Expr cond, Runnable body) {
+        blocks.push(block);
+        conditions.addLast(cond);
+        try {
+            body.run();
+        } finally {
+            conditions.removeLast();
+            blocks.pop();
+        }
+    }
+
+    int blockDepth() {
+        return blocks.size();
+    }
+
+    void checkCondition(Expr cond, SourceLoc here) {
+        if (cond.width() != 1) {
+            throw new HdlException("condition " + cond.describe() + " must be 1 bit, is " + cond.width(), here);
+        }
+    }
+
+    /** {@code e} ANDed with every enclosing when-condition. */
+    Expr withPathCondition(Expr e) {
+        Expr r = e;
+        for (Expr c : conditions) {
+            r = c.and(r);
+        }
+        return r;
+    }
+
+    void assign(Signal target, Expr value, SourceLoc here) {
+        Component stmtOwner = target.owner();
+        if (target instanceof Port p && p.isInput()) {
+            // A component's input is driven by its parent.
+            stmtOwner = target.owner().parent;
+            if (stmtOwner == null) {
+                throw new HdlException("input '" + target.path() + "' can only be driven by a parent; add the component"
+                        + " with child(...) first (a top-level input is driven by the testbench)", here);
+            }
+        }
+        if (stmtOwner.complete) {
+            throw new HdlException(target.describe() + " can only be driven inside " + stmtOwner.path()
+                    + " while it is built; driving it from outside would give it two drivers", here);
+        }
+        stmtOwner.blocks.peek().add(new Stmt.Assign(target, value, here));
+    }
+
+    void markComplete() {
+        complete = true;
+    }
+
+    boolean isComplete() {
+        return complete;
+    }
+
+    <S extends Signal> S register(S s, SourceLoc here) {
+        checkNewName(s.name(), here);
+        if (s instanceof Port p) {
+            ports.add(p);
+        } else if (s instanceof Reg r) {
+            regs.add(r);
+        } else if (s instanceof Wire w) {
+            wires.add(w);
+        } else if (s instanceof MemRead m) {
+            memReads.add(m);
+        }
+        return s;
+    }
+
+    /** Names must be legal in Verilog and VHDL and unique in the component, ignoring case (VHDL). */
+    private void checkNewName(String name, SourceLoc here) {
+        Names.check(name, "in component " + moduleName(), here);
+        for (String existing : allNames()) {
+            if (existing.equalsIgnoreCase(name)) {
+                throw new HdlException("name '" + name + "' collides with '" + existing + "' in component "
+                        + path(), here);
+            }
+        }
+    }
+
+    private List<String> allNames() {
+        List<String> names = new ArrayList<>();
+        ports.forEach(p -> names.add(p.name()));
+        regs.forEach(p -> names.add(p.name()));
+        wires.forEach(p -> names.add(p.name()));
+        memReads.forEach(p -> names.add(p.name()));
+        mems.forEach(p -> names.add(p.name()));
+        children.forEach(p -> names.add(p.instanceName()));
+        return names;
+    }
+
+    @Override
+    public String toString() {
+        return path();
+    }
+}

@@ -1,0 +1,93 @@
+package org.sue.core;
+
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Static constructors: constants, concatenation, multiplexers. */
+public final class Hw {
+    private Hw() {
+    }
+
+    public static Expr lit(int width, long value) {
+        SourceLoc here = SourceLoc.here();
+        return new Const(width, unsigned(value, width, here), here);
+    }
+
+    public static Expr lit(int width, BigInteger value) {
+        return new Const(width, value, SourceLoc.here());
+    }
+
+    public static Expr zeros(int width) {
+        return new Const(width, BigInteger.ZERO, SourceLoc.here());
+    }
+
+    public static Expr ones(int width) {
+        return new Const(width, BigInteger.ONE.shiftLeft(width).subtract(BigInteger.ONE), SourceLoc.here());
+    }
+
+    public static Expr bool(boolean b) {
+        return new Const(1, b ? BigInteger.ONE : BigInteger.ZERO, SourceLoc.here());
+    }
+
+    /** Concatenation, most significant part first (Verilog {@code {a, b, c}}). */
+    public static Expr cat(Expr... parts) {
+        return cat(List.of(parts));
+    }
+
+    public static Expr cat(List<? extends Expr> parts) {
+        SourceLoc here = SourceLoc.here();
+        if (parts.isEmpty()) {
+            throw new HdlException("concatenation of nothing", here);
+        }
+        if (parts.size() == 1) {
+            return parts.get(0);
+        }
+        int w = 0;
+        for (Expr p : parts) {
+            w += p.width();
+        }
+        return new Op(OpKind.CONCAT, w, new ArrayList<>(parts), 0, 0, here);
+    }
+
+    /** {@code sel ? ifTrue : ifFalse}; sel must be 1 bit, both values the same width. */
+    public static Expr mux(Expr sel, Expr ifTrue, Expr ifFalse) {
+        SourceLoc here = SourceLoc.here();
+        if (sel.width() != 1) {
+            throw new HdlException("mux select " + sel.describe() + " must be 1 bit, is " + sel.width(), here);
+        }
+        if (ifTrue.width() != ifFalse.width()) {
+            throw new HdlException("width mismatch in MUX: " + ifTrue.describe() + " is " + ifTrue.width()
+                    + " bits, " + ifFalse.describe() + " is " + ifFalse.width() + " bits", here);
+        }
+        return new Op(OpKind.MUX, ifTrue.width(), List.of(sel, ifTrue, ifFalse), 0, 0, here);
+    }
+
+    public static Expr mux(Expr sel, Expr ifTrue, long ifFalse) {
+        return mux(sel, ifTrue, ifTrue.lit(ifFalse));
+    }
+
+    /** Number of bits needed to hold values 0..n-1 (at least 1). */
+    public static int log2Up(long n) {
+        if (n <= 1) {
+            return 1;
+        }
+        return 64 - Long.numberOfLeadingZeros(n - 1);
+    }
+
+    /** The value as an unsigned number of {@code width} bits; a negative value means its two's complement. */
+    static BigInteger unsigned(long value, int width, SourceLoc loc) {
+        BigInteger v = BigInteger.valueOf(value);
+        if (value < 0) {
+            if (width < 64 && value < -(1L << (width - 1))) {
+                throw new HdlException("constant " + value + " does not fit in " + width + " bits", loc);
+            }
+            v = v.add(BigInteger.ONE.shiftLeft(Math.max(width, 64)));
+            v = v.and(BigInteger.ONE.shiftLeft(width).subtract(BigInteger.ONE));
+        }
+        if (v.bitLength() > width) {
+            throw new HdlException("constant " + value + " does not fit in " + width + " bits", loc);
+        }
+        return v;
+    }
+}

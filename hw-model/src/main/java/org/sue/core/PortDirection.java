@@ -1,0 +1,3 @@
+package org.sue.core;
+
+public enum PortDirection { IN, OUT }

@@ -1,0 +1,661 @@
+package org.sue.sim;
+
+import java.math.BigInteger;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.sue.core.Component;
+import org.sue.core.Const;
+import org.sue.core.Design;
+import org.sue.core.Expr;
+import org.sue.core.Mem;
+import org.sue.core.MemRead;
+import org.sue.core.Op;
+import org.sue.core.OpKind;
+import org.sue.core.Port;
+import org.sue.core.Reg;
+import org.sue.core.ResetStyle;
+import org.sue.core.Signal;
+
+/**
+ * Turns an elaborated design into straight-line Java: the combinational graph is sorted once (levelized), every
+ * signal and every shared or wide intermediate value gets a field, single-use narrow operators are inlined, and the
+ * code is split into small methods so the JIT compiles them (HotSpot skips methods over 8000 bytecodes).
+ */
+final class SimCompiler {
+    /** Source characters per generated method; keeps each well under HotSpot's huge-method limit. */
+    private static final int CHUNK_CHARS = 2500;
+    /** An inlined expression longer than this is stored in a field instead. */
+    private static final int INLINE_CHARS = 300;
+    private static final AtomicInteger CLASS_COUNTER = new AtomicInteger();
+
+    private final Design design;
+    private final Map<Expr, Integer> fanout = new IdentityHashMap<>();
+    private final Map<Expr, String> code = new IdentityHashMap<>();
+    private final List<Expr> order = new ArrayList<>();
+    private final List<String> fields = new ArrayList<>();
+    private final List<String> evalStmts = new ArrayList<>();
+    private final List<String> tickStmts = new ArrayList<>();
+    private final List<String> commitStmts = new ArrayList<>();
+    private final Map<Signal, String> signalField = new IdentityHashMap<>();
+    private final List<Signal> allSignals = new ArrayList<>();
+    private final List<Mem> mems = new ArrayList<>();
+    private final List<Reg> regs = new ArrayList<>();
+    private final List<MemRead> memReads = new ArrayList<>();
+    private int nextId;
+    private final String resetField;
+    final List<SimSignal> simSignals = new ArrayList<>();
+    final List<Mem> memList = mems;
+    final String className;
+
+    SimCompiler(Design design) {
+        this.design = design;
+        this.className = "org.sue.sim.gen.Model" + CLASS_COUNTER.incrementAndGet();
+        this.resetField = "in_rst";
+    }
+
+    String generate() {
+        collectSignals();
+        for (Signal s : allSignals) {
+            Expr d = design.driver(s);
+            if (d != null) {
+                visit(d);
+                count(d);
+            }
+        }
+        for (MemRead r : memReads) {
+            visitAndCount(r.address());
+            visitAndCount(r.enable());
+        }
+        for (Mem m : mems) {
+            if (m.write() != null) {
+                visitAndCount(m.write().enable());
+                visitAndCount(m.write().address());
+                visitAndCount(m.write().data());
+            }
+        }
+        emitCombinational();
+        emitTick();
+        return assemble();
+    }
+
+    // ---- collection ----------------------------------------------------------------------------------------------
+
+    private void collectSignals() {
+        fields.add("long " + resetField + ";");
+        for (Component c : design.components()) {
+            for (Port p : c.ports()) {
+                addSignal(p, c == design.top() && p.isInput());
+            }
+            for (Reg r : c.regs()) {
+                addSignal(r, false);
+                regs.add(r);
+            }
+            c.wires().forEach(w -> addSignal(w, false));
+            for (MemRead r : c.memReads()) {
+                addSignal(r, false);
+                memReads.add(r);
+            }
+            for (Mem m : c.mems()) {
+                int id = mems.size();
+                mems.add(m);
+                fields.add((m.width() > 64 ? "final long[][] mem" + id + " = new long[" + m.depth() + "]["
+                        + words(m.width()) + "];" : "final long[] mem" + id + " = new long[" + m.depth() + "];"));
+            }
+        }
+    }
+
+    private void addSignal(Signal s, boolean settable) {
+        int id = simSignals.size();
+        String f = (s.width() > 64 ? "w" : "s") + id;
+        signalField.put(s, f);
+        code.put(s, f);
+        allSignals.add(s);
+        simSignals.add(new SimSignal(id, s, s.path(), s.width(), settable));
+        fields.add(declare(f, s.width()));
+    }
+
+    private static String declare(String name, int width) {
+        return width > 64 ? "final long[] " + name + " = new long[" + words(width) + "];" : "long " + name + ";";
+    }
+
+    private void visitAndCount(Expr e) {
+        visit(e);
+        count(e);
+    }
+
+    /** Depth-first post-order over operator nodes, iteratively (deep expression chains must not overflow the stack). */
+    private void visit(Expr root) {
+        if (!(root instanceof Op) || fanout.containsKey(root)) {
+            return;
+        }
+        Deque<Expr> stack = new ArrayDeque<>();
+        Deque<Boolean> expanded = new ArrayDeque<>();
+        stack.push(root);
+        expanded.push(false);
+        fanout.put(root, 0);
+        while (!stack.isEmpty()) {
+            Expr e = stack.pop();
+            boolean done = expanded.pop();
+            if (done) {
+                order.add(e);
+                continue;
+            }
+            stack.push(e);
+            expanded.push(true);
+            for (Expr a : ((Op) e).args()) {
+                if (a instanceof Op && !fanout.containsKey(a)) {
+                    fanout.put(a, 0);
+                    stack.push(a);
+                    expanded.push(false);
+                }
+            }
+        }
+    }
+
+    /** Counts one more use of e (by a signal driver, a memory port, or a parent operator when first seen). */
+    private void count(Expr e) {
+        if (e instanceof Op) {
+            fanout.merge(e, 1, Integer::sum);
+        }
+    }
+
+    // ---- combinational code ----------------------------------------------------------------------------------------
+
+    private void emitCombinational() {
+        // Uses by parent operators (each node's args counted once per parent).
+        for (Expr e : order) {
+            for (Expr a : ((Op) e).args()) {
+                count(a);
+            }
+        }
+        for (Expr e : order) {
+            if (e instanceof Op op && op.kind() == OpKind.XOR_R && op.arg(0) instanceof Op) {
+                parityUsers.put(op.arg(0), true);
+            }
+        }
+        if (design.resetStyle().async()) {
+            evalStmts.add("if (" + resetActive() + ") { asyncReset(); }");
+        }
+        // Operators in dependency order; signals are written when their driver is ready, which needs signals in
+        // dependency order too: emit each signal right after the last operator it needs, by sorting signals after ops.
+        List<Signal> combSignals = new ArrayList<>();
+        for (Signal s : allSignals) {
+            if (!(s instanceof Reg) && !(s instanceof MemRead) && design.driver(s) != null) {
+                combSignals.add(s);
+            }
+        }
+        // Signals can depend on signals through operators; a global topological order over both kinds is needed.
+        for (Expr e : topologicalOrder(combSignals)) {
+            if (e instanceof Signal s) {
+                emitSignal(s);
+            } else {
+                emitOp((Op) e);
+            }
+        }
+    }
+
+    /** Topological order over operators and combinational signals together. */
+    private List<Expr> topologicalOrder(List<Signal> combSignals) {
+        Map<Expr, Boolean> isComb = new IdentityHashMap<>();
+        combSignals.forEach(s -> isComb.put(s, true));
+        List<Expr> out = new ArrayList<>();
+        Map<Expr, Integer> state = new IdentityHashMap<>();
+        Deque<Expr> stack = new ArrayDeque<>();
+        List<Expr> roots = new ArrayList<>(combSignals);
+        roots.addAll(order);
+        for (Expr root : roots) {
+            if (state.containsKey(root)) {
+                continue;
+            }
+            stack.push(root);
+            while (!stack.isEmpty()) {
+                Expr e = stack.peek();
+                Integer st = state.get(e);
+                if (st == null) {
+                    state.put(e, 1);
+                    for (Expr dep : deps(e, isComb)) {
+                        if (!state.containsKey(dep)) {
+                            stack.push(dep);
+                        }
+                    }
+                } else {
+                    stack.pop();
+                    if (st == 1) {
+                        state.put(e, 2);
+                        out.add(e);
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    private List<Expr> deps(Expr e, Map<Expr, Boolean> isComb) {
+        List<Expr> d = new ArrayList<>();
+        List<Expr> sources = e instanceof Op op ? op.args() : List.of(design.driver((Signal) e));
+        for (Expr a : sources) {
+            if (a instanceof Op || isComb.containsKey(a)) {
+                d.add(a);
+            }
+        }
+        return d;
+    }
+
+    private void emitSignal(Signal s) {
+        Expr d = design.driver(s);
+        String f = signalField.get(s);
+        if (s.width() > 64) {
+            evalStmts.add("System.arraycopy(" + ref(d) + ", 0, " + f + ", 0, " + words(s.width()) + ");");
+        } else {
+            evalStmts.add(f + " = " + ref(d) + ";");
+        }
+    }
+
+    /** How to read an expression's value in generated code (a field, literal, or inlined expression). */
+    private String ref(Expr e) {
+        if (e instanceof Const c) {
+            return constant(c);
+        }
+        String s = code.get(e);
+        if (s == null) {
+            throw new IllegalStateException("simulator: expression used before it was generated: " + e);
+        }
+        return s;
+    }
+
+    private final Map<String, String> wideConstants = new java.util.HashMap<>();
+
+    private String constant(Const c) {
+        if (c.width() <= 64) {
+            return "0x" + c.value().toString(16) + "L";
+        }
+        String key = c.width() + ":" + c.value().toString(16);
+        return wideConstants.computeIfAbsent(key, k -> {
+            String name = "C" + wideConstants.size();
+            long[] w = toWords(c.value(), c.width());
+            StringBuilder sb = new StringBuilder("static final long[] " + name + " = {");
+            for (int i = 0; i < w.length; i++) {
+                sb.append(i == 0 ? "" : ", ").append("0x").append(Long.toHexString(w[i])).append("L");
+            }
+            fields.add(sb.append("};").toString());
+            return name;
+        });
+    }
+
+    /** A wide AND with a constant whose only user is an XOR reduction: computed fused, as one parity. */
+    private boolean fusedIntoParity(Op op) {
+        return op.kind() == OpKind.AND && op.width() > 64 && fanout.getOrDefault(op, 0) == 1
+                && (op.arg(0) instanceof Const || op.arg(1) instanceof Const) && parityUsers.containsKey(op);
+    }
+
+    private final Map<Expr, Boolean> parityUsers = new IdentityHashMap<>();
+
+    private void emitOp(Op op) {
+        if (fusedIntoParity(op)) {
+            return;
+        }
+        if (op.kind() == OpKind.XOR_R && op.arg(0) instanceof Op and && fusedIntoParity(and)) {
+            Expr x = and.arg(0) instanceof Const ? and.arg(1) : and.arg(0);
+            Const c = (Const) (and.arg(0) instanceof Const ? and.arg(0) : and.arg(1));
+            String expr = "SimOps.parityAnd(" + ref(x) + ", " + constant(c) + ")";
+            if (fanout.getOrDefault(op, 0) > 1) {
+                String f = newField(1);
+                evalStmts.add(f + " = " + expr + ";");
+                code.put(op, f);
+            } else {
+                code.put(op, expr);
+            }
+            return;
+        }
+        boolean wide = op.width() > 64;
+        if (wide) {
+            String f = newField(op.width());
+            code.put(op, f);
+            evalStmts.add(wideOp(op, f));
+            return;
+        }
+        String expr = narrowOp(op);
+        if (fanout.getOrDefault(op, 0) > 1 || expr.length() > INLINE_CHARS) {
+            String f = newField(op.width());
+            evalStmts.add(f + " = " + expr + ";");
+            code.put(op, f);
+        } else {
+            code.put(op, expr);
+        }
+    }
+
+    private String newField(int width) {
+        String f = (width > 64 ? "v" : "t") + (nextId++);
+        fields.add(declare(f, width));
+        return f;
+    }
+
+    private String narrowOp(Op op) {
+        int w = op.width();
+        String m = w >= 64 ? "" : " & " + hex(SimOps.mask(w));
+        List<Expr> a = op.args();
+        Expr a0 = a.get(0);
+        boolean wideArg = a0.width() > 64;
+        switch (op.kind()) {
+            case AND: return "(" + ref(a0) + " & " + ref(a.get(1)) + ")";
+            case OR: return "(" + ref(a0) + " | " + ref(a.get(1)) + ")";
+            case XOR: return "(" + ref(a0) + " ^ " + ref(a.get(1)) + ")";
+            case NOT: return "(~" + ref(a0) + m + ")";
+            case ADD: return "((" + ref(a0) + " + " + ref(a.get(1)) + ")" + m + ")";
+            case SUB: return "((" + ref(a0) + " - " + ref(a.get(1)) + ")" + m + ")";
+            case EQ: case NE: {
+                String cmp = wideArg ? "SimOps.eq(" + ref(a0) + ", " + ref(a.get(1)) + ")"
+                        : ref(a0) + " == " + ref(a.get(1));
+                return op.kind() == OpKind.EQ ? "(" + cmp + " ? 1L : 0L)" : "(" + cmp + " ? 0L : 1L)";
+            }
+            case LT: case LE: case GT: case GE: {
+                String rel = switch (op.kind()) {
+                    case LT -> " < 0";
+                    case LE -> " <= 0";
+                    case GT -> " > 0";
+                    default -> " >= 0";
+                };
+                String c = wideArg ? "SimOps.compare(" + ref(a0) + ", " + ref(a.get(1)) + ")"
+                        : "Long.compareUnsigned(" + ref(a0) + ", " + ref(a.get(1)) + ")";
+                return "(" + c + rel + " ? 1L : 0L)";
+            }
+            case SHL: return "((" + ref(a0) + " << " + op.p0() + ")" + m + ")";
+            case SHR: return "(" + ref(a0) + " >>> " + op.p0() + ")";
+            case SHL_VAR: return "SimOps.shl(" + ref(a0) + ", " + amount(a.get(1)) + ", " + w + ")";
+            case SHR_VAR: return "SimOps.shr(" + ref(a0) + ", " + amount(a.get(1)) + ", " + w + ")";
+            case MUX: return "(" + ref(a0) + " != 0L ? " + ref(a.get(1)) + " : " + ref(a.get(2)) + ")";
+            case CONCAT: {
+                StringBuilder sb = new StringBuilder("(");
+                int off = w;
+                for (int i = 0; i < a.size(); i++) {
+                    off -= a.get(i).width();
+                    sb.append(i == 0 ? "" : " | ");
+                    sb.append(off == 0 ? ref(a.get(i)) : "(" + ref(a.get(i)) + " << " + off + ")");
+                }
+                return sb.append(")").toString();
+            }
+            case SLICE:
+                return wideArg ? "SimOps.extract(" + ref(a0) + ", " + op.p1() + ", " + w + ")"
+                        : "((" + ref(a0) + " >>> " + op.p1() + ")" + m + ")";
+            case RESIZE:
+                if (wideArg) {
+                    return "(" + ref(a0) + "[0]" + m + ")";
+                }
+                return w >= a0.width() ? ref(a0) : "(" + ref(a0) + m + ")";
+            case AND_R:
+                return wideArg ? "SimOps.andR(" + ref(a0) + ", " + a0.width() + ")"
+                        : "(" + ref(a0) + " == " + hex(SimOps.mask(a0.width())) + " ? 1L : 0L)";
+            case OR_R:
+                return wideArg ? "SimOps.orR(" + ref(a0) + ")" : "(" + ref(a0) + " != 0L ? 1L : 0L)";
+            case XOR_R:
+                if (wideArg) {
+                    return "SimOps.xorR(" + ref(a0) + ")";
+                }
+                return "(Long.bitCount(" + ref(a0) + ") & 1L)";
+            default:
+                throw new IllegalStateException("simulator: no narrow code for " + op.kind());
+        }
+    }
+
+    private String amount(Expr e) {
+        return e.width() > 64 ? "SimOps.amount(" + ref(e) + ")" : ref(e);
+    }
+
+    private String wideOp(Op op, String d) {
+        List<Expr> a = op.args();
+        String top = hex(SimOps.topMask(op.width()));
+        switch (op.kind()) {
+            case AND: return "SimOps.and(" + d + ", " + ref(a.get(0)) + ", " + ref(a.get(1)) + ");";
+            case OR: return "SimOps.or(" + d + ", " + ref(a.get(0)) + ", " + ref(a.get(1)) + ");";
+            case XOR: return "SimOps.xor(" + d + ", " + ref(a.get(0)) + ", " + ref(a.get(1)) + ");";
+            case NOT: return "SimOps.not(" + d + ", " + ref(a.get(0)) + ", " + top + ");";
+            case ADD: return "SimOps.add(" + d + ", " + ref(a.get(0)) + ", " + ref(a.get(1)) + ", " + top + ");";
+            case SUB: return "SimOps.sub(" + d + ", " + ref(a.get(0)) + ", " + ref(a.get(1)) + ", " + top + ");";
+            case SHL: return "SimOps.shl(" + d + ", " + ref(a.get(0)) + ", " + op.p0() + "L, " + top + ");";
+            case SHR: return "SimOps.shr(" + d + ", " + ref(a.get(0)) + ", " + op.p0() + "L);";
+            case SHL_VAR: return "SimOps.shl(" + d + ", " + ref(a.get(0)) + ", " + amount(a.get(1)) + ", " + top + ");";
+            case SHR_VAR: return "SimOps.shr(" + d + ", " + ref(a.get(0)) + ", " + amount(a.get(1)) + ");";
+            case MUX: return "System.arraycopy(" + ref(a.get(0)) + " != 0L ? " + ref(a.get(1)) + " : " + ref(a.get(2))
+                    + ", 0, " + d + ", 0, " + words(op.width()) + ");";
+            case CONCAT: {
+                StringBuilder sb = new StringBuilder("SimOps.clear(" + d + ");");
+                int off = op.width();
+                for (Expr p : a) {
+                    off -= p.width();
+                    sb.append(p.width() > 64
+                            ? " SimOps.depositWide(" + d + ", " + off + ", " + ref(p) + ", " + p.width() + ");"
+                            : " SimOps.deposit(" + d + ", " + off + ", " + ref(p) + ", " + p.width() + ");");
+                }
+                return sb.toString();
+            }
+            case SLICE: return "SimOps.extractWide(" + d + ", " + ref(a.get(0)) + ", " + op.p1() + ", " + top + ");";
+            case RESIZE:
+                return a.get(0).width() > 64 ? "SimOps.resize(" + d + ", " + ref(a.get(0)) + ", " + top + ");"
+                        : "SimOps.fromNarrow(" + d + ", " + ref(a.get(0)) + ");";
+            default:
+                throw new IllegalStateException("simulator: no wide code for " + op.kind());
+        }
+    }
+
+    // ---- clock edge ----------------------------------------------------------------------------------------------
+
+    private void emitTick() {
+        // 1. next values of registers and memory reads, from the pre-edge state (read-first for memories)
+        for (Reg r : regs) {
+            String f = signalField.get(r);
+            Expr next = design.driver(r);
+            String tmp = "n" + f;
+            if (r.width() > 64) {
+                fields.add("final long[] " + tmp + " = new long[" + words(r.width()) + "];");
+                tickStmts.add("System.arraycopy(" + ref(next) + ", 0, " + tmp + ", 0, " + words(r.width()) + ");");
+                commitStmts.add(r.hasReset()
+                        ? "if (resetNow) { System.arraycopy(" + constantOf(r.resetValue(), r.width()) + ", 0, " + f
+                        + ", 0, " + words(r.width()) + "); } else { System.arraycopy(" + tmp + ", 0, " + f + ", 0, "
+                        + words(r.width()) + "); }"
+                        : "System.arraycopy(" + tmp + ", 0, " + f + ", 0, " + words(r.width()) + ");");
+            } else {
+                fields.add("long " + tmp + ";");
+                tickStmts.add(tmp + " = " + ref(next) + ";");
+                commitStmts.add(f + " = " + (r.hasReset() ? "resetNow ? " + hex(r.resetValue().longValue()) + " : " : "")
+                        + tmp + ";");
+            }
+        }
+        for (MemRead r : memReads) {
+            String f = signalField.get(r);
+            int m = mems.indexOf(r.mem());
+            String addr = ref(r.address());
+            String guard = "if (" + ref(r.enable()) + " != 0L && " + addr + " < " + r.mem().depth() + "L) ";
+            String tmp = "n" + f;
+            if (r.width() > 64) {
+                fields.add("final long[] " + tmp + " = new long[" + words(r.width()) + "];");
+                fields.add("boolean e" + f + ";");
+                tickStmts.add("e" + f + " = false; " + guard + "{ System.arraycopy(mem" + m + "[(int) " + addr
+                        + "], 0, " + tmp + ", 0, " + words(r.width()) + "); e" + f + " = true; }");
+                commitStmts.add("if (e" + f + ") System.arraycopy(" + tmp + ", 0, " + f + ", 0, " + words(r.width()) + ");");
+            } else {
+                fields.add("long " + tmp + ";");
+                tickStmts.add(tmp + " = " + f + "; " + guard + tmp + " = mem" + m + "[(int) " + addr + "];");
+                commitStmts.add(f + " = " + tmp + ";");
+            }
+        }
+        // 2. memory writes (after the reads above: read-first)
+        for (int m = 0; m < mems.size(); m++) {
+            Mem mem = mems.get(m);
+            if (mem.write() == null) {
+                continue;
+            }
+            String addr = ref(mem.write().address());
+            String guard = "if (" + ref(mem.write().enable()) + " != 0L && " + addr + " < " + mem.depth() + "L) ";
+            if (mem.width() > 64) {
+                tickStmts.add(guard + "System.arraycopy(" + ref(mem.write().data()) + ", 0, mem" + m + "[(int) " + addr
+                        + "], 0, " + words(mem.width()) + ");");
+            } else {
+                tickStmts.add(guard + "mem" + m + "[(int) " + addr + "] = " + ref(mem.write().data()) + ";");
+            }
+        }
+    }
+
+    private String constantOf(BigInteger value, int width) {
+        return constant((Const) org.sue.core.Hw.lit(width, value));
+    }
+
+    private String resetActive() {
+        return design.resetStyle().activeHigh() ? "(" + resetField + " != 0L)" : "(" + resetField + " == 0L)";
+    }
+
+    // ---- assembly ------------------------------------------------------------------------------------------------
+
+    private String assemble() {
+        String simple = className.substring(className.lastIndexOf('.') + 1);
+        StringBuilder sb = new StringBuilder();
+        sb.append("package org.sue.sim.gen;\n");
+        sb.append("import org.sue.sim.SimOps;\n");
+        sb.append("@SuppressWarnings(\"all\")\n");
+        sb.append("public final class ").append(simple).append(" extends org.sue.sim.CompiledModel {\n");
+        for (String f : fields) {
+            sb.append("  ").append(f).append('\n');
+        }
+        sb.append("  boolean resetNow;\n");
+        chunked(sb, "eval", evalStmts);
+        chunked(sb, "next", tickStmts);
+        chunked(sb, "commit", commitStmts);
+        sb.append("  public void tick() { resetNow = ").append(resetActive()).append("; next(); commit(); }\n");
+        sb.append("  public void setReset(long v) { ").append(resetField).append(" = v; }\n");
+        emitAsyncReset(sb);
+        emitAccessors(sb);
+        sb.append("}\n");
+        return sb.toString();
+    }
+
+    /** Splits statements into methods {@code name_0 .. name_K}, called in order by {@code name()}. */
+    private void chunked(StringBuilder sb, String name, List<String> stmts) {
+        List<List<String>> chunks = new ArrayList<>();
+        List<String> cur = new ArrayList<>();
+        int chars = 0;
+        for (String s : stmts) {
+            if (chars + s.length() > CHUNK_CHARS && !cur.isEmpty()) {
+                chunks.add(cur);
+                cur = new ArrayList<>();
+                chars = 0;
+            }
+            cur.add(s);
+            chars += s.length();
+        }
+        chunks.add(cur);
+        for (int i = 0; i < chunks.size(); i++) {
+            sb.append("  private void ").append(name).append("_").append(i).append("() {\n");
+            for (String s : chunks.get(i)) {
+                sb.append("    ").append(s).append('\n');
+            }
+            sb.append("  }\n");
+        }
+        sb.append("  ").append(name.equals("eval") ? "public" : "private").append(" void ").append(name).append("() {");
+        for (int i = 0; i < chunks.size(); i++) {
+            sb.append(" ").append(name).append("_").append(i).append("();");
+        }
+        sb.append(" }\n");
+    }
+
+    private void emitAsyncReset(StringBuilder sb) {
+        sb.append("  private void asyncReset() {\n");
+        for (Reg r : regs) {
+            if (!r.hasReset()) {
+                continue;
+            }
+            String f = signalField.get(r);
+            if (r.width() > 64) {
+                sb.append("    System.arraycopy(").append(constantOf(r.resetValue(), r.width())).append(", 0, ")
+                        .append(f).append(", 0, ").append(words(r.width())).append(");\n");
+            } else {
+                sb.append("    ").append(f).append(" = ").append(hex(r.resetValue().longValue())).append(";\n");
+            }
+        }
+        sb.append("  }\n");
+    }
+
+    private void emitAccessors(StringBuilder sb) {
+        // get / getWide / set / setWide as switches, split in blocks of 256 ids
+        accessor(sb, "public long get(int id)", "get", s -> !s.wide(), s -> "return " + fieldOf(s) + ";",
+                "throw new IllegalArgumentException(\"signal \" + id + \" is wide or unknown\");", true);
+        accessor(sb, "public void getWide(int id, long[] d)", "getWide", SimSignal::wide,
+                s -> "System.arraycopy(" + fieldOf(s) + ", 0, d, 0, " + words(s.width()) + "); return;",
+                "throw new IllegalArgumentException(\"signal \" + id + \" is narrow or unknown\");", false);
+        accessor(sb, "public void set(int id, long v)", "set", s -> s.settable() && !s.wide(),
+                s -> fieldOf(s) + " = v; return;",
+                "throw new IllegalArgumentException(\"signal \" + id + \" is not a narrow input\");",
+                false);
+        accessor(sb, "public void setWide(int id, long[] v)", "setWide", s -> s.settable() && s.wide(),
+                s -> "System.arraycopy(v, 0, " + fieldOf(s) + ", 0, " + words(s.width()) + "); return;",
+                "throw new IllegalArgumentException(\"signal \" + id + \" is not a wide input\");", false);
+        // memories
+        sb.append("  public void readMem(int m, int a, long[] d) {\n    switch (m) {\n");
+        for (int m = 0; m < mems.size(); m++) {
+            sb.append(mems.get(m).width() > 64
+                    ? "      case " + m + ": System.arraycopy(mem" + m + "[a], 0, d, 0, d.length); return;\n"
+                    : "      case " + m + ": d[0] = mem" + m + "[a]; return;\n");
+        }
+        sb.append("      default: throw new IllegalArgumentException(\"memory \" + m);\n    }\n  }\n");
+        sb.append("  public void writeMem(int m, int a, long[] v) {\n    switch (m) {\n");
+        for (int m = 0; m < mems.size(); m++) {
+            sb.append(mems.get(m).width() > 64
+                    ? "      case " + m + ": System.arraycopy(v, 0, mem" + m + "[a], 0, v.length); return;\n"
+                    : "      case " + m + ": mem" + m + "[a] = v[0]; return;\n");
+        }
+        sb.append("      default: throw new IllegalArgumentException(\"memory \" + m);\n    }\n  }\n");
+    }
+
+    private String fieldOf(SimSignal s) {
+        return signalField.get(s.signal());
+    }
+
+    private void accessor(StringBuilder sb, String signature, String name, java.util.function.Predicate<SimSignal> use,
+                          java.util.function.Function<SimSignal, String> body, String fallback, boolean returnsValue) {
+        int blocks = (simSignals.size() + 255) / 256;
+        String params = signature.substring(signature.indexOf('('));
+        String args = params.contains("long[]") ? "(id, d)" : params.contains("long v") ? "(id, v)" : "(id)";
+        if (params.contains("long[] v")) {
+            args = "(id, v)";
+        }
+        sb.append("  ").append(signature).append(" {\n    switch (id >> 8) {\n");
+        for (int b = 0; b < blocks; b++) {
+            sb.append("      case ").append(b).append(": ").append(returnsValue ? "return " : "").append(name).append(b)
+                    .append(args).append(";").append(returnsValue ? "" : " return;").append('\n');
+        }
+        sb.append("      default: ").append(fallback).append("\n    }\n  }\n");
+        String ret = returnsValue ? "long" : "void";
+        for (int b = 0; b < blocks; b++) {
+            sb.append("  private ").append(ret).append(" ").append(name).append(b).append(params).append(" {\n");
+            sb.append("    switch (id) {\n");
+            for (int i = b * 256; i < Math.min(simSignals.size(), (b + 1) * 256); i++) {
+                SimSignal s = simSignals.get(i);
+                if (use.test(s)) {
+                    sb.append("      case ").append(i).append(": ").append(body.apply(s)).append('\n');
+                }
+            }
+            sb.append("      default: ").append(fallback).append("\n    }\n  }\n");
+        }
+    }
+
+    // ---- helpers -------------------------------------------------------------------------------------------------
+
+    static int words(int width) {
+        return (width + 63) >>> 6;
+    }
+
+    static String hex(long v) {
+        return "0x" + Long.toHexString(v) + "L";
+    }
+
+    static long[] toWords(BigInteger v, int width) {
+        long[] w = new long[words(width)];
+        for (int i = 0; i < w.length; i++) {
+            w[i] = v.shiftRight(64 * i).longValue();
+        }
+        return w;
+    }
+}

@@ -1,0 +1,256 @@
+package org.sue.sim;
+
+/**
+ * Run-time helpers the generated simulation code calls for values wider than 64 bits. Wide values are little-endian
+ * arrays of 64-bit words whose unused high bits are always zero. Destinations are preallocated: nothing allocates.
+ */
+public final class SimOps {
+    private SimOps() {
+    }
+
+    public static long mask(int width) {
+        return width >= 64 ? -1L : (1L << width) - 1;
+    }
+
+    public static long topMask(int width) {
+        return mask(((width - 1) & 63) + 1);
+    }
+
+    // ---- narrow helpers --------------------------------------------------------------------------------------------
+
+    /** Logical left shift of a narrow value by an unsigned amount. */
+    public static long shl(long a, long amount, int width) {
+        return Long.compareUnsigned(amount, width) >= 0 ? 0 : (a << amount) & mask(width);
+    }
+
+    public static long shr(long a, long amount, int width) {
+        return Long.compareUnsigned(amount, width) >= 0 ? 0 : a >>> amount;
+    }
+
+    /** A shift amount held in a wide value, clamped to {@code Long.MAX_VALUE} when it does not fit. */
+    public static long amount(long[] a) {
+        for (int i = 1; i < a.length; i++) {
+            if (a[i] != 0) {
+                return Long.MAX_VALUE;
+            }
+        }
+        return a[0] < 0 ? Long.MAX_VALUE : a[0];
+    }
+
+    // ---- wide bitwise and arithmetic --------------------------------------------------------------------------------
+
+    public static void and(long[] d, long[] a, long[] b) {
+        for (int i = 0; i < d.length; i++) {
+            d[i] = a[i] & b[i];
+        }
+    }
+
+    public static void or(long[] d, long[] a, long[] b) {
+        for (int i = 0; i < d.length; i++) {
+            d[i] = a[i] | b[i];
+        }
+    }
+
+    public static void xor(long[] d, long[] a, long[] b) {
+        for (int i = 0; i < d.length; i++) {
+            d[i] = a[i] ^ b[i];
+        }
+    }
+
+    public static void not(long[] d, long[] a, long topMask) {
+        for (int i = 0; i < d.length; i++) {
+            d[i] = ~a[i];
+        }
+        d[d.length - 1] &= topMask;
+    }
+
+    public static void add(long[] d, long[] a, long[] b, long topMask) {
+        long carry = 0;
+        for (int i = 0; i < d.length; i++) {
+            long s = a[i] + b[i];
+            long c1 = Long.compareUnsigned(s, a[i]) < 0 ? 1 : 0;
+            long s2 = s + carry;
+            long c2 = Long.compareUnsigned(s2, s) < 0 ? 1 : 0;
+            d[i] = s2;
+            carry = c1 | c2;
+        }
+        d[d.length - 1] &= topMask;
+    }
+
+    public static void sub(long[] d, long[] a, long[] b, long topMask) {
+        long borrow = 0;
+        for (int i = 0; i < d.length; i++) {
+            long ai = a[i];
+            long s = ai - b[i];
+            long b1 = Long.compareUnsigned(ai, b[i]) < 0 ? 1 : 0;
+            long s2 = s - borrow;
+            long b2 = Long.compareUnsigned(s, borrow) < 0 ? 1 : 0;
+            d[i] = s2;
+            borrow = b1 | b2;
+        }
+        d[d.length - 1] &= topMask;
+    }
+
+    public static boolean eq(long[] a, long[] b) {
+        for (int i = 0; i < a.length; i++) {
+            if (a[i] != b[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Unsigned comparison: negative, zero or positive. */
+    public static int compare(long[] a, long[] b) {
+        for (int i = a.length - 1; i >= 0; i--) {
+            if (a[i] != b[i]) {
+                return Long.compareUnsigned(a[i], b[i]);
+            }
+        }
+        return 0;
+    }
+
+    // ---- shifts ----------------------------------------------------------------------------------------------------
+
+    /** d = (a << amount) truncated; amount is unsigned. */
+    public static void shl(long[] d, long[] a, long amount, long topMask) {
+        int n = d.length;
+        if (Long.compareUnsigned(amount, (long) n * 64) >= 0) {
+            clear(d);
+            return;
+        }
+        int words = (int) (amount >>> 6);
+        int bits = (int) (amount & 63);
+        for (int i = n - 1; i >= 0; i--) {
+            int src = i - words;
+            long hi = src >= 0 ? a[src] << bits : 0;
+            long lo = bits != 0 && src - 1 >= 0 ? a[src - 1] >>> (64 - bits) : 0;
+            d[i] = hi | lo;
+        }
+        d[n - 1] &= topMask;
+    }
+
+    /** d = a >>> amount; amount is unsigned. */
+    public static void shr(long[] d, long[] a, long amount) {
+        int n = d.length;
+        if (Long.compareUnsigned(amount, (long) n * 64) >= 0) {
+            clear(d);
+            return;
+        }
+        int words = (int) (amount >>> 6);
+        int bits = (int) (amount & 63);
+        for (int i = 0; i < n; i++) {
+            int src = i + words;
+            long lo = src < n ? a[src] >>> bits : 0;
+            long hi = bits != 0 && src + 1 < n ? a[src + 1] << (64 - bits) : 0;
+            d[i] = lo | hi;
+        }
+    }
+
+    // ---- slicing, concatenation, sizing -----------------------------------------------------------------------------
+
+    /** Bits [lo + width - 1 : lo] of a wide value, width <= 64. */
+    public static long extract(long[] a, int lo, int width) {
+        int w = lo >>> 6;
+        int b = lo & 63;
+        long v = a[w] >>> b;
+        if (b != 0 && b + width > 64 && w + 1 < a.length) {
+            v |= a[w + 1] << (64 - b);
+        }
+        return v & mask(width);
+    }
+
+    /** d = bits [lo + 64*d.length - 1 : lo] of a, masked to the destination's width. */
+    public static void extractWide(long[] d, long[] a, int lo, long topMask) {
+        for (int i = 0; i < d.length; i++) {
+            d[i] = extract(a, lo + 64 * i, 64, a.length * 64);
+        }
+        d[d.length - 1] &= topMask;
+    }
+
+    private static long extract(long[] a, int lo, int width, int limit) {
+        if (lo >= limit) {
+            return 0;
+        }
+        int w = lo >>> 6;
+        int b = lo & 63;
+        long v = a[w] >>> b;
+        if (b != 0 && w + 1 < a.length) {
+            v |= a[w + 1] << (64 - b);
+        }
+        return v & mask(width);
+    }
+
+    public static void clear(long[] d) {
+        java.util.Arrays.fill(d, 0L);
+    }
+
+    /** ORs a narrow value of {@code width} bits into d at bit offset {@code off} (d is cleared first by the caller). */
+    public static void deposit(long[] d, int off, long v, int width) {
+        int w = off >>> 6;
+        int b = off & 63;
+        d[w] |= v << b;
+        if (b != 0 && b + width > 64) {
+            d[w + 1] |= v >>> (64 - b);
+        }
+    }
+
+    public static void depositWide(long[] d, int off, long[] v, int width) {
+        for (int i = 0; i < v.length; i++) {
+            int chunk = Math.min(64, width - 64 * i);
+            deposit(d, off + 64 * i, v[i], chunk);
+        }
+    }
+
+    /** Zero-extends or truncates a into d. */
+    public static void resize(long[] d, long[] a, long topMask) {
+        int n = Math.min(d.length, a.length);
+        System.arraycopy(a, 0, d, 0, n);
+        for (int i = n; i < d.length; i++) {
+            d[i] = 0;
+        }
+        d[d.length - 1] &= topMask;
+    }
+
+    public static void fromNarrow(long[] d, long v) {
+        clear(d);
+        d[0] = v;
+    }
+
+    // ---- reductions --------------------------------------------------------------------------------------------------
+
+    public static long andR(long[] a, int width) {
+        for (int i = 0; i < a.length - 1; i++) {
+            if (a[i] != -1L) {
+                return 0;
+            }
+        }
+        return a[a.length - 1] == topMask(width) ? 1 : 0;
+    }
+
+    public static long orR(long[] a) {
+        for (long x : a) {
+            if (x != 0) {
+                return 1;
+            }
+        }
+        return 0;
+    }
+
+    public static long xorR(long[] a) {
+        long acc = 0;
+        for (long x : a) {
+            acc ^= x;
+        }
+        return Long.bitCount(acc) & 1;
+    }
+
+    /** Parity of (a AND mask): one output bit of a parallel CRC / LFSR. */
+    public static long parityAnd(long[] a, long[] mask) {
+        long acc = 0;
+        for (int i = 0; i < a.length; i++) {
+            acc ^= a[i] & mask[i];
+        }
+        return Long.bitCount(acc) & 1;
+    }
+}

@@ -1,0 +1,321 @@
+package org.sue.sim;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigInteger;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import org.sue.core.Design;
+import org.sue.core.Mem;
+import org.sue.core.Port;
+
+/**
+ * Cycle-accurate simulation of an elaborated design in the JVM, with Verilog cycle semantics: inputs are applied,
+ * combinational logic settles, then every register and memory updates together on {@link #step()}.
+ *
+ * <pre>{@code
+ * Simulator sim = Simulator.compile(Design.elaborate(new Counter()));
+ * sim.reset();
+ * sim.poke("enable", 1);
+ * sim.step(10);
+ * long count = sim.peek("count");
+ * }</pre>
+ */
+public final class Simulator implements Closeable {
+    private final Design design;
+    private final CompiledModel model;
+    private final List<SimSignal> signals;
+    private final Map<String, SimSignal> byName = new HashMap<>();
+    private final List<Mem> mems;
+    private final List<CycleListener> listeners = new ArrayList<>();
+    private boolean dirty = true;
+    private long cycle;
+    private long resetValue;
+
+    /** Called once per cycle with settled values, just before the clock edge. */
+    public interface CycleListener extends Closeable {
+        void sample(Simulator sim, long cycle) throws IOException;
+    }
+
+    private Simulator(Design design, CompiledModel model, List<SimSignal> signals, List<Mem> mems) {
+        this.design = design;
+        this.model = model;
+        this.signals = List.copyOf(signals);
+        this.mems = List.copyOf(mems);
+        String topPrefix = design.top().path() + ".";
+        for (SimSignal s : signals) {
+            byName.put(s.path(), s);
+            byName.put(s.path().substring(topPrefix.length()), s); // relative to the top: "count", "fifo.level"
+        }
+        resetValue = design.resetStyle().activeHigh() ? 0 : 1;
+        model.setReset(resetValue);
+    }
+
+    /** Generates, compiles and loads the simulation code of a design (typically 0.1-2 s). */
+    public static Simulator compile(Design design) {
+        SimCompiler compiler = new SimCompiler(design);
+        String source = compiler.generate();
+        Class<?> cls = InMemoryCompiler.compile(compiler.className, source);
+        try {
+            CompiledModel model = (CompiledModel) cls.getDeclaredConstructor().newInstance();
+            return new Simulator(design, model, compiler.simSignals, compiler.memList);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The generated Java source, for debugging the simulator itself. */
+    public static String generatedSource(Design design) {
+        return new SimCompiler(design).generate();
+    }
+
+    public Design design() { return design; }
+    public long cycle() { return cycle; }
+    public List<SimSignal> signals() { return signals; }
+
+    /** Top-level ports in declaration order. */
+    public List<SimSignal> topPorts() {
+        List<SimSignal> ports = new ArrayList<>();
+        for (Port p : design.top().ports()) {
+            ports.add(byName.get(p.name()));
+        }
+        return ports;
+    }
+
+    // ---- handles -------------------------------------------------------------------------------------------------
+
+    /** Id of a signal by top-level port name, path relative to the top ("fifo.level") or full path. */
+    public int handle(String name) {
+        return signal(name).id();
+    }
+
+    public SimSignal signal(String name) {
+        SimSignal s = byName.get(name);
+        if (s == null) {
+            throw new IllegalArgumentException("no signal '" + name + "' in " + design.top().moduleName()
+                    + "; top-level ports are " + topPorts().stream().map(SimSignal::path).toList());
+        }
+        return s;
+    }
+
+    // ---- inputs --------------------------------------------------------------------------------------------------
+
+    public void poke(String name, long value) { poke(handle(name), value); }
+    public void poke(String name, long[] value) { poke(handle(name), value); }
+    public void poke(String name, BigInteger value) { poke(handle(name), value); }
+
+    public void poke(int id, long value) {
+        SimSignal s = signals.get(id);
+        if (!s.settable() || s.wide()) {
+            if (s.settable()) {
+                poke(id, BigInteger.valueOf(value).and(BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE)));
+                return;
+            }
+            throw notInput(s);
+        }
+        if (s.width() < 64 && (value >>> s.width()) != 0) {
+            throw new IllegalArgumentException("value 0x" + Long.toHexString(value) + " does not fit input '"
+                    + s.path() + "' (" + s.width() + " bits)");
+        }
+        model.set(id, value);
+        dirty = true;
+    }
+
+    public void poke(int id, long[] words) {
+        SimSignal s = signals.get(id);
+        if (!s.settable()) {
+            throw notInput(s);
+        }
+        if (!s.wide()) {
+            poke(id, words[0]);
+            return;
+        }
+        int n = SimCompiler.words(s.width());
+        if (words.length != n || (words[n - 1] & ~SimOps.topMask(s.width())) != 0) {
+            throw new IllegalArgumentException("value does not fit input '" + s.path() + "' (" + s.width() + " bits, "
+                    + n + " words)");
+        }
+        model.setWide(id, words);
+        dirty = true;
+    }
+
+    public void poke(int id, BigInteger value) {
+        SimSignal s = signals.get(id);
+        if (value.signum() < 0 || value.bitLength() > s.width()) {
+            throw new IllegalArgumentException("value 0x" + value.toString(16) + " does not fit '" + s.path() + "' ("
+                    + s.width() + " bits)");
+        }
+        if (s.wide()) {
+            poke(id, SimCompiler.toWords(value, s.width()));
+        } else {
+            poke(id, value.longValue());
+        }
+    }
+
+    private IllegalArgumentException notInput(SimSignal s) {
+        return new IllegalArgumentException("'" + s.path() + "' is not a top-level input and cannot be poked");
+    }
+
+    // ---- outputs and internal signals ----------------------------------------------------------------------------
+
+    public long peek(String name) { return peek(handle(name)); }
+    public long[] peekWide(String name) { return peekWide(handle(name)); }
+    public BigInteger peekBig(String name) { return peekBig(handle(name)); }
+
+    public long peek(int id) {
+        settle();
+        SimSignal s = signals.get(id);
+        if (s.wide()) {
+            throw new IllegalArgumentException("'" + s.path() + "' is " + s.width() + " bits; use peekWide or peekBig");
+        }
+        return model.get(id);
+    }
+
+    public long[] peekWide(int id) {
+        SimSignal s = signals.get(id);
+        long[] d = new long[SimCompiler.words(s.width())];
+        peekInto(id, d);
+        return d;
+    }
+
+    /** Copies a signal's value into dst (ceil(width/64) words); no allocation. */
+    public void peekInto(int id, long[] dst) {
+        settle();
+        SimSignal s = signals.get(id);
+        if (s.wide()) {
+            model.getWide(id, dst);
+        } else {
+            dst[0] = model.get(id);
+        }
+    }
+
+    public BigInteger peekBig(int id) {
+        long[] w = peekWide(id);
+        BigInteger v = BigInteger.ZERO;
+        for (int i = w.length - 1; i >= 0; i--) {
+            v = v.shiftLeft(64).or(new BigInteger(Long.toUnsignedString(w[i])));
+        }
+        return v;
+    }
+
+    public long[] readMem(Mem mem, int address) {
+        long[] d = new long[SimCompiler.words(mem.width())];
+        model.readMem(memIndex(mem), address, d);
+        return d;
+    }
+
+    public void writeMem(Mem mem, int address, long[] value) {
+        model.writeMem(memIndex(mem), address, value);
+        dirty = true;
+    }
+
+    private int memIndex(Mem mem) {
+        int i = mems.indexOf(mem);
+        if (i < 0) {
+            throw new IllegalArgumentException("memory " + mem.path() + " is not in this design");
+        }
+        return i;
+    }
+
+    // ---- time ----------------------------------------------------------------------------------------------------
+
+    /** One rising clock edge. */
+    public void step() {
+        settle();
+        if (!listeners.isEmpty()) {
+            for (CycleListener l : listeners) {
+                try {
+                    l.sample(this, cycle);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+        }
+        model.tick();
+        cycle++;
+        dirty = true;
+    }
+
+    public void step(long n) {
+        for (long i = 0; i < n; i++) {
+            step();
+        }
+    }
+
+    /** Asserts the reset for {@code cycles} clock edges, then releases it. */
+    public void reset(int cycles) {
+        setReset(true);
+        step(cycles);
+        setReset(false);
+    }
+
+    public void reset() {
+        reset(1);
+    }
+
+    /** Drives the reset input directly (true = asserted, whatever its polarity). */
+    public void setReset(boolean asserted) {
+        resetValue = asserted == design.resetStyle().activeHigh() ? 1 : 0;
+        model.setReset(resetValue);
+        dirty = true;
+    }
+
+    /** The raw value of the reset port ({@code rst} or {@code rst_n}). */
+    public long resetPortValue() {
+        return resetValue;
+    }
+
+    /** Steps until the condition holds (checked before each edge); returns the cycles stepped. */
+    public long runUntil(BooleanSupplier condition, long maxCycles) {
+        for (long i = 0; i < maxCycles; i++) {
+            if (condition.getAsBoolean()) {
+                return i;
+            }
+            step();
+        }
+        if (condition.getAsBoolean()) {
+            return maxCycles;
+        }
+        throw new IllegalStateException("condition not reached within " + maxCycles + " cycles (now at cycle " + cycle
+                + ")");
+    }
+
+    private void settle() {
+        if (dirty) {
+            model.eval();
+            dirty = false;
+        }
+    }
+
+    // ---- waveforms and recording ---------------------------------------------------------------------------------
+
+    /** Dumps every named signal to a VCD file (opens in GTKWave) from now on. */
+    public void vcd(Path file) {
+        try {
+            listeners.add(new VcdWriter(file, this));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public void addListener(CycleListener l) {
+        listeners.add(l);
+    }
+
+    @Override
+    public void close() {
+        for (CycleListener l : listeners) {
+            try {
+                l.close();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        listeners.clear();
+    }
+}
