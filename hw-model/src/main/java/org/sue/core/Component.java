@@ -52,7 +52,12 @@ public abstract class Component {
      * parameters that change the structure (e.g. {@code "SyncFifo_w32_d16"}).
      */
     public String moduleName() {
-        return getClass().getSimpleName();
+        String simple = getClass().getSimpleName();
+        if (simple.isEmpty()) { // anonymous class: Outer$1 -> Outer_1
+            String name = getClass().getName();
+            simple = name.substring(name.lastIndexOf('.') + 1).replace('$', '_');
+        }
+        return simple;
     }
 
     /** Instance name given by the parent, or the module name for the top. */

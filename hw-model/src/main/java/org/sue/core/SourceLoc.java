@@ -6,12 +6,26 @@ public record SourceLoc(String file, int line) {
 
     private static final StackWalker WALKER = StackWalker.getInstance();
 
-    /** The first caller frame outside this package (and outside the JDK): the user's construction code. */
+    /** The construction core itself; user code (even in this package) is everything else. */
+    private static final java.util.Set<String> CORE = java.util.Set.of("Expr", "Hw", "Component", "Signal", "Port",
+            "Reg", "Wire", "Mem", "MemRead", "WhenChain", "SwitchBuilder", "Design", "Const", "Op", "Names",
+            "SourceLoc", "Undriven");
+
+    private static boolean isCore(String className) {
+        if (!className.startsWith("org.sue.core.")) {
+            return false;
+        }
+        String simple = className.substring("org.sue.core.".length());
+        int dollar = simple.indexOf('$');
+        return CORE.contains(dollar < 0 ? simple : simple.substring(0, dollar));
+    }
+
+    /** The first caller frame outside the core (and the JDK / JUnit): the user's construction code. */
     public static SourceLoc here() {
         return WALKER.walk(frames -> frames
                 .filter(f -> {
                     String c = f.getClassName();
-                    return !c.startsWith("org.sue.core.") && !c.startsWith("java.") && !c.startsWith("jdk.");
+                    return !isCore(c) && !c.startsWith("java.") && !c.startsWith("jdk.") && !c.startsWith("org.junit.");
                 })
                 .findFirst()
                 .map(f -> new SourceLoc(f.getFileName() == null ? f.getClassName() : f.getFileName(), f.getLineNumber()))
