@@ -1,0 +1,97 @@
+package org.sue.lib;
+
+import java.util.Map;
+import org.sue.core.Component;
+import org.sue.core.Expr;
+import org.sue.core.Hw;
+import org.sue.core.Port;
+import org.sue.core.Reg;
+
+/**
+ * Credit counter: starts full at {@code maxCredits}; {@code consume} spends up to the credits held, {@code return}
+ * gives credits back. Both may happen in the same cycle.
+ *
+ * <ul>
+ * <li>A consume of more than the credits held (before this cycle's return) is refused: {@code consume_ok} is low,
+ * the count is unchanged by it, and the sticky {@code underflow} flag is set.</li>
+ * <li>A return that would push the count above {@code maxCredits} saturates at the maximum and sets the sticky
+ * {@code overflow} flag: credits are never created from nothing.</li>
+ * </ul>
+ */
+public final class CreditCounter extends Component {
+    public record Config(int maxCredits, int amountWidth) {
+        public Config {
+            if (maxCredits < 1) {
+                throw new IllegalArgumentException("CreditCounter maxCredits must be at least 1, got " + maxCredits);
+            }
+            if (amountWidth < 1 || amountWidth > 31) {
+                throw new IllegalArgumentException("CreditCounter amountWidth must be 1..31 bits, got " + amountWidth);
+            }
+        }
+
+        /** Bits of the credit count. */
+        public int countWidth() {
+            return Hw.log2Up((long) maxCredits + 1);
+        }
+    }
+
+    public final Port consumeValid;
+    public final Port consumeAmount;
+    public final Port consumeOk;
+    public final Port returnValid;
+    public final Port returnAmount;
+    public final Port credits;
+    public final Port underflow;
+    public final Port overflow;
+    private final Config config;
+
+    public CreditCounter(Config config) {
+        this.config = config;
+        int cw = config.countWidth();
+        int aw = config.amountWidth();
+        int sumWidth = Math.max(cw, aw) + 1; // room for count + return before saturation
+        consumeValid = in("consume_valid", 1);
+        consumeAmount = in("consume_amount", aw);
+        consumeOk = out("consume_ok", 1);
+        returnValid = in("return_valid", 1);
+        returnAmount = in("return_amount", aw);
+        credits = out("credits", cw);
+        underflow = out("underflow", 1);
+        overflow = out("overflow", 1);
+
+        Reg count = reg("count", cw, config.maxCredits());
+        Reg underflowFlag = reg("underflow_flag", 1, 0);
+        Reg overflowFlag = reg("overflow_flag", 1, 0);
+
+        Expr enough = wire("enough", consumeAmount.resize(sumWidth).le(count.resize(sumWidth)));
+        Expr spend = wire("spend", consumeValid.and(enough));
+        Expr spent = Hw.mux(spend, consumeAmount.resize(sumWidth), Hw.zeros(sumWidth));
+        Expr returned = Hw.mux(returnValid, returnAmount.resize(sumWidth), Hw.zeros(sumWidth));
+        Expr sum = wire("sum", count.resize(sumWidth).sub(spent).add(returned));
+        Expr limit = Hw.lit(sumWidth, config.maxCredits());
+        Expr saturate = wire("saturate", sum.gt(limit));
+
+        count.set(Hw.mux(saturate, limit, sum).resize(cw));
+        when(consumeValid.and(enough.not()), () -> underflowFlag.set(1));
+        when(saturate, () -> overflowFlag.set(1));
+
+        consumeOk.set(spend);
+        credits.set(count);
+        underflow.set(underflowFlag);
+        overflow.set(overflowFlag);
+    }
+
+    public Config config() {
+        return config;
+    }
+
+    @Override
+    public String moduleName() {
+        return "CreditCounter_m" + config.maxCredits() + "_a" + config.amountWidth();
+    }
+
+    @Override
+    public Map<String, Object> parameters() {
+        return Map.of("maxCredits", config.maxCredits(), "amountWidth", config.amountWidth());
+    }
+}

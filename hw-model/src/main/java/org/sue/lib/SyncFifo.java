@@ -1,0 +1,116 @@
+package org.sue.lib;
+
+import java.util.Map;
+import org.sue.core.Component;
+import org.sue.core.Expr;
+import org.sue.core.Hw;
+import org.sue.core.Mem;
+import org.sue.core.Port;
+import org.sue.core.ReadUnderWrite;
+import org.sue.core.Reg;
+
+/**
+ * Synchronous first-word-fall-through FIFO on a block-RAM-style memory (synchronous read), one push and one pop per
+ * cycle. The memory's read register is the output stage, so {@code pop_data} comes straight from a flop. A word
+ * pushed into an empty FIFO shows on the output two cycles later.
+ *
+ * <p>Credit use: the sender starts with {@code depth} credits, spends one per push, and gets one back for every
+ * {@code credit_return} pulse (one cycle after each pop). A push while full violates that protocol: the word is
+ * dropped and the sticky {@code overflow} flag is raised, so nothing already stored is corrupted.
+ */
+public final class SyncFifo extends Component {
+    /** Parameters, checked at construction. */
+    public record Config(int width, int depth) {
+        public Config {
+            if (width < 1 || width > 4096) {
+                throw new IllegalArgumentException("SyncFifo width must be 1..4096 bits, got " + width);
+            }
+            if (depth < 2 || depth > (1 << 20)) {
+                throw new IllegalArgumentException("SyncFifo depth must be 2..1048576 entries, got " + depth);
+            }
+        }
+    }
+
+    public final Port pushValid;
+    public final Port pushReady;
+    public final Port pushData;
+    public final Port popValid;
+    public final Port popReady;
+    public final Port popData;
+    public final Port level;
+    public final Port creditReturn;
+    public final Port overflow;
+    private final Config config;
+
+    public SyncFifo(Config config) {
+        this.config = config;
+        int w = config.width();
+        int depth = config.depth();
+        int levelWidth = Hw.log2Up(depth + 1);
+        pushValid = in("push_valid", 1);
+        pushReady = out("push_ready", 1);
+        pushData = in("push_data", w);
+        popValid = out("pop_valid", 1);
+        popReady = in("pop_ready", 1);
+        popData = out("pop_data", w);
+        level = out("level", levelWidth);
+        creditReturn = out("credit_return", 1);
+        overflow = out("overflow", 1);
+
+        Mem ram = mem("ram", depth, w, ReadUnderWrite.READ_FIRST);
+        int aw = ram.addressWidth();
+        Reg wrPtr = reg("wr_ptr", aw, 0);
+        Reg rdPtr = reg("rd_ptr", aw, 0);
+        Reg ramCount = reg("ram_count", levelWidth, 0);
+        Reg outValid = reg("out_valid", 1, 0);
+        Reg occupancy = reg("occupancy", levelWidth, 0);
+        Reg creditPulse = reg("credit_pulse", 1, 0);
+        Reg overflowFlag = reg("overflow_flag", 1, 0);
+
+        Expr full = wire("full", occupancy.eq(depth));
+        Expr push = wire("push", pushValid.and(full.not()));
+        Expr pop = wire("pop", outValid.and(popReady));
+        // Refill the output register whenever it is empty or being emptied, from the memory.
+        Expr load = wire("load", ramCount.ne(0).and(outValid.not().or(pop)));
+
+        ram.write(push, wrPtr, pushData);
+        Expr readData = ram.readSync("out_data", rdPtr, load);
+
+        when(push, () -> wrPtr.set(next(wrPtr, depth)));
+        when(load, () -> rdPtr.set(next(rdPtr, depth)));
+        ramCount.set(ramCount.add(push.resize(levelWidth)).sub(load.resize(levelWidth)));
+        occupancy.set(occupancy.add(push.resize(levelWidth)).sub(pop.resize(levelWidth)));
+        when(load, () -> outValid.set(1)).elseWhen(pop, () -> outValid.set(0));
+        creditPulse.set(pop);
+        when(pushValid.and(full), () -> overflowFlag.set(1));
+
+        pushReady.set(full.not());
+        popValid.set(outValid);
+        popData.set(readData);
+        level.set(occupancy);
+        creditReturn.set(creditPulse);
+        overflow.set(overflowFlag);
+    }
+
+    /** ptr + 1, wrapping at depth (depth need not be a power of two). */
+    private static Expr next(Reg ptr, int depth) {
+        if (Integer.bitCount(depth) == 1) {
+            return ptr.add(1);
+        }
+        return Hw.mux(ptr.eq(depth - 1), ptr.lit(0), ptr.add(1));
+    }
+
+    public Config config() {
+        return config;
+    }
+
+    @Override
+    public String moduleName() {
+        return "SyncFifo_w" + config.width() + "_d" + config.depth();
+    }
+
+    @Override
+    public Map<String, Object> parameters() {
+        return Map.of("width", config.width(), "depth", config.depth());
+    }
+}
