@@ -265,6 +265,13 @@ public final class Simulator implements Closeable {
         dirty = true;
     }
 
+    /** Drives the reset port with its raw level (as recorded in vector files). */
+    public void pokeResetPort(long raw) {
+        resetValue = raw & 1;
+        model.setReset(resetValue);
+        dirty = true;
+    }
+
     /** The raw value of the reset port ({@code rst} or {@code rst_n}). */
     public long resetPortValue() {
         return resetValue;
@@ -301,6 +308,11 @@ public final class Simulator implements Closeable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** Records every top-level port, every cycle from now on, into a golden-vector file (manifest + body). */
+    public void record(Path manifestJson) {
+        listeners.add(new VectorRecorder(this, manifestJson));
     }
 
     public void addListener(CycleListener l) {

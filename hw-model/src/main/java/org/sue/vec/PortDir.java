@@ -1,0 +1,3 @@
+package org.sue.vec;
+
+public enum PortDir { IN, OUT }

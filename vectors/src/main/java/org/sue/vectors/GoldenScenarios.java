@@ -1,0 +1,64 @@
+package org.sue.vectors;
+
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.sue.core.ResetStyle;
+import org.sue.lib.CreditCounter;
+import org.sue.lib.SyncFifo;
+import org.sue.sim.Simulator;
+
+/** Every committed golden-vector scenario. */
+public final class GoldenScenarios {
+    private GoldenScenarios() {
+    }
+
+    public static List<GoldenScenario> all() {
+        List<GoldenScenario> list = new ArrayList<>();
+        list.add(fifo("fifo_w72_d5", 72, 5, ResetStyle.SYNC_HIGH, 1500));
+        list.add(fifo("fifo_w256_d16_async_low", 256, 16, ResetStyle.ASYNC_LOW, 600));
+        list.add(creditCounter("credit_counter_m1000_a8", 1000, 8, 3000));
+        list.add(creditCounter("credit_counter_m16_a3_sync_low", 16, 3, 800, ResetStyle.SYNC_LOW));
+        return list;
+    }
+
+    public static GoldenScenario byName(String name) {
+        return all().stream().filter(s -> s.name().equals(name)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no golden scenario '" + name + "'"));
+    }
+
+    static GoldenScenario fifo(String name, int width, int depth, ResetStyle style, long cycles) {
+        return new GoldenScenario(name, () -> new SyncFifo(new SyncFifo.Config(width, depth)), style, cycles,
+                (Simulator sim, long cycle, Random rnd) -> {
+                    // fill, drain and mixed phases; pushes while full are deliberate protocol errors
+                    int phase = (int) (cycle / 100) % 3;
+                    boolean push = rnd.nextInt(10) < (phase == 1 ? 2 : 7);
+                    sim.poke("push_valid", push ? 1 : 0);
+                    if (push) {
+                        sim.poke("push_data", new BigInteger(width, rnd));
+                    }
+                    sim.poke("pop_ready", rnd.nextInt(10) < (phase == 0 ? 2 : 7) ? 1 : 0);
+                    if (cycle == cycles / 2) {
+                        sim.setReset(true); // a reset in the middle of traffic
+                    } else if (cycle == cycles / 2 + 2) {
+                        sim.setReset(false);
+                    }
+                });
+    }
+
+    static GoldenScenario creditCounter(String name, int max, int amountWidth, long cycles) {
+        return creditCounter(name, max, amountWidth, cycles, ResetStyle.SYNC_HIGH);
+    }
+
+    static GoldenScenario creditCounter(String name, int max, int amountWidth, long cycles, ResetStyle style) {
+        return new GoldenScenario(name, () -> new CreditCounter(new CreditCounter.Config(max, amountWidth)), style,
+                cycles, (Simulator sim, long cycle, Random rnd) -> {
+                    boolean spending = (cycle / 400) % 2 == 0;
+                    sim.poke("consume_valid", rnd.nextInt(3) < (spending ? 2 : 1) ? 1 : 0);
+                    sim.poke("consume_amount", rnd.nextInt(1 << amountWidth));
+                    sim.poke("return_valid", rnd.nextInt(3) < (spending ? 1 : 2) ? 1 : 0);
+                    sim.poke("return_amount", rnd.nextInt(1 << amountWidth));
+                });
+    }
+}
