@@ -1,0 +1,3 @@
+package org.sue.gen;
+
+public enum HdlLanguage { VERILOG, VHDL }

@@ -1,0 +1,70 @@
+package org.sue.gen;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.sue.core.Design;
+import spinal.core.SpinalConfig;
+import spinal.core.SpinalReport;
+import spinal.core.SpinalVerilog$;
+import spinal.core.SpinalVhdl$;
+import spinal.core.VHDL$;
+import spinal.core.Verilog$;
+
+/**
+ * Emits an elaborated design as Verilog (or VHDL) through SpinalHDL: one file per module, identical modules shared,
+ * plus a file list {@code <top>.f}. SpinalHDL keeps global state, so emissions are serialised.
+ */
+public final class VerilogEmitter {
+    private VerilogEmitter() {
+    }
+
+    /** What was written. */
+    public record Result(String topModule, List<Path> files, Path fileList, boolean hasClock, boolean hasReset) {
+    }
+
+    public static Result emit(Design design, Path targetDir) {
+        return emit(design, targetDir, HdlLanguage.VERILOG);
+    }
+
+    public static synchronized Result emit(Design design, Path targetDir, HdlLanguage language) {
+        try {
+            Files.createDirectories(targetDir);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        boolean verilog = language == HdlLanguage.VERILOG;
+        SpinalConfig config = SpinalConfigs.create(Map.of(
+                "mode", verilog ? Verilog$.MODULE$ : VHDL$.MODULE$,
+                "targetDirectory", targetDir.toString(),
+                "oneFilePerComponent", true,
+                "genLineComments", false));
+        ClockUse clocks = new ClockUse(design.top());
+        scala.Function0<LoweredComponent> top = () -> {
+            LoweredComponent c = new LoweredComponent(design.top(), design, clocks);
+            c.postInitCallback();
+            return c;
+        };
+        SpinalReport<LoweredComponent> report = verilog ? SpinalVerilog$.MODULE$.apply(config, top)
+                : SpinalVhdl$.MODULE$.apply(config, top);
+        List<Path> files = new ArrayList<>();
+        report.generatedSourcesPaths().foreach(p -> files.add(Path.of(p)));
+        String topName = report.toplevelName();
+        Path list = targetDir.resolve(topName + ".f");
+        StringBuilder sb = new StringBuilder();
+        for (Path f : files) {
+            sb.append(f.toAbsolutePath()).append('\n');
+        }
+        try {
+            Files.writeString(list, sb.toString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return new Result(topName, List.copyOf(files), list, clocks.needsClock(design.top()),
+                clocks.needsReset(design.top()));
+    }
+}
