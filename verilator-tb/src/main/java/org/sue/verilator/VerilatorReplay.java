@@ -1,0 +1,233 @@
+package org.sue.verilator;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Set;
+import java.util.zip.GZIPInputStream;
+import org.sue.vec.PortDir;
+import org.sue.vec.PortSpec;
+import org.sue.vec.VectorManifest;
+
+/**
+ * Replays a golden-vector file on Verilog with Verilator. A C++ harness specialised to the file's ports is generated,
+ * built once per content hash (Verilator version, flags, Verilog, harness) into a cache directory, and run: per cycle
+ * it applies the inputs, evaluates, compares every output, then clocks. On a mismatch it is run again with tracing on
+ * and the VCD is left for inspection.
+ */
+public final class VerilatorReplay {
+    private VerilatorReplay() {
+    }
+
+    private static final List<String> FLAGS = List.of("--cc", "--exe", "--build", "-j", "2", "-O3", "--trace",
+            "-Wno-fatal", "-Wno-lint", "-Wno-style", "--x-assign", "0", "-CFLAGS", "-std=c++14", "-MAKEFLAGS", "OPT_FAST=-O2 OPT_GLOBAL=-O2");
+
+    /**
+     * @param absentPorts manifest ports the Verilog does not have (e.g. a reset for a module without registers)
+     * @param waveDir where a waveform goes on failure
+     */
+    public static ReplayResult replay(List<Path> verilog, String top, Path manifestJson, Set<String> absentPorts,
+                                      Path waveDir) {
+        VectorManifest m = VectorManifest.read(manifestJson);
+        String harness = harness(m, top, absentPorts);
+        Path binDir = build(verilog, top, harness);
+        boolean rebuilt = lastBuildRebuilt;
+        double buildSeconds = lastBuildSeconds;
+        Path body = plainBody(manifestJson, m);
+        ReplayResult r = run(binDir, body, null, rebuilt, buildSeconds);
+        if (!r.passed()) {
+            try {
+                Files.createDirectories(waveDir);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            Path vcd = waveDir.resolve(manifestJson.getFileName().toString().replace(".json", "") + ".vcd").toAbsolutePath();
+            run(binDir, body, vcd, rebuilt, buildSeconds);
+            System.out.println("[verilator] mismatch replaying " + manifestJson + "; waveform: " + vcd);
+            r = new ReplayResult(r.cycles(), r.mismatchCount(), r.firstMismatches(), r.replayNanos(), vcd, rebuilt,
+                    buildSeconds);
+        }
+        return r;
+    }
+
+    // ---- harness ---------------------------------------------------------------------------------------------------
+
+    static String harness(VectorManifest m, String top, Set<String> absent) {
+        List<PortSpec> ports = m.ports();
+        int maxWords = 1;
+        for (PortSpec p : ports) {
+            maxWords = Math.max(maxWords, (p.width() + 31) / 32);
+        }
+        StringBuilder apply = new StringBuilder();
+        StringBuilder compare = new StringBuilder();
+        for (int i = 0; i < ports.size(); i++) {
+            PortSpec p = ports.get(i);
+            if (absent.contains(p.name())) {
+                continue;
+            }
+            int words32 = (p.width() + 31) / 32;
+            String name = "top->" + p.name();
+            if (p.dir() == PortDir.IN) {
+                if (p.width() > 64) {
+                    for (int k = 0; k < words32; k++) {
+                        apply.append("    ").append(name).append("[").append(k).append("] = cur[").append(i)
+                                .append("][").append(k).append("];\n");
+                    }
+                } else {
+                    apply.append("    ").append(name).append(" = ").append(p.width() > 32
+                            ? "((uint64_t)cur[" + i + "][1] << 32) | cur[" + i + "][0]" : "cur[" + i + "][0]")
+                            .append(";\n");
+                }
+            } else {
+                compare.append("    {\n      uint32_t act[").append(words32).append("];\n");
+                if (p.width() > 64) {
+                    for (int k = 0; k < words32; k++) {
+                        compare.append("      act[").append(k).append("] = ").append(name).append("[").append(k)
+                                .append("];\n");
+                    }
+                } else {
+                    compare.append("      uint64_t v = ").append(name).append(";\n      act[0] = (uint32_t) v;\n");
+                    if (words32 > 1) {
+                        compare.append("      act[1] = (uint32_t)(v >> 32);\n");
+                    }
+                }
+                compare.append("      if (memcmp(act, cur[").append(i).append("], ").append(words32)
+                        .append(" * 4) != 0) report(cycle, \"").append(p.name()).append("\", cur[").append(i)
+                        .append("], act, ").append(words32).append(");\n    }\n");
+            }
+        }
+        String tpl = resource("harness.cpp.tpl");
+        return tpl.replace("@TOP@", top)
+                .replace("@NPORTS@", Integer.toString(ports.size()))
+                .replace("@MAXWORDS@", Integer.toString(maxWords))
+                .replace("@WIDTHS@", String.join(", ", ports.stream().map(p -> Integer.toString(p.width())).toList()))
+                .replace("@CLOCK@", m.clock())
+                // start with the reset released so an asserted reset in cycle 0 is an edge for async resets
+                .replace("@RESET_INIT@", absent.contains(m.reset()) ? ""
+                        : "    top->" + m.reset() + " = " + (m.resetStyle().endsWith("_LOW") ? 1 : 0) + ";\n")
+                .replace("@APPLY@", apply.toString())
+                .replace("@COMPARE@", compare.toString());
+    }
+
+    private static String resource(String name) {
+        try (InputStream in = VerilatorReplay.class.getResourceAsStream(name)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    // ---- build (cached) ----------------------------------------------------------------------------------------------
+
+    private static boolean lastBuildRebuilt;
+    private static double lastBuildSeconds;
+
+    public static Path cacheRoot() {
+        String p = System.getProperty("sue.verilator.cache");
+        return p != null ? Path.of(p) : Path.of(System.getProperty("user.home"), ".cache", "sue-verilator");
+    }
+
+    static synchronized Path build(List<Path> verilog, String top, String harness) {
+        try {
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            sha.update(Tool.verilatorVersion().getBytes(StandardCharsets.UTF_8));
+            sha.update(String.join(" ", FLAGS).getBytes(StandardCharsets.UTF_8));
+            sha.update(top.getBytes(StandardCharsets.UTF_8));
+            for (Path f : verilog) {
+                sha.update(f.getFileName().toString().getBytes(StandardCharsets.UTF_8));
+                sha.update(Files.readAllBytes(f));
+            }
+            sha.update(harness.getBytes(StandardCharsets.UTF_8));
+            String hash = HexFormat.of().formatHex(sha.digest()).substring(0, 24);
+            Path dir = cacheRoot().resolve(top + "-" + hash);
+            Path bin = dir.resolve("obj").resolve("replay");
+            if (Files.isExecutable(bin)) {
+                lastBuildRebuilt = false;
+                lastBuildSeconds = 0;
+                return dir;
+            }
+            Files.createDirectories(dir);
+            Path src = dir.resolve("src");
+            Files.createDirectories(src);
+            List<String> cmd = new ArrayList<>(List.of("verilator"));
+            cmd.addAll(FLAGS);
+            cmd.addAll(List.of("--top-module", top, "-Mdir", dir.resolve("obj").toString(), "-o", "replay"));
+            for (Path f : verilog) {
+                Path copy = src.resolve(f.getFileName());
+                Files.copy(f, copy, StandardCopyOption.REPLACE_EXISTING);
+                cmd.add(copy.toString());
+            }
+            Path cpp = src.resolve("replay_main.cpp");
+            Files.writeString(cpp, harness);
+            cmd.add(cpp.toString());
+            System.out.println("[verilator] building " + top + " replay harness in " + dir + " ...");
+            long t0 = System.nanoTime();
+            Tool.Output out = Tool.run(cmd, dir, 1800);
+            lastBuildSeconds = (System.nanoTime() - t0) / 1e9;
+            if (out.exitCode() != 0 || !Files.isExecutable(bin)) {
+                throw new IllegalStateException("Verilator build of " + top + " failed (exit " + out.exitCode() + "):\n"
+                        + out.tail(40));
+            }
+            System.out.printf("[verilator] built %s in %.1f s%n", top, lastBuildSeconds);
+            lastBuildRebuilt = true;
+            return dir;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    // ---- run ---------------------------------------------------------------------------------------------------------
+
+    /** The harness reads plain text; a gzip body is unpacked to a temporary file first. */
+    private static Path plainBody(Path manifestJson, VectorManifest m) {
+        Path body = manifestJson.toAbsolutePath().getParent().resolve(m.body());
+        if (!m.body().endsWith(".gz")) {
+            return body;
+        }
+        try (InputStream in = new GZIPInputStream(Files.newInputStream(body))) {
+            Path tmp = Files.createTempFile("sue-vectors", ".vec");
+            tmp.toFile().deleteOnExit();
+            Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
+            return tmp;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static ReplayResult run(Path dir, Path body, Path vcd, boolean rebuilt, double buildSeconds) {
+        List<String> cmd = new ArrayList<>(List.of(dir.resolve("obj").resolve("replay").toString(), body.toString()));
+        if (vcd != null) {
+            cmd.add(vcd.toString());
+        }
+        Tool.Output out = Tool.run(cmd, dir, 3600);
+        long cycles = -1;
+        long mismatches = -1;
+        long nanos = 0;
+        List<String> first = new ArrayList<>();
+        for (String line : out.text().split("\n")) {
+            if (line.startsWith("MISMATCH ")) {
+                first.add(line.substring(9));
+            } else if (line.startsWith("RESULT ")) {
+                String[] f = line.split(" ");
+                cycles = Long.parseLong(f[1]);
+                mismatches = Long.parseLong(f[2]);
+                nanos = Long.parseLong(f[3]);
+            }
+        }
+        if (out.exitCode() != 0 || cycles < 0) {
+            throw new IllegalStateException("replay harness failed (exit " + out.exitCode() + "):\n" + out.tail(20));
+        }
+        return new ReplayResult(cycles, mismatches, first, nanos, null, rebuilt, buildSeconds);
+    }
+}

@@ -1,0 +1,103 @@
+package org.sue.verilator;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Generic Yosys synthesis ({@code synth -top X}, flattened) of generated Verilog, for latch checks and area/depth
+ * figures. A second pass that stops before memory mapping counts the memories that were inferred as RAM.
+ */
+public final class Yosys {
+    private Yosys() {
+    }
+
+    private static final Pattern CELL_LINE = Pattern.compile("^\\s+(\\$?[\\w$]+)\\s+(\\d+)\\s*$");
+    private static final Pattern CELLS = Pattern.compile("Number of cells:\\s+(\\d+)");
+    private static final Pattern LTP = Pattern.compile("Longest topological path in \\S+ \\(length=(\\d+)\\)");
+
+    public static SynthReport synth(List<Path> files, String top) {
+        StringBuilder script = new StringBuilder();
+        for (Path f : files) {
+            script.append("read_verilog -sv ").append(f.toAbsolutePath()).append('\n');
+        }
+        // RAMs first: memory -nomap keeps inferred memories as $mem cells to count them
+        script.append("hierarchy -top ").append(top).append('\n')
+                .append("proc; flatten; opt -fast; memory -nomap; tee -o mem.stat stat\n")
+                .append("design -reset\n");
+        for (Path f : files) {
+            script.append("read_verilog -sv ").append(f.toAbsolutePath()).append('\n');
+        }
+        script.append("synth -flatten -top ").append(top).append('\n')
+                .append("tee -o synth.stat stat\n")
+                .append("tee -o ltp.txt ltp -noff\n");
+        try {
+            Path dir = Files.createTempDirectory("sue-yosys");
+            Files.writeString(dir.resolve("run.ys"), script);
+            Tool.Output out = Tool.run(List.of("yosys", "-q", "-l", "yosys.log", "run.ys"), dir, 1800);
+            String log = Files.exists(dir.resolve("yosys.log")) ? Files.readString(dir.resolve("yosys.log")) : out.text();
+            if (out.exitCode() != 0) {
+                throw new IllegalStateException("yosys failed on " + top + " (exit " + out.exitCode() + "):\n"
+                        + out.tail(30));
+            }
+            String stat = Files.readString(dir.resolve("synth.stat"));
+            String memStat = Files.readString(dir.resolve("mem.stat"));
+            String ltp = Files.readString(dir.resolve("ltp.txt"));
+            Map<String, Integer> types = cellTypes(stat);
+            int ffs = 0;
+            int latches = 0;
+            for (Map.Entry<String, Integer> e : types.entrySet()) {
+                String t = e.getKey().toUpperCase();
+                if (t.contains("DFF")) {
+                    ffs += e.getValue();
+                } else if (t.contains("DLATCH") || t.startsWith("$_SR_") || t.equals("$SR")) {
+                    latches += e.getValue();
+                }
+            }
+            if (log.contains("Latch inferred")) {
+                latches = Math.max(latches, 1);
+            }
+            Map<String, Integer> memTypes = cellTypes(memStat);
+            int memories = memTypes.getOrDefault("$mem_v2", 0) + memTypes.getOrDefault("$mem", 0);
+            long memBits = 0;
+            Matcher mb = Pattern.compile("Number of memory bits:\\s+(\\d+)").matcher(memStat);
+            if (mb.find()) {
+                memBits = Long.parseLong(mb.group(1));
+            }
+            Matcher c = CELLS.matcher(stat);
+            int cells = c.find() ? Integer.parseInt(c.group(1)) : -1;
+            Matcher l = LTP.matcher(ltp);
+            int depth = l.find() ? Integer.parseInt(l.group(1)) : -1;
+            return new SynthReport(top, cells, ffs, latches, depth, memories, memBits, types, log);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static Map<String, Integer> cellTypes(String stat) {
+        Map<String, Integer> types = new TreeMap<>();
+        boolean inCells = false;
+        for (String line : stat.split("\n")) {
+            if (line.contains("Number of cells:")) {
+                inCells = true;
+                continue;
+            }
+            if (inCells) {
+                Matcher m = CELL_LINE.matcher(line);
+                if (m.matches()) {
+                    types.merge(m.group(1), Integer.parseInt(m.group(2)), Integer::sum);
+                } else if (!line.isBlank()) {
+                    inCells = false;
+                }
+            }
+        }
+        return types;
+    }
+}
