@@ -1,0 +1,45 @@
+package org.sue.lib.crc;
+
+/**
+ * A CRC in the Rocksoft/Williams parameter model: width, polynomial (normal form, without the top bit), initial
+ * register value, input/output reflection, final XOR.
+ */
+public record CrcParams(int width, long poly, long init, boolean reflectIn, boolean reflectOut, long xorOut) {
+    /** IEEE 802.3 / Ethernet FCS; check value 0xCBF43926. */
+    public static final CrcParams CRC32 = new CrcParams(32, 0x04C11DB7L, 0xFFFFFFFFL, true, true, 0xFFFFFFFFL);
+    /** Castagnoli (iSCSI, RoCE ICRC alternative); check value 0xE3069283. */
+    public static final CrcParams CRC32C = new CrcParams(32, 0x1EDC6F41L, 0xFFFFFFFFL, true, true, 0xFFFFFFFFL);
+
+    public CrcParams {
+        if (width < 8 || width > 64) {
+            throw new IllegalArgumentException("CrcParams width must be 8..64 bits, got " + width);
+        }
+        long mask = mask(width);
+        if ((poly & ~mask) != 0 || (poly & 1) == 0) {
+            throw new IllegalArgumentException("CrcParams poly 0x" + Long.toHexString(poly) + " must fit in " + width
+                    + " bits and have its x^0 term set (odd)");
+        }
+        if ((init & ~mask) != 0) {
+            throw new IllegalArgumentException("CrcParams init 0x" + Long.toHexString(init) + " does not fit in "
+                    + width + " bits");
+        }
+        if ((xorOut & ~mask) != 0) {
+            throw new IllegalArgumentException("CrcParams xorOut 0x" + Long.toHexString(xorOut) + " does not fit in "
+                    + width + " bits");
+        }
+    }
+
+    public long mask() {
+        return mask(width);
+    }
+
+    static long mask(int w) {
+        return w == 64 ? -1L : (1L << w) - 1;
+    }
+
+    /** Finishes a register value: optional reflection, then the final XOR. */
+    public long finish(long register) {
+        long r = reflectOut ? Long.reverse(register) >>> (64 - width) : register;
+        return (r ^ xorOut) & mask();
+    }
+}

@@ -1,0 +1,171 @@
+package org.sue.lib.crc;
+
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.sue.core.Component;
+import org.sue.core.Expr;
+import org.sue.core.Hw;
+import org.sue.core.Port;
+import org.sue.core.Reg;
+
+/**
+ * Parallel CRC over a W-bit stream, one beat per cycle, back-to-back frames (a frame may start the cycle after the
+ * previous one's last beat). Byte lane 0 ({@code s_data[7:0]}) comes first; on the last beat {@code s_keep} marks the
+ * valid lanes, contiguous from lane 0 (at least lane 0); on other beats it is ignored.
+ *
+ * <p>Partial last beats: instead of one CRC unit per possible byte count (128 units at 1024 bits), the invalid lanes
+ * are zeroed and the one full-width unit runs anyway. Its register has then absorbed {@code k} extra trailing zero
+ * bytes: {@code raw = A^(8k) * wanted}, with A the register's one-bit zero-input transition. A is invertible (the
+ * polynomial has its x^0 term), so {@code wanted = A^(-8k) * raw}, applied as log2(W/8) conditional 32x32 matrix
+ * stages, stage s multiplying by the constant {@code A^(-8 * 2^s)} when bit s of k is set. Area: one W-input XOR
+ * network plus log2(W/8) small matrices.
+ *
+ * <p>Latency: {@code crc_valid} / {@code crc} appear two cycles after the cycle that carried the last beat (one
+ * register after the wide XOR network, one after the unshift stages).
+ */
+public final class ParallelCrc extends Component {
+    public record Config(CrcParams crc, int dataWidth) {
+        public Config {
+            if (crc == null) {
+                throw new IllegalArgumentException("ParallelCrc crc parameters must be given");
+            }
+            if (dataWidth < 8 || dataWidth % 8 != 0 || dataWidth > 4096) {
+                throw new IllegalArgumentException("ParallelCrc dataWidth must be a multiple of 8 in 8..4096, got "
+                        + dataWidth);
+            }
+        }
+
+        public int lanes() {
+            return dataWidth / 8;
+        }
+    }
+
+    public final Port sValid;
+    public final Port sData;
+    public final Port sKeep;
+    public final Port sLast;
+    public final Port crcValid;
+    public final Port crc;
+    private final Config config;
+
+    public ParallelCrc(Config config) {
+        this.config = config;
+        CrcParams p = config.crc();
+        int w = p.width();
+        int lanes = config.lanes();
+        CrcMatrices m = new CrcMatrices(p, config.dataWidth());
+        int shiftWidth = m.unshiftStages();
+
+        sValid = in("s_valid", 1);
+        sData = in("s_data", config.dataWidth());
+        sKeep = in("s_keep", lanes);
+        sLast = in("s_last", 1);
+        crcValid = out("crc_valid", 1);
+        crc = out("crc", w);
+
+        Reg state = reg("state", w, p.init());
+        Reg raw = regNoReset("raw", w);
+        Reg zeroLanes = regNoReset("zero_lanes", shiftWidth);
+        Reg rawValid = reg("raw_valid", 1, 0);
+        Reg crcOut = regNoReset("crc_out", w);
+        Reg crcOutValid = reg("crc_out_valid", 1, 0);
+
+        // Stage 1: zero the lanes past the end of the frame, then the one full-width XOR network.
+        List<Expr> laneBytes = new ArrayList<>();
+        for (int i = lanes - 1; i >= 0; i--) {
+            Expr keep = sLast.not().or(sKeep.bit(i));
+            laneBytes.add(Hw.mux(keep, sData.bits(8 * i + 7, 8 * i), Hw.zeros(8)));
+        }
+        Expr masked = wire("masked_data", Hw.cat(laneBytes));
+        List<Expr> nextBits = new ArrayList<>();
+        for (int i = w - 1; i >= 0; i--) {
+            Expr fromState = state.and(Hw.lit(w, BigInteger.valueOf(m.stateMask(i)).and(ones(w)))).xorR();
+            Expr fromData = masked.and(Hw.lit(config.dataWidth(), m.dataMask(i))).xorR();
+            nextBits.add(fromState.xor(fromData));
+        }
+        Expr next = wire("next_state", Hw.cat(nextBits));
+        Expr endOfFrame = wire("end_of_frame", sValid.and(sLast));
+        when(sValid, () -> state.set(Hw.mux(sLast, state.lit(p.init()), next)));
+
+        // Zero lanes after the frame: s_keep is a thermometer code, so keep & ~(keep >> 1) is one-hot at the last
+        // valid lane; encode its index and subtract it from the last lane number.
+        Expr lastLane = sKeep.and(sKeep.shr(1).not());
+        List<Expr> indexBits = new ArrayList<>();
+        for (int b = shiftWidth - 1; b >= 0; b--) {
+            BigInteger lanesWithBit = BigInteger.ZERO;
+            for (int i = 0; i < lanes; i++) {
+                if (((i >>> b) & 1) != 0) {
+                    lanesWithBit = lanesWithBit.setBit(i);
+                }
+            }
+            indexBits.add(lanesWithBit.signum() == 0 ? Hw.zeros(1) : lastLane.and(Hw.lit(lanes, lanesWithBit)).orR());
+        }
+        Expr lastIndex = wire("last_lane_index", Hw.cat(indexBits));
+        rawValid.set(endOfFrame);
+        when(endOfFrame, () -> {
+            raw.set(next);
+            zeroLanes.set(Hw.lit(shiftWidth, lanes - 1).sub(lastIndex));
+        });
+
+        // Stage 2: undo the trailing zero bytes, then reflect / final XOR.
+        Expr v = raw;
+        for (int s = 0; s < shiftWidth; s++) {
+            v = Hw.mux(zeroLanes.bit(s), multiply(m.unshift(s), v), v);
+        }
+        Expr register = wire("unshifted", v);
+        crcOut.set(finish(p, register));
+        crcOutValid.set(rawValid);
+
+        crcValid.set(crcOutValid);
+        crc.set(crcOut);
+    }
+
+    private static BigInteger ones(int w) {
+        return BigInteger.ONE.shiftLeft(w).subtract(BigInteger.ONE);
+    }
+
+    /** y = M x as one parity per output bit. */
+    private static Expr multiply(Gf2Matrix matrix, Expr x) {
+        int w = x.width();
+        List<Expr> bits = new ArrayList<>();
+        for (int i = w - 1; i >= 0; i--) {
+            bits.add(x.and(Hw.lit(w, BigInteger.valueOf(matrix.row(i)).and(ones(w)))).xorR());
+        }
+        return Hw.cat(bits);
+    }
+
+    private static Expr finish(CrcParams p, Expr register) {
+        Expr r = register;
+        if (p.reflectOut()) {
+            List<Expr> reversed = new ArrayList<>();
+            for (int i = 0; i < p.width(); i++) {
+                reversed.add(register.bit(i)); // bit 0 becomes the most significant
+            }
+            r = Hw.cat(reversed);
+        }
+        return p.xorOut() == 0 ? r : r.xor(Hw.lit(p.width(), BigInteger.valueOf(p.xorOut()).and(ones(p.width()))));
+    }
+
+    public Config config() {
+        return config;
+    }
+
+    @Override
+    public String moduleName() {
+        CrcParams p = config.crc();
+        String name = p.equals(CrcParams.CRC32) ? "Crc32" : p.equals(CrcParams.CRC32C) ? "Crc32c"
+                : "Crc" + p.width() + "_" + Long.toHexString(p.poly()) + (p.reflectIn() ? "_ri" : "")
+                + (p.reflectOut() ? "_ro" : "");
+        return name + "_w" + config.dataWidth();
+    }
+
+    @Override
+    public Map<String, Object> parameters() {
+        CrcParams p = config.crc();
+        return Map.of("dataWidth", config.dataWidth(), "crcWidth", p.width(), "poly", "0x" + Long.toHexString(p.poly()),
+                "init", "0x" + Long.toHexString(p.init()), "reflectIn", p.reflectIn(), "reflectOut", p.reflectOut(),
+                "xorOut", "0x" + Long.toHexString(p.xorOut()));
+    }
+}
