@@ -48,8 +48,9 @@ public final class GoldenFiles {
             sim.setReset(true);
             sim.step(2);
             sim.setReset(false);
+            GoldenScenario.Stimulus stimulus = s.stimulus().get();
             for (long c = 0; c < s.cycles(); c++) {
-                s.stimulus().drive(sim, c, rnd);
+                stimulus.drive(sim, c, rnd);
                 sim.step();
             }
         }

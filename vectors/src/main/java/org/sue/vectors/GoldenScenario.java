@@ -11,7 +11,7 @@ import org.sue.sim.Simulator;
  * to outputs (a well-behaved sender watches ready); the vectors record what actually happened on every port.
  */
 public record GoldenScenario(String name, Supplier<Component> build, ResetStyle resetStyle, long cycles,
-                             Stimulus stimulus) {
+                             Supplier<Stimulus> stimulus) {
     /** Pokes the inputs of one cycle. */
     public interface Stimulus {
         void drive(Simulator sim, long cycle, Random rnd);

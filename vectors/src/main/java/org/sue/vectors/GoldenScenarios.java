@@ -7,6 +7,8 @@ import java.util.Random;
 import org.sue.core.ResetStyle;
 import org.sue.lib.CreditCounter;
 import org.sue.lib.SyncFifo;
+import org.sue.lib.crc.CrcParams;
+import org.sue.lib.crc.ParallelCrc;
 import org.sue.sim.Simulator;
 
 /** Every committed golden-vector scenario. */
@@ -20,6 +22,9 @@ public final class GoldenScenarios {
         list.add(fifo("fifo_w256_d16_async_low", 256, 16, ResetStyle.ASYNC_LOW, 600));
         list.add(creditCounter("credit_counter_m1000_a8", 1000, 8, 3000));
         list.add(creditCounter("credit_counter_m16_a3_sync_low", 16, 3, 800, ResetStyle.SYNC_LOW));
+        list.add(crc("crc32_w64", CrcParams.CRC32, 64, ResetStyle.SYNC_HIGH, 1500));
+        list.add(crc("crc32c_w512", CrcParams.CRC32C, 512, ResetStyle.ASYNC_HIGH, 600));
+        list.add(crc("crc32_w1024", CrcParams.CRC32, 1024, ResetStyle.SYNC_HIGH, 400));
         return list;
     }
 
@@ -30,7 +35,7 @@ public final class GoldenScenarios {
 
     static GoldenScenario fifo(String name, int width, int depth, ResetStyle style, long cycles) {
         return new GoldenScenario(name, () -> new SyncFifo(new SyncFifo.Config(width, depth)), style, cycles,
-                (Simulator sim, long cycle, Random rnd) -> {
+                () -> (Simulator sim, long cycle, Random rnd) -> {
                     // fill, drain and mixed phases; pushes while full are deliberate protocol errors
                     int phase = (int) (cycle / 100) % 3;
                     boolean push = rnd.nextInt(10) < (phase == 1 ? 2 : 7);
@@ -53,12 +58,17 @@ public final class GoldenScenarios {
 
     static GoldenScenario creditCounter(String name, int max, int amountWidth, long cycles, ResetStyle style) {
         return new GoldenScenario(name, () -> new CreditCounter(new CreditCounter.Config(max, amountWidth)), style,
-                cycles, (Simulator sim, long cycle, Random rnd) -> {
+                cycles, () -> (Simulator sim, long cycle, Random rnd) -> {
                     boolean spending = (cycle / 400) % 2 == 0;
                     sim.poke("consume_valid", rnd.nextInt(3) < (spending ? 2 : 1) ? 1 : 0);
                     sim.poke("consume_amount", rnd.nextInt(1 << amountWidth));
                     sim.poke("return_valid", rnd.nextInt(3) < (spending ? 1 : 2) ? 1 : 0);
                     sim.poke("return_amount", rnd.nextInt(1 << amountWidth));
                 });
+    }
+
+    static GoldenScenario crc(String name, CrcParams params, int width, ResetStyle style, long cycles) {
+        return new GoldenScenario(name, () -> new ParallelCrc(new ParallelCrc.Config(params, width)), style, cycles,
+                () -> new FrameStream(width / 8, 0.1));
     }
 }

@@ -144,7 +144,7 @@ public final class VerilatorReplay {
             sha.update(top.getBytes(StandardCharsets.UTF_8));
             for (Path f : verilog) {
                 sha.update(f.getFileName().toString().getBytes(StandardCharsets.UTF_8));
-                sha.update(Files.readAllBytes(f));
+                sha.update(withoutVolatileComments(Files.readString(f)).getBytes(StandardCharsets.UTF_8));
             }
             sha.update(harness.getBytes(StandardCharsets.UTF_8));
             String hash = HexFormat.of().formatHex(sha.digest()).substring(0, 24);
@@ -185,6 +185,11 @@ public final class VerilatorReplay {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** SpinalHDL stamps the generating repository's git hash into a comment; it must not defeat the cache. */
+    static String withoutVolatileComments(String verilog) {
+        return verilog.replaceAll("(?m)^// Git hash.*$", "");
     }
 
     // ---- run ---------------------------------------------------------------------------------------------------------

@@ -1,0 +1,51 @@
+package org.sue.vectors;
+
+import java.util.Random;
+import org.sue.sim.Simulator;
+
+/**
+ * Drives random frames onto an s_valid/s_data/s_keep/s_last stream, back to back, with idle cycles at the given rate.
+ * Lengths mix single bytes, exact bus multiples and random sizes; keep carries junk on beats that are not last.
+ */
+public final class FrameStream implements GoldenScenario.Stimulus {
+    private final int lanes;
+    private final double idleRate;
+    private int remaining;
+
+    public FrameStream(int lanes, double idleRate) {
+        this.lanes = lanes;
+        this.idleRate = idleRate;
+    }
+
+    @Override
+    public void drive(Simulator sim, long cycle, Random rnd) {
+        if (rnd.nextDouble() < idleRate) {
+            sim.poke("s_valid", 0);
+            return;
+        }
+        if (remaining == 0) {
+            remaining = switch (rnd.nextInt(4)) {
+                case 0 -> 1 + rnd.nextInt(3);
+                case 1 -> lanes * (1 + rnd.nextInt(3));
+                default -> 1 + rnd.nextInt(lanes * 6);
+            };
+        }
+        int n = Math.min(lanes, remaining);
+        remaining -= n;
+        boolean last = remaining == 0;
+        long[] data = new long[(lanes * 8 + 63) / 64];
+        for (int i = 0; i < n; i++) {
+            data[i / 8] |= (long) rnd.nextInt(256) << (8 * (i % 8));
+        }
+        long[] keep = new long[(lanes + 63) / 64];
+        for (int i = 0; i < lanes; i++) {
+            if (last ? i < n : rnd.nextBoolean()) {
+                keep[i / 64] |= 1L << (i % 64);
+            }
+        }
+        sim.poke("s_valid", 1);
+        sim.poke("s_data", data);
+        sim.poke("s_keep", keep);
+        sim.poke("s_last", last ? 1 : 0);
+    }
+}
