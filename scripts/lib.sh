@@ -21,10 +21,10 @@ ensure_tools() {
 # Builds the modules (no tests) and prints the runtime class path of the given module.
 module_classpath() {
   local module="$1"
-  mvn -B -q install -DskipTests >&2
+  mvn -B -q -Dstyle.color=never install -DskipTests >&2
   local cpfile
   cpfile="$(mktemp)"
-  mvn -B -q -pl "$module" dependency:build-classpath -Dmdep.outputFile="$cpfile" >&2
+  mvn -B -q -Dstyle.color=never -pl "$module" dependency:build-classpath -Dmdep.outputFile="$cpfile" >&2
   echo "$module/target/classes:$(cat "$cpfile")"
   rm -f "$cpfile"
 }

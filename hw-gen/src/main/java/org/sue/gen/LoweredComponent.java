@@ -223,14 +223,8 @@ final class LoweredComponent extends spinal.core.Component {
             case SHL_VAR -> lower(a.get(0)).$bar$less$less(shiftAmount(a.get(1), w));
             case SHR_VAR -> lower(a.get(0)).$bar$greater$greater(shiftAmount(a.get(1), w));
             case MUX -> Mux$.MODULE$.apply(bool(lower(a.get(0))), lower(a.get(1)), lower(a.get(2)));
-            case CONCAT -> {
-                spinal.core.Bits bits = lower(a.get(0)).asBits();
-                for (int i = 1; i < a.size(); i++) {
-                    bits = bits.$hash$hash(lower(a.get(i)).asBits());
-                }
-                yield bits.asUInt();
-            }
-            case SLICE -> op.p1() == 0 ? lowerLow(a.get(0), w) : lowerLow(a.get(0), op.p0() + 1).apply(op.p1(), new BitCount(w));
+            case CONCAT -> concat(a);
+            case SLICE -> slice(a.get(0), op.p0(), op.p1());
             case RESIZE -> a.get(0).width() > w ? lowerLow(a.get(0), w) : lower(a.get(0)).resize(w);
             case AND_R -> lower(a.get(0)).andR().asUInt();
             case OR_R -> lower(a.get(0)).orR().asUInt();
@@ -269,8 +263,7 @@ final class LoweredComponent extends spinal.core.Component {
                 case SHL -> op.p0() >= w ? constant(java.math.BigInteger.ZERO, w)
                         : lowerLow(a.get(0), w).$bar$less$less(op.p0());
                 case RESIZE -> a.get(0).width() >= w ? lowerLow(a.get(0), w) : lower(a.get(0)).resize(w);
-                case SLICE -> op.p1() == 0 ? lowerLow(a.get(0), w)
-                        : lowerLow(a.get(0), op.p1() + w).apply(op.p1(), new BitCount(w));
+                case SLICE -> slice(a.get(0), op.p1() + w - 1, op.p1());
                 case CONCAT -> lowerLowConcat(a, w);
                 default -> lower(e).resize(w);
             };
@@ -283,16 +276,42 @@ final class LoweredComponent extends spinal.core.Component {
 
     private UInt lowerLowConcat(List<Expr> parts, int w) {
         // parts are most significant first; keep the low ones that fit, truncating the one that straddles w
-        spinal.core.Bits bits = null;
+        List<UInt> kept = new java.util.ArrayList<>();
         int have = 0;
         for (int i = parts.size() - 1; i >= 0 && have < w; i--) {
             Expr p = parts.get(i);
             int take = Math.min(p.width(), w - have);
-            spinal.core.Bits b = lowerLow(p, take).asBits();
-            bits = bits == null ? b : b.$hash$hash(bits);
+            kept.add(0, lowerLow(p, take));
             have += take;
         }
-        return bits.asUInt();
+        return cat(kept);
+    }
+
+    private UInt concat(List<Expr> parts) {
+        List<UInt> lowered = new java.util.ArrayList<>();
+        for (Expr p : parts) {
+            lowered.add(lower(p));
+        }
+        return cat(lowered);
+    }
+
+    /** One Verilog concatenation {a, b, c} (most significant first), not a chain of pairs. */
+    private static UInt cat(List<UInt> msbFirst) {
+        if (msbFirst.size() == 1) {
+            return msbFirst.get(0);
+        }
+        List<spinal.core.Data> lsbFirst = new java.util.ArrayList<>(msbFirst);
+        java.util.Collections.reverse(lsbFirst);
+        return spinal.core.Cat$.MODULE$.apply(scala.jdk.javaapi.CollectionConverters.asScala(lsbFirst)).asUInt();
+    }
+
+    /** x[hi:lo]: directly on a signal; through the low-bits push-down otherwise. */
+    private UInt slice(Expr x, int hi, int lo) {
+        int w = hi - lo + 1;
+        if (x instanceof Signal) {
+            return lower(x).apply(lo, new BitCount(w));
+        }
+        return lo == 0 ? lowerLow(x, w) : lowerLow(x, hi + 1).apply(lo, new BitCount(w));
     }
 
     /**
