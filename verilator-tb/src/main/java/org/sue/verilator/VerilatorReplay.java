@@ -53,8 +53,8 @@ public final class VerilatorReplay {
             Path vcd = waveDir.resolve(manifestJson.getFileName().toString().replace(".json", "") + ".vcd").toAbsolutePath();
             run(binDir, body, vcd, rebuilt, buildSeconds);
             System.out.println("[verilator] mismatch replaying " + manifestJson + "; waveform: " + vcd);
-            r = new ReplayResult(r.cycles(), r.mismatchCount(), r.firstMismatches(), r.replayNanos(), vcd, rebuilt,
-                    buildSeconds);
+            r = new ReplayResult(r.cycles(), r.mismatchCount(), r.firstMismatches(), r.replayNanos(), r.simNanos(), vcd,
+                    rebuilt, buildSeconds);
         }
         return r;
     }
@@ -219,6 +219,7 @@ public final class VerilatorReplay {
         long cycles = -1;
         long mismatches = -1;
         long nanos = 0;
+        long simNanos = 0;
         List<String> first = new ArrayList<>();
         for (String line : out.text().split("\n")) {
             if (line.startsWith("MISMATCH ")) {
@@ -228,11 +229,12 @@ public final class VerilatorReplay {
                 cycles = Long.parseLong(f[1]);
                 mismatches = Long.parseLong(f[2]);
                 nanos = Long.parseLong(f[3]);
+                simNanos = Long.parseLong(f[4]);
             }
         }
         if (out.exitCode() != 0 || cycles < 0) {
             throw new IllegalStateException("replay harness failed (exit " + out.exitCode() + "):\n" + out.tail(20));
         }
-        return new ReplayResult(cycles, mismatches, first, nanos, null, rebuilt, buildSeconds);
+        return new ReplayResult(cycles, mismatches, first, nanos, simNanos, null, rebuilt, buildSeconds);
     }
 }
