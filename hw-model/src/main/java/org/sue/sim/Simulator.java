@@ -63,10 +63,29 @@ public final class Simulator implements Closeable {
         Class<?> cls = InMemoryCompiler.compile(compiler.className, source);
         try {
             CompiledModel model = (CompiledModel) cls.getDeclaredConstructor().newInstance();
-            return new Simulator(design, model, compiler.simSignals, compiler.memList);
+            Simulator sim = new Simulator(design, model, compiler.simSignals, compiler.memList);
+            autoWaveform(sim);
+            return sim;
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    private static final java.util.concurrent.atomic.AtomicInteger WAVE_COUNTER = new java.util.concurrent.atomic.AtomicInteger();
+
+    /**
+     * With {@code -Dsue.vcd=DIR} (e.g. {@code mvn test -Dsue.vcd=target/vcd}) every simulator dumps a VCD into DIR,
+     * so a failing JVM test can be looked at in GTKWave; files are flushed when the JVM exits.
+     */
+    private static void autoWaveform(Simulator sim) {
+        String dir = System.getProperty("sue.vcd");
+        if (dir == null || dir.isBlank() || dir.startsWith("${")) {
+            return;
+        }
+        Path file = Path.of(dir, sim.design().top().moduleName() + "-" + WAVE_COUNTER.incrementAndGet() + ".vcd");
+        sim.vcd(file);
+        Runtime.getRuntime().addShutdownHook(new Thread(sim::close));
+        System.out.println("[sim] waveform: " + file.toAbsolutePath());
     }
 
     /** The generated Java source, for debugging the simulator itself. */
