@@ -16,6 +16,7 @@ import org.sue.core.Design;
 import org.sue.core.ResetStyle;
 import org.sue.lib.crc.CrcParams;
 import org.sue.lib.crc.ParallelCrc;
+import org.sue.lib.stream.Beats;
 import org.sue.sim.Simulator;
 
 /**
@@ -79,17 +80,9 @@ public final class Generate {
             bytes += frame.length;
             for (int off = 0; off < frame.length; off += 128) {
                 int n = Math.min(128, frame.length - off);
-                long[] data = new long[16];
-                for (int i = 0; i < n; i++) {
-                    data[i / 8] |= (long) (frame[off + i] & 0xff) << (8 * (i % 8));
-                }
-                long[] keep = new long[2];
-                for (int i = 0; i < n; i++) {
-                    keep[i / 64] |= 1L << (i % 64);
-                }
                 sim.poke("s_valid", 1);
-                sim.poke("s_data", data);
-                sim.poke("s_keep", keep);
+                sim.poke("s_data", Beats.data(frame, off, n, 128));
+                sim.poke("s_keep", Beats.keep(n, 128));
                 sim.poke("s_last", off + 128 >= frame.length ? 1 : 0);
                 ok += check(sim, expected);
                 sim.step();

@@ -162,23 +162,12 @@ public final class SimOps {
 
     /** d = bits [lo + 64*d.length - 1 : lo] of a, masked to the destination's width. */
     public static void extractWide(long[] d, long[] a, int lo, long topMask) {
+        int limit = a.length * 64;
         for (int i = 0; i < d.length; i++) {
-            d[i] = extract(a, lo + 64 * i, 64, a.length * 64);
+            int from = lo + 64 * i;
+            d[i] = from < limit ? extract(a, from, 64) : 0;
         }
         d[d.length - 1] &= topMask;
-    }
-
-    private static long extract(long[] a, int lo, int width, int limit) {
-        if (lo >= limit) {
-            return 0;
-        }
-        int w = lo >>> 6;
-        int b = lo & 63;
-        long v = a[w] >>> b;
-        if (b != 0 && w + 1 < a.length) {
-            v |= a[w + 1] << (64 - b);
-        }
-        return v & mask(width);
     }
 
     public static void clear(long[] d) {

@@ -1,6 +1,7 @@
 package org.sue.vectors;
 
 import java.util.Random;
+import org.sue.lib.stream.Beats;
 import org.sue.sim.Simulator;
 
 /**
@@ -33,10 +34,11 @@ public final class FrameStream implements GoldenScenario.Stimulus {
         int n = Math.min(lanes, remaining);
         remaining -= n;
         boolean last = remaining == 0;
-        long[] data = new long[(lanes * 8 + 63) / 64];
+        byte[] bytes = new byte[n];
         for (int i = 0; i < n; i++) {
-            data[i / 8] |= (long) rnd.nextInt(256) << (8 * (i % 8));
+            bytes[i] = (byte) rnd.nextInt(256);
         }
+        long[] data = Beats.data(bytes, 0, n, lanes);
         long[] keep = new long[(lanes + 63) / 64];
         for (int i = 0; i < lanes; i++) {
             if (last ? i < n : rnd.nextBoolean()) {

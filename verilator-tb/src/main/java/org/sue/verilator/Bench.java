@@ -13,6 +13,7 @@ import org.sue.core.Design;
 import org.sue.gen.VerilogEmitter;
 import org.sue.lib.crc.CrcParams;
 import org.sue.lib.crc.ParallelCrc;
+import org.sue.lib.stream.Beats;
 import org.sue.sim.JvmReplay;
 import org.sue.sim.Simulator;
 
@@ -169,19 +170,10 @@ public final class Bench {
             }
             int n = Math.min(128, remaining);
             remaining -= n;
-            long[] data = new long[16];
-            for (int i = 0; i < 16; i++) {
-                data[i] = rnd.nextLong();
-            }
-            if (n < 128) {
-                for (int i = n; i < 128; i++) {
-                    data[i / 8] &= ~(0xffL << (8 * (i % 8)));
-                }
-            }
-            long[] keep = new long[2];
-            for (int i = 0; i < n; i++) {
-                keep[i / 64] |= 1L << (i % 64);
-            }
+            byte[] bytesOfBeat = new byte[n];
+            rnd.nextBytes(bytesOfBeat);
+            long[] data = Beats.data(bytesOfBeat, 0, n, 128);
+            long[] keep = Beats.keep(n, 128);
             sim.poke("s_valid", 1);
             sim.poke("s_data", data);
             sim.poke("s_keep", keep);

@@ -10,6 +10,7 @@ import java.util.zip.Checksum;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.sue.core.Design;
+import org.sue.lib.stream.Beats;
 import org.sue.sim.Simulator;
 
 /** JVM simulation of the RTL CRC against java.util.zip, with random back-to-back frames and idle gaps. */
@@ -47,16 +48,9 @@ class ParallelCrcSimTest {
             frames++;
             for (int off = 0; off < len; off += lanes) {
                 int n = Math.min(lanes, len - off);
-                long[] words = new long[(width + 63) / 64];
-                for (int i = 0; i < n; i++) {
-                    words[i / 8] |= (long) (frame[off + i] & 0xff) << (8 * (i % 8));
-                }
                 sim.poke(hValid, 1);
-                sim.poke(hData, words);
-                long[] keep = new long[(lanes + 63) / 64];
-                for (int i = 0; i < n; i++) {
-                    keep[i / 64] |= 1L << (i % 64);
-                }
+                sim.poke(hData, Beats.data(frame, off, n, lanes));
+                long[] keep = Beats.keep(n, lanes);
                 boolean last = off + lanes >= len;
                 // keep is only meaningful on the last beat: drive garbage on the others
                 sim.poke(hKeep, last ? keep : randomKeep(lanes, rnd));
