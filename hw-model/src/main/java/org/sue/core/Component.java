@@ -94,6 +94,12 @@ public abstract class Component {
         return register(new Port(name, width, PortDirection.OUT, this, SourceLoc.here()), SourceLoc.here());
     }
 
+    /** A port of either direction; lets bundle helpers (e.g. {@code StreamPorts}) create ports through {@code this::port}. */
+    protected final Port port(String name, int width, PortDirection direction) {
+        SourceLoc here = SourceLoc.here();
+        return register(new Port(name, width, direction, this, here), here);
+    }
+
     /** A register reset to {@code resetValue}. */
     protected final Reg reg(String name, int width, long resetValue) {
         SourceLoc here = SourceLoc.here();
