@@ -59,6 +59,9 @@ class StreamPrependTest {
                 long[] data = sim.peekWide("m_axis_tdata");
                 long[] keep = sim.peekWide("m_axis_tkeep");
                 boolean last = sim.peek("m_axis_tlast") == 1;
+                if ((keep[0] & 1) == 0) {
+                    throw new AssertionError("a beat without lane 0 (an empty beat) at cycle " + sim.cycle());
+                }
                 for (int i = 0; i < lanes; i++) {
                     boolean kept = ((keep[i / 64] >>> (i % 64)) & 1) != 0;
                     if (kept) {
@@ -138,7 +141,9 @@ class StreamPrependTest {
         int lanes = width / 8;
         Random rnd = new Random(7);
         long expectedBeats = 0;
-        int[] sizes = {64, 256, 1500, 4096, 65, 127, 1};
+        int r = h % lanes;
+        // the sizes of the benchmark, plus last beats of exactly B - r bytes (no spill) and B - r + 1 (spill)
+        int[] sizes = {64, 256, 1500, 4096, 65, 127, 1, 2 * lanes - r, 2 * lanes - r + 1, lanes - r + 1};
         for (int i = 0; i < 70; i++) {
             byte[] payload = new byte[sizes[i % sizes.length]];
             rnd.nextBytes(payload);
