@@ -8,6 +8,8 @@ import org.sue.lib.CreditCounter;
 import org.sue.lib.SyncFifo;
 import org.sue.lib.crc.CrcParams;
 import org.sue.lib.crc.ParallelCrc;
+import org.sue.lib.stream.StreamConfig;
+import org.sue.lib.stream.StreamPrepend;
 
 /** The designs {@code scripts/generate} writes for the default configuration, by name. */
 public final class DefaultDesigns {
@@ -22,6 +24,9 @@ public final class DefaultDesigns {
         m.put("crc32_w512", () -> new ParallelCrc(new ParallelCrc.Config(CrcParams.CRC32, 512)));
         m.put("crc32_w1024", () -> new ParallelCrc(new ParallelCrc.Config(CrcParams.CRC32, 1024)));
         m.put("crc32c_w1024", () -> new ParallelCrc(new ParallelCrc.Config(CrcParams.CRC32C, 1024)));
+        // header insertion as the framing path uses it: RH (8 B) and Ethernet/IPv4/UDP (42 B), 1024-bit bus
+        m.put("rh_prepend_w1024", () -> new StreamPrepend(new StreamPrepend.Config(new StreamConfig(1024, 32), 8)));
+        m.put("ipv4_prepend_w1024", () -> new StreamPrepend(new StreamPrepend.Config(new StreamConfig(1024, 32), 42)));
         return m;
     }
 }

@@ -9,6 +9,8 @@ import org.sue.lib.CreditCounter;
 import org.sue.lib.SyncFifo;
 import org.sue.lib.crc.CrcParams;
 import org.sue.lib.crc.ParallelCrc;
+import org.sue.lib.stream.StreamConfig;
+import org.sue.lib.stream.StreamPrepend;
 import org.sue.sim.Simulator;
 
 /** Every committed golden-vector scenario. */
@@ -25,6 +27,9 @@ public final class GoldenScenarios {
         list.add(crc("crc32_w64", CrcParams.CRC32, 64, ResetStyle.SYNC_HIGH, 1500));
         list.add(crc("crc32c_w512", CrcParams.CRC32C, 512, ResetStyle.ASYNC_HIGH, 600));
         list.add(crc("crc32_w1024", CrcParams.CRC32, 1024, ResetStyle.SYNC_HIGH, 400));
+        list.add(prepend("prepend_w512_h42", 512, 42, 1200));
+        list.add(prepend("prepend_w1024_h62", 1024, 62, 600));
+        list.add(prepend("prepend_w512_h8", 512, 8, 600));
         return list;
     }
 
@@ -70,5 +75,10 @@ public final class GoldenScenarios {
     static GoldenScenario crc(String name, CrcParams params, int width, ResetStyle style, long cycles) {
         return new GoldenScenario(name, () -> new ParallelCrc(new ParallelCrc.Config(params, width)), style, cycles,
                 () -> new FrameStream(width / 8, 0.1));
+    }
+
+    static GoldenScenario prepend(String name, int width, int headerBytes, long cycles) {
+        return new GoldenScenario(name, () -> new StreamPrepend(new StreamPrepend.Config(new StreamConfig(width, 16),
+                headerBytes)), ResetStyle.SYNC_HIGH, cycles, () -> new PacketStream(width / 8, headerBytes, 600));
     }
 }
