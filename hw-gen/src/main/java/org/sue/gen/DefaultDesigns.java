@@ -9,6 +9,7 @@ import org.sue.lib.SyncFifo;
 import org.sue.lib.crc.CrcParams;
 import org.sue.lib.crc.ParallelCrc;
 import org.sue.lib.stream.StreamConfig;
+import org.sue.lib.stream.StreamCrcAppend;
 import org.sue.lib.stream.StreamPrepend;
 
 /** The designs {@code scripts/generate} writes for the default configuration, by name. */
@@ -27,6 +28,8 @@ public final class DefaultDesigns {
         // header insertion as the framing path uses it: RH (8 B) and Ethernet/IPv4/UDP (42 B), 1024-bit bus
         m.put("rh_prepend_w1024", () -> new StreamPrepend(new StreamPrepend.Config(new StreamConfig(1024, 32), 8)));
         m.put("ipv4_prepend_w1024", () -> new StreamPrepend(new StreamPrepend.Config(new StreamConfig(1024, 32), 42)));
+        m.put("fcs_append_w1024", () -> new StreamCrcAppend(new StreamCrcAppend.Config(new StreamConfig(1024, 32),
+                CrcParams.CRC32, 8)));
         return m;
     }
 }

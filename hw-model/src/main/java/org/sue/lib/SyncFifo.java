@@ -19,8 +19,15 @@ import org.sue.core.Reg;
  * dropped and the sticky {@code overflow} flag is raised, so nothing already stored is corrupted.
  */
 public final class SyncFifo extends Component {
-    /** Parameters, checked at construction. */
-    public record Config(int width, int depth) {
+    /**
+     * Parameters, checked at construction. {@code statusPorts}: the level, credit-return and overflow outputs; a FIFO
+     * used inside a block that needs none of them leaves them out (an unread output would be a dangling wire).
+     */
+    public record Config(int width, int depth, boolean statusPorts) {
+        public Config(int width, int depth) {
+            this(width, depth, true);
+        }
+
         public Config {
             if (width < 1 || width > 4096) {
                 throw new IllegalArgumentException("SyncFifo width must be 1..4096 bits, got " + width);
@@ -53,9 +60,9 @@ public final class SyncFifo extends Component {
         popValid = out("pop_valid", 1);
         popReady = in("pop_ready", 1);
         popData = out("pop_data", w);
-        level = out("level", levelWidth);
-        creditReturn = out("credit_return", 1);
-        overflow = out("overflow", 1);
+        level = config.statusPorts() ? out("level", levelWidth) : null;
+        creditReturn = config.statusPorts() ? out("credit_return", 1) : null;
+        overflow = config.statusPorts() ? out("overflow", 1) : null;
 
         Mem ram = mem("ram", depth, w, ReadUnderWrite.READ_FIRST);
         int aw = ram.addressWidth();
@@ -64,8 +71,6 @@ public final class SyncFifo extends Component {
         Reg ramCount = reg("ram_count", levelWidth, 0);
         Reg outValid = reg("out_valid", 1, 0);
         Reg occupancy = reg("occupancy", levelWidth, 0);
-        Reg creditPulse = reg("credit_pulse", 1, 0);
-        Reg overflowFlag = reg("overflow_flag", 1, 0);
 
         Expr full = wire("full", occupancy.eq(depth));
         Expr push = wire("push", pushValid.and(full.not()));
@@ -81,15 +86,19 @@ public final class SyncFifo extends Component {
         ramCount.set(ramCount.add(push.resize(levelWidth)).sub(load.resize(levelWidth)));
         occupancy.set(occupancy.add(push.resize(levelWidth)).sub(pop.resize(levelWidth)));
         when(load, () -> outValid.set(1)).elseWhen(pop, () -> outValid.set(0));
-        creditPulse.set(pop);
-        when(pushValid.and(full), () -> overflowFlag.set(1));
 
         pushReady.set(full.not());
         popValid.set(outValid);
         popData.set(readData);
-        level.set(occupancy);
-        creditReturn.set(creditPulse);
-        overflow.set(overflowFlag);
+        if (config.statusPorts()) {
+            Reg creditPulse = reg("credit_pulse", 1, 0);
+            Reg overflowFlag = reg("overflow_flag", 1, 0);
+            creditPulse.set(pop);
+            when(pushValid.and(full), () -> overflowFlag.set(1));
+            level.set(occupancy);
+            creditReturn.set(creditPulse);
+            overflow.set(overflowFlag);
+        }
     }
 
     /** ptr + 1, wrapping at depth (depth need not be a power of two). */
@@ -106,11 +115,11 @@ public final class SyncFifo extends Component {
 
     @Override
     public String moduleName() {
-        return "SyncFifo_w" + config.width() + "_d" + config.depth();
+        return "SyncFifo_w" + config.width() + "_d" + config.depth() + (config.statusPorts() ? "" : "_lean");
     }
 
     @Override
     public Map<String, Object> parameters() {
-        return Map.of("width", config.width(), "depth", config.depth());
+        return Map.of("width", config.width(), "depth", config.depth(), "statusPorts", config.statusPorts());
     }
 }

@@ -10,6 +10,7 @@ import org.sue.lib.SyncFifo;
 import org.sue.lib.crc.CrcParams;
 import org.sue.lib.crc.ParallelCrc;
 import org.sue.lib.stream.StreamConfig;
+import org.sue.lib.stream.StreamCrcAppend;
 import org.sue.lib.stream.StreamPrepend;
 import org.sue.sim.Simulator;
 
@@ -30,6 +31,8 @@ public final class GoldenScenarios {
         list.add(prepend("prepend_w512_h42", 512, 42, 1200));
         list.add(prepend("prepend_w1024_h62", 1024, 62, 600));
         list.add(prepend("prepend_w512_h8", 512, 8, 600));
+        list.add(crcAppend("crc_append_w512", 512, 800));
+        list.add(crcAppend("crc_append_w1024", 1024, 500));
         return list;
     }
 
@@ -80,5 +83,11 @@ public final class GoldenScenarios {
     static GoldenScenario prepend(String name, int width, int headerBytes, long cycles) {
         return new GoldenScenario(name, () -> new StreamPrepend(new StreamPrepend.Config(new StreamConfig(width, 16),
                 headerBytes)), ResetStyle.SYNC_HIGH, cycles, () -> new PacketStream(width / 8, headerBytes, 600));
+    }
+
+    static GoldenScenario crcAppend(String name, int width, long cycles) {
+        return new GoldenScenario(name, () -> new StreamCrcAppend(new StreamCrcAppend.Config(
+                new StreamConfig(width, 16), CrcParams.CRC32, 8)), ResetStyle.SYNC_HIGH, cycles,
+                () -> new PacketStream(width / 8, 0, 400));
     }
 }

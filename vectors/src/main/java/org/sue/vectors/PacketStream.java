@@ -6,7 +6,8 @@ import org.sue.lib.stream.Beats;
 import org.sue.sim.Simulator;
 
 /**
- * Drives random packets (with a random per-packet header on {@code s_hdr} and tuser) into an {@code s_axis} stream,
+ * Drives random packets (with tuser, and a random per-packet header on {@code s_hdr} unless headerBytes is 0) into an
+ * {@code s_axis} stream,
  * with random gaps, and random backpressure on {@code m_axis_tready}; honours {@code s_axis_tready}.
  */
 public final class PacketStream implements GoldenScenario.Stimulus {
@@ -30,7 +31,7 @@ public final class PacketStream implements GoldenScenario.Stimulus {
         if (payload == null) {
             payload = new byte[1 + rnd.nextInt(maxBytes)];
             rnd.nextBytes(payload);
-            header = new BigInteger(8 * headerBytes, rnd);
+            header = headerBytes == 0 ? null : new BigInteger(8 * headerBytes, rnd);
             user = rnd.nextInt(1 << 16);
             offset = 0;
         }
@@ -42,7 +43,9 @@ public final class PacketStream implements GoldenScenario.Stimulus {
         sim.poke("s_axis_tkeep", Beats.keep(last ? n : lanes, lanes));
         sim.poke("s_axis_tlast", last ? 1 : 0);
         sim.poke("s_axis_tuser", user);
-        sim.poke("s_hdr", header);
+        if (header != null) {
+            sim.poke("s_hdr", header);
+        }
         sim.poke("m_axis_tready", rnd.nextInt(4) > 0 ? 1 : 0);
         if (valid && sim.peek("s_axis_tready") == 1) {
             offset += lanes;

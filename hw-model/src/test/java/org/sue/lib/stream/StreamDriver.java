@@ -1,0 +1,79 @@
+package org.sue.lib.stream;
+
+import java.io.ByteArrayOutputStream;
+import java.math.BigInteger;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import org.sue.sim.Simulator;
+
+/**
+ * Testbench for blocks with an s_axis input and an m_axis output: offers packets beat by beat (and their header on
+ * s_hdr when the block has one), collects output packets, and checks the bus rules (no empty beat; full beats
+ * except the last). One call to {@link #cycle} is one clock cycle.
+ */
+final class StreamDriver {
+    final Simulator sim;
+    final int lanes;
+    final ArrayDeque<StreamPrependTest.Packet> toSend = new ArrayDeque<>();
+    final List<byte[]> received = new ArrayList<>();
+    final List<Long> receivedUser = new ArrayList<>();
+    private final boolean hasHeader;
+    private ByteArrayOutputStream current = new ByteArrayOutputStream();
+    private int offset;
+
+    StreamDriver(Simulator sim, int lanes, List<StreamPrependTest.Packet> packets) {
+        this.sim = sim;
+        this.lanes = lanes;
+        this.hasHeader = sim.signals().stream().anyMatch(s -> s.path().endsWith(".s_hdr"));
+        toSend.addAll(packets);
+        sim.reset();
+    }
+
+    void cycle(boolean offer, boolean ready) {
+        StreamPrependTest.Packet p = toSend.peek();
+        boolean valid = offer && p != null;
+        if (valid) {
+            int n = Math.min(lanes, p.payload().length - offset);
+            sim.poke("s_axis_tdata", Beats.data(p.payload(), offset, n, lanes));
+            boolean last = offset + n >= p.payload().length;
+            sim.poke("s_axis_tkeep", last ? Beats.keep(n, lanes) : Beats.keep(lanes, lanes));
+            sim.poke("s_axis_tlast", last ? 1 : 0);
+            sim.poke("s_axis_tuser", p.user());
+            if (hasHeader) {
+                sim.poke("s_hdr", new BigInteger(1, StreamPrependTest.reverse(p.header())));
+            }
+        }
+        sim.poke("s_axis_tvalid", valid ? 1 : 0);
+        sim.poke("m_axis_tready", ready ? 1 : 0);
+        if (sim.peek("m_axis_tvalid") == 1 && ready) {
+            long[] data = sim.peekWide("m_axis_tdata");
+            long[] keep = sim.peekWide("m_axis_tkeep");
+            boolean last = sim.peek("m_axis_tlast") == 1;
+            if ((keep[0] & 1) == 0) {
+                throw new AssertionError("a beat without lane 0 (an empty beat) at cycle " + sim.cycle());
+            }
+            for (int i = 0; i < lanes; i++) {
+                boolean kept = ((keep[i / 64] >>> (i % 64)) & 1) != 0;
+                if (kept) {
+                    current.write((int) (data[i / 8] >>> (8 * (i % 8))));
+                } else if (!last) {
+                    throw new AssertionError("a lane is empty in a beat that is not the last, cycle " + sim.cycle());
+                }
+            }
+            if (last) {
+                received.add(current.toByteArray());
+                receivedUser.add(sim.peek("m_axis_tuser"));
+                current = new ByteArrayOutputStream();
+            }
+        }
+        if (valid && sim.peek("s_axis_tready") == 1) {
+            offset += lanes;
+            if (offset >= p.payload().length) {
+                toSend.poll();
+                offset = 0;
+            }
+        }
+        sim.step();
+    }
+}
