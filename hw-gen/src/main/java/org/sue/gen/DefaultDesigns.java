@@ -11,6 +11,7 @@ import org.sue.lib.crc.ParallelCrc;
 import org.sue.lib.stream.StreamConfig;
 import org.sue.lib.stream.StreamCrcAppend;
 import org.sue.lib.stream.StreamPrepend;
+import org.sue.net.RhInserter;
 
 /** The designs {@code scripts/generate} writes for the default configuration, by name. */
 public final class DefaultDesigns {
@@ -25,8 +26,8 @@ public final class DefaultDesigns {
         m.put("crc32_w512", () -> new ParallelCrc(new ParallelCrc.Config(CrcParams.CRC32, 512)));
         m.put("crc32_w1024", () -> new ParallelCrc(new ParallelCrc.Config(CrcParams.CRC32, 1024)));
         m.put("crc32c_w1024", () -> new ParallelCrc(new ParallelCrc.Config(CrcParams.CRC32C, 1024)));
-        // header insertion as the framing path uses it: RH (8 B) and Ethernet/IPv4/UDP (42 B), 1024-bit bus
-        m.put("rh_prepend_w1024", () -> new StreamPrepend(new StreamPrepend.Config(new StreamConfig(1024, 32), 8)));
+        // the framing path's pieces so far, 1024-bit bus: RH inserter, Ethernet/IPv4/UDP-sized header insertion, FCS
+        m.put("rh_inserter_w1024", () -> new RhInserter(new RhInserter.Config(1024, 1)));
         m.put("ipv4_prepend_w1024", () -> new StreamPrepend(new StreamPrepend.Config(new StreamConfig(1024, 32), 42)));
         m.put("fcs_append_w1024", () -> new StreamCrcAppend(new StreamCrcAppend.Config(new StreamConfig(1024, 32),
                 CrcParams.CRC32, 8)));

@@ -305,13 +305,76 @@ final class LoweredComponent extends spinal.core.Component {
         return spinal.core.Cat$.MODULE$.apply(scala.jdk.javaapi.CollectionConverters.asScala(lsbFirst)).asUInt();
     }
 
-    /** x[hi:lo]: directly on a signal; through the low-bits push-down otherwise. */
+    private final Map<Expr, Map<Long, UInt>> slices = new IdentityHashMap<>();
+
+    /**
+     * x[hi:lo]. Verilog cannot slice an expression, so SpinalHDL would put it in a wire whose other bits nobody
+     * reads (lint flags those): the slice is pushed into concatenations and bitwise operators instead, and taken
+     * directly on signals.
+     */
     private UInt slice(Expr x, int hi, int lo) {
         int w = hi - lo + 1;
+        if (lo == 0) {
+            return lowerLow(x, w);
+        }
         if (x instanceof Signal) {
             return lower(x).apply(lo, new BitCount(w));
         }
-        return lo == 0 ? lowerLow(x, w) : lowerLow(x, hi + 1).apply(lo, new BitCount(w));
+        long key = (long) hi << 32 | lo;
+        UInt done = slices.computeIfAbsent(x, k -> new java.util.HashMap<>()).get(key);
+        if (done != null) {
+            return done;
+        }
+        UInt u;
+        if (x instanceof Op op) {
+            List<Expr> a = op.args();
+            u = switch (op.kind()) {
+                case AND -> slice(a.get(0), hi, lo).$amp(slice(a.get(1), hi, lo));
+                case OR -> slice(a.get(0), hi, lo).$bar(slice(a.get(1), hi, lo));
+                case XOR -> slice(a.get(0), hi, lo).$up(slice(a.get(1), hi, lo));
+                case NOT -> slice(a.get(0), hi, lo).unary_$tilde();
+                case MUX -> Mux$.MODULE$.apply(bool(lower(a.get(0))), slice(a.get(1), hi, lo), slice(a.get(2), hi, lo));
+                case SLICE -> slice(a.get(0), op.p1() + hi, op.p1() + lo);
+                case RESIZE -> sliceOfExtension(a.get(0), hi, lo);
+                case CONCAT -> sliceOfConcat(a, hi, lo);
+                default -> lowerLow(x, hi + 1).apply(lo, new BitCount(w));
+            };
+        } else {
+            u = lower(x).apply(lo, new BitCount(w)); // a constant
+        }
+        slices.get(x).put(key, u);
+        return u;
+    }
+
+    /** Bits [hi:lo] of a zero-extended value. */
+    private UInt sliceOfExtension(Expr y, int hi, int lo) {
+        int yw = y.width();
+        if (hi < yw) {
+            return slice(y, hi, lo);
+        }
+        if (lo >= yw) {
+            return constant(java.math.BigInteger.ZERO, hi - lo + 1);
+        }
+        return cat(List.of(constant(java.math.BigInteger.ZERO, hi - yw + 1), slice(y, yw - 1, lo)));
+    }
+
+    /** Bits [hi:lo] of a concatenation: the overlapping pieces of the parts, concatenated. */
+    private UInt sliceOfConcat(List<Expr> partsMsbFirst, int hi, int lo) {
+        List<UInt> pieces = new java.util.ArrayList<>();
+        int top = 0;
+        for (Expr p : partsMsbFirst) {
+            top += p.width();
+        }
+        for (Expr p : partsMsbFirst) {
+            int partLo = top - p.width(); // bit position of the part's bit 0 in the whole
+            int from = Math.max(lo, partLo);
+            int to = Math.min(hi, top - 1);
+            if (from <= to) {
+                pieces.add(slice(p, to - partLo, from - partLo));
+            }
+            top = partLo;
+        }
+        return cat(pieces);
     }
 
     /**

@@ -87,7 +87,7 @@ class VerilogEmitterTest {
         for (var e : DefaultDesigns.all().entrySet()) {
             Component top = e.getValue().get();
             VerilogEmitter.Result r = VerilogEmitter.emit(Design.elaborate(top), dir.resolve(e.getKey()));
-            String v = Files.readString(r.files().get(0));
+            String v = Files.readString(dir.resolve(e.getKey()).resolve(r.topModule() + ".v"));
             Matcher ports = Pattern.compile("(?m)^\\s*(input|output)\\s+wire\\s+(\\[[^]]*\\]\\s+)?(\\w+)").matcher(v);
             int portCount = 0;
             while (ports.find()) {

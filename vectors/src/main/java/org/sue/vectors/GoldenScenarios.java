@@ -12,6 +12,7 @@ import org.sue.lib.crc.ParallelCrc;
 import org.sue.lib.stream.StreamConfig;
 import org.sue.lib.stream.StreamCrcAppend;
 import org.sue.lib.stream.StreamPrepend;
+import org.sue.net.RhInserter;
 import org.sue.sim.Simulator;
 
 /** Every committed golden-vector scenario. */
@@ -33,6 +34,8 @@ public final class GoldenScenarios {
         list.add(prepend("prepend_w512_h8", 512, 8, 600));
         list.add(crcAppend("crc_append_w512", 512, 800));
         list.add(crcAppend("crc_append_w1024", 1024, 500));
+        list.add(new GoldenScenario("rh_inserter_w512", () -> new RhInserter(new RhInserter.Config(512, 1)),
+                ResetStyle.SYNC_HIGH, 600, () -> new PacketStream(64, 0, 300)));
         return list;
     }
 

@@ -38,4 +38,17 @@ public record StreamPorts(Port tdata, Port tkeep, Port tvalid, Port tready, Port
                 c.port(prefix + "_tlast", 1, fwd),
                 c.port(prefix + "_tuser", cfg.userWidth(), fwd));
     }
+
+    /**
+     * Connects a stream source to a sink in the enclosing component: a parent's input to a child's input, or a
+     * child's output to the parent's output (or one child's output to another's input).
+     */
+    public static void connect(StreamPorts source, StreamPorts sink) {
+        sink.tdata().set(source.tdata());
+        sink.tkeep().set(source.tkeep());
+        sink.tvalid().set(source.tvalid());
+        sink.tlast().set(source.tlast());
+        sink.tuser().set(source.tuser());
+        source.tready().set(sink.tready());
+    }
 }

@@ -18,6 +18,10 @@ final class StreamDriver {
     final ArrayDeque<StreamPrependTest.Packet> toSend = new ArrayDeque<>();
     final List<byte[]> received = new ArrayList<>();
     final List<Long> receivedUser = new ArrayList<>();
+    final List<BigInteger> receivedUserBig = new ArrayList<>();
+    /** tuser of packet i; by default the packet's own user field. */
+    java.util.function.IntFunction<BigInteger> userOf;
+    private int packetIndex;
     private final boolean hasHeader;
     private ByteArrayOutputStream current = new ByteArrayOutputStream();
     private int offset;
@@ -25,7 +29,7 @@ final class StreamDriver {
     StreamDriver(Simulator sim, int lanes, List<StreamPrependTest.Packet> packets) {
         this.sim = sim;
         this.lanes = lanes;
-        this.hasHeader = sim.signals().stream().anyMatch(s -> s.path().endsWith(".s_hdr"));
+        this.hasHeader = sim.topPorts().stream().anyMatch(s -> s.signal().name().equals("s_hdr"));
         toSend.addAll(packets);
         sim.reset();
     }
@@ -39,7 +43,7 @@ final class StreamDriver {
             boolean last = offset + n >= p.payload().length;
             sim.poke("s_axis_tkeep", last ? Beats.keep(n, lanes) : Beats.keep(lanes, lanes));
             sim.poke("s_axis_tlast", last ? 1 : 0);
-            sim.poke("s_axis_tuser", p.user());
+            sim.poke("s_axis_tuser", userOf != null ? userOf.apply(packetIndex) : BigInteger.valueOf(p.user()));
             if (hasHeader) {
                 sim.poke("s_hdr", new BigInteger(1, StreamPrependTest.reverse(p.header())));
             }
@@ -63,7 +67,9 @@ final class StreamDriver {
             }
             if (last) {
                 received.add(current.toByteArray());
-                receivedUser.add(sim.peek("m_axis_tuser"));
+                BigInteger user = sim.peekBig("m_axis_tuser");
+                receivedUserBig.add(user);
+                receivedUser.add(user.longValue());
                 current = new ByteArrayOutputStream();
             }
         }
@@ -72,6 +78,7 @@ final class StreamDriver {
             if (offset >= p.payload().length) {
                 toSend.poll();
                 offset = 0;
+                packetIndex++;
             }
         }
         sim.step();
