@@ -234,4 +234,17 @@ class ElaborationErrorsTest {
             }
         });
     }
+
+    @Test
+    void errorsThroughABundleHelperPointAtTheCallersLine() {
+        int[] at = new int[1];
+        HdlException e = assertThrows(HdlException.class, () -> new Component() {
+            {
+                in("s_axis_tdata", 8);
+                at[0] = line(); org.sue.lib.stream.StreamPorts.slave(this::port, new org.sue.lib.stream.StreamConfig(64, 4));
+            }
+        });
+        assertTrue(e.getMessage().contains("collides"), e.getMessage());
+        assertTrue(e.getMessage().contains("ElaborationErrorsTest.java:" + at[0]), e.getMessage());
+    }
 }

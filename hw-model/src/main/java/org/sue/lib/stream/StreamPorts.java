@@ -1,5 +1,6 @@
 package org.sue.lib.stream;
 
+import org.sue.core.ConstructionHelper;
 import org.sue.core.Port;
 import org.sue.core.PortDirection;
 
@@ -7,6 +8,7 @@ import org.sue.core.PortDirection;
  * The ports of one stream interface, named AXI-Stream style: {@code s_axis_*} for an input (slave),
  * {@code m_axis_*} for an output (master). Create them from a component with {@code StreamPorts.slave(this::port, cfg)}.
  */
+@ConstructionHelper
 public record StreamPorts(Port tdata, Port tkeep, Port tvalid, Port tready, Port tlast, Port tuser) {
     /** The component's {@code port} method. */
     @FunctionalInterface
