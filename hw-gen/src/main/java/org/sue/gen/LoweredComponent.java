@@ -58,11 +58,15 @@ final class LoweredComponent extends spinal.core.Component {
     private final Map<Expr, UInt> lowered = new IdentityHashMap<>();
     final Bool clk;
     final Bool rst;
+    private final HdlLanguage language;
+    /** Numbers the wires that hold an expression of which only some bits are read (see {@link #spill}). */
+    private int spilled;
 
-    LoweredComponent(Component source, Design design, ClockUse clocks) {
+    LoweredComponent(Component source, Design design, ClockUse clocks, HdlLanguage language) {
         this.source = source;
         this.design = design;
         this.clocks = clocks;
+        this.language = language;
         setDefinitionName(source.moduleName(), false);
         ResetStyle style = design.resetStyle();
         clk = clocks.needsClock(source) ? named(in$.MODULE$.apply(package$.MODULE$.Bool(BoxedUnit.UNIT)), ResetStyle.CLOCK) : null;
@@ -72,7 +76,7 @@ final class LoweredComponent extends spinal.core.Component {
             signals.put(p, named(u, p.name()));
         }
         for (Component child : source.children()) {
-            LoweredComponent lc = new LoweredComponent(child, design, clocks);
+            LoweredComponent lc = new LoweredComponent(child, design, clocks, language);
             lc.postInitCallback();
             lc.setName(child.instanceName(), false);
             for (Port p : child.ports()) {
@@ -133,7 +137,12 @@ final class LoweredComponent extends spinal.core.Component {
             mem.write(lower(w.address()), lower(w.data()), bool(lower(w.enable())), null);
         }
         for (MemRead r : m.reads()) {
-            UInt q = mem.readSync(lower(r.address()), bool(lower(r.enable())), readFirst$.MODULE$, false);
+            // Verilog: read and write in one always block, old data out (read-first). SpinalHDL's VHDL back end
+            // refuses readFirst; with dontCare it writes the read in its own clocked process, which reads the signal
+            // before the same edge's write lands, i.e. also the old data.
+            spinal.core.ReadUnderWritePolicy policy = language == HdlLanguage.VHDL ? spinal.core.dontCare$.MODULE$
+                    : readFirst$.MODULE$;
+            UInt q = mem.readSync(lower(r.address()), bool(lower(r.enable())), policy, false);
             signals.put(r, named(q, r.name()));
         }
     }
@@ -265,7 +274,9 @@ final class LoweredComponent extends spinal.core.Component {
                 case RESIZE -> a.get(0).width() >= w ? lowerLow(a.get(0), w) : lower(a.get(0)).resize(w);
                 case SLICE -> slice(a.get(0), op.p1() + w - 1, op.p1());
                 case CONCAT -> lowerLowConcat(a, w);
-                default -> lower(e).resize(w);
+                case SHR -> sliceOfExtension(a.get(0), op.p0() + w - 1, op.p0());
+                case SHL_VAR -> lowerLow(a.get(0), w).$bar$less$less(shiftAmount(a.get(1), w));
+                default -> spill(e).apply(0, new BitCount(w));
             };
         } else {
             u = lower(e).resize(w);
@@ -337,10 +348,16 @@ final class LoweredComponent extends spinal.core.Component {
                 case SLICE -> slice(a.get(0), op.p1() + hi, op.p1() + lo);
                 case RESIZE -> sliceOfExtension(a.get(0), hi, lo);
                 case CONCAT -> sliceOfConcat(a, hi, lo);
-                default -> lowerLow(x, hi + 1).apply(lo, new BitCount(w));
+                case SHR -> sliceOfExtension(a.get(0), hi + op.p0(), lo + op.p0());
+                case SHL -> sliceOfShiftedLeft(a.get(0), op.p0(), hi, lo);
+                // the low hi+1 bits of a sum or of a left shift are the sum or shift of the operands' low bits
+                case ADD, SUB, SHL_VAR -> spill(x, hi + 1).apply(lo, new BitCount(w));
+                default -> spill(x).apply(lo, new BitCount(w));
             };
         } else {
-            u = lower(x).apply(lo, new BitCount(w)); // a constant
+            // a constant: the bits themselves (slicing a literal would put it in a wire first)
+            java.math.BigInteger bits = ((Const) x).value().shiftRight(lo);
+            u = constant(bits.and(java.math.BigInteger.ONE.shiftLeft(w).subtract(java.math.BigInteger.ONE)), w);
         }
         slices.get(x).put(key, u);
         return u;
@@ -356,6 +373,43 @@ final class LoweredComponent extends spinal.core.Component {
             return constant(java.math.BigInteger.ZERO, hi - lo + 1);
         }
         return cat(List.of(constant(java.math.BigInteger.ZERO, hi - yw + 1), slice(y, yw - 1, lo)));
+    }
+
+    /** Bits [hi:lo] of y << k (within y's width; the caller's slice is inside it). */
+    private UInt sliceOfShiftedLeft(Expr y, int k, int hi, int lo) {
+        if (hi < k) {
+            return constant(java.math.BigInteger.ZERO, hi - lo + 1);
+        }
+        if (lo >= k) {
+            return slice(y, hi - k, lo - k);
+        }
+        return cat(List.of(slice(y, hi - k, 0), constant(java.math.BigInteger.ZERO, k - lo)));
+    }
+
+    private final Map<Expr, Map<Integer, UInt>> spills = new IdentityHashMap<>();
+
+    /** The whole of e in a wire named {@code unused_bits_N}: see {@link #spill(Expr, int)}. */
+    private UInt spill(Expr e) {
+        return spill(e, e.width());
+    }
+
+    /**
+     * The low w bits of e in a wire of their own, for a slice that cannot be pushed into e's operands (a variable
+     * right shift, the upper bits of a sum, ...). Verilog cannot slice an expression, so some wire must hold bits
+     * that nobody reads; SpinalHDL would call it {@code _zz_x} and Verilator's -Wall flags it (UNUSEDSIGNAL). Its
+     * name matches Verilator's default {@code --unused-regexp} ({@code *unused*}), which says the unread bits are
+     * intended.
+     */
+    private UInt spill(Expr e, int w) {
+        UInt done = spills.computeIfAbsent(e, k -> new java.util.HashMap<>()).get(w);
+        if (done != null) {
+            return done;
+        }
+        UInt wire = uint(w);
+        wire.setName("unused_bits_" + spilled++, true);
+        wire.$colon$eq(lowerLow(e, w), loc(e.loc()));
+        spills.get(e).put(w, wire);
+        return wire;
     }
 
     /** Bits [hi:lo] of a concatenation: the overlapping pieces of the parts, concatenated. */

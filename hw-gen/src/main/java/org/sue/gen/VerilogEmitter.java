@@ -42,10 +42,16 @@ public final class VerilogEmitter {
                 "mode", verilog ? Verilog$.MODULE$ : VHDL$.MODULE$,
                 "targetDirectory", targetDir.toString(),
                 "oneFilePerComponent", true,
-                "genLineComments", false));
+                "genLineComments", false,
+                // deterministic output: no "Git hash" comment (it changes with every commit of the calling repo)
+                "headerWithRepoHash", false,
+                // our own <top>.f replaces SpinalHDL's <top>.lst
+                "printFilelist", false,
+                // widths are checked by our core; SpinalHDL's default limit (4096) would reject long concatenations
+                "bitVectorWidthMax", 1 << 24));
         ClockUse clocks = new ClockUse(design.top());
         scala.Function0<LoweredComponent> top = () -> {
-            LoweredComponent c = new LoweredComponent(design.top(), design, clocks);
+            LoweredComponent c = new LoweredComponent(design.top(), design, clocks, language);
             c.postInitCallback();
             return c;
         };

@@ -56,6 +56,38 @@ public final class FrameCodec {
         return f;
     }
 
+    /**
+     * The header-table entry for a destination: the network header with every per-packet field left zero (PCP,
+     * IPv4 TOS, IPv6 traffic class, IP and UDP lengths) and the IPv4 checksum computed over that. The header
+     * inserter fills those fields in per packet and corrects the checksum incrementally (RFC 1624).
+     */
+    public static byte[] headerTemplate(NetConfig cfg, HeaderEntry h) {
+        NetConfig noPcp = new NetConfig(cfg.format(), cfg.vlan(), new int[4], cfg.udpDstPort(), cfg.afhGen1EtherType(),
+                cfg.afhGen1SecondEtherType(), cfg.afhGen1Shim(), cfg.afhGen2EtherType(), cfg.ipTtl(), cfg.maxPdu(),
+                cfg.rhVersion());
+        byte[] t = new byte[cfg.headerBytes()];
+        writeHeader(noPcp, h, 0, 0, t);
+        if (cfg.format() == HeaderFormat.ETH_IPV4_UDP) {
+            int ip = 14 + (cfg.vlan() ? 4 : 0);
+            put16(t, ip + 2, 0); // total length too is filled in per packet
+            put16(t, ip + 10, 0);
+            put16(t, ip + 10, Checksums.ipv4(t, ip, 20));
+        }
+        return t;
+    }
+
+    /** The network header for a PDU of the given VC whose UDP length (UDP header + payload) is given. */
+    public static byte[] header(NetConfig cfg, HeaderEntry h, int vc, int udpLength) {
+        byte[] t = new byte[cfg.headerBytes()];
+        writeHeader(cfg, h, vc, udpLength, t);
+        return t;
+    }
+
+    /** Minimum padded PDU (RH + commands + padding) for this format, so that the frame is at least 64 bytes. */
+    public static int minPdu(NetConfig cfg) {
+        return Math.max(ReliabilityHeader.BYTES, MIN_FRAME - cfg.headerBytes() - RCRC_BYTES - FCS_BYTES);
+    }
+
     /** The network header alone, as the header table would hold it for a PDU whose UDP payload is given. */
     static void writeHeader(NetConfig cfg, HeaderEntry h, int vc, int udpLength, byte[] f) {
         int pcp = cfg.pcpOfVc()[vc];

@@ -6,15 +6,17 @@ import org.sue.core.Expr;
 /**
  * Per-packet metadata carried on the stream bus's {@code tuser} (one layout for the whole project), least
  * significant field first: dst_xpu[9:0], src_xpu[19:10], vc[21:20], psn[37:22], op[39:38], rpsn[55:40],
- * partition[65:56], port[67:66], err[68].
+ * partition[65:56], port[67:66], err[68], len[81:69]. {@code len} is the number of packed-command bytes of the PDU
+ * (without RH, padding or R-CRC), set where the PDU is assembled; the framing path derives every length from it.
  */
-public record SueMeta(int dstXpu, int srcXpu, int vc, int psn, int op, int rpsn, int partition, int port, boolean err) {
-    public static final int WIDTH = 69;
+public record SueMeta(int dstXpu, int srcXpu, int vc, int psn, int op, int rpsn, int partition, int port, boolean err,
+                      int len) {
+    public static final int WIDTH = 82;
 
     /** Bit offset and width of each field. */
     public enum Field {
         DST_XPU(0, 10), SRC_XPU(10, 10), VC(20, 2), PSN(22, 16), OP(38, 2), RPSN(40, 16), PARTITION(56, 10),
-        PORT(66, 2), ERR(68, 1);
+        PORT(66, 2), ERR(68, 1), LEN(69, 13);
 
         public final int lo;
         public final int width;
@@ -39,6 +41,7 @@ public record SueMeta(int dstXpu, int srcXpu, int vc, int psn, int op, int rpsn,
         check(Field.RPSN, rpsn);
         check(Field.PARTITION, partition);
         check(Field.PORT, port);
+        check(Field.LEN, len);
     }
 
     private static void check(Field f, int v) {
@@ -50,7 +53,7 @@ public record SueMeta(int dstXpu, int srcXpu, int vc, int psn, int op, int rpsn,
 
     public BigInteger pack() {
         BigInteger v = BigInteger.ZERO;
-        int[] values = {dstXpu, srcXpu, vc, psn, op, rpsn, partition, port, err ? 1 : 0};
+        int[] values = {dstXpu, srcXpu, vc, psn, op, rpsn, partition, port, err ? 1 : 0, len};
         Field[] fields = Field.values();
         for (int i = 0; i < fields.length; i++) {
             v = v.or(BigInteger.valueOf(values[i]).shiftLeft(fields[i].lo));
@@ -63,7 +66,7 @@ public record SueMeta(int dstXpu, int srcXpu, int vc, int psn, int op, int rpsn,
         for (Field field : Field.values()) {
             f[field.ordinal()] = v.shiftRight(field.lo).intValue() & ((1 << field.width) - 1);
         }
-        return new SueMeta(f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8] != 0);
+        return new SueMeta(f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8] != 0, f[9]);
     }
 
     /** The reliability header a transmitter builds from this metadata (xpuid = source). */

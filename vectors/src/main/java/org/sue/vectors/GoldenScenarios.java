@@ -12,6 +12,9 @@ import org.sue.lib.crc.ParallelCrc;
 import org.sue.lib.stream.StreamConfig;
 import org.sue.lib.stream.StreamCrcAppend;
 import org.sue.lib.stream.StreamPrepend;
+import org.sue.net.HeaderFormat;
+import org.sue.net.NetConfig;
+import org.sue.net.NetHeaderInserter;
 import org.sue.net.RhInserter;
 import org.sue.sim.Simulator;
 
@@ -34,6 +37,9 @@ public final class GoldenScenarios {
         list.add(prepend("prepend_w512_h8", 512, 8, 600));
         list.add(crcAppend("crc_append_w512", 512, 800));
         list.add(crcAppend("crc_append_w1024", 1024, 500));
+        list.add(netHeader("net_header_ipv4_vlan_w512", 512, NetConfig.defaults(HeaderFormat.ETH_IPV4_UDP).withVlan(true)));
+        list.add(netHeader("net_header_ipv6_w1024", 1024, NetConfig.defaults(HeaderFormat.ETH_IPV6_UDP)));
+        list.add(netHeader("net_header_gen2c_w512", 512, NetConfig.defaults(HeaderFormat.AFH_GEN2_COMPRESSED)));
         list.add(new GoldenScenario("rh_inserter_w512", () -> new RhInserter(new RhInserter.Config(512, 1)),
                 ResetStyle.SYNC_HIGH, 600, () -> new PacketStream(64, 0, 300)));
         return list;
@@ -92,5 +98,24 @@ public final class GoldenScenarios {
         return new GoldenScenario(name, () -> new StreamCrcAppend(new StreamCrcAppend.Config(
                 new StreamConfig(width, 16), CrcParams.CRC32, 8)), ResetStyle.SYNC_HIGH, cycles,
                 () -> new PacketStream(width / 8, 0, 400));
+    }
+
+    /** The table is written with random templates in the first cycles, then random PDUs flow. */
+    static GoldenScenario netHeader(String name, int width, NetConfig net) {
+        return new GoldenScenario(name, () -> new NetHeaderInserter(new NetHeaderInserter.Config(width, net, 8)),
+                ResetStyle.SYNC_HIGH, 700, () -> {
+                    PacketStream packets = new PacketStream(width / 8, 0, 600);
+                    return (Simulator sim, long cycle, Random rnd) -> {
+                        boolean writing = cycle < 8;
+                        sim.poke("tbl_wr_en", writing ? 1 : 0);
+                        sim.poke("tbl_wr_addr", cycle & 7);
+                        sim.poke("tbl_wr_data", new BigInteger(8 * net.headerBytes(), rnd));
+                        if (writing) {
+                            sim.poke("s_axis_tvalid", 0);
+                        } else {
+                            packets.drive(sim, cycle, rnd);
+                        }
+                    };
+                });
     }
 }

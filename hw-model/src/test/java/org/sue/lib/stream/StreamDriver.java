@@ -27,11 +27,18 @@ final class StreamDriver {
     private int offset;
 
     StreamDriver(Simulator sim, int lanes, List<StreamPrependTest.Packet> packets) {
+        this(sim, lanes, packets, true);
+    }
+
+    /** {@code reset}: false when the test has already reset the design and loaded state (e.g. tables). */
+    StreamDriver(Simulator sim, int lanes, List<StreamPrependTest.Packet> packets, boolean reset) {
         this.sim = sim;
         this.lanes = lanes;
         this.hasHeader = sim.topPorts().stream().anyMatch(s -> s.signal().name().equals("s_hdr"));
         toSend.addAll(packets);
-        sim.reset();
+        if (reset) {
+            sim.reset();
+        }
     }
 
     void cycle(boolean offer, boolean ready) {

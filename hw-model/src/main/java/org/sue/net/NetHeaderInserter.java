@@ -1,0 +1,181 @@
+package org.sue.net;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.sue.core.Component;
+import org.sue.core.Expr;
+import org.sue.core.Hw;
+import org.sue.core.Mem;
+import org.sue.core.Port;
+import org.sue.core.ReadUnderWrite;
+import org.sue.core.Reg;
+import org.sue.lib.stream.StreamConfig;
+import org.sue.lib.stream.StreamPorts;
+import org.sue.lib.stream.StreamPrepend;
+
+/**
+ * Transmit side: puts the network header (any {@link HeaderFormat}) in front of each PDU, at one beat per cycle.
+ *
+ * <p>A header table indexed by the destination XPU holds each destination's header template
+ * ({@link FrameCodec#headerTemplate}: per-packet fields zero); it is written at run time through
+ * {@code tbl_wr_*}. Per packet the block fills in the VC's PCP (802.1Q tag, IPv4 TOS / IPv6 traffic class), the IP
+ * and UDP lengths from the packed-command length in tuser (with the padding and R-CRC the framing adds), and
+ * corrects the IPv4 checksum incrementally (RFC 1624). One register stage in front lets the table be read while the
+ * packet's first beat is being registered, so the lookup costs no bubble.
+ */
+public final class NetHeaderInserter extends Component {
+    public record Config(int dataWidth, NetConfig net, int tableDepth) {
+        public Config {
+            new StreamConfig(dataWidth, SueMeta.WIDTH); // validates dataWidth
+            if (net == null) {
+                throw new IllegalArgumentException("NetHeaderInserter net configuration must be given");
+            }
+            if (tableDepth < 2 || tableDepth > 1024) {
+                throw new IllegalArgumentException("NetHeaderInserter tableDepth must be 2..1024 destinations, got "
+                        + tableDepth);
+            }
+        }
+    }
+
+    public final StreamPorts in;
+    public final StreamPorts out;
+    public final Port tableWrite;
+    public final Port tableAddress;
+    public final Port tableData;
+    private final Config config;
+
+    public NetHeaderInserter(Config config) {
+        this.config = config;
+        NetConfig net = config.net();
+        int h = net.headerBytes();
+        StreamConfig sc = new StreamConfig(config.dataWidth(), SueMeta.WIDTH);
+        in = StreamPorts.slave(this::port, sc);
+        out = StreamPorts.master(this::port, sc);
+        Mem table = mem("header_table", config.tableDepth(), 8 * h, ReadUnderWrite.READ_FIRST);
+        int aw = table.addressWidth();
+        tableWrite = in("tbl_wr_en", 1);
+        tableAddress = in("tbl_wr_addr", aw);
+        tableData = in("tbl_wr_data", 8 * h);
+        table.write(tableWrite, tableAddress, tableData);
+        StreamPrepend prepend = child("prepend", new StreamPrepend(new StreamPrepend.Config(sc, h)));
+
+        // register stage: loading a packet's first beat also reads its destination's template
+        Reg valid = reg("stage_valid", 1, 0);
+        Reg data = regNoReset("stage_data", sc.dataWidth());
+        Reg keep = regNoReset("stage_keep", sc.lanes());
+        Reg last = regNoReset("stage_last", 1);
+        Reg user = regNoReset("stage_user", SueMeta.WIDTH);
+        Reg inPacket = reg("in_packet", 1, 0);
+        Expr ready = wire("stage_ready", valid.not().or(prepend.in.tready()));
+        Expr load = wire("load", in.tvalid().and(ready));
+        in.tready().set(ready);
+        when(load, () -> {
+            data.set(in.tdata());
+            keep.set(in.tkeep());
+            last.set(in.tlast());
+            user.set(in.tuser());
+            inPacket.set(in.tlast().not());
+        });
+        when(ready, () -> valid.set(in.tvalid()));
+        Expr dst = SueMeta.Field.DST_XPU.of(in.tuser());
+        Expr address = dst.width() >= aw ? dst.bits(aw - 1, 0) : dst.resize(aw);
+        Expr template = table.readSync("template", address, load.and(inPacket.not()));
+
+        prepend.in.tdata().set(data);
+        prepend.in.tkeep().set(keep);
+        prepend.in.tvalid().set(valid);
+        prepend.in.tlast().set(last);
+        prepend.in.tuser().set(user);
+        prepend.header.set(wire("header", patch(net, template, user)));
+        StreamPorts.connect(prepend.out, out);
+    }
+
+    /** The template with this packet's PCP, lengths and IPv4 checksum filled in. */
+    private Expr patch(NetConfig net, Expr template, Expr user) {
+        int h = net.headerBytes();
+        Expr[] b = new Expr[h];
+        for (int j = 0; j < h; j++) {
+            b[j] = template.bits(8 * j + 7, 8 * j);
+        }
+        int[] pcpOfVc = net.pcpOfVc();
+        Expr vc = SueMeta.Field.VC.of(user);
+        Expr pcp = pcpExpr(pcpOfVc, vc);
+        int addresses = net.format() == HeaderFormat.AFH_GEN2_COMPRESSED ? 6 : 12;
+        if (net.vlan()) {
+            int tci = addresses + 2;
+            b[tci] = b[tci].or(Hw.cat(pcp, Hw.zeros(5)));
+        }
+        int ip = addresses + (net.vlan() ? 4 : 0) + 2;
+        // per-packet fields are zero in the template, so they are ORed in
+        if (net.format() == HeaderFormat.ETH_IPV4_UDP) {
+            Expr udpLength = udpLength(net, user);
+            b[ip + 1] = b[ip + 1].or(Hw.cat(pcp, Hw.zeros(5))); // DSCP class selector
+            Expr total = udpLength.add(20);
+            b[ip + 2] = b[ip + 2].or(total.bits(15, 8));
+            b[ip + 3] = b[ip + 3].or(total.bits(7, 0));
+            // RFC 1624: HC' = ~(~HC + ~m + m') for each changed word m -> m'; both changed words were zero in the
+            // template's checksum (total length; the TOS byte of {version/IHL, TOS}), so ~m adds nothing
+            Expr hc = Hw.cat(b[ip + 10], b[ip + 11]);
+            Expr sum = wire("csum_sum", hc.not().resize(18).add(total.resize(18))
+                    .add(Hw.cat(pcp, Hw.zeros(5)).resize(18)));
+            Expr fold = wire("csum_fold", sum.bits(15, 0).resize(17).add(sum.bits(17, 16).resize(17)));
+            Expr checksum = wire("ipv4_checksum", fold.bits(15, 0).add(fold.bit(16).resize(16)).not());
+            b[ip + 10] = checksum.bits(15, 8);
+            b[ip + 11] = checksum.bits(7, 0);
+            patchUdp(b, ip + 20, udpLength);
+        } else if (net.format() == HeaderFormat.ETH_IPV6_UDP) {
+            Expr udpLength = udpLength(net, user);
+            b[ip] = b[ip].or(Hw.cat(Hw.zeros(4), pcp, Hw.zeros(1))); // traffic class = pcp << 5
+            b[ip + 4] = b[ip + 4].or(udpLength.bits(15, 8));
+            b[ip + 5] = b[ip + 5].or(udpLength.bits(7, 0));
+            patchUdp(b, ip + 40, udpLength);
+        }
+        // AFH formats: only the 802.1Q priority is per packet
+        List<Expr> msbFirst = new ArrayList<>();
+        for (int j = h - 1; j >= 0; j--) {
+            msbFirst.add(b[j]);
+        }
+        return Hw.cat(msbFirst);
+    }
+
+    /** UDP header + RH + packed commands (padded to the minimum frame) + R-CRC. */
+    private Expr udpLength(NetConfig net, Expr user) {
+        int minCommands = FrameCodec.minPdu(net) - ReliabilityHeader.BYTES;
+        Expr len = SueMeta.Field.LEN.of(user).resize(16);
+        Expr padded = Hw.mux(len.lt(minCommands), Hw.lit(16, minCommands), len);
+        return wire("udp_length", padded.add(8 + ReliabilityHeader.BYTES + FrameCodec.RCRC_BYTES));
+    }
+
+    private static Expr pcpExpr(int[] pcpOfVc, Expr vc) {
+        Expr pcp = Hw.lit(3, pcpOfVc[0]);
+        for (int v = 1; v < 4; v++) {
+            pcp = Hw.mux(vc.eq(v), Hw.lit(3, pcpOfVc[v]), pcp);
+        }
+        return pcp;
+    }
+
+    private static void patchUdp(Expr[] b, int udp, Expr udpLength) {
+        b[udp + 4] = b[udp + 4].or(udpLength.bits(15, 8));
+        b[udp + 5] = b[udp + 5].or(udpLength.bits(7, 0));
+    }
+
+    public Config config() {
+        return config;
+    }
+
+    @Override
+    public String moduleName() {
+        NetConfig n = config.net();
+        return "NetHeaderInserter_w" + config.dataWidth() + "_" + n.format().name().toLowerCase() + (n.vlan() ? "_vlan" : "")
+                + "_h" + n.headerBytes() + "_t" + config.tableDepth();
+    }
+
+    @Override
+    public Map<String, Object> parameters() {
+        NetConfig n = config.net();
+        return Map.of("dataWidth", config.dataWidth(), "format", n.format().name(), "vlan", n.vlan(),
+                "headerBytes", n.headerBytes(), "tableDepth", config.tableDepth(),
+                "pcpOfVc", java.util.Arrays.toString(n.pcpOfVc()), "udpDstPort", n.udpDstPort());
+    }
+}
