@@ -99,6 +99,11 @@ final class LoweredComponent extends spinal.core.Component {
         }
     }
 
+    /** The component of ours this one was built from. */
+    Component source() {
+        return source;
+    }
+
     private ClockDomain clockDomain(ResetStyle style) {
         ClockDomainConfig cfg = ClockDomainConfig$.MODULE$.apply(RISING$.MODULE$,
                 style.async() ? ASYNC$.MODULE$ : SYNC$.MODULE$, style.activeHigh() ? HIGH$.MODULE$ : LOW$.MODULE$,

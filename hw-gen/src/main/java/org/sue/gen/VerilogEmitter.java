@@ -4,9 +4,14 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import org.sue.core.Design;
 import spinal.core.SpinalConfig;
 import spinal.core.SpinalReport;
@@ -25,6 +30,36 @@ public final class VerilogEmitter {
 
     /** What was written. */
     public record Result(String topModule, List<Path> files, Path fileList, boolean hasClock, boolean hasReset) {
+    }
+
+    /**
+     * Every module keeps the name our core gave it. SpinalHDL shares one module between components whose Verilog is
+     * identical, and renames ({@code Name_1}, ...) a component whose module name is already taken by a different
+     * layout: that happens when moduleName() leaves out a parameter that changes the structure, and would silently
+     * give a module another name than the one the design (and its tests and file lists) expect.
+     */
+    private static void checkModuleNames(LoweredComponent top) {
+        Map<String, Map<String, String>> emittedAs = new TreeMap<>(); // our name -> SpinalHDL's name -> a path
+        Set<String> ours = new HashSet<>();
+        Deque<spinal.core.Component> todo = new ArrayDeque<>(List.of(top));
+        while (!todo.isEmpty()) {
+            spinal.core.Component c = todo.pop();
+            if (c instanceof LoweredComponent lc) {
+                String name = lc.source().moduleName();
+                ours.add(name);
+                emittedAs.computeIfAbsent(name, k -> new TreeMap<>()).putIfAbsent(lc.definitionName(),
+                        lc.source().path());
+            }
+            todo.addAll(scala.jdk.javaapi.CollectionConverters.asJava(c.children()));
+        }
+        for (Map.Entry<String, Map<String, String>> e : emittedAs.entrySet()) {
+            Map<String, String> as = e.getValue();
+            if (as.size() > 1 || !ours.contains(as.keySet().iterator().next())) {
+                throw new IllegalStateException("module name '" + e.getKey() + "' is shared by components that differ"
+                        + " in structure (" + String.join(", ", as.values()) + "); SpinalHDL would emit them as "
+                        + as.keySet() + ". Put the parameters that change the structure into moduleName().");
+            }
+        }
     }
 
     public static Result emit(Design design, Path targetDir) {
@@ -57,6 +92,7 @@ public final class VerilogEmitter {
         };
         SpinalReport<LoweredComponent> report = verilog ? SpinalVerilog$.MODULE$.apply(config, top)
                 : SpinalVhdl$.MODULE$.apply(config, top);
+        checkModuleNames(report.toplevel());
         List<Path> files = new ArrayList<>();
         report.generatedSourcesPaths().foreach(p -> files.add(Path.of(p)));
         String topName = report.toplevelName();

@@ -145,6 +145,38 @@ class EmissionLintTest {
         assertEquals(h.files().size(), Files.readAllLines(h.fileList()).size(), "file list names every file");
     }
 
+    /** Forgets its width in moduleName(): two widths would be two different modules of one name. */
+    static final class Forgetful extends Component {
+        Forgetful(int width) {
+            Port a = in("a", width);
+            Reg r = reg("held", width, 0);
+            r.set(a);
+            out("y", width).set(r);
+        }
+    }
+
+    static final class TwoWidths extends Component {
+        TwoWidths() {
+            Port a = in("a", 8);
+            Forgetful narrow = child("narrow", new Forgetful(8));
+            Forgetful same = child("same", new Forgetful(8));
+            Forgetful wide = child("wide", new Forgetful(16));
+            narrow.ports().get(0).set(a);
+            same.ports().get(0).set(a.not());
+            wide.ports().get(0).set(Hw.cat(a, a));
+            out("y", 8).set(narrow.ports().get(1).xor(same.ports().get(1)).xor(wide.ports().get(1).bits(7, 0)));
+            out("z", 8).set(wide.ports().get(1).bits(15, 8));
+        }
+    }
+
+    @Test
+    void aModuleNameSharedByDifferentLayoutsIsAnError(@TempDir Path dir) {
+        IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                () -> VerilogEmitter.emit(Design.elaborate(new TwoWidths()), dir));
+        assertTrue(e.getMessage().contains("module name 'Forgetful'"), e.getMessage());
+        assertTrue(e.getMessage().contains("TwoWidths.wide"), e.getMessage());
+    }
+
     static final class RamTop extends Component {
         RamTop() {
             Port we = in("we", 1);
