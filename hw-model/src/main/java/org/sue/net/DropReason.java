@@ -2,10 +2,10 @@ package org.sue.net;
 
 /** Why a received frame was dropped (PROTOCOL.md section 12); each has its own counter. */
 public enum DropReason {
-    /** shorter than 64 bytes, or than the smallest SUE frame of the configured format */
+    /** shorter than 64 bytes, or too short to hold the headers, an RH, one command byte, the R-CRC and the FCS */
     RUNT,
     BAD_FCS,
-    /** an IP or UDP length runs past the end of the frame */
+    /** an IP or UDP length does not match the frame's length (the frame was cut short, or has bytes after the PDU) */
     TRUNCATED,
     UNKNOWN_ETHERTYPE,
     UNKNOWN_UDP_PORT,

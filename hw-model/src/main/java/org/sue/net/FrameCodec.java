@@ -10,7 +10,8 @@ import java.util.zip.CRC32;
  *
  * <p>[ours] Minimum-size padding: zero bytes after the last packed command, before the R-CRC and covered by it, so
  * that the R-CRC is always the 4 bytes before the FCS whatever the format (AFH formats carry no length). A command
- * type of 0 ends the command list. [ours] AFH Gen2 normal: DA = {flags, hop count, destination XPU (32)}, SA =
+ * type of 0 ends the command list, and a receiver delivers the padding with the commands. A frame carries no
+ * bytes after the FCS-covered SUE payload: IP and UDP lengths must match the frame exactly. [ours] AFH Gen2 normal: DA = {flags, hop count, destination XPU (32)}, SA =
  * {flags, entropy, source XPU (32)}. [ours] The IPv6 UDP checksum is sent as zero (RFC 6936) and not checked.
  */
 public final class FrameCodec {
@@ -40,6 +41,9 @@ public final class FrameCodec {
 
     public static byte[] encode(NetConfig cfg, HeaderEntry h, ReliabilityHeader rh, byte[] commands) {
         int pdu = ReliabilityHeader.BYTES + commands.length;
+        if (commands.length == 0) {
+            throw new IllegalArgumentException("a PDU carries at least one command byte");
+        }
         if (pdu > cfg.maxPdu()) {
             throw new IllegalArgumentException("PDU of " + pdu + " bytes exceeds maxPdu " + cfg.maxPdu());
         }
@@ -176,14 +180,13 @@ public final class FrameCodec {
 
     public static Received decode(NetConfig cfg, LocalIdentity me, byte[] f) {
         int n = f.length;
-        if (n < MIN_FRAME || n < cfg.headerBytes() + ReliabilityHeader.BYTES + RCRC_BYTES + FCS_BYTES) {
+        if (n < MIN_FRAME || n <= cfg.headerBytes() + ReliabilityHeader.BYTES + RCRC_BYTES + FCS_BYTES) {
             return drop(DropReason.RUNT);
         }
         if (crc32(f, 0, n - FCS_BYTES) != getLe32(f, n - FCS_BYTES)) {
             return drop(DropReason.BAD_FCS);
         }
         int hdr = cfg.headerBytes();
-        int pduEnd = n - FCS_BYTES; // end of PDU + padding + R-CRC
         switch (cfg.format()) {
             case ETH_IPV4_UDP, ETH_IPV6_UDP -> {
                 boolean v4 = cfg.format() == HeaderFormat.ETH_IPV4_UDP;
@@ -197,7 +200,7 @@ public final class FrameCodec {
                         return drop(DropReason.BAD_IP_HEADER);
                     }
                     int total = get16(f, at + 2);
-                    if (at + total > n - FCS_BYTES || total < 28) {
+                    if (at + total != n - FCS_BYTES) {
                         return drop(DropReason.TRUNCATED);
                     }
                     if (!Arrays.equals(Arrays.copyOfRange(f, at + 16, at + 20), me.ip())) {
@@ -215,13 +218,12 @@ public final class FrameCodec {
                     }
                     at += 40;
                 }
-                if (at + udpLen > n - FCS_BYTES || udpLen != get16(f, at + 4) || udpLen < 8) {
+                if (at + udpLen != n - FCS_BYTES || udpLen != get16(f, at + 4)) {
                     return drop(DropReason.TRUNCATED);
                 }
                 if (get16(f, at + 2) != cfg.udpDstPort()) {
                     return drop(DropReason.UNKNOWN_UDP_PORT);
                 }
-                pduEnd = at + udpLen;
             }
             case AFH_GEN1 -> {
                 int at = checkTagAndType(cfg, f, 12, cfg.afhGen1EtherType());
@@ -252,10 +254,7 @@ public final class FrameCodec {
             }
             default -> throw new IllegalStateException();
         }
-        int pdu = pduEnd - RCRC_BYTES - hdr; // RH + commands + padding
-        if (pdu < ReliabilityHeader.BYTES) {
-            return drop(DropReason.TRUNCATED);
-        }
+        int pdu = n - FCS_BYTES - RCRC_BYTES - hdr; // RH + commands + padding, at least one command byte (RUNT)
         if (pdu > cfg.maxPdu()) {
             return drop(DropReason.OVERSIZE_PDU);
         }

@@ -81,7 +81,7 @@ class FrameCodecTest {
                 assertEquals(bare.get(cfg.format()), cfg.headerBytes(), cfg.format().name());
             }
             for (int t = 0; t < 200; t++) {
-                byte[] cmds = new byte[rnd.nextInt(4088 + 1)];
+                byte[] cmds = new byte[1 + rnd.nextInt(4088)];
                 rnd.nextBytes(cmds);
                 if (cmds.length > 0) {
                     cmds[0] = (byte) (1 + rnd.nextInt(255)); // a command type is never 0
@@ -158,7 +158,7 @@ class FrameCodecTest {
         for (NetConfig cfg : allConfigs()) {
             boolean v6 = cfg.format() == HeaderFormat.ETH_IPV6_UDP;
             for (int t = 0; t < 300; t++) {
-                byte[] cmds = new byte[rnd.nextInt(600)];
+                byte[] cmds = new byte[1 + rnd.nextInt(600)];
                 rnd.nextBytes(cmds);
                 byte[] f = FrameCodec.encode(cfg, entryTo(ME, v6), new ReliabilityHeader(1, 0, 5, t, 0, 0x345, 0), cmds);
                 byte[] bad = f.clone();

@@ -23,7 +23,7 @@ class PcapWriterTest {
         try (PcapWriter w = new PcapWriter(file)) {
             for (NetConfig cfg : FrameCodecTest.allConfigs()) {
                 boolean v6 = cfg.format() == HeaderFormat.ETH_IPV6_UDP;
-                byte[] cmds = new byte[rnd.nextInt(2000)];
+                byte[] cmds = new byte[1 + rnd.nextInt(2000)];
                 rnd.nextBytes(cmds);
                 byte[] f = FrameCodec.encode(cfg, FrameCodecTest.entryTo(FrameCodecTest.ME, v6),
                         new ReliabilityHeader(1, 0, 1, written.size(), 0, 0x345, 0), cmds);

@@ -11,17 +11,20 @@ import org.sue.sim.Simulator;
 public final class FrameStream implements GoldenScenario.Stimulus {
     private final int lanes;
     private final double idleRate;
+    private final String prefix;
     private int remaining;
 
-    public FrameStream(int lanes, double idleRate) {
+    /** {@code prefix}: "s_" for s_valid/s_data/s_keep/s_last, "s_t" for s_tvalid/s_tdata/... */
+    public FrameStream(int lanes, double idleRate, String prefix) {
         this.lanes = lanes;
         this.idleRate = idleRate;
+        this.prefix = prefix;
     }
 
     @Override
     public void drive(Simulator sim, long cycle, Random rnd) {
         if (rnd.nextDouble() < idleRate) {
-            sim.poke("s_valid", 0);
+            sim.poke(prefix + "valid", 0);
             return;
         }
         if (remaining == 0) {
@@ -45,9 +48,9 @@ public final class FrameStream implements GoldenScenario.Stimulus {
                 keep[i / 64] |= 1L << (i % 64);
             }
         }
-        sim.poke("s_valid", 1);
-        sim.poke("s_data", data);
-        sim.poke("s_keep", keep);
-        sim.poke("s_last", last ? 1 : 0);
+        sim.poke(prefix + "valid", 1);
+        sim.poke(prefix + "data", data);
+        sim.poke(prefix + "keep", keep);
+        sim.poke(prefix + "last", last ? 1 : 0);
     }
 }

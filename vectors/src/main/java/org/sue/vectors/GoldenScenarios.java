@@ -9,9 +9,11 @@ import org.sue.lib.CreditCounter;
 import org.sue.lib.SyncFifo;
 import org.sue.lib.crc.CrcParams;
 import org.sue.lib.crc.ParallelCrc;
+import org.sue.lib.stream.PacketFifo;
 import org.sue.lib.stream.StreamConfig;
 import org.sue.lib.stream.StreamCrcAppend;
 import org.sue.lib.stream.StreamPrepend;
+import org.sue.lib.stream.StreamSlice;
 import org.sue.net.HeaderFormat;
 import org.sue.net.NetConfig;
 import org.sue.net.NetHeaderInserter;
@@ -40,6 +42,13 @@ public final class GoldenScenarios {
         list.add(netHeader("net_header_ipv4_vlan_w512", 512, NetConfig.defaults(HeaderFormat.ETH_IPV4_UDP).withVlan(true)));
         list.add(netHeader("net_header_ipv6_w1024", 1024, NetConfig.defaults(HeaderFormat.ETH_IPV6_UDP)));
         list.add(netHeader("net_header_gen2c_w512", 512, NetConfig.defaults(HeaderFormat.AFH_GEN2_COMPRESSED)));
+        list.add(new GoldenScenario("packet_fifo_w512_d32", () -> new PacketFifo(new PacketFifo.Config(
+                new StreamConfig(512, 16), 32)), ResetStyle.SYNC_HIGH, 1500,
+                () -> new JudgedPacketStream(64, 3000))); // some packets do not fit: overflow drops
+        list.add(new GoldenScenario("slice_w512_h42_t4", () -> new StreamSlice(new StreamSlice.Config(512, 42, 4)),
+                ResetStyle.SYNC_HIGH, 800, () -> new FrameStream(64, 0.2, "s_t")));
+        list.add(new GoldenScenario("slice_w1024_h74_t8", () -> new StreamSlice(new StreamSlice.Config(1024, 74, 8)),
+                ResetStyle.SYNC_HIGH, 600, () -> new FrameStream(128, 0.2, "s_t")));
         list.add(new GoldenScenario("rh_inserter_w512", () -> new RhInserter(new RhInserter.Config(512, 1)),
                 ResetStyle.SYNC_HIGH, 600, () -> new PacketStream(64, 0, 300)));
         return list;
@@ -86,7 +95,7 @@ public final class GoldenScenarios {
 
     static GoldenScenario crc(String name, CrcParams params, int width, ResetStyle style, long cycles) {
         return new GoldenScenario(name, () -> new ParallelCrc(new ParallelCrc.Config(params, width)), style, cycles,
-                () -> new FrameStream(width / 8, 0.1));
+                () -> new FrameStream(width / 8, 0.1, "s_"));
     }
 
     static GoldenScenario prepend(String name, int width, int headerBytes, long cycles) {

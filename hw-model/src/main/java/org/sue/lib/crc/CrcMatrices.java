@@ -3,63 +3,73 @@ package org.sue.lib.crc;
 import java.math.BigInteger;
 
 /**
- * The XOR masks of a parallel CRC that takes a W-bit beat (W/8 byte lanes, lane 0 first) per cycle, computed at
- * elaboration by linearity: {@code next_i = parity(state & stateMask_i) ^ parity(data & dataMask_i)}. Also the
- * "unshift" matrices that undo trailing zero bytes (see {@link ParallelCrc}).
+ * The XOR masks of a parallel CRC that takes a W-bit beat (W/8 byte lanes, lane i = bits [8i+7:8i], lane 0 first in
+ * the byte stream, as AXI-Stream tkeep) per cycle: {@code next[i] = parity(state & stateMask(i)) ^ parity(data &
+ * dataMask(i))}. Computed at elaboration by linearity, from the bit-serial {@link CrcReference} itself: one
+ * simulation of a zero beat per state unit vector and one simulation from the zero state per data unit vector
+ * (W + width simulations).
+ *
+ * <p>Also the "unshift" matrices that undo trailing zero bytes (see {@link ParallelCrc}): with A the register's
+ * one-zero-byte transition, stage s multiplies by the constant {@code A^(-2^s)}. A is invertible because the
+ * polynomial has its x^0 term.
  */
 public final class CrcMatrices {
     private final CrcParams p;
     private final int dataWidth;
     private final long[] stateMasks;
-    private final BigInteger[] dataMasks;
+    private final long[][] dataMasks;
     private final Gf2Matrix[] unshift;
 
     public CrcMatrices(CrcParams params, int dataWidth) {
+        if (params == null) {
+            throw new IllegalArgumentException("CrcMatrices params must be given");
+        }
         if (dataWidth < 8 || dataWidth % 8 != 0) {
             throw new IllegalArgumentException("CRC dataWidth must be a positive multiple of 8, got " + dataWidth);
         }
         this.p = params;
         this.dataWidth = dataWidth;
         int w = params.width();
-        // state part: process a beat of zeros from each unit state
-        Gf2Matrix zeroBit = zeroBitMatrix(params);
-        Gf2Matrix beat = zeroBit.power(dataWidth);
+        int lanes = dataWidth / 8;
+        int words = (dataWidth + 63) / 64;
+
+        // state part: column j = the register after a beat of zeros, starting from unit state e_j
+        byte[] beat = new byte[lanes];
         stateMasks = new long[w];
-        for (int i = 0; i < w; i++) {
-            stateMasks[i] = beat.row(i);
-        }
-        // data part: from a zero state, each single data bit enters at its position in the bit stream and then
-        // travels through the rest of the beat as zeros
-        BigInteger[] masks = new BigInteger[w];
-        java.util.Arrays.fill(masks, BigInteger.ZERO);
-        Gf2Matrix[] tail = new Gf2Matrix[dataWidth];
-        // tail[t] = zeroBit^t, built incrementally
-        tail[0] = Gf2Matrix.identity(w);
-        for (int t = 1; t < dataWidth; t++) {
-            tail[t] = zeroBit.multiply(tail[t - 1]);
-        }
-        long entry = CrcReference.step(params, 0, 1); // register after one '1' bit from zero
-        for (int k = 0; k < dataWidth; k++) {
-            int lane = k / 8;
-            int bit = k % 8;
-            int order = lane * 8 + (params.reflectIn() ? bit : 7 - bit);
-            long column = tail[dataWidth - 1 - order].apply(entry);
+        for (int j = 0; j < w; j++) {
+            long column = CrcReference.advance(params, 1L << j, beat, 0, lanes);
             for (int i = 0; i < w; i++) {
                 if (((column >>> i) & 1) != 0) {
-                    masks[i] = masks[i].setBit(k);
+                    stateMasks[i] |= 1L << j;
                 }
             }
         }
-        dataMasks = masks;
+        // data part: column k = the register after a beat holding only bus bit k, starting from the zero state
+        dataMasks = new long[w][words];
+        for (int k = 0; k < dataWidth; k++) {
+            beat[k / 8] = (byte) (1 << (k % 8));
+            long column = CrcReference.advance(params, 0, beat, 0, lanes);
+            beat[k / 8] = 0;
+            for (int i = 0; i < w; i++) {
+                if (((column >>> i) & 1) != 0) {
+                    dataMasks[i][k >>> 6] |= 1L << (k & 63);
+                }
+            }
+        }
         // unshift stage s undoes 2^s trailing zero bytes
-        Gf2Matrix undoByte = zeroBit.power(8).inverse();
-        int stages = Math.max(1, 32 - Integer.numberOfLeadingZeros(dataWidth / 8 - 1));
+        Gf2Matrix undoByte = zeroByteMatrix(params).inverse();
+        int stages = stagesFor(lanes);
         unshift = new Gf2Matrix[stages];
         Gf2Matrix m = undoByte;
         for (int s = 0; s < stages; s++) {
             unshift[s] = m;
             m = m.multiply(m);
         }
+    }
+
+    /** ceil(log2(lanes)), at least 1: enough bits to count 0..lanes-1 trailing zero bytes. */
+    static int stagesFor(int lanes) {
+        return Math.max(1, 32 - Integer.numberOfLeadingZeros(lanes - 1));
     }
 
     /** The register transition of one zero input bit. */
@@ -77,23 +87,60 @@ public final class CrcMatrices {
         return new Gf2Matrix(rows);
     }
 
+    /** The register transition of one zero input byte (A in the class comment). */
+    public static Gf2Matrix zeroByteMatrix(CrcParams p) {
+        return zeroBitMatrix(p).power(8);
+    }
+
     public CrcParams params() { return p; }
     public int dataWidth() { return dataWidth; }
+    /** Number of 64-bit words of a data beat: ceil(W / 64). */
+    public int dataWords() { return dataMasks[0].length; }
     /** Bits of the state that feed next-state bit i. */
     public long stateMask(int i) { return stateMasks[i]; }
-    /** Bits of the data beat that feed next-state bit i. */
-    public BigInteger dataMask(int i) { return dataMasks[i]; }
-    /** Number of unshift stages: log2 of the lane count, rounded up. */
+
+    /** Bits of the data beat that feed next-state bit i, as ceil(W/64) little-endian 64-bit words. */
+    public long[] dataMaskWords(int i) { return dataMasks[i].clone(); }
+
+    /** Bits of the data beat that feed next-state bit i, as one number (bit k = bus bit k). */
+    public BigInteger dataMask(int i) {
+        BigInteger m = BigInteger.ZERO;
+        long[] words = dataMasks[i];
+        for (int k = words.length - 1; k >= 0; k--) {
+            m = m.shiftLeft(64).or(new BigInteger(Long.toUnsignedString(words[k])));
+        }
+        return m;
+    }
+
+    /** Number of unshift stages: log2 of the lane count, rounded up (at least 1). */
     public int unshiftStages() { return unshift.length; }
     /** Matrix that removes 2^s trailing zero bytes from a register value. */
     public Gf2Matrix unshift(int s) { return unshift[s]; }
+    /** Bits of the register that feed output bit i of unshift stage s. */
+    public long unshiftMask(int s, int i) { return unshift[s].row(i); }
 
     /** Software model of one full beat (for tests of the masks themselves). */
     public long nextState(long state, BigInteger data) {
+        long[] words = new long[dataWords()];
+        for (int k = 0; k < words.length; k++) {
+            words[k] = data.shiftRight(64 * k).longValue();
+        }
+        return nextState(state, words);
+    }
+
+    /** Software model of one full beat, data as little-endian 64-bit words. */
+    public long nextState(long state, long[] data) {
+        if (data.length != dataWords()) {
+            throw new IllegalArgumentException("beat data must be " + dataWords() + " words, got " + data.length);
+        }
         long next = 0;
         for (int i = 0; i < p.width(); i++) {
-            int bit = (Long.bitCount(state & stateMasks[i]) + data.and(dataMasks[i]).bitCount()) & 1;
-            next |= (long) bit << i;
+            int parity = Long.bitCount(state & stateMasks[i]);
+            long[] mask = dataMasks[i];
+            for (int k = 0; k < mask.length; k++) {
+                parity += Long.bitCount(data[k] & mask[k]);
+            }
+            next |= (long) (parity & 1) << i;
         }
         return next;
     }

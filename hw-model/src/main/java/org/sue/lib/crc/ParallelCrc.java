@@ -9,6 +9,7 @@ import org.sue.core.Expr;
 import org.sue.core.Hw;
 import org.sue.core.Port;
 import org.sue.core.Reg;
+import org.sue.lib.stream.Keep;
 
 /**
  * Parallel CRC over a W-bit stream, one beat per cycle, back-to-back frames (a frame may start the cycle after the
@@ -20,7 +21,8 @@ import org.sue.core.Reg;
  * bytes: {@code raw = A^(8k) * wanted}, with A the register's one-bit zero-input transition. A is invertible (the
  * polynomial has its x^0 term), so {@code wanted = A^(-8k) * raw}, applied as log2(W/8) conditional 32x32 matrix
  * stages, stage s multiplying by the constant {@code A^(-8 * 2^s)} when bit s of k is set. Area: one W-input XOR
- * network plus log2(W/8) small matrices.
+ * network plus log2(W/8) small matrices. {@link ParallelCrcModel} is this algorithm in plain Java, tested against the
+ * bit-serial {@link CrcReference} on its own.
  *
  * <p>Latency: {@code crc_valid} / {@code crc} appear two cycles after the cycle that carried the last beat (one
  * register after the wide XOR network, one after the unshift stages).
@@ -89,20 +91,8 @@ public final class ParallelCrc extends Component {
         Expr endOfFrame = wire("end_of_frame", sValid.and(sLast));
         when(sValid, () -> state.set(Hw.mux(sLast, state.lit(p.init()), next)));
 
-        // Zero lanes after the frame: s_keep is a thermometer code, so keep & ~(keep >> 1) is one-hot at the last
-        // valid lane; encode its index and subtract it from the last lane number.
-        Expr lastLane = sKeep.and(sKeep.shr(1).not());
-        List<Expr> indexBits = new ArrayList<>();
-        for (int b = shiftWidth - 1; b >= 0; b--) {
-            BigInteger lanesWithBit = BigInteger.ZERO;
-            for (int i = 0; i < lanes; i++) {
-                if (((i >>> b) & 1) != 0) {
-                    lanesWithBit = lanesWithBit.setBit(i);
-                }
-            }
-            indexBits.add(lanesWithBit.signum() == 0 ? Hw.zeros(1) : lastLane.and(Hw.lit(lanes, lanesWithBit)).orR());
-        }
-        Expr lastIndex = wire("last_lane_index", Hw.cat(indexBits));
+        // Zero lanes after the frame: the last lane number minus the last valid lane's index.
+        Expr lastIndex = wire("last_lane_index", Keep.lastLaneIndex(sKeep));
         rawValid.set(endOfFrame);
         when(endOfFrame, () -> {
             raw.set(next);

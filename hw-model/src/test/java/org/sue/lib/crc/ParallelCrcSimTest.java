@@ -17,13 +17,9 @@ import org.sue.sim.Simulator;
 class ParallelCrcSimTest {
     @ParameterizedTest
     @CsvSource({"CRC32,64", "CRC32,512", "CRC32,1024", "CRC32C,64", "CRC32C,512", "CRC32C,1024", "BZIP2,64",
-            "CRC32,8", "CRC32,24"})
+            "CRC32,8", "CRC32,24", "XZ64,64", "XZ64,512", "CCITT16,512", "SMBUS8,1024", "ARC16,24"})
     void everyFrameMatchesTheJdk(String kind, int width) {
-        CrcParams p = switch (kind) {
-            case "CRC32" -> CrcParams.CRC32;
-            case "CRC32C" -> CrcParams.CRC32C;
-            default -> CrcReferenceTest.BZIP2;
-        };
+        CrcParams p = CrcReferenceTest.byName(kind);
         Simulator sim = Simulator.compile(Design.elaborate(new ParallelCrc(new ParallelCrc.Config(p, width))));
         int lanes = width / 8;
         Random rnd = new Random(width * 31L + kind.hashCode());

@@ -1,0 +1,345 @@
+package org.sue.net;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.sue.core.Component;
+import org.sue.core.Expr;
+import org.sue.core.Hw;
+import org.sue.core.Port;
+import org.sue.core.Reg;
+import org.sue.lib.SyncFifo;
+import org.sue.lib.crc.CrcParams;
+import org.sue.lib.crc.ParallelCrc;
+import org.sue.lib.stream.Keep;
+import org.sue.lib.stream.PacketFifo;
+import org.sue.lib.stream.StreamConfig;
+import org.sue.lib.stream.StreamPorts;
+import org.sue.lib.stream.StreamSlice;
+
+/**
+ * Receive side of SUE framing: takes Ethernet frames (FCS included) from a MAC that cannot be stalled and delivers
+ * each good frame's packed commands (with any minimum-size padding) on {@code m_axis}, the reliability header
+ * unpacked into tuser ({@link SueMeta}; dst_xpu = this XPU, len = bytes delivered). Every check of
+ * {@link FrameCodec#decode} is made, in the same order, so a dropped frame is counted under the same reason; a bad
+ * frame never emerges, not even partly.
+ *
+ * <p>The frame streams once through three things side by side: a CRC unit over the whole frame (the FCS is good
+ * when the residue is the CRC-32 magic value), a slice that cuts the network header and the FCS off (RH, commands,
+ * padding and R-CRC: a second CRC unit checks the R-CRC residue, and the RH is taken from its first bytes), and a
+ * slice that cuts the network header and RH at the front and the R-CRC and FCS at the back: what is delivered,
+ * written into a {@link PacketFifo}. Header fields are captured from the first beats and checked when the last beat
+ * arrives. The per-frame results meet in two small queues (frame checks + FCS; R-CRC + RH) and become the verdict
+ * the packet FIFO waits for. Counters saturate: {@code drops_<reason>} per {@link DropReason}, {@code frames_good}
+ * (judged good; delivered unless the packet FIFO was full, which {@code drops_overflow} counts).
+ */
+public final class FrameReceiver extends Component {
+    /** CRC-32 of any message followed by its own CRC (least significant byte first). */
+    static final long CRC32_RESIDUE = 0x2144DF1CL;
+
+    public record Config(int dataWidth, NetConfig net, int fifoDepth) {
+        public Config {
+            new StreamConfig(dataWidth, SueMeta.WIDTH); // validates dataWidth
+            if (net == null) {
+                throw new IllegalArgumentException("FrameReceiver net configuration must be given");
+            }
+            if (fifoDepth < 4 || fifoDepth > 65536 || Integer.bitCount(fifoDepth) != 1) {
+                throw new IllegalArgumentException("FrameReceiver fifoDepth must be a power of two from 4 to 65536"
+                        + " beats, got " + fifoDepth);
+            }
+        }
+    }
+
+    public final Port inData;
+    public final Port inKeep;
+    public final Port inValid;
+    public final Port inLast;
+    public final Port localXpu;
+    public final Port localIp;
+    public final Port localPartition;
+    public final StreamPorts out;
+    /** Counter and status outputs by port name: drops_<reason>, frames_good, drops_overflow, ... */
+    public final Map<String, Port> status = new LinkedHashMap<>();
+    private final Config config;
+    private final int ipOffset;
+    private Expr header;
+
+    public FrameReceiver(Config config) {
+        this.config = config;
+        NetConfig net = config.net();
+        int w = config.dataWidth();
+        int lanes = w / 8;
+        int h = net.headerBytes();
+        boolean ipFormat = net.format() == HeaderFormat.ETH_IPV4_UDP || net.format() == HeaderFormat.ETH_IPV6_UDP;
+        ipOffset = 12 + (net.vlan() ? 4 : 0) + 2;
+        inData = in("s_axis_tdata", w);
+        inKeep = in("s_axis_tkeep", lanes);
+        inValid = in("s_axis_tvalid", 1);
+        inLast = in("s_axis_tlast", 1);
+        localXpu = in("local_xpu", 32);
+        localIp = ipFormat ? in("local_ip", net.format() == HeaderFormat.ETH_IPV4_UDP ? 32 : 128) : null;
+        localPartition = in("local_partition", 10);
+        out = StreamPorts.master(this::port, new StreamConfig(w, SueMeta.WIDTH));
+
+        // ---- frame length and header capture -------------------------------------------------------------------
+        int lw = 16; // frame lengths; a longer frame saturates and is oversize anyway
+        int beatLimit = (1 << lw) / lanes - 2;
+        Reg beats = reg("frame_beats", Hw.log2Up(beatLimit + 1L), 0);
+        Expr frameBytes = wire("frame_bytes", Hw.cat(beats, Hw.zeros(Hw.log2Up(lanes))).resize(lw)
+                .add(Keep.count(inKeep, lw)));
+        when(inValid, () -> when(inLast, () -> beats.set(0))
+                .elseWhen(beats.ne(beatLimit), () -> beats.set(beats.add(1))));
+        List<Expr> chunks = new ArrayList<>(); // header bytes, beat by beat; byte j in bits [8j+7:8j]
+        for (int i = 0; i * lanes < h; i++) {
+            int bytes = Math.min(lanes, h - i * lanes);
+            Reg chunk = regNoReset("header_" + i, 8 * bytes);
+            int beatIndex = i;
+            Expr arriving = inValid.and(beats.eq(beatIndex));
+            when(arriving, () -> chunk.set(inData.bits(8 * bytes - 1, 0)));
+            // a frame can end in its last header beat: the checks then see that beat as it arrives
+            chunks.add(0, Hw.mux(arriving, inData.bits(8 * bytes - 1, 0), chunk));
+        }
+        header = wire("header", Hw.cat(chunks));
+        Expr end = wire("frame_end", inValid.and(inLast));
+        Expr runt = wire("runt", frameBytes.lt(FrameCodec.MIN_FRAME)
+                .or(frameBytes.le(h + ReliabilityHeader.BYTES + FrameCodec.RCRC_BYTES + FrameCodec.FCS_BYTES)));
+        Expr headerReason = wire("header_reason", headerChecks(net, frameBytes));
+
+        // ---- FCS: residue over the whole frame, ready two cycles after the last beat --------------------------------
+        ParallelCrc fcs = child("fcs_check", new ParallelCrc(new ParallelCrc.Config(CrcParams.CRC32, w)));
+        fcs.sValid.set(inValid);
+        fcs.sData.set(inData);
+        fcs.sKeep.set(inKeep);
+        fcs.sLast.set(inLast);
+        int rw = 4; // reason codes: DropReason ordinal + 1, 0 = good
+        Reg runt1 = regNoReset("runt_d1", 1);
+        Reg runt2 = regNoReset("runt_d2", 1);
+        Reg reason1 = regNoReset("header_reason_d1", rw);
+        Reg reason2 = regNoReset("header_reason_d2", rw);
+        Reg len1 = regNoReset("len_d1", 13);
+        Reg len2 = regNoReset("len_d2", 13);
+        runt1.set(runt);
+        runt2.set(runt1);
+        reason1.set(headerReason);
+        reason2.set(reason1);
+        len1.set(frameBytes.sub(h + 16).resize(13)); // commands + padding (meaningless for a runt)
+        len2.set(len1);
+        Expr frameReason = Hw.mux(runt2, code(DropReason.RUNT),
+                Hw.mux(fcs.crc.ne(CRC32_RESIDUE), code(DropReason.BAD_FCS), reason2));
+        SyncFifo frameResults = child("frame_results", new SyncFifo(new SyncFifo.Config(rw + 13, 8, false)));
+        frameResults.pushValid.set(fcs.crcValid);
+        frameResults.pushData.set(Hw.cat(len2, frameReason));
+
+        // ---- RH + commands + padding + R-CRC: R-CRC residue and the RH ---------------------------------------------
+        StreamSlice pdu = child("pdu_slice", new StreamSlice(new StreamSlice.Config(w, h, FrameCodec.FCS_BYTES)));
+        feed(pdu);
+        ParallelCrc rcrc = child("rcrc_check", new ParallelCrc(new ParallelCrc.Config(CrcParams.CRC32, w)));
+        rcrc.sValid.set(pdu.outValid);
+        rcrc.sData.set(pdu.outData);
+        rcrc.sKeep.set(pdu.outKeep);
+        rcrc.sLast.set(pdu.outLast);
+        Reg pduFirst = reg("pdu_first", 1, 1);
+        Reg rhHeld = regNoReset("rh_held", 64);
+        Expr rhNow = pdu.outData.bits(63, 0);
+        when(pdu.outValid, () -> pduFirst.set(pdu.outLast));
+        when(pdu.outValid.and(pduFirst), () -> rhHeld.set(rhNow));
+        Reg rh1 = regNoReset("rh_d1", 64);
+        Reg rh2 = regNoReset("rh_d2", 64);
+        rh1.set(Hw.mux(pduFirst, rhNow, rhHeld));
+        rh2.set(rh1);
+        SyncFifo pduResults = child("pdu_results", new SyncFifo(new SyncFifo.Config(65, 8, false)));
+        pduResults.pushValid.set(rcrc.crcValid);
+        pduResults.pushData.set(Hw.cat(rcrc.crc.eq(CRC32_RESIDUE), rh2));
+
+        // ---- verdict ---------------------------------------------------------------------------------------------
+        Expr verdict = wire("verdict", frameResults.popValid.and(pduResults.popValid));
+        frameResults.popReady.set(verdict);
+        pduResults.popReady.set(verdict);
+        Expr rh = pduResults.popData.bits(63, 0);
+        Expr rcrcOk = pduResults.popData.bit(64);
+        // RH bytes as received: byte j in bits [8j+7:8j]; the words are big-endian
+        Expr word0 = Hw.cat(rh.bits(7, 0), rh.bits(15, 8));
+        Expr psn = Hw.cat(rh.bits(23, 16), rh.bits(31, 24));
+        Expr word2 = Hw.cat(rh.bits(39, 32), rh.bits(47, 40));
+        Expr rpsn = Hw.cat(rh.bits(55, 48), rh.bits(63, 56));
+        Expr partition = word2.bits(9, 0);
+        Expr earlier = frameResults.popData.bits(rw - 1, 0);
+        Expr reason = wire("reason", Hw.mux(earlier.ne(0), earlier,
+                Hw.mux(rcrcOk.not(), code(DropReason.BAD_RCRC),
+                        Hw.mux(word0.bits(15, 14).ne(net.rhVersion()), code(DropReason.UNSUPPORTED_RH_VERSION),
+                                Hw.mux(partition.ne(localPartition), code(DropReason.PARTITION_MISMATCH),
+                                        Hw.zeros(rw))))));
+        Expr len = frameResults.popData.bits(rw + 12, rw);
+        // SueMeta, most significant field first: len, err, port, partition, rpsn, op, psn, vc, src, dst
+        Expr user = Hw.cat(len, Hw.zeros(1), Hw.zeros(2), partition, rpsn, word0.bits(13, 12), psn, word2.bits(15, 14),
+                word0.bits(9, 0), localXpu.bits(9, 0));
+
+        // ---- delivery: commands + padding, held until the verdict -----------------------------------------------
+        StreamSlice commands = child("command_slice", new StreamSlice(new StreamSlice.Config(w,
+                h + ReliabilityHeader.BYTES, FrameCodec.RCRC_BYTES + FrameCodec.FCS_BYTES)));
+        feed(commands);
+        PacketFifo fifo = child("fifo", new PacketFifo(new PacketFifo.Config(new StreamConfig(w, SueMeta.WIDTH),
+                config.fifoDepth())));
+        fifo.inData.set(commands.outData);
+        fifo.inKeep.set(commands.outKeep);
+        fifo.inValid.set(commands.outValid);
+        fifo.inLast.set(commands.outLast);
+        fifo.verdictValid.set(verdict);
+        fifo.verdictDrop.set(reason.ne(0));
+        fifo.verdictUser.set(user);
+        StreamPorts.connect(fifo.out, out);
+
+        // ---- counters --------------------------------------------------------------------------------------------
+        for (DropReason r : DropReason.values()) {
+            counter("drops_" + r.name().toLowerCase(), verdict.and(reason.eq(r.ordinal() + 1)));
+        }
+        counter("frames_good", verdict.and(reason.eq(0)));
+        status("drops_overflow", fifo.dropsOverflow);
+        status("fifo_error", fifo.protocolError);
+        // the FIFO's own count of "drop" verdicts: equal to the sum of drops_<reason>, a check on the wiring
+        status("fifo_drops_judged", fifo.dropsBad);
+    }
+
+    private void feed(StreamSlice s) {
+        s.inData.set(inData);
+        s.inKeep.set(inKeep);
+        s.inValid.set(inValid);
+        s.inLast.set(inLast);
+    }
+
+    private void counter(String name, Expr increment) {
+        Reg count = reg(name + "_count", 32, 0);
+        when(increment.and(count.andR().not()), () -> count.set(count.add(1)));
+        status(name, count);
+    }
+
+    private void status(String name, Expr value) {
+        Port p = out(name, value.width());
+        p.set(value);
+        status.put(name, p);
+    }
+
+    private static Expr code(DropReason r) {
+        return Hw.lit(4, r.ordinal() + 1);
+    }
+
+    private Expr hb(int j) {
+        return header.bits(8 * j + 7, 8 * j);
+    }
+
+    private Expr get16(int at) {
+        return Hw.cat(hb(at), hb(at + 1));
+    }
+
+    private Expr get32(int at) {
+        return Hw.cat(get16(at), get16(at + 2));
+    }
+
+    /** Bytes [at, at+n) of the header as one big-endian value. */
+    private Expr bytes(int at, int n) {
+        List<Expr> b = new ArrayList<>();
+        for (int j = 0; j < n; j++) {
+            b.add(hb(at + j));
+        }
+        return Hw.cat(b);
+    }
+
+    /** After the optional 802.1Q tag, the expected EtherType; false if either is missing. */
+    private Expr tagAndType(NetConfig net, int at, int etherType) {
+        Expr ok = Hw.bool(true);
+        if (net.vlan()) {
+            ok = get16(at).eq(NetConfig.ETHERTYPE_VLAN);
+            at += 4;
+        }
+        return ok.and(get16(at).eq(etherType));
+    }
+
+    /**
+     * The first failing check of the network header, in {@link FrameCodec#decode}'s order, then oversize; 0 if all
+     * pass. Runt and FCS come before these; R-CRC, RH version and partition after.
+     */
+    private Expr headerChecks(NetConfig net, Expr frameBytes) {
+        List<Expr[]> checks = new ArrayList<>(); // {fails, reason}
+        int h = net.headerBytes();
+        int ip = ipOffset;
+        switch (net.format()) {
+            case ETH_IPV4_UDP -> {
+                Expr sum = Hw.zeros(20);
+                for (int i = 0; i < 10; i++) {
+                    sum = sum.add(get16(ip + 2 * i).resize(20));
+                }
+                Expr fold1 = sum.bits(15, 0).resize(17).add(sum.bits(19, 16).resize(17));
+                Expr fold2 = fold1.bits(15, 0).add(fold1.bit(16).resize(16));
+                int udp = ip + 20;
+                checks.add(fail(tagAndType(net, 12, NetConfig.ETHERTYPE_IPV4).not(), DropReason.UNKNOWN_ETHERTYPE));
+                checks.add(fail(hb(ip).ne(0x45).or(hb(ip + 9).ne(17)).or(wire("ipv4_sum", fold2).ne(0xffff)),
+                        DropReason.BAD_IP_HEADER));
+                checks.add(fail(get16(ip + 2).ne(frameBytes.sub(FrameCodec.FCS_BYTES + ip)), DropReason.TRUNCATED));
+                checks.add(fail(bytes(ip + 16, 4).ne(localIp), DropReason.WRONG_DESTINATION));
+                checks.add(fail(get16(udp + 4).ne(frameBytes.sub(FrameCodec.FCS_BYTES + udp)), DropReason.TRUNCATED));
+                checks.add(fail(get16(udp + 2).ne(net.udpDstPort()), DropReason.UNKNOWN_UDP_PORT));
+            }
+            case ETH_IPV6_UDP -> {
+                int udp = ip + 40;
+                Expr udpBytes = frameBytes.sub(FrameCodec.FCS_BYTES + udp);
+                checks.add(fail(tagAndType(net, 12, NetConfig.ETHERTYPE_IPV6).not(), DropReason.UNKNOWN_ETHERTYPE));
+                checks.add(fail(hb(ip).bits(7, 4).ne(6).or(hb(ip + 6).ne(17)), DropReason.BAD_IP_HEADER));
+                checks.add(fail(bytes(ip + 24, 16).ne(localIp), DropReason.WRONG_DESTINATION));
+                checks.add(fail(get16(ip + 4).ne(udpBytes).or(get16(udp + 4).ne(udpBytes)), DropReason.TRUNCATED));
+                checks.add(fail(get16(udp + 2).ne(net.udpDstPort()), DropReason.UNKNOWN_UDP_PORT));
+            }
+            case AFH_GEN1 -> {
+                Expr type = tagAndType(net, 12, net.afhGen1EtherType());
+                if (net.afhGen1SecondEtherType() != 0) {
+                    type = type.and(get16(ipOffset).eq(net.afhGen1SecondEtherType()));
+                }
+                checks.add(fail(type.not(), DropReason.UNKNOWN_ETHERTYPE));
+                checks.add(fail(get16(4).ne(localXpu.bits(15, 0)), DropReason.WRONG_DESTINATION));
+            }
+            case AFH_GEN2_NORMAL -> {
+                checks.add(fail(hb(0).ne(FrameCodec.GEN2_NORMAL_FLAGS).or(hb(6).ne(FrameCodec.GEN2_NORMAL_FLAGS))
+                        .or(tagAndType(net, 12, net.afhGen2EtherType()).not()), DropReason.UNKNOWN_ETHERTYPE));
+                checks.add(fail(get32(2).ne(localXpu), DropReason.WRONG_DESTINATION));
+            }
+            case AFH_GEN2_COMPRESSED -> {
+                checks.add(fail(hb(0).ne(FrameCodec.GEN2_COMPRESSED_FLAGS)
+                        .or(hb(3).ne(FrameCodec.GEN2_COMPRESSED_FLAGS))
+                        .or(tagAndType(net, 6, net.afhGen2EtherType()).not()), DropReason.UNKNOWN_ETHERTYPE));
+                checks.add(fail(get16(1).ne(localXpu.bits(15, 0)), DropReason.WRONG_DESTINATION));
+            }
+            default -> throw new IllegalStateException();
+        }
+        // RH + commands + padding beyond maxPdu
+        checks.add(fail(frameBytes.gt(net.maxPdu() + h + FrameCodec.RCRC_BYTES + FrameCodec.FCS_BYTES),
+                DropReason.OVERSIZE_PDU));
+        Expr reason = Hw.zeros(4);
+        for (int i = checks.size() - 1; i >= 0; i--) {
+            reason = Hw.mux(checks.get(i)[0], checks.get(i)[1], reason);
+        }
+        return reason;
+    }
+
+    private static Expr[] fail(Expr condition, DropReason r) {
+        return new Expr[] {condition, code(r)};
+    }
+
+    public Config config() {
+        return config;
+    }
+
+    @Override
+    public String moduleName() {
+        NetConfig n = config.net();
+        return "FrameReceiver_w" + config.dataWidth() + "_" + n.format().name().toLowerCase() + (n.vlan() ? "_vlan" : "")
+                + "_h" + n.headerBytes() + "_d" + config.fifoDepth();
+    }
+
+    @Override
+    public Map<String, Object> parameters() {
+        NetConfig n = config.net();
+        return Map.of("dataWidth", config.dataWidth(), "format", n.format().name(), "vlan", n.vlan(),
+                "headerBytes", n.headerBytes(), "fifoDepth", config.fifoDepth(), "udpDstPort", n.udpDstPort(),
+                "maxPdu", n.maxPdu(), "rhVersion", n.rhVersion());
+    }
+}

@@ -1,0 +1,78 @@
+package org.sue.net;
+
+import java.util.Map;
+import org.sue.core.Component;
+import org.sue.core.Port;
+import org.sue.lib.crc.CrcParams;
+import org.sue.lib.stream.StreamConfig;
+import org.sue.lib.stream.StreamCrcAppend;
+import org.sue.lib.stream.StreamPad;
+import org.sue.lib.stream.StreamPorts;
+
+/**
+ * Transmit side of SUE framing: packed commands with their {@link SueMeta} in, complete Ethernet frames out, as
+ * {@link FrameCodec#encode} builds them: RH ({@link RhInserter}), zero padding up to the format's minimum PDU
+ * ({@link StreamPad}), R-CRC ({@link StreamCrcAppend}), network header from the per-destination table
+ * ({@link NetHeaderInserter}, written through {@code tbl_wr_*}), FCS ({@link StreamCrcAppend}). Every stage runs at
+ * one beat per cycle, so back-to-back PDUs leave without bubbles; tuser rides along with each frame.
+ */
+public final class FrameTransmitter extends Component {
+    public record Config(int dataWidth, NetConfig net, int tableDepth) {
+        public Config {
+            new NetHeaderInserter.Config(dataWidth, net, tableDepth); // validates all three
+        }
+    }
+
+    public final StreamPorts in;
+    public final StreamPorts out;
+    public final Port tableWrite;
+    public final Port tableAddress;
+    public final Port tableData;
+    private final Config config;
+
+    public FrameTransmitter(Config config) {
+        this.config = config;
+        NetConfig net = config.net();
+        int w = config.dataWidth();
+        StreamConfig sc = new StreamConfig(w, SueMeta.WIDTH);
+        in = StreamPorts.slave(this::port, sc);
+        out = StreamPorts.master(this::port, sc);
+
+        RhInserter rh = child("rh", new RhInserter(new RhInserter.Config(w, net.rhVersion())));
+        StreamPad pad = child("pad", new StreamPad(new StreamPad.Config(sc, FrameCodec.minPdu(net))));
+        StreamCrcAppend rcrc = child("rcrc", new StreamCrcAppend(new StreamCrcAppend.Config(sc, CrcParams.CRC32, 8)));
+        NetHeaderInserter header = child("header", new NetHeaderInserter(
+                new NetHeaderInserter.Config(w, net, config.tableDepth())));
+        StreamCrcAppend fcs = child("fcs", new StreamCrcAppend(new StreamCrcAppend.Config(sc, CrcParams.CRC32, 8)));
+        StreamPorts.connect(in, rh.in);
+        StreamPorts.connect(rh.out, pad.in);
+        StreamPorts.connect(pad.out, rcrc.in);
+        StreamPorts.connect(rcrc.out, header.in);
+        StreamPorts.connect(header.out, fcs.in);
+        StreamPorts.connect(fcs.out, out);
+        tableWrite = in("tbl_wr_en", 1);
+        tableAddress = in("tbl_wr_addr", header.tableAddress.width());
+        tableData = in("tbl_wr_data", header.tableData.width());
+        header.tableWrite.set(tableWrite);
+        header.tableAddress.set(tableAddress);
+        header.tableData.set(tableData);
+    }
+
+    public Config config() {
+        return config;
+    }
+
+    @Override
+    public String moduleName() {
+        NetConfig n = config.net();
+        return "FrameTransmitter_w" + config.dataWidth() + "_" + n.format().name().toLowerCase()
+                + (n.vlan() ? "_vlan" : "") + "_h" + n.headerBytes() + "_t" + config.tableDepth();
+    }
+
+    @Override
+    public Map<String, Object> parameters() {
+        NetConfig n = config.net();
+        return Map.of("dataWidth", config.dataWidth(), "format", n.format().name(), "vlan", n.vlan(),
+                "headerBytes", n.headerBytes(), "tableDepth", config.tableDepth(), "rhVersion", n.rhVersion());
+    }
+}

@@ -1,0 +1,65 @@
+package org.sue.net;
+
+import java.util.Map;
+import org.sue.core.Component;
+import org.sue.core.Hw;
+import org.sue.core.Port;
+import org.sue.lib.stream.StreamConfig;
+import org.sue.lib.stream.StreamPorts;
+
+/**
+ * A {@link FrameTransmitter} wired straight into a {@link FrameReceiver}, as if through a cable: PDUs in on
+ * {@code s_axis}, the same PDUs out on {@code m_axis} (the receiver's view), the frames on the link visible as
+ * {@code tx.m_axis_*}. The receiver cannot stall, so the link's tready is always high. Used by the main job's
+ * loopback simulation and the randomised end-to-end tests.
+ */
+public final class FramingLoopback extends Component {
+    public final StreamPorts in;
+    public final StreamPorts out;
+    private final FrameTransmitter.Config txConfig;
+    private final FrameReceiver.Config rxConfig;
+
+    public FramingLoopback(FrameTransmitter.Config tx, FrameReceiver.Config rx) {
+        if (tx.dataWidth() != rx.dataWidth() || !tx.net().equals(rx.net())) {
+            throw new IllegalArgumentException("FramingLoopback needs one data width and one net configuration on both"
+                    + " sides");
+        }
+        this.txConfig = tx;
+        this.rxConfig = rx;
+        StreamConfig sc = new StreamConfig(tx.dataWidth(), SueMeta.WIDTH);
+        in = StreamPorts.slave(this::port, sc);
+        out = StreamPorts.master(this::port, sc);
+        FrameTransmitter transmitter = child("tx", new FrameTransmitter(tx));
+        FrameReceiver receiver = child("rx", new FrameReceiver(rx));
+        StreamPorts.connect(in, transmitter.in);
+        transmitter.tableWrite.set(in("tbl_wr_en", 1));
+        transmitter.tableAddress.set(in("tbl_wr_addr", transmitter.tableAddress.width()));
+        transmitter.tableData.set(in("tbl_wr_data", transmitter.tableData.width()));
+        receiver.inData.set(transmitter.out.tdata());
+        receiver.inKeep.set(transmitter.out.tkeep());
+        receiver.inValid.set(transmitter.out.tvalid());
+        receiver.inLast.set(transmitter.out.tlast());
+        transmitter.out.tready().set(Hw.bool(true));
+        receiver.localXpu.set(in("local_xpu", 32));
+        if (receiver.localIp != null) {
+            receiver.localIp.set(in("local_ip", receiver.localIp.width()));
+        }
+        receiver.localPartition.set(in("local_partition", 10));
+        StreamPorts.connect(receiver.out, out);
+        for (Map.Entry<String, Port> e : receiver.status.entrySet()) {
+            out(e.getKey(), e.getValue().width()).set(e.getValue());
+        }
+    }
+
+    @Override
+    public String moduleName() {
+        return "FramingLoopback_w" + txConfig.dataWidth() + "_" + txConfig.net().format().name().toLowerCase()
+                + (txConfig.net().vlan() ? "_vlan" : "") + "_h" + txConfig.net().headerBytes();
+    }
+
+    @Override
+    public Map<String, Object> parameters() {
+        return Map.of("dataWidth", txConfig.dataWidth(), "format", txConfig.net().format().name(),
+                "tableDepth", txConfig.tableDepth(), "fifoDepth", rxConfig.fifoDepth());
+    }
+}

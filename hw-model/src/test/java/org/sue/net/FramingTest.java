@@ -1,0 +1,178 @@
+package org.sue.net;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.sue.core.Design;
+import org.sue.lib.stream.StreamMonitor;
+import org.sue.lib.stream.StreamSource;
+import org.sue.sim.Simulator;
+
+/**
+ * Transmit and receive RTL against the reference codec: every frame the transmitter builds is byte for byte the
+ * codec's; every frame the receiver gets, good or corrupted, is delivered exactly when the codec accepts it, with
+ * the codec's bytes and RH, and every drop is counted under the codec's reason.
+ */
+class FramingTest {
+    static Stream<Arguments> configs() {
+        return Stream.of(
+                Arguments.of(NetConfig.defaults(HeaderFormat.ETH_IPV4_UDP).withVlan(true), 1024),
+                Arguments.of(NetConfig.defaults(HeaderFormat.ETH_IPV4_UDP), 512),
+                Arguments.of(NetConfig.defaults(HeaderFormat.ETH_IPV6_UDP), 512),
+                Arguments.of(NetConfig.defaults(HeaderFormat.ETH_IPV6_UDP).withVlan(true), 1024),
+                Arguments.of(NetConfig.defaults(HeaderFormat.AFH_GEN1).withVlan(true).withGen1Options(0x88B7, true), 512),
+                Arguments.of(NetConfig.defaults(HeaderFormat.AFH_GEN1), 256),
+                Arguments.of(NetConfig.defaults(HeaderFormat.AFH_GEN2_NORMAL), 1024),
+                Arguments.of(NetConfig.defaults(HeaderFormat.AFH_GEN2_COMPRESSED), 512),
+                Arguments.of(NetConfig.defaults(HeaderFormat.AFH_GEN2_COMPRESSED).withVlan(true), 256));
+    }
+
+    @ParameterizedTest
+    @MethodSource("configs")
+    void loopbackDeliversEveryPduUnchanged(NetConfig net, int width) {
+        LoopbackRun run = new LoopbackRun(net, width);
+        Random rnd = new Random(net.headerBytes() * 1000 + width);
+        List<LoopbackRun.Pdu> pdus = run.randomPdus(rnd, 300, 4088);
+        // a few tiny ones, which need padding
+        for (int i = 0; i < 30; i++) {
+            pdus.add(rnd.nextInt(pdus.size()), run.randomPdus(rnd, 1, 12).get(0));
+        }
+        LoopbackRun.Result r = run.run(pdus, rnd, 70, 90, null); // the output keeps up: nothing overflows
+
+        assertEquals(pdus.size(), r.frames().size(), "frames on the link");
+        assertEquals(pdus.size(), r.delivered().size(), "PDUs delivered; counters " + r.counters());
+        for (int i = 0; i < pdus.size(); i++) {
+            LoopbackRun.Pdu p = pdus.get(i);
+            byte[] frame = run.expectedFrame(p);
+            assertArrayEquals(frame, r.frames().get(i).bytes(), "frame " + i + " on the link");
+            assertEquals(p.meta().pack(), r.frames().get(i).user(), "frame " + i + " tuser");
+            FrameCodec.Received ref = FrameCodec.decode(net, run.me, frame);
+            assertTrue(ref.ok());
+            assertArrayEquals(ref.frame().commands(), r.delivered().get(i).bytes(), "PDU " + i + " delivered");
+            assertArrayEquals(p.commands(), Arrays.copyOf(r.delivered().get(i).bytes(), p.commands().length));
+            assertEquals(expectedMeta(ref, run.me), SueMeta.unpack(r.delivered().get(i).user()), "PDU " + i + " tuser");
+        }
+        assertEquals(pdus.size(), r.counters().get("frames_good"));
+        r.counters().forEach((k, v) -> {
+            if (!k.equals("frames_good")) {
+                assertEquals(0, v, k);
+            }
+        });
+    }
+
+    static SueMeta expectedMeta(FrameCodec.Received ref, LocalIdentity me) {
+        ReliabilityHeader rh = ref.frame().rh();
+        return new SueMeta((int) me.xpu() & 0x3ff, rh.xpuid(), rh.vc(), rh.psn(), rh.op(), rh.rpsn(), rh.partition(), 0,
+                false, ref.frame().commands().length);
+    }
+
+    /** Good and damaged frames of every kind into the receiver: it agrees with the codec on each one. */
+    @ParameterizedTest
+    @MethodSource("configs")
+    void receiverAgreesWithTheCodecOnDamagedFrames(NetConfig net, int width) {
+        Random rnd = new Random(net.headerBytes() * 77 + width);
+        NetConfig rxNet = new NetConfig(net.format(), net.vlan(), net.pcpOfVc(), net.udpDstPort(),
+                net.afhGen1EtherType(), net.afhGen1SecondEtherType(), net.afhGen1Shim(), net.afhGen2EtherType(),
+                net.ipTtl(), 2048, net.rhVersion()); // smaller maxPdu: oversize PDUs are among the tests
+        LoopbackRun.Peers tables = LoopbackRun.Peers.of(net);
+        LocalIdentity me = tables.me();
+        Simulator sim = Simulator.compile(Design.elaborate(new FrameReceiver(new FrameReceiver.Config(width, rxNet,
+                Integer.highestOneBit(3 * 4200 / (width / 8)) * 2))));
+        sim.reset();
+        sim.poke("local_xpu", me.xpu());
+        if (net.format() == HeaderFormat.ETH_IPV4_UDP || net.format() == HeaderFormat.ETH_IPV6_UDP) {
+            sim.poke("local_ip", new BigInteger(1, me.ip()));
+        }
+        sim.poke("local_partition", me.partition());
+        StreamSource source = new StreamSource(sim, "s_axis");
+        StreamMonitor delivered = new StreamMonitor(sim, "m_axis", null);
+
+        List<byte[]> frames = new ArrayList<>();
+        List<FrameCodec.Received> expected = new ArrayList<>();
+        Map<DropReason, Integer> reasons = new EnumMap<>(DropReason.class);
+        for (int i = 0; i < 600; i++) {
+            byte[] f = damaged(net, tables, rnd);
+            FrameCodec.Received ref = FrameCodec.decode(rxNet, me, f);
+            frames.add(f);
+            expected.add(ref);
+            if (!ref.ok()) {
+                reasons.merge(ref.drop(), 1, Integer::sum);
+            }
+            source.add(f, BigInteger.ZERO);
+        }
+        long quiet = 0;
+        while (quiet < 100) {
+            source.drive(rnd, 80);
+            sim.poke("m_axis_tready", 1);
+            source.advance();
+            sim.step();
+            quiet = source.idle() ? quiet + 1 : 0;
+        }
+        List<FrameCodec.Received> good = expected.stream().filter(FrameCodec.Received::ok).toList();
+        assertEquals(good.size(), delivered.packets().size(), "delivered frames");
+        for (int i = 0; i < good.size(); i++) {
+            assertArrayEquals(good.get(i).frame().commands(), delivered.packets().get(i).bytes(), "delivery " + i);
+            assertEquals(expectedMeta(good.get(i), me), SueMeta.unpack(delivered.packets().get(i).user()));
+        }
+        for (DropReason r : DropReason.values()) {
+            assertEquals(reasons.getOrDefault(r, 0).longValue(), sim.peek("drops_" + r.name().toLowerCase()),
+                    "drops for " + r);
+        }
+        assertEquals(good.size(), sim.peek("frames_good"));
+        assertEquals(frames.size() - good.size(), sim.peek("fifo_drops_judged"));
+        assertEquals(0, sim.peek("drops_overflow"));
+        assertEquals(0, sim.peek("fifo_error"));
+        assertTrue(reasons.size() >= 5, "the damage covers many reasons: " + reasons);
+    }
+
+    /** A frame to this receiver, good or damaged in one of many ways. */
+    static byte[] damaged(NetConfig net, LoopbackRun.Peers t, Random rnd) {
+        int kind = rnd.nextInt(12);
+        int cmds = kind == 0 ? 1 + rnd.nextInt(16) : 1 + rnd.nextInt(kind == 1 ? 4088 : 1500);
+        byte[] c = new byte[cmds];
+        rnd.nextBytes(c);
+        int partition = kind == 2 ? t.me().partition() ^ (1 + rnd.nextInt(0x3ff)) : t.me().partition();
+        int version = kind == 3 ? net.rhVersion() ^ (1 + rnd.nextInt(3)) : net.rhVersion();
+        ReliabilityHeader rh = new ReliabilityHeader(version, rnd.nextInt(4), rnd.nextInt(1024), rnd.nextInt(1 << 16),
+                rnd.nextInt(4), partition, rnd.nextInt(1 << 16));
+        HeaderEntry e = t.table()[rnd.nextInt(LoopbackRun.TABLE_DEPTH)];
+        if (kind == 4) { // to another XPU / IP
+            byte[] ip = e.dstIp();
+            ip[ip.length - 1] ^= 1;
+            e = new HeaderEntry(e.dstMac(), e.srcMac(), e.vlanId(), ip, e.srcIp(), e.udpSrcPort(), e.dstXpu() ^ 1,
+                    e.srcXpu(), e.hopCount(), e.entropy());
+        }
+        byte[] f = FrameCodec.encode(net, e, rh, c);
+        return switch (kind) {
+            case 5 -> flip(f, rnd.nextInt(f.length), rnd); // anywhere, FCS then fails
+            case 6 -> FrameCodecTest.refcs(flip(f, rnd.nextInt(Math.min(f.length - 4, net.headerBytes() + 12)), rnd));
+            case 7 -> Arrays.copyOf(f, 1 + rnd.nextInt(f.length - 1)); // truncated, FCS not redone
+            case 8 -> FrameCodecTest.refcs(Arrays.copyOf(f, 5 + rnd.nextInt(Math.min(f.length - 5, 90)))); // cut short
+            case 9 -> { // garbage
+                byte[] g = new byte[1 + rnd.nextInt(300)];
+                rnd.nextBytes(g);
+                yield rnd.nextBoolean() ? g : FrameCodecTest.refcs(g.length < 5 ? Arrays.copyOf(g, 5) : g);
+            }
+            case 10 -> FrameCodecTest.refcs(Arrays.copyOf(f, f.length + 1 + rnd.nextInt(8))); // bytes after the PDU
+            default -> f;
+        };
+    }
+
+    static byte[] flip(byte[] f, int at, Random rnd) {
+        byte[] g = f.clone();
+        g[at] ^= (byte) (1 << rnd.nextInt(8));
+        return g;
+    }
+}
