@@ -8,12 +8,10 @@ import org.sue.lib.CreditCounter;
 import org.sue.lib.SyncFifo;
 import org.sue.lib.crc.CrcParams;
 import org.sue.lib.crc.ParallelCrc;
-import org.sue.lib.stream.StreamConfig;
-import org.sue.lib.stream.StreamCrcAppend;
+import org.sue.net.FrameReceiver;
+import org.sue.net.FrameTransmitter;
 import org.sue.net.HeaderFormat;
 import org.sue.net.NetConfig;
-import org.sue.net.NetHeaderInserter;
-import org.sue.net.RhInserter;
 
 /** The designs {@code scripts/generate} writes for the default configuration, by name. */
 public final class DefaultDesigns {
@@ -28,12 +26,14 @@ public final class DefaultDesigns {
         m.put("crc32_w512", () -> new ParallelCrc(new ParallelCrc.Config(CrcParams.CRC32, 512)));
         m.put("crc32_w1024", () -> new ParallelCrc(new ParallelCrc.Config(CrcParams.CRC32, 1024)));
         m.put("crc32c_w1024", () -> new ParallelCrc(new ParallelCrc.Config(CrcParams.CRC32C, 1024)));
-        // the framing path's pieces so far, 1024-bit bus: RH inserter, Ethernet/IPv4/UDP-sized header insertion, FCS
-        m.put("rh_inserter_w1024", () -> new RhInserter(new RhInserter.Config(1024, 1)));
-        m.put("ipv4_header_w1024", () -> new NetHeaderInserter(new NetHeaderInserter.Config(1024,
-                NetConfig.defaults(HeaderFormat.ETH_IPV4_UDP).withVlan(true), 64)));
-        m.put("fcs_append_w1024", () -> new StreamCrcAppend(new StreamCrcAppend.Config(new StreamConfig(1024, 32),
-                CrcParams.CRC32, 8)));
+        // SUE framing, default configuration: 1024-bit bus, Ethernet/IPv4/UDP; other formats at 512 bits
+        NetConfig ipv4 = NetConfig.defaults(HeaderFormat.ETH_IPV4_UDP);
+        m.put("sue_tx_w1024", () -> new FrameTransmitter(new FrameTransmitter.Config(1024, ipv4, 1024)));
+        m.put("sue_rx_w1024", () -> new FrameReceiver(new FrameReceiver.Config(1024, ipv4, 128)));
+        NetConfig gen2 = NetConfig.defaults(HeaderFormat.AFH_GEN2_COMPRESSED).withVlan(true);
+        m.put("sue_tx_w512_gen2c", () -> new FrameTransmitter(new FrameTransmitter.Config(512, gen2, 1024)));
+        NetConfig gen1 = NetConfig.defaults(HeaderFormat.AFH_GEN1).withGen1Options(0x88B7, true);
+        m.put("sue_rx_w512_gen1", () -> new FrameReceiver(new FrameReceiver.Config(512, gen1, 128)));
         return m;
     }
 }

@@ -130,6 +130,19 @@ public abstract class Component {
         return w;
     }
 
+    /**
+     * Says that these signals (or bits of them) are deliberately left unread, e.g. an input field this configuration
+     * does not need or reserved bits: they feed a wire named {@code unused_<what>}, which lint knows to be intended
+     * (Verilator's default {@code --unused-regexp}).
+     */
+    protected final Wire unused(String what, Expr... signals) {
+        SourceLoc here = SourceLoc.here();
+        Expr all = Hw.cat(signals);
+        Wire w = register(new Wire("unused_" + what, all.width(), this, here), here);
+        assign(w, all, here);
+        return w;
+    }
+
     protected final Mem mem(String name, int depth, int width, ReadUnderWrite readUnderWrite) {
         SourceLoc here = SourceLoc.here();
         Mem m = new Mem(name, depth, width, readUnderWrite, this, here);

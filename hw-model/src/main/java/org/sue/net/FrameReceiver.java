@@ -101,7 +101,6 @@ public final class FrameReceiver extends Component {
             chunks.add(0, Hw.mux(arriving, inData.bits(8 * bytes - 1, 0), chunk));
         }
         header = wire("header", Hw.cat(chunks));
-        Expr end = wire("frame_end", inValid.and(inLast));
         Expr runt = wire("runt", frameBytes.lt(FrameCodec.MIN_FRAME)
                 .or(frameBytes.le(h + ReliabilityHeader.BYTES + FrameCodec.RCRC_BYTES + FrameCodec.FCS_BYTES)));
         Expr headerReason = wire("header_reason", headerChecks(net, frameBytes));
@@ -164,6 +163,9 @@ public final class FrameReceiver extends Component {
         Expr word2 = Hw.cat(rh.bits(39, 32), rh.bits(47, 40));
         Expr rpsn = Hw.cat(rh.bits(55, 48), rh.bits(63, 56));
         Expr partition = word2.bits(9, 0);
+        unused("rh_reserved", word0.bits(11, 10), word2.bits(13, 10)); // ignored by a receiver (spec 3.3)
+        // header fields this format does not check (addresses, TTL, ...) and the XPU bits it does not compare
+        unused("unchecked", header, localXpu);
         Expr earlier = frameResults.popData.bits(rw - 1, 0);
         Expr reason = wire("reason", Hw.mux(earlier.ne(0), earlier,
                 Hw.mux(rcrcOk.not(), code(DropReason.BAD_RCRC),
@@ -196,7 +198,11 @@ public final class FrameReceiver extends Component {
         }
         counter("frames_good", verdict.and(reason.eq(0)));
         status("drops_overflow", fifo.dropsOverflow);
-        status("fifo_error", fifo.protocolError);
+        // the result queues are sized never to fill; if one did, verdicts would go astray: say so
+        Reg resultOverflow = reg("result_overflow", 1, 0);
+        when(fcs.crcValid.and(frameResults.pushReady.not()).or(rcrc.crcValid.and(pduResults.pushReady.not())),
+                () -> resultOverflow.set(1));
+        status("internal_error", fifo.protocolError.or(resultOverflow));
         // the FIFO's own count of "drop" verdicts: equal to the sum of drops_<reason>, a check on the wiring
         status("fifo_drops_judged", fifo.dropsBad);
     }

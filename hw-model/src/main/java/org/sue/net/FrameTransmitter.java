@@ -38,12 +38,12 @@ public final class FrameTransmitter extends Component {
         in = StreamPorts.slave(this::port, sc);
         out = StreamPorts.master(this::port, sc);
 
-        RhInserter rh = child("rh", new RhInserter(new RhInserter.Config(w, net.rhVersion())));
-        StreamPad pad = child("pad", new StreamPad(new StreamPad.Config(sc, FrameCodec.minPdu(net))));
-        StreamCrcAppend rcrc = child("rcrc", new StreamCrcAppend(new StreamCrcAppend.Config(sc, CrcParams.CRC32, 8)));
-        NetHeaderInserter header = child("header", new NetHeaderInserter(
+        RhInserter rh = child("rh_inserter", new RhInserter(new RhInserter.Config(w, net.rhVersion())));
+        StreamPad pad = child("pdu_pad", new StreamPad(new StreamPad.Config(sc, FrameCodec.minPdu(net))));
+        StreamCrcAppend rcrc = child("rcrc_append", new StreamCrcAppend(new StreamCrcAppend.Config(sc, CrcParams.CRC32, 8)));
+        NetHeaderInserter header = child("header_inserter", new NetHeaderInserter(
                 new NetHeaderInserter.Config(w, net, config.tableDepth())));
-        StreamCrcAppend fcs = child("fcs", new StreamCrcAppend(new StreamCrcAppend.Config(sc, CrcParams.CRC32, 8)));
+        StreamCrcAppend fcs = child("fcs_append", new StreamCrcAppend(new StreamCrcAppend.Config(sc, CrcParams.CRC32, 8)));
         StreamPorts.connect(in, rh.in);
         StreamPorts.connect(rh.out, pad.in);
         StreamPorts.connect(pad.out, rcrc.in);

@@ -64,7 +64,7 @@ public final class LoopbackRun {
         for (int d = 0; d < TABLE_DEPTH; d++) {
             sim.poke("tbl_wr_en", 1);
             sim.poke("tbl_wr_addr", d);
-            sim.poke("tbl_wr_data", bytesLsbFirst(FrameCodec.headerTemplate(net, table[d])));
+            sim.poke("tbl_wr_data", headerTemplate(net, table[d]));
             sim.step();
         }
         sim.poke("tbl_wr_en", 0);
@@ -123,14 +123,16 @@ public final class LoopbackRun {
         for (DropReason r : DropReason.values()) {
             counters.put("drops_" + r.name().toLowerCase(), sim.peek("drops_" + r.name().toLowerCase()));
         }
-        for (String s : List.of("frames_good", "drops_overflow", "fifo_error", "fifo_drops_judged")) {
+        for (String s : List.of("frames_good", "drops_overflow", "internal_error", "fifo_drops_judged")) {
             counters.put(s, sim.peek(s));
         }
         long last = delivered.packets().isEmpty() ? start : delivered.packets().get(delivered.packets().size() - 1).cycle();
         return new Result(link.packets(), delivered.packets(), last - start + 1, source.firstBeatCycle(), counters);
     }
 
-    static BigInteger bytesLsbFirst(byte[] b) {
+    /** A header-table word: {@link FrameCodec#headerTemplate} with header byte j in bits [8j+7:8j]. */
+    public static BigInteger headerTemplate(NetConfig net, HeaderEntry e) {
+        byte[] b = FrameCodec.headerTemplate(net, e);
         byte[] r = new byte[b.length];
         for (int i = 0; i < b.length; i++) {
             r[i] = b[b.length - 1 - i];

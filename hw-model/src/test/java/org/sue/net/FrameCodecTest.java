@@ -127,18 +127,18 @@ class FrameCodecTest {
         flipped[100] ^= 4;
         assertEquals(DropReason.BAD_FCS, FrameCodec.decode(v4, ME, flipped).drop());
         // cut mid-payload with a fresh FCS: the IP length now runs past the end
-        assertEquals(DropReason.TRUNCATED, FrameCodec.decode(v4, ME, refcs(java.util.Arrays.copyOf(good, 200))).drop());
-        assertEquals(DropReason.UNKNOWN_ETHERTYPE, FrameCodec.decode(v4, ME, refcs(with16(good, 12, 0x88B5))).drop());
-        assertEquals(DropReason.BAD_IP_HEADER, FrameCodec.decode(v4, ME, refcs(with16(good, 14 + 8, 0x4011 ^ 1))).drop());
+        assertEquals(DropReason.TRUNCATED, FrameCodec.decode(v4, ME, FrameDamage.refcs(java.util.Arrays.copyOf(good, 200))).drop());
+        assertEquals(DropReason.UNKNOWN_ETHERTYPE, FrameCodec.decode(v4, ME, FrameDamage.refcs(with16(good, 12, 0x88B5))).drop());
+        assertEquals(DropReason.BAD_IP_HEADER, FrameCodec.decode(v4, ME, FrameDamage.refcs(with16(good, 14 + 8, 0x4011 ^ 1))).drop());
         byte[] port = with16(good, 14 + 20 + 2, 4791);
-        assertEquals(DropReason.UNKNOWN_UDP_PORT, FrameCodec.decode(v4, ME, refcs(port)).drop());
+        assertEquals(DropReason.UNKNOWN_UDP_PORT, FrameCodec.decode(v4, ME, FrameDamage.refcs(port)).drop());
         LocalIdentity other = new LocalIdentity(ME.mac(), new byte[] {10, 0, 0, 43}, 0x43, 0x345);
         assertEquals(DropReason.WRONG_DESTINATION, FrameCodec.decode(v4, other, good).drop());
         LocalIdentity otherPartition = new LocalIdentity(ME.mac(), ME.ip(), ME.xpu(), 0x344);
         assertEquals(DropReason.PARTITION_MISMATCH, FrameCodec.decode(v4, otherPartition, good).drop());
         byte[] rcrc = good.clone();
         rcrc[14 + 20 + 8 + 20] ^= 1;
-        assertEquals(DropReason.BAD_RCRC, FrameCodec.decode(v4, ME, refcs(rcrc)).drop());
+        assertEquals(DropReason.BAD_RCRC, FrameCodec.decode(v4, ME, FrameDamage.refcs(rcrc)).drop());
         NetConfig small = new NetConfig(v4.format(), false, v4.pcpOfVc(), v4.udpDstPort(), v4.afhGen1EtherType(), 0,
                 false, v4.afhGen2EtherType(), 64, 256, 1);
         assertEquals(DropReason.OVERSIZE_PDU, FrameCodec.decode(small, ME, good).drop());
@@ -176,13 +176,6 @@ class FrameCodecTest {
     static byte[] with16(byte[] f, int at, int v) {
         byte[] c = f.clone();
         FrameCodec.put16(c, at, v);
-        return c;
-    }
-
-    /** Recomputes the FCS so that the frame fails only the check under test. */
-    static byte[] refcs(byte[] f) {
-        byte[] c = f.clone();
-        FrameCodec.putLe32(c, c.length - 4, FrameCodec.crc32(c, 0, c.length - 4));
         return c;
     }
 }

@@ -14,7 +14,10 @@ import org.sue.lib.stream.StreamConfig;
 import org.sue.lib.stream.StreamCrcAppend;
 import org.sue.lib.stream.StreamPrepend;
 import org.sue.lib.stream.StreamSlice;
+import org.sue.net.FrameReceiver;
+import org.sue.net.FrameTransmitter;
 import org.sue.net.HeaderFormat;
+import org.sue.net.LoopbackRun;
 import org.sue.net.NetConfig;
 import org.sue.net.NetHeaderInserter;
 import org.sue.net.RhInserter;
@@ -49,6 +52,12 @@ public final class GoldenScenarios {
                 ResetStyle.SYNC_HIGH, 800, () -> new FrameStream(64, 0.2, "s_t")));
         list.add(new GoldenScenario("slice_w1024_h74_t8", () -> new StreamSlice(new StreamSlice.Config(1024, 74, 8)),
                 ResetStyle.SYNC_HIGH, 600, () -> new FrameStream(128, 0.2, "s_t")));
+        list.add(tx("tx_w512_ipv4_vlan", 512, NetConfig.defaults(HeaderFormat.ETH_IPV4_UDP).withVlan(true)));
+        list.add(tx("tx_w1024_gen2n", 1024, NetConfig.defaults(HeaderFormat.AFH_GEN2_NORMAL)));
+        list.add(rx("rx_w512_gen1_shim", 512,
+                NetConfig.defaults(HeaderFormat.AFH_GEN1).withVlan(true).withGen1Options(0x88B7, true)));
+        list.add(rx("rx_w1024_ipv4", 1024, NetConfig.defaults(HeaderFormat.ETH_IPV4_UDP)));
+        list.add(rx("rx_w1024_ipv6_vlan", 1024, NetConfig.defaults(HeaderFormat.ETH_IPV6_UDP).withVlan(true)));
         list.add(new GoldenScenario("rh_inserter_w512", () -> new RhInserter(new RhInserter.Config(512, 1)),
                 ResetStyle.SYNC_HIGH, 600, () -> new PacketStream(64, 0, 300)));
         return list;
@@ -107,6 +116,16 @@ public final class GoldenScenarios {
         return new GoldenScenario(name, () -> new StreamCrcAppend(new StreamCrcAppend.Config(
                 new StreamConfig(width, 16), CrcParams.CRC32, 8)), ResetStyle.SYNC_HIGH, cycles,
                 () -> new PacketStream(width / 8, 0, 400));
+    }
+
+    static GoldenScenario tx(String name, int width, NetConfig net) {
+        return new GoldenScenario(name, () -> new FrameTransmitter(new FrameTransmitter.Config(width, net,
+                LoopbackRun.TABLE_DEPTH)), ResetStyle.SYNC_HIGH, 1200, () -> new PduStream(net, width / 8, 700));
+    }
+
+    static GoldenScenario rx(String name, int width, NetConfig net) {
+        return new GoldenScenario(name, () -> new FrameReceiver(new FrameReceiver.Config(width, net, 64)),
+                ResetStyle.SYNC_HIGH, 1200, () -> new DamagedFrameStream(net, width / 8));
     }
 
     /** The table is written with random templates in the first cycles, then random PDUs flow. */

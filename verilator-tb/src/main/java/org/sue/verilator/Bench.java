@@ -96,6 +96,9 @@ public final class Bench {
         put("crc1024_ffs", s.flipFlops());
         put("crc1024_depth", s.depth());
 
+        // 6. framing: efficiency, latency, synthesis per block
+        FramingBench.measure(Bench::put, out);
+
         Map<String, Object> json = new LinkedHashMap<>();
         Path file = Path.of("build", "bench.json");
         ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);

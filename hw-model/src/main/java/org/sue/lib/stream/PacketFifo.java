@@ -24,7 +24,8 @@ import org.sue.lib.SyncFifo;
  * be rolled back while the next one is already being written.
  *
  * <p>Counters (saturating): {@code drops_bad}, {@code drops_overflow}. {@code protocol_error} (sticky) reports a
- * verdict without a packet or more packets waiting for their verdicts than {@code pendingDepth}.
+ * verdict without a packet or more packets waiting for their verdicts than {@code pendingDepth} (and, as a check on
+ * this block, a full descriptor queue, which cannot happen).
  */
 public final class PacketFifo extends Component {
     public record Config(StreamConfig stream, int depth, int pendingDepth) {
@@ -118,6 +119,7 @@ public final class PacketFifo extends Component {
         // packets judged, in order: {user, keep, end}; at most one per beat in memory, so it cannot fill
         SyncFifo judgedQueue = child("judged_queue", new SyncFifo(new SyncFifo.Config(u + 1 + pw, config.depth(), false)));
         judgedQueue.pushValid.set(judged.and(hasBeats));
+        when(judged.and(hasBeats).and(judgedQueue.pushReady.not()), () -> error.set(1));
         judgedQueue.pushData.set(Hw.cat(verdictUser, verdictDrop.or(overflowed).not(), pendingEnd));
         Expr descEnd = judgedQueue.popData.bits(pw - 1, 0);
         Expr descKeep = judgedQueue.popData.bit(pw);

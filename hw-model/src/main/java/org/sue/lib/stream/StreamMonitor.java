@@ -29,6 +29,7 @@ public final class StreamMonitor implements Simulator.CycleListener {
     private final List<Packet> packets = new ArrayList<>();
     private ByteArrayOutputStream current = new ByteArrayOutputStream();
     private long beats;
+    private long firstBeatCycle = -1;
 
     /** {@code prefix} e.g. "m_axis" for m_axis_tdata...; {@code sink} may be null. */
     public StreamMonitor(Simulator sim, String prefix, BiConsumer<byte[], Long> sink) {
@@ -57,7 +58,9 @@ public final class StreamMonitor implements Simulator.CycleListener {
         if (sim.peek(valid) == 0 || (ready >= 0 && sim.peek(ready) == 0)) {
             return;
         }
-        beats++;
+        if (beats++ == 0) {
+            firstBeatCycle = cycle;
+        }
         long[] d = sim.peekWide(data);
         long[] k = sim.peekWide(keep);
         boolean isLast = sim.peek(last) == 1;
@@ -81,6 +84,11 @@ public final class StreamMonitor implements Simulator.CycleListener {
 
     public List<Packet> packets() {
         return packets;
+    }
+
+    /** The cycle of the first beat that crossed, -1 before. */
+    public long firstBeatCycle() {
+        return firstBeatCycle;
     }
 
     /** Beats that crossed so far. */

@@ -52,7 +52,8 @@ public final class StreamPad extends Component {
             bytes.add(Hw.mux(in.tkeep().bit(m).and(padding.not()), in.tdata().bits(8 * m + 7, 8 * m), Hw.zeros(8)));
         }
         Expr padKeep = wire("pad_keep", Hw.cat(padLanes));
-        Expr moreBeats = wire("more_beats", beat.lt(p - 1)); // even a full beat here is short of the minimum
+        // even a full beat here is short of the minimum
+        Expr moreBeats = wire("more_beats", p == 1 ? Hw.bool(false) : beat.lt(p - 1));
         Expr finalBeat = wire("final_beat", padding.or(in.tlast()));
 
         out.tvalid().set(padding.or(in.tvalid()));

@@ -67,9 +67,10 @@ public final class StreamSlice extends Component {
 
         // beat index within the packet, saturating at E (from there on every beat completes an output beat)
         Reg beat = reg("beat", Hw.log2Up(e + 1L), 0);
-        List<Reg> history = new ArrayList<>(); // history.get(i) = input beat (current - 1 - i)
+        // history.get(i) = input beat (current - 1 - i); the oldest one kept only from lane H mod B up
+        List<Reg> history = new ArrayList<>();
         for (int i = 0; i < k; i++) {
-            history.add(regNoReset("history_" + i, w));
+            history.add(regNoReset("history_" + i, i == k - 1 ? w - 8 * r : w));
         }
         Reg flush = reg("flush", 1, 0);
         // byte counts are kept as count + D so they never go negative
@@ -83,9 +84,9 @@ public final class StreamSlice extends Component {
         Expr emitNow = wire("emit_now", inValid.and(atE));
         Expr owesFlush = wire("owes_flush", inValid.and(inLast).and(atE.not().or(count.gt(d + lanes))));
 
-        Expr low = history.get(k - 1);
+        Expr low = history.get(k - 1); // lanes r..B-1 of the older beat
         Expr high = k == 1 ? inData : history.get(k - 2);
-        Expr aligned = r == 0 ? low : Hw.cat(high.bits(8 * r - 1, 0), low.bits(w - 1, 8 * r));
+        Expr aligned = r == 0 ? low : Hw.cat(high.bits(8 * r - 1, 0), low);
 
         // output registers
         Reg mValid = reg("m_valid", 1, 0);
@@ -109,9 +110,9 @@ public final class StreamSlice extends Component {
         });
 
         when(inValid, () -> {
-            history.get(0).set(inData);
-            for (int i = 1; i < k; i++) {
-                history.get(i).set(history.get(i - 1));
+            for (int i = 0; i < k; i++) {
+                Expr younger = i == 0 ? inData : history.get(i - 1);
+                history.get(i).set(i == k - 1 ? younger.bits(w - 1, 8 * r) : younger);
             }
             when(inLast, () -> beat.set(0)).elseWhen(atE.not(), () -> beat.set(beat.add(1)));
         });
