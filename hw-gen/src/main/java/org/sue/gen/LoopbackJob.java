@@ -40,7 +40,7 @@ public final class LoopbackJob {
         long wrong = 0;
         Map<String, Long> drops = new TreeMap<>();
         System.out.printf("%nloopback simulation, %d-bit bus: random PDUs (1..4088 command bytes) TX -> RX%n", WIDTH);
-        System.out.printf("  %-34s %6s %8s %10s %9s %8s %12s%n", "format", "PDUs", "frames", "link bytes", "delivered",
+        System.out.printf("  %-42s %6s %8s %10s %9s %8s %12s%n", "format", "PDUs", "frames", "link bytes", "delivered",
                 "cycles", "cycles/s");
         try (PcapWriter pcap = new PcapWriter(pcapFile)) {
             for (NetConfig net : FORMATS) {
@@ -66,7 +66,7 @@ public final class LoopbackJob {
                 delivered += r.delivered().size();
                 String name = net.format().name().toLowerCase() + (net.vlan() ? " +802.1Q" : "")
                         + " (" + net.headerBytes() + " B header)";
-                System.out.printf("  %-34s %6d %8d %10d %9d %8d %12.0f   (%.1f s with compile)%n", name, pdus.size(),
+                System.out.printf("  %-42s %6d %8d %10d %9d %8d %12.0f   (%.1f s with compile)%n", name, pdus.size(),
                         r.frames().size(), linkBytes, r.delivered().size(), r.cycles(), r.cycles() / simSeconds,
                         (System.nanoTime() - t0) / 1e9);
             }
