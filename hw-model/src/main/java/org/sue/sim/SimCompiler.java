@@ -380,6 +380,9 @@ final class SimCompiler {
                 return sb.append(")").toString();
             }
             case SLICE:
+                if (wideArg && (op.p1() & 63) + w <= 64) { // within one word: inline
+                    return "((" + ref(a0) + "[" + (op.p1() >>> 6) + "] >>> " + (op.p1() & 63) + ")" + m + ")";
+                }
                 return wideArg ? "SimOps.extract(" + ref(a0) + ", " + op.p1() + ", " + w + ")"
                         : "((" + ref(a0) + " >>> " + op.p1() + ")" + m + ")";
             case RESIZE:
@@ -423,14 +426,24 @@ final class SimCompiler {
             case MUX: return "System.arraycopy(" + ref(a.get(0)) + " != 0L ? " + ref(a.get(1)) + " : " + ref(a.get(2))
                     + ", 0, " + d + ", 0, " + words(op.width()) + ");";
             case CONCAT: {
+                // narrow parts that fall inside one word are ORed into it in one statement per word (many byte
+                // lanes are common); wide or straddling parts are deposited
                 StringBuilder sb = new StringBuilder("SimOps.clear(" + d + ");");
+                java.util.TreeMap<Integer, StringBuilder> words = new java.util.TreeMap<>();
                 int off = op.width();
                 for (Expr p : a) {
                     off -= p.width();
-                    sb.append(p.width() > 64
-                            ? " SimOps.depositWide(" + d + ", " + off + ", " + ref(p) + ", " + p.width() + ");"
-                            : " SimOps.deposit(" + d + ", " + off + ", " + ref(p) + ", " + p.width() + ");");
+                    if (p.width() > 64) {
+                        sb.append(" SimOps.depositWide(" + d + ", " + off + ", " + ref(p) + ", " + p.width() + ");");
+                    } else if ((off & 63) + p.width() <= 64) {
+                        StringBuilder word = words.computeIfAbsent(off >>> 6, k -> new StringBuilder());
+                        word.append(word.length() == 0 ? "" : " | ")
+                                .append((off & 63) == 0 ? ref(p) : "(" + ref(p) + " << " + (off & 63) + ")");
+                    } else {
+                        sb.append(" SimOps.deposit(" + d + ", " + off + ", " + ref(p) + ", " + p.width() + ");");
+                    }
                 }
+                words.forEach((i, terms) -> sb.append(" " + d + "[" + i + "] |= " + terms + ";"));
                 return sb.toString();
             }
             case SLICE: return "SimOps.extractWide(" + d + ", " + ref(a.get(0)) + ", " + op.p1() + ", " + top + ");";

@@ -28,9 +28,9 @@ public final class Yosys {
         for (Path f : files) {
             script.append("read_verilog -sv ").append(f.toAbsolutePath()).append('\n');
         }
-        // RAMs first: memory -nomap keeps inferred memories as $mem cells to count them
+        // RAMs first: stat counts the inferred memories (and their bits) before memory_collect turns them into cells
         script.append("hierarchy -top ").append(top).append('\n')
-                .append("proc; flatten; opt -fast; memory -nomap; tee -o mem.stat stat\n")
+                .append("proc; flatten; opt -fast; tee -o mem.stat stat\n")
                 .append("design -reset\n");
         for (Path f : files) {
             script.append("read_verilog -sv ").append(f.toAbsolutePath()).append('\n');
@@ -68,8 +68,8 @@ public final class Yosys {
             if (log.contains("Latch inferred")) {
                 latches = Math.max(latches, 1);
             }
-            Map<String, Integer> memTypes = cellTypes(memStat);
-            int memories = memTypes.getOrDefault("$mem_v2", 0) + memTypes.getOrDefault("$mem", 0);
+            Matcher mc = Pattern.compile("Number of memories:\\s+(\\d+)").matcher(memStat);
+            int memories = mc.find() ? Integer.parseInt(mc.group(1)) : 0;
             long memBits = 0;
             Matcher mb = Pattern.compile("Number of memory bits:\\s+(\\d+)").matcher(memStat);
             if (mb.find()) {
