@@ -124,7 +124,11 @@ final class LoweredComponent extends spinal.core.Component {
             signals.put(r, u);
         }
         for (Wire w : source.wires()) {
-            signals.put(w, named(uint(w.width()), w.name()));
+            UInt u = named(uint(w.width()), w.name());
+            if (w.name().startsWith("unused_")) {
+                u.allowPruning(); // Component.unused(): nothing reads it, by design; SpinalHDL drops it silently
+            }
+            signals.put(w, u);
         }
         for (Mem m : source.mems()) {
             lowerMem(m);
