@@ -1,0 +1,63 @@
+package org.sue.cmd;
+
+import java.util.Arrays;
+
+/**
+ * Which command types an XPU uses (PROTOCOL.md section 4): for each 8-bit type, the control length carried to the
+ * destination in 2-byte units (0..7: at most 15 control bytes follow type and length in tx_control) and whether data
+ * follows. Type 0 is never a command: a zero type byte ends a PDU's command list (minimum-size padding is zeros).
+ */
+public final class CommandTable {
+    public static final int MAX_CONTROL_UNITS = 7;
+    public static final int MAX_DATA_BYTES = 256;
+
+    private final int[] controlUnits = new int[256]; // -1: type not defined
+    private final boolean[] hasData = new boolean[256];
+
+    public CommandTable() {
+        Arrays.fill(controlUnits, -1);
+    }
+
+    /** Defines a type; returns this table for chaining. */
+    public CommandTable define(int type, int controlUnits16, boolean withData) {
+        if (type < 1 || type > 255) {
+            throw new IllegalArgumentException("CommandTable type must be 1..255 (0 ends a command list), got " + type);
+        }
+        if (controlUnits16 < 0 || controlUnits16 > MAX_CONTROL_UNITS) {
+            throw new IllegalArgumentException("CommandTable controlUnits16 of type " + type + " must be 0.."
+                    + MAX_CONTROL_UNITS + " (2-byte units), got " + controlUnits16);
+        }
+        if (this.controlUnits[type] >= 0) {
+            throw new IllegalArgumentException("CommandTable type " + type + " is defined twice");
+        }
+        this.controlUnits[type] = controlUnits16;
+        this.hasData[type] = withData;
+        return this;
+    }
+
+    public boolean defined(int type) {
+        return type >= 0 && type < 256 && controlUnits[type] >= 0;
+    }
+
+    /** Control bytes carried for a defined type. */
+    public int controlBytes(int type) {
+        check(type);
+        return 2 * controlUnits[type];
+    }
+
+    public boolean hasData(int type) {
+        check(type);
+        return hasData[type];
+    }
+
+    private void check(int type) {
+        if (!defined(type)) {
+            throw new IllegalArgumentException("command type " + type + " is not in the command table");
+        }
+    }
+
+    /** A table for tests and the default configuration: a read request, a write with data, a read response. */
+    public static CommandTable example() {
+        return new CommandTable().define(1, 4, false).define(2, 4, true).define(3, 2, true).define(4, 7, false);
+    }
+}
