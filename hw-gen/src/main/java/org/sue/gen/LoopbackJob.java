@@ -42,6 +42,7 @@ public final class LoopbackJob {
         System.out.printf("%nloopback simulation, %d-bit bus: random PDUs (1..4088 command bytes) TX -> RX%n", WIDTH);
         System.out.printf("  %-42s %6s %8s %10s %9s %8s %12s%n", "format", "PDUs", "frames", "link bytes", "delivered",
                 "cycles", "cycles/s");
+        // a short run: the generated model is still being JIT-compiled, so cycles/s is far below its steady speed
         try (PcapWriter pcap = new PcapWriter(pcapFile)) {
             for (NetConfig net : FORMATS) {
                 long t0 = System.nanoTime();
@@ -80,6 +81,7 @@ public final class LoopbackJob {
             }
         });
         System.out.println("  receiver drops by reason: " + d.toString().trim());
+        System.out.println("  (cycles/s of a short cold run: the JIT is still compiling the model; see scripts/bench)");
         System.out.println("  frames written to " + pcapFile + " (Ethernet with FCS; open in Wireshark)");
         if (wrong != 0 || delivered != frames) {
             throw new IllegalStateException("the loopback lost or changed PDUs: see the summary above");
