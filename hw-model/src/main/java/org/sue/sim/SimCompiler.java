@@ -18,7 +18,6 @@ import org.sue.core.Op;
 import org.sue.core.OpKind;
 import org.sue.core.Port;
 import org.sue.core.Reg;
-import org.sue.core.ResetStyle;
 import org.sue.core.Signal;
 
 /**
