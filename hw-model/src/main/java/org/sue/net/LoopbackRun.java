@@ -93,8 +93,9 @@ public final class LoopbackRun {
     }
 
     /**
-     * Sends the PDUs (call once per instance: it attaches its monitors to the simulator); {@code validPercent}/{@code readyPercent} below 100 add random input gaps / output
-     * backpressure; {@code linkSink} (may be null) sees every frame on the link, e.g. a pcap file.
+     * Sends the PDUs (call once per instance: it attaches its monitors to the simulator). {@code validPercent} and
+     * {@code readyPercent} below 100 add random input gaps / output backpressure; {@code linkSink} (may be null) sees
+     * every frame on the link, e.g. a pcap file.
      */
     public Result run(List<Pdu> pdus, Random rnd, int validPercent, int readyPercent,
                       java.util.function.BiConsumer<byte[], Long> linkSink) {
