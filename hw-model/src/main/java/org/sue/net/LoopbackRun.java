@@ -31,6 +31,7 @@ public final class LoopbackRun {
     public final LocalIdentity me;
     public final HeaderEntry[] table;
     public final Simulator sim;
+    private final Peers peers;
 
     /** This receiver's identity and a header table whose every destination is this receiver. */
     public record Peers(LocalIdentity me, HeaderEntry[] table) {
@@ -45,34 +46,50 @@ public final class LoopbackRun {
             }
             return new Peers(me, table);
         }
+
+        /** The frame the reference codec builds for a PDU to its table destination. */
+        public byte[] frame(NetConfig net, Pdu p) {
+            return FrameCodec.encode(net, table[p.meta().dstXpu()], p.meta().rh(net.rhVersion()), p.commands());
+        }
+
+        /** Writes every table entry into a transmitter's header table, one per cycle. */
+        public void loadTable(Simulator sim, NetConfig net) {
+            for (int d = 0; d < table.length; d++) {
+                sim.poke("tbl_wr_en", 1);
+                sim.poke("tbl_wr_addr", d);
+                sim.poke("tbl_wr_data", headerTemplate(net, table[d]));
+                sim.step();
+            }
+            sim.poke("tbl_wr_en", 0);
+        }
+
+        /** Sets a receiver's local_xpu, local_ip (the IP formats have it) and local_partition inputs. */
+        public void setIdentity(Simulator sim) {
+            sim.poke("local_xpu", me.xpu());
+            if (sim.topPorts().stream().anyMatch(s -> s.signal().name().equals("local_ip"))) {
+                sim.poke("local_ip", new BigInteger(1, me.ip()));
+            }
+            sim.poke("local_partition", me.partition());
+        }
+    }
+
+    /** A receive packet FIFO deep enough for three of the largest frames on this bus (a power of two). */
+    public static int fifoDepth(int dataWidth) {
+        return Integer.highestOneBit(3 * 4200 / (dataWidth / 8)) * 2;
     }
 
     public LoopbackRun(NetConfig net, int dataWidth) {
         this.net = net;
         this.dataWidth = dataWidth;
-        Peers peers = Peers.of(net);
+        peers = Peers.of(net);
         me = peers.me();
         table = peers.table();
-        boolean v6 = net.format() == HeaderFormat.ETH_IPV6_UDP;
-        byte[] myIp = me.ip();
-        int lanes = dataWidth / 8;
-        int fifoDepth = Integer.highestOneBit(Math.max(4, 3 * (4200 + lanes - 1) / lanes - 1)) * 2; // three big frames
         sim = Simulator.compile(Design.elaborate(new FramingLoopback(
                 new FrameTransmitter.Config(dataWidth, net, TABLE_DEPTH),
-                new FrameReceiver.Config(dataWidth, net, fifoDepth))));
+                new FrameReceiver.Config(dataWidth, net, fifoDepth(dataWidth)))));
         sim.reset();
-        for (int d = 0; d < TABLE_DEPTH; d++) {
-            sim.poke("tbl_wr_en", 1);
-            sim.poke("tbl_wr_addr", d);
-            sim.poke("tbl_wr_data", headerTemplate(net, table[d]));
-            sim.step();
-        }
-        sim.poke("tbl_wr_en", 0);
-        sim.poke("local_xpu", me.xpu());
-        if (net.format() == HeaderFormat.ETH_IPV4_UDP || v6) {
-            sim.poke("local_ip", new BigInteger(1, myIp));
-        }
-        sim.poke("local_partition", me.partition());
+        peers.loadTable(sim, net);
+        peers.setIdentity(sim);
     }
 
     /** Random PDUs of 1..maxCommands command bytes to random table destinations, in this receiver's partition. */
@@ -89,7 +106,7 @@ public final class LoopbackRun {
 
     /** The frame the reference codec builds for a PDU. */
     public byte[] expectedFrame(Pdu p) {
-        return FrameCodec.encode(net, table[p.meta().dstXpu()], p.meta().rh(net.rhVersion()), p.commands());
+        return peers.frame(net, p);
     }
 
     /**

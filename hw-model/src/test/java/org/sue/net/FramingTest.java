@@ -92,13 +92,9 @@ class FramingTest {
         LoopbackRun.Peers tables = LoopbackRun.Peers.of(net);
         LocalIdentity me = tables.me();
         Simulator sim = Simulator.compile(Design.elaborate(new FrameReceiver(new FrameReceiver.Config(width, rxNet,
-                Integer.highestOneBit(3 * 4200 / (width / 8)) * 2))));
+                LoopbackRun.fifoDepth(width)))));
         sim.reset();
-        sim.poke("local_xpu", me.xpu());
-        if (net.format() == HeaderFormat.ETH_IPV4_UDP || net.format() == HeaderFormat.ETH_IPV6_UDP) {
-            sim.poke("local_ip", new BigInteger(1, me.ip()));
-        }
-        sim.poke("local_partition", me.partition());
+        tables.setIdentity(sim);
         StreamSource source = new StreamSource(sim, "s_axis");
         StreamMonitor delivered = new StreamMonitor(sim, "m_axis", null);
 
@@ -190,12 +186,7 @@ class FramingTest {
         for (NetConfig cfg : List.of(net, afh)) {
             Simulator sim = Simulator.compile(Design.elaborate(new FrameReceiver(new FrameReceiver.Config(512, cfg, 256))));
             sim.reset();
-            LocalIdentity me = LoopbackRun.Peers.of(cfg).me();
-            sim.poke("local_xpu", me.xpu());
-            if (cfg == net) {
-                sim.poke("local_ip", new BigInteger(1, me.ip()));
-            }
-            sim.poke("local_partition", me.partition());
+            LoopbackRun.Peers.of(cfg).setIdentity(sim);
             StreamSource source = new StreamSource(sim, "s_axis");
             StreamMonitor delivered = new StreamMonitor(sim, "m_axis", null);
             Map<DropReason, byte[]> frames = cfg == net ? bad : Map.of(DropReason.OVERSIZE_PDU, big);

@@ -1,10 +1,8 @@
 package org.sue.vectors;
 
-import java.math.BigInteger;
 import java.util.Random;
 import org.sue.lib.stream.Beats;
 import org.sue.net.FrameDamage;
-import org.sue.net.HeaderFormat;
 import org.sue.net.LoopbackRun;
 import org.sue.net.NetConfig;
 import org.sue.sim.Simulator;
@@ -28,11 +26,7 @@ public final class DamagedFrameStream implements GoldenScenario.Stimulus {
 
     @Override
     public void drive(Simulator sim, long cycle, Random rnd) {
-        sim.poke("local_xpu", peers.me().xpu());
-        if (net.format() == HeaderFormat.ETH_IPV4_UDP || net.format() == HeaderFormat.ETH_IPV6_UDP) {
-            sim.poke("local_ip", new BigInteger(1, peers.me().ip()));
-        }
-        sim.poke("local_partition", peers.me().partition());
+        peers.setIdentity(sim);
         sim.poke("m_axis_tready", rnd.nextInt(8) > 0 ? 1 : 0);
         boolean valid = rnd.nextInt(5) > 0;
         sim.poke("s_axis_tvalid", valid ? 1 : 0);

@@ -106,17 +106,14 @@ final class FramingBench {
         try (Simulator sim = Simulator.compile(design)) {
             sim.record(manifest);
             sim.reset();
-            sim.poke("local_xpu", peers.me().xpu());
-            sim.poke("local_ip", new BigInteger(1, peers.me().ip()));
-            sim.poke("local_partition", peers.me().partition());
+            peers.setIdentity(sim);
             sim.poke("m_axis_tready", 1);
             StreamSource source = new StreamSource(sim, "s_axis");
             Random noGaps = new Random(0);
             for (int c = 0, i = 0; c < 20_000; c++) {
                 if (source.idle()) {
                     LoopbackRun.Pdu p = pdus.get(i++ % pdus.size());
-                    source.add(FrameCodec.encode(net, peers.table()[p.meta().dstXpu()], p.meta().rh(1), p.commands()),
-                            BigInteger.ZERO);
+                    source.add(peers.frame(net, p), BigInteger.ZERO);
                 }
                 source.drive(noGaps, 100);
                 source.advance();
@@ -164,21 +161,13 @@ final class FramingBench {
         Simulator sim = Simulator.compile(Design.elaborate(new FrameTransmitter(
                 new FrameTransmitter.Config(WIDTH, net, LoopbackRun.TABLE_DEPTH))));
         sim.reset();
-        for (int d = 0; d < LoopbackRun.TABLE_DEPTH; d++) {
-            sim.poke("tbl_wr_en", 1);
-            sim.poke("tbl_wr_addr", d);
-            sim.poke("tbl_wr_data", LoopbackRun.headerTemplate(net, peers.table()[d]));
-            sim.step();
-        }
-        sim.poke("tbl_wr_en", 0);
+        peers.loadTable(sim, net);
         StreamSource source = new StreamSource(sim, "s_axis");
         StreamMonitor frames = new StreamMonitor(sim, "m_axis", null);
-        long beats = 0;
         for (LoopbackRun.Pdu p : pdus) {
             source.add(p.commands(), p.meta().pack());
-            beats = Beats.count(FrameCodec.encode(net, peers.table()[p.meta().dstXpu()], p.meta().rh(1),
-                    p.commands()).length, LANES); // the same for every packet
         }
+        long beats = Beats.count(peers.frame(net, pdus.get(0)).length, LANES); // the same for every packet
         run(sim, source, frames, pdus.size());
         return window(beats, source.firstBeatCycle(), frames);
     }
@@ -187,17 +176,13 @@ final class FramingBench {
         Simulator sim = Simulator.compile(Design.elaborate(new FrameReceiver(
                 new FrameReceiver.Config(WIDTH, net, 128))));
         sim.reset();
-        sim.poke("local_xpu", peers.me().xpu());
-        sim.poke("local_ip", new BigInteger(1, peers.me().ip()));
-        sim.poke("local_partition", peers.me().partition());
+        peers.setIdentity(sim);
         StreamSource source = new StreamSource(sim, "s_axis");
         StreamMonitor delivered = new StreamMonitor(sim, "m_axis", null);
-        long beats = 0;
         for (LoopbackRun.Pdu p : pdus) {
-            byte[] f = FrameCodec.encode(net, peers.table()[p.meta().dstXpu()], p.meta().rh(1), p.commands());
-            source.add(f, BigInteger.ZERO);
-            beats = Beats.count(f.length, LANES); // the same for every packet
+            source.add(peers.frame(net, p), BigInteger.ZERO);
         }
+        long beats = Beats.count(peers.frame(net, pdus.get(0)).length, LANES); // the same for every packet
         run(sim, source, delivered, pdus.size());
         return window(beats, source.firstBeatCycle(), delivered);
     }

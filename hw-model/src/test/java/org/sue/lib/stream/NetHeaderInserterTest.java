@@ -3,7 +3,6 @@ package org.sue.lib.stream;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -12,6 +11,7 @@ import org.sue.core.Design;
 import org.sue.net.FrameCodec;
 import org.sue.net.HeaderEntry;
 import org.sue.net.HeaderFormat;
+import org.sue.net.LoopbackRun;
 import org.sue.net.NetConfig;
 import org.sue.net.NetHeaderInserter;
 import org.sue.net.ReliabilityHeader;
@@ -58,7 +58,7 @@ class NetHeaderInserterTest {
                 table[d] = randomEntry(rnd, v6, d);
                 sim.poke("tbl_wr_en", 1);
                 sim.poke("tbl_wr_addr", d);
-                sim.poke("tbl_wr_data", new BigInteger(1, StreamPrependTest.reverse(FrameCodec.headerTemplate(net, table[d]))));
+                sim.poke("tbl_wr_data", LoopbackRun.headerTemplate(net, table[d]));
                 sim.step();
             }
             sim.poke("tbl_wr_en", 0);
