@@ -1,6 +1,7 @@
 package org.sue.lib.crc;
 
 import java.util.OptionalLong;
+import org.sue.lib.stream.Beats;
 
 /**
  * Bit-accurate plain-Java model of the algorithm {@link ParallelCrc} implements, so the algorithm is tested on its own
@@ -73,11 +74,7 @@ public final class ParallelCrcModel {
         OptionalLong result = OptionalLong.empty();
         for (int off = 0; off < frame.length; off += lanes) {
             int n = Math.min(lanes, frame.length - off);
-            long[] words = new long[m.dataWords()];
-            for (int i = 0; i < n; i++) {
-                words[i >>> 3] |= (long) (frame[off + i] & 0xff) << (8 * (i & 7));
-            }
-            result = beat(words, n, off + lanes >= frame.length);
+            result = beat(Beats.data(frame, off, n, lanes), n, off + lanes >= frame.length);
         }
         return result.getAsLong();
     }
