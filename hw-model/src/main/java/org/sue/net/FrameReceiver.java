@@ -112,18 +112,10 @@ public final class FrameReceiver extends Component {
         fcs.sKeep.set(inKeep);
         fcs.sLast.set(inLast);
         int rw = 4; // reason codes: DropReason ordinal + 1, 0 = good
-        Reg runt1 = regNoReset("runt_d1", 1);
-        Reg runt2 = regNoReset("runt_d2", 1);
-        Reg reason1 = regNoReset("header_reason_d1", rw);
-        Reg reason2 = regNoReset("header_reason_d2", rw);
-        Reg len1 = regNoReset("len_d1", 13);
-        Reg len2 = regNoReset("len_d2", 13);
-        runt1.set(runt);
-        runt2.set(runt1);
-        reason1.set(headerReason);
-        reason2.set(reason1);
-        len1.set(frameBytes.sub(h + 16).resize(13)); // commands + padding (meaningless for a runt)
-        len2.set(len1);
+        // the frame's checks, held until its FCS result two cycles after the last beat
+        Expr runt2 = delayTwo("runt", runt);
+        Expr reason2 = delayTwo("header_reason", headerReason);
+        Expr len2 = delayTwo("len", frameBytes.sub(h + 16).resize(13)); // commands + padding (meaningless for a runt)
         Expr frameReason = Hw.mux(runt2, code(DropReason.RUNT),
                 Hw.mux(fcs.crc.ne(CRC32_RESIDUE), code(DropReason.BAD_FCS), reason2));
         SyncFifo frameResults = child("frame_results", new SyncFifo(new SyncFifo.Config(rw + 13, 8, false)));
@@ -143,10 +135,7 @@ public final class FrameReceiver extends Component {
         Expr rhNow = pdu.outData.bits(63, 0);
         when(pdu.outValid, () -> pduFirst.set(pdu.outLast));
         when(pdu.outValid.and(pduFirst), () -> rhHeld.set(rhNow));
-        Reg rh1 = regNoReset("rh_d1", 64);
-        Reg rh2 = regNoReset("rh_d2", 64);
-        rh1.set(Hw.mux(pduFirst, rhNow, rhHeld));
-        rh2.set(rh1);
+        Expr rh2 = delayTwo("rh", Hw.mux(pduFirst, rhNow, rhHeld)); // until the R-CRC result
         SyncFifo pduResults = child("pdu_results", new SyncFifo(new SyncFifo.Config(65, 8, false)));
         pduResults.pushValid.set(rcrc.crcValid);
         pduResults.pushData.set(Hw.cat(rcrc.crc.eq(CRC32_RESIDUE), rh2));
@@ -205,6 +194,15 @@ public final class FrameReceiver extends Component {
         status("internal_error", fifo.protocolError.or(resultOverflow));
         // the FIFO's own count of "drop" verdicts: equal to the sum of drops_<reason>, a check on the wiring
         status("fifo_drops_judged", fifo.dropsBad);
+    }
+
+    /** e two cycles later: the latency of a CRC unit, so a frame's facts meet its CRC result. */
+    private Expr delayTwo(String name, Expr e) {
+        Reg d1 = regNoReset(name + "_d1", e.width());
+        Reg d2 = regNoReset(name + "_d2", e.width());
+        d1.set(e);
+        d2.set(d1);
+        return d2;
     }
 
     private void feed(StreamSlice s) {
