@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,14 +25,11 @@ class PacketFifoTest {
         final Simulator sim;
         final int lanes;
         final Random rnd;
-        final List<byte[]> out = new ArrayList<>();
-        final List<Long> outUser = new ArrayList<>();
-        final List<Long> outCycles = new ArrayList<>();
+        final StreamMonitor out;
         final ArrayDeque<long[]> verdicts = new ArrayDeque<>(); // {due cycle, drop, user}
         int readyPercent = 100;
         /** cycles from a packet's last beat to its verdict, at least 2; random 2..5 when 0 */
         int verdictDelay;
-        private ByteArrayOutputStream current = new ByteArrayOutputStream();
         private long lastDue;
 
         Harness(Simulator sim, int lanes, Random rnd) {
@@ -41,6 +37,7 @@ class PacketFifoTest {
             this.lanes = lanes;
             this.rnd = rnd;
             sim.reset();
+            out = new StreamMonitor(sim, "m_axis", null);
         }
 
         void send(byte[] p, boolean drop, long user, int gapPercent) {
@@ -70,23 +67,7 @@ class PacketFifoTest {
                 sim.poke("v_drop", v[1]);
                 sim.poke("v_user", v[2]);
             }
-            boolean ready = rnd.nextInt(100) < readyPercent;
-            sim.poke("m_axis_tready", ready ? 1 : 0);
-            if (ready && sim.peek("m_axis_tvalid") == 1) {
-                long[] data = sim.peekWide("m_axis_tdata");
-                long[] k = sim.peekWide("m_axis_tkeep");
-                for (int i = 0; i < lanes; i++) {
-                    if (((k[i / 64] >>> (i % 64)) & 1) != 0) {
-                        current.write((int) (data[i / 8] >>> (8 * (i % 8))));
-                    }
-                }
-                outCycles.add(sim.cycle());
-                if (sim.peek("m_axis_tlast") == 1) {
-                    out.add(current.toByteArray());
-                    outUser.add(sim.peek("m_axis_tuser"));
-                    current = new ByteArrayOutputStream();
-                }
-            }
+            sim.poke("m_axis_tready", rnd.nextInt(100) < readyPercent ? 1 : 0);
             sim.step();
         }
 
@@ -125,19 +106,19 @@ class PacketFifoTest {
         }
         hx.drain(lanes * depth * 4);
         int cursor = 0;
-        for (int k = 0; k < hx.out.size(); k++) {
-            int id = hx.outUser.get(k).intValue();
+        for (int k = 0; k < hx.out.packets().size(); k++) {
+            int id = hx.out.packets().get(k).user().intValue();
             assertTrue(id >= cursor, "in order");
             assertFalse(bad.get(id), "packet " + id + " was judged bad but came out");
             assertTrue(packets.get(id).length <= lanes * depth, "packet " + id + " cannot fit but came out");
-            assertArrayEquals(packets.get(id), hx.out.get(k), "packet " + id + " intact");
+            assertArrayEquals(packets.get(id), hx.out.packets().get(k).bytes(), "packet " + id + " intact");
             cursor = id + 1;
         }
         long dropsBad = hx.sim.peek("drops_bad");
         long dropsOverflow = hx.sim.peek("drops_overflow");
-        assertEquals(packets.size(), hx.out.size() + dropsBad + dropsOverflow, "every packet delivered or counted");
+        assertEquals(packets.size(), hx.out.packets().size() + dropsBad + dropsOverflow, "every packet delivered or counted");
         assertTrue(dropsBad > 0 && dropsOverflow > 0);
-        assertTrue(hx.out.size() > packets.size() / 3, "most good packets got through");
+        assertTrue(hx.out.packets().size() > packets.size() / 3, "most good packets got through");
         assertEquals(0, hx.sim.peek("protocol_error"));
     }
 
@@ -157,14 +138,13 @@ class PacketFifoTest {
             hx.send(p, false, i, 0);
         }
         hx.drain(200);
-        assertEquals(packets.size(), hx.out.size());
+        assertEquals(packets.size(), hx.out.packets().size());
         for (int i = 0; i < packets.size(); i++) {
-            assertArrayEquals(packets.get(i), hx.out.get(i));
-            assertEquals(i, hx.outUser.get(i));
+            assertArrayEquals(packets.get(i), hx.out.packets().get(i).bytes());
+            assertEquals(i, hx.out.packets().get(i).user().intValue());
         }
-        for (int i = 1; i < hx.outCycles.size(); i++) {
-            assertEquals(hx.outCycles.get(i - 1) + 1, hx.outCycles.get(i), "output beat " + i + " follows at once");
-        }
+        long lastBeat = hx.out.packets().get(packets.size() - 1).cycle();
+        assertEquals(hx.out.beats() - 1, lastBeat - hx.out.firstBeatCycle(), "every output beat follows at once");
         assertEquals(0, hx.sim.peek("drops_overflow"));
     }
 
@@ -174,6 +154,6 @@ class PacketFifoTest {
         hx.verdicts.add(new long[] {0, 0, 7});
         hx.drain(3);
         assertEquals(1, hx.sim.peek("protocol_error"));
-        assertTrue(hx.out.isEmpty());
+        assertTrue(hx.out.packets().isEmpty());
     }
 }
