@@ -35,6 +35,11 @@ public final class CommandTable {
         return this;
     }
 
+    /** The defined types, ascending. */
+    public int[] definedTypes() {
+        return java.util.stream.IntStream.range(1, 256).filter(this::defined).toArray();
+    }
+
     public boolean defined(int type) {
         return type >= 0 && type < 256 && controlUnits[type] >= 0;
     }

@@ -117,6 +117,16 @@ public abstract class Component {
         return register(new Reg(name, width, null, this, here), here);
     }
 
+    /**
+     * A register counting the cycles in which {@code increment} is high; it stops at all ones instead of wrapping
+     * (a status counter never wraps silently).
+     */
+    protected final Reg saturatingCounter(String name, int width, Expr increment) {
+        Reg count = reg(name, width, 0);
+        when(increment.and(count.andR().not()), () -> count.set(count.add(1)));
+        return count;
+    }
+
     protected final Wire wire(String name, int width) {
         SourceLoc here = SourceLoc.here();
         return register(new Wire(name, width, this, here), here);
