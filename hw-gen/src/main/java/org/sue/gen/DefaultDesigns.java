@@ -3,6 +3,8 @@ package org.sue.gen;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Supplier;
+import org.sue.cmd.CommandTable;
+import org.sue.cmd.CommandUnpacker;
 import org.sue.core.Component;
 import org.sue.lib.CreditCounter;
 import org.sue.lib.SyncFifo;
@@ -34,6 +36,9 @@ public final class DefaultDesigns {
         m.put("sue_tx_w512_gen2c", () -> new FrameTransmitter(new FrameTransmitter.Config(512, gen2, 1024)));
         NetConfig gen1 = NetConfig.defaults(HeaderFormat.AFH_GEN1).withGen1Options(0x88B7, true);
         m.put("sue_rx_w512_gen1", () -> new FrameReceiver(new FrameReceiver.Config(512, gen1, 128)));
+        // command interface to the XPU: 512-bit data, packed commands on the framing's 1024-bit bus
+        m.put("cmd_unpacker_s1024_d512", () -> new CommandUnpacker(new CommandUnpacker.Config(1024, 512,
+                CommandTable.example(), 64, 32)));
         return m;
     }
 }

@@ -29,7 +29,7 @@ class CommandUnpackerTest {
         List<Delivered> expected = new ArrayList<>();
         long[] malformed = new long[CommandCodec.Malformed.values().length];
         for (int p = 0; p < 300; p++) {
-            byte[] pdu = UnpackerBench.randomPdu(rnd, TABLE, 1 + rnd.nextInt(12), rnd.nextInt(4) == 0);
+            byte[] pdu = RandomCommands.pdu(rnd, TABLE, 1 + rnd.nextInt(12), rnd.nextInt(4) == 0);
             int src = rnd.nextInt(1024);
             int vc = rnd.nextInt(4);
             CommandCodec.Unpacked u = CommandCodec.unpack(TABLE, pdu);
@@ -57,7 +57,7 @@ class CommandUnpackerTest {
         UnpackerBench bench = new UnpackerBench(new CommandUnpacker.Config(1024, 512, TABLE, 4000, 10), rnd);
         List<CommandCodec.Command> cmds = new ArrayList<>();
         for (int i = 0; i < 120; i++) { // 12-byte read requests, 10 per 128-byte beat
-            cmds.add(new CommandCodec.Command(1, UnpackerBench.bytes(rnd, 8), new byte[0]));
+            cmds.add(new CommandCodec.Command(1, RandomCommands.bytes(rnd, 8), new byte[0]));
         }
         for (int p = 0; p < 4; p++) {
             bench.offer(CommandCodec.pack(TABLE, cmds), p, p);
@@ -74,7 +74,7 @@ class CommandUnpackerTest {
         UnpackerBench bench = new UnpackerBench(new CommandUnpacker.Config(512, 256, TABLE, 100, 100), rnd);
         List<CommandCodec.Command> cmds = new ArrayList<>();
         for (int i = 0; i < 15; i++) { // 256 data bytes: 8 beats of 32 bytes each
-            cmds.add(new CommandCodec.Command(2, UnpackerBench.bytes(rnd, 8), UnpackerBench.bytes(rnd, 256)));
+            cmds.add(new CommandCodec.Command(2, RandomCommands.bytes(rnd, 8), RandomCommands.bytes(rnd, 256)));
         }
         bench.offer(CommandCodec.pack(TABLE, cmds), 1, 2);
         bench.run(100, 100);
@@ -88,7 +88,7 @@ class CommandUnpackerTest {
         UnpackerBench bench = new UnpackerBench(new CommandUnpacker.Config(512, 256, TABLE, 2, 1), rnd);
         List<CommandCodec.Command> cmds = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
-            cmds.add(new CommandCodec.Command(3, UnpackerBench.bytes(rnd, 4), UnpackerBench.bytes(rnd, 10)));
+            cmds.add(new CommandCodec.Command(3, RandomCommands.bytes(rnd, 4), RandomCommands.bytes(rnd, 10)));
         }
         bench.offer(CommandCodec.pack(TABLE, cmds), 9, 1);
         bench.returnCredits = false;
@@ -275,46 +275,6 @@ class CommandUnpackerTest {
                 b[j] = (byte) (words[j / 8] >>> (8 * (j % 8)));
             }
             return b;
-        }
-
-        static byte[] bytes(Random rnd, int n) {
-            byte[] b = new byte[n];
-            rnd.nextBytes(b);
-            return b;
-        }
-
-        /** Random commands of the table, packed; optionally damaged so the codec finds a malformed command. */
-        static byte[] randomPdu(Random rnd, CommandTable table, int commands, boolean damage) {
-            List<CommandCodec.Command> cmds = new ArrayList<>();
-            int[] types = table.definedTypes();
-            for (int i = 0; i < commands; i++) {
-                int t = types[rnd.nextInt(types.length)];
-                int len = table.hasData(t) ? (rnd.nextInt(4) == 0 ? 256 : rnd.nextInt(257)) : 0;
-                cmds.add(new CommandCodec.Command(t, bytes(rnd, table.controlBytes(t)), bytes(rnd, len)));
-            }
-            byte[] pdu = CommandCodec.pack(table, cmds);
-            if (rnd.nextInt(3) == 0) { // padding to a minimum size, as the framing adds it
-                pdu = Arrays.copyOf(pdu, pdu.length + 1 + rnd.nextInt(40));
-            }
-            if (!damage) {
-                return pdu;
-            }
-            int at = 0;
-            int k = rnd.nextInt(commands);
-            for (int i = 0; i < k; i++) {
-                at += CommandCodec.packedBytes(cmds.get(i));
-            }
-            switch (rnd.nextInt(5)) {
-                case 0 -> pdu[at] = (byte) (200 + rnd.nextInt(50)); // unknown type
-                case 1 -> { // a data length on a type without data
-                    pdu[at] = 1;
-                    pdu[at + 3] = (byte) (1 + rnd.nextInt(200));
-                }
-                case 2 -> pdu[at + 2] = (byte) (1 + rnd.nextInt(3)); // more than 256 data bytes
-                case 3 -> pdu = Arrays.copyOf(pdu, at + 1 + rnd.nextInt(CommandCodec.packedBytes(cmds.get(k)) - 1));
-                default -> pdu[at + 2] = (byte) 0x7f; // far past the PDU
-            }
-            return pdu.length == 0 ? new byte[] {1} : pdu;
         }
     }
 }

@@ -4,6 +4,8 @@ import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import org.sue.cmd.CommandTable;
+import org.sue.cmd.CommandUnpacker;
 import org.sue.core.ResetStyle;
 import org.sue.lib.CreditCounter;
 import org.sue.lib.SyncFifo;
@@ -60,6 +62,8 @@ public final class GoldenScenarios {
         list.add(rx("rx_w1024_ipv6_vlan", 1024, NetConfig.defaults(HeaderFormat.ETH_IPV6_UDP).withVlan(true)));
         list.add(new GoldenScenario("rh_inserter_w512", () -> new RhInserter(new RhInserter.Config(512, 1)),
                 ResetStyle.SYNC_HIGH, 600, () -> new PacketStream(64, 0, 300)));
+        list.add(unpacker("cmd_unpacker_s512_d256", 512, 256));
+        list.add(unpacker("cmd_unpacker_s1024_d512", 1024, 512));
         return list;
     }
 
@@ -116,6 +120,12 @@ public final class GoldenScenarios {
         return new GoldenScenario(name, () -> new StreamCrcAppend(new StreamCrcAppend.Config(
                 new StreamConfig(width, 16), CrcParams.CRC32, 8)), ResetStyle.SYNC_HIGH, cycles,
                 () -> new PacketStream(width / 8, 0, 400));
+    }
+
+    static GoldenScenario unpacker(String name, int streamWidth, int dataWidth) {
+        return new GoldenScenario(name, () -> new CommandUnpacker(new CommandUnpacker.Config(streamWidth, dataWidth,
+                CommandTable.example(), 6, 3)), ResetStyle.SYNC_HIGH, 1400,
+                () -> new CommandPduStream(CommandTable.example(), streamWidth / 8));
     }
 
     static GoldenScenario tx(String name, int width, NetConfig net) {
