@@ -1,0 +1,512 @@
+package org.sue.cmd;
+
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.sue.core.Component;
+import org.sue.core.Expr;
+import org.sue.core.Hw;
+import org.sue.core.Mem;
+import org.sue.core.Port;
+import org.sue.core.ReadUnderWrite;
+import org.sue.core.Reg;
+import org.sue.core.Wire;
+import org.sue.lib.SyncFifo;
+import org.sue.lib.stream.PacketFifo;
+import org.sue.lib.stream.StreamConfig;
+import org.sue.lib.stream.StreamPorts;
+import org.sue.net.SueMeta;
+
+/**
+ * Per-{destination, VC} packing buffers in one shared memory, the scheduler that picks them, and PDU assembly (spec
+ * 4.4, PROTOCOL.md section 4).
+ *
+ * <p><b>Storage.</b> Commands arrive from {@link CommandIngress} already packed (one packet per command, tuser
+ * {has_data, bytes, vc, dst}) and are written one beat per cell into {@code cells} (cell = one bus beat). A free
+ * list hands out cells (first a counter over all cells, then a FIFO of freed ones). {@code cell_link} chains the
+ * cells of one command, {@code cmd_info} (by a command's first cell) holds its size, {@code next_cmd} chains the
+ * commands of one queue, and {@code queue_state} (by queue = {dst, vc}) holds head, tail, command count and xoff
+ * state. So area grows with the buffer size; a queue costs one table row.
+ *
+ * <p><b>Queue manager.</b> One operation per cycle changes the queue tables, so no row has two writers: APPEND (a
+ * command's last beat is stored: link it behind the tail; a queue that was empty joins its VC's active list),
+ * TAKE (the walker took k commands: new head, count - k, back to the end of the active list if commands remain) and
+ * SKIP (the queue's destination has no transmit window: back to the end of the list). A two-stage pipeline (read,
+ * then write) with the previous operation's row and link forwarded keeps back-to-back operations on one queue
+ * exact.
+ *
+ * <p><b>Scheduler and walker.</b> Round robin over the VCs that have link credit ({@code vc_ready}) and active
+ * queues; within a VC the active list is a FIFO of queues, so queues take turns. The walker follows the picked
+ * queue's command chain one command per cycle and takes commands while the PDU stays within {@code pduLimit}
+ * bytes: one command goes at once, several are packed, nothing waits to be packed. At most two PDUs are picked and
+ * not yet sent; so while the link is busy later commands join later PDUs (spec Figure 18: A, B, C+E, D).
+ *
+ * <p><b>Reader.</b> Reads the taken commands' cells one per cycle, frees each cell, returns each command's credits
+ * ({@code rel_*}) after its last cell, and concatenates the commands' bytes into full beats, which a
+ * {@link PacketFifo} turns into whole PDUs on {@code m_axis} (SueMeta tuser with dst, vc and len).
+ *
+ * <p>Throughput: the queue manager does one operation per cycle, one per command plus one per PDU; the reader one
+ * cell per cycle plus one idle cycle between PDUs.
+ */
+public final class PackingBuffer extends Component {
+    /** Width of the input tuser: {has_data[21], bytes[20:12], vc[11:10], dst[9:0]}. */
+    public static final int COMMAND_USER_WIDTH = 22;
+    static final int VCS = 4;
+
+    public record Config(int cellWidth, int cells, int destinations, int pduLimit, int xoffThreshold,
+                         int xonThreshold) {
+        public Config {
+            new StreamConfig(cellWidth, SueMeta.WIDTH); // validates cellWidth
+            if (cellWidth < 256) {
+                throw new IllegalArgumentException("PackingBuffer cellWidth must be at least 256 bits (a command"
+                        + " header fits one cell), got " + cellWidth);
+            }
+            if (cells < 16 || cells > 65536 || Integer.bitCount(cells) != 1) {
+                throw new IllegalArgumentException("PackingBuffer cells must be a power of two from 16 to 65536, got "
+                        + cells);
+            }
+            if (destinations < 2 || destinations > 1024 || Integer.bitCount(destinations) != 1) {
+                throw new IllegalArgumentException("PackingBuffer destinations must be a power of two from 2 to 1024,"
+                        + " got " + destinations);
+            }
+            int maxCommand = CommandCodec.HEADER_BYTES + 2 * CommandTable.MAX_CONTROL_UNITS
+                    + CommandTable.MAX_DATA_BYTES;
+            if (pduLimit < maxCommand || pduLimit > 4096 - org.sue.net.ReliabilityHeader.BYTES) {
+                throw new IllegalArgumentException("PackingBuffer pduLimit must be " + maxCommand + ".."
+                        + (4096 - org.sue.net.ReliabilityHeader.BYTES) + " bytes (the largest command must fit; the"
+                        + " PDU with its reliability header at most 4096), got " + pduLimit);
+            }
+            if (xoffThreshold < 1 || xoffThreshold > cells) {
+                throw new IllegalArgumentException("PackingBuffer xoffThreshold must be 1.." + cells
+                        + " commands, got " + xoffThreshold);
+            }
+            if (xonThreshold < 0 || xonThreshold >= xoffThreshold) {
+                throw new IllegalArgumentException("PackingBuffer xonThreshold must be 0..xoffThreshold-1, got "
+                        + xonThreshold);
+            }
+        }
+
+        /** 2 KiB PDUs, xoff at 16 queued commands, xon at 8. */
+        public static Config defaults(int cellWidth, int cells, int destinations) {
+            return new Config(cellWidth, cells, destinations, 2048, 16, 8);
+        }
+
+        public int cellBytes() {
+            return cellWidth / 8;
+        }
+
+        /** Largest number of beats one PDU can take. */
+        public int maxPduBeats() {
+            return (pduLimit + cellBytes() - 1) / cellBytes();
+        }
+    }
+
+    public final StreamPorts in;
+    public final StreamPorts out;
+    public final Port vcReady;
+    public final Port dstReady;
+    public final Port relValid;
+    public final Port relVc;
+    public final Port relData;
+    public final Port xoffValid;
+    public final Port xoffOn;
+    public final Port xoffXpuid;
+    public final Port xoffVc;
+    public final Port overflowError;
+    public final Port dstError;
+    private final Config config;
+
+    public PackingBuffer(Config config) {
+        this.config = config;
+        int w = config.cellWidth();
+        int cb = config.cellBytes();
+        int aw = Hw.log2Up(config.cells());
+        int dw = Hw.log2Up(config.destinations());
+        int qw = dw + 2;
+        int queues = config.destinations() * VCS;
+        int cw = aw + 1; // commands of one queue
+        int bw = 9;      // bytes of one command (at most 274)
+        int lw = SueMeta.Field.LEN.width;
+        in = StreamPorts.slave(this::port, new StreamConfig(w, COMMAND_USER_WIDTH));
+        out = StreamPorts.master(this::port, new StreamConfig(w, SueMeta.WIDTH));
+        vcReady = in("vc_ready", VCS);
+        dstReady = in("dst_ready", config.destinations());
+        relValid = out("rel_valid", 1);
+        relVc = out("rel_vc", 2);
+        relData = out("rel_data", 1);
+        xoffValid = out("xoff_valid", 1);
+        xoffOn = out("xoff_on", 1);
+        xoffXpuid = out("xoff_xpuid", 10);
+        xoffVc = out("xoff_vc", 2);
+        overflowError = out("overflow_error", 1);
+        dstError = out("dst_error", 1);
+
+        Mem cells = mem("cells", config.cells(), w, ReadUnderWrite.READ_FIRST);
+        Mem cellLink = mem("cell_link", config.cells(), aw, ReadUnderWrite.READ_FIRST);
+        Mem cmdInfo = mem("cmd_info", config.cells(), bw + 1, ReadUnderWrite.READ_FIRST);
+        Mem nextCmd = mem("next_cmd", config.cells(), aw, ReadUnderWrite.READ_FIRST);
+        // queue_state row: {xoff, count, tail, head}
+        int rowWidth = 1 + cw + 2 * aw;
+        Mem queueState = mem("queue_state", queues, rowWidth, ReadUnderWrite.READ_FIRST);
+
+        // ---- free list: every cell once from a counter, then the cells the reader frees --------------------------
+        SyncFifo freeCells = child("free_cells", new SyncFifo(new SyncFifo.Config(aw, config.cells(), false)));
+        Reg fresh = reg("fresh_cells", aw + 1, 0); // cells handed out from the counter so far
+        Expr fromCounter = wire("alloc_from_counter", fresh.bit(aw).not());
+        Expr allocOk = wire("alloc_ok", fromCounter.or(freeCells.popValid));
+        Expr allocCell = wire("alloc_cell", Hw.mux(fromCounter, fresh.bits(aw - 1, 0), freeCells.popData));
+
+        // ---- writer: one input beat per cell ----------------------------------------------------------------------
+        SyncFifo appends = child("appends", new SyncFifo(new SyncFifo.Config(qw + aw, 16, false)));
+        Reg firstBeat = reg("first_beat", 1, 1);
+        Reg prevCell = reg("prev_cell", aw, 0);
+        Reg firstCell = reg("first_cell", aw, 0);
+        Reg overflow = reg("overflow_flag", 1, 0);
+        in.tready().set(allocOk.and(appends.pushReady));
+        when(in.tvalid().and(allocOk.not()), () -> overflow.set(1)); // credits should have prevented this
+        Expr write = wire("write", in.tvalid().and(in.tready()));
+        Expr inDst = in.tuser().bits(9, 0);
+        Expr inVc = in.tuser().bits(11, 10);
+        Expr inBytes = in.tuser().bits(20, 12);
+        Expr inHasData = in.tuser().bit(21);
+        Reg badDst = reg("dst_error_flag", 1, 0);
+        if (dw < 10) {
+            when(write.and(inDst.bits(9, dw).orR()), () -> badDst.set(1)); // the ingress should have refused it
+        }
+        dstError.set(badDst);
+        cells.write(write, allocCell, in.tdata());
+        cellLink.write(write.and(firstBeat.not()), prevCell, allocCell);
+        cmdInfo.write(write.and(firstBeat), allocCell, Hw.cat(inHasData, inBytes));
+        when(write, () -> {
+            prevCell.set(allocCell);
+            firstBeat.set(in.tlast());
+            when(firstBeat, () -> firstCell.set(allocCell));
+            when(fromCounter, () -> fresh.set(fresh.add(1)));
+        });
+        freeCells.popReady.set(write.and(fromCounter.not()));
+        Expr commandFirst = Hw.mux(firstBeat, allocCell, firstCell);
+        appends.pushValid.set(write.and(in.tlast()));
+        appends.pushData.set(Hw.cat(inDst.bits(dw - 1, 0), inVc, commandFirst));
+        unused("keep", in.tkeep()); // a command's length is in its tuser
+
+        // ---- active lists: per VC, the queues that hold commands, in turn ------------------------------------------
+        List<SyncFifo> active = new ArrayList<>();
+        int listDepth = Math.min(config.destinations(), config.cells());
+        for (int v = 0; v < VCS; v++) {
+            active.add(child("active_" + v, new SyncFifo(new SyncFifo.Config(dw, Math.max(2, listDepth), false))));
+        }
+
+        // ---- queue manager: one operation per cycle; stage A reads, stage B writes ---------------------------------
+        // requests from the walker: TAKE (k > 0) or SKIP (k = 0)
+        Wire takeRequest = wire("take_request", 1);
+        Wire takeQueue = wire("take_queue", qw);
+        Wire takeCount = wire("take_count", cw);
+        Wire takeLast = wire("take_last", aw);
+        Expr grantTake = wire("grant_take", takeRequest);
+        Expr grantAppend = wire("grant_append", appends.popValid.and(takeRequest.not()));
+        appends.popReady.set(grantAppend);
+        Expr opQueue = wire("op_queue", Hw.mux(grantTake, takeQueue, appends.popData.bits(qw + aw - 1, aw)));
+        Expr rowRead = queueState.readSync("row_read", opQueue, Hw.lit(1, 1));
+        Expr linkRead = nextCmd.readSync("link_read", takeLast, Hw.lit(1, 1));
+        Reg bValid = reg("b_valid", 1, 0);
+        Reg bTake = reg("b_take", 1, 0);
+        Reg bQueue = reg("b_queue", qw, 0);
+        Reg bCell = reg("b_cell", aw, 0);   // APPEND: the command's first cell; TAKE: the last command taken
+        Reg bCount = reg("b_count", cw, 0);
+        bValid.set(grantTake.or(grantAppend));
+        bTake.set(grantTake);
+        bQueue.set(opQueue);
+        bCell.set(Hw.mux(grantTake, takeLast, appends.popData.bits(aw - 1, 0)));
+        bCount.set(takeCount);
+        // the previous operation's writes, for an operation that read before they landed
+        Reg fwdRowValid = reg("fwd_row_valid", 1, 0);
+        Reg fwdRowQueue = reg("fwd_row_queue", qw, 0);
+        Reg fwdRow = reg("fwd_row", rowWidth, 0);
+        Reg fwdLinkValid = reg("fwd_link_valid", 1, 0);
+        Reg fwdLinkAddr = reg("fwd_link_addr", aw, 0);
+        Reg fwdLinkData = reg("fwd_link_data", aw, 0);
+        Expr row = wire("row", Hw.mux(fwdRowValid.and(fwdRowQueue.eq(bQueue)), fwdRow, rowRead));
+        Expr link = wire("link", Hw.mux(fwdLinkValid.and(fwdLinkAddr.eq(bCell)), fwdLinkData, linkRead));
+        Expr head = row.bits(aw - 1, 0);
+        Expr tail = row.bits(2 * aw - 1, aw);
+        Expr count = row.bits(2 * aw + cw - 1, 2 * aw);
+        Expr xoff = row.bit(rowWidth - 1);
+        Expr isTake = wire("is_take", bValid.and(bTake));
+        Expr isAppend = wire("is_append", bValid.and(bTake.not()));
+        Expr wasEmpty = wire("was_empty", count.eq(0));
+        Expr newCount = wire("new_count", Hw.mux(isTake, count.sub(bCount), count.add(1)));
+        Expr newHead = wire("new_head", Hw.mux(isTake, Hw.mux(bCount.eq(0), head, link),
+                Hw.mux(wasEmpty, bCell, head)));
+        Expr newTail = wire("new_tail", Hw.mux(isAppend, bCell, tail));
+        Expr xoffNow = wire("xoff_now", isAppend.and(xoff.not()).and(newCount.ge(config.xoffThreshold())));
+        Expr xonNow = wire("xon_now", isTake.and(xoff).and(newCount.le(config.xonThreshold())));
+        Expr newXoff = wire("new_xoff", xoff.or(xoffNow).and(xonNow.not()));
+        Expr newRow = wire("new_row", Hw.cat(newXoff, newCount, newTail, newHead));
+        queueState.write(bValid, bQueue, newRow);
+        Expr linkWrite = wire("link_write", isAppend.and(wasEmpty.not()));
+        nextCmd.write(linkWrite, tail, bCell);
+        fwdRowValid.set(bValid);
+        fwdRowQueue.set(bQueue);
+        fwdRow.set(newRow);
+        fwdLinkValid.set(linkWrite);
+        fwdLinkAddr.set(tail);
+        fwdLinkData.set(bCell);
+        // a queue joins its list when its first command arrives and rejoins after a turn if it still holds commands
+        Expr listPush = wire("list_push", isAppend.and(wasEmpty).or(isTake.and(newCount.ne(0))));
+        Expr bVc = bQueue.bits(1, 0);
+        for (int v = 0; v < VCS; v++) {
+            active.get(v).pushValid.set(listPush.and(bVc.eq(v)));
+            active.get(v).pushData.set(bQueue.bits(qw - 1, 2));
+        }
+        Reg xoffValidReg = reg("xoff_valid_reg", 1, 0);
+        Reg xoffOnReg = reg("xoff_on_reg", 1, 0);
+        Reg xoffQueue = reg("xoff_queue", qw, 0);
+        xoffValidReg.set(xoffNow.or(xonNow));
+        xoffOnReg.set(xoffNow);
+        xoffQueue.set(bQueue);
+        xoffValid.set(xoffValidReg);
+        xoffOn.set(xoffOnReg);
+        xoffXpuid.set(xoffQueue.bits(qw - 1, 2).resize(10));
+        xoffVc.set(xoffQueue.bits(1, 0));
+
+        // ---- scheduler and walker ---------------------------------------------------------------------------------
+        // walker states: IDLE, PICKED (queue row being read), WALK (one command per cycle), DONE (TAKE/SKIP pending)
+        final int idle = 0;
+        final int picked = 1;
+        final int walk = 2;
+        final int done = 3;
+        Reg state = reg("walk_state", 2, idle);
+        Reg rrVc = reg("rr_vc", 2, VCS - 1);
+        Reg walkQueue = reg("walk_queue", qw, 0);
+        Reg walkAvail = reg("walk_avail", cw, 0);  // commands the queue held when picked
+        Reg walkTaken = reg("walk_taken", cw, 0);
+        Reg walkBytes = reg("walk_bytes", lw, 0);
+        Reg walkLast = reg("walk_last", aw, 0);
+        Reg walkCmd = reg("walk_cmd", aw, 0);    // command whose info is being read
+        Reg walkSkip = reg("walk_skip", 1, 0);
+        Reg inFlight = reg("pdus_in_flight", 2, 0); // picked and not yet out of m_axis
+        SyncFifo taken = child("taken", new SyncFifo(new SyncFifo.Config(aw + bw + 1 + 1 + qw, 16, false)));
+
+        // pick: round robin over the VCs with credit and an active queue, starting after the last one served
+        List<Expr> eligible = new ArrayList<>();
+        for (int v = 0; v < VCS; v++) {
+            eligible.add(active.get(v).popValid.and(vcReady.bit(v)));
+        }
+        Expr pickVc = rotatingPick(eligible, rrVc);
+        Expr anyEligible = wire("any_eligible", Hw.cat(eligible).orR());
+        Expr pick = wire("pick", anyEligible.and(state.eq(idle)).and(inFlight.lt(2)));
+        Expr pickedDst = wire("picked_dst", select(active, pickVc));
+        for (int v = 0; v < VCS; v++) {
+            active.get(v).popReady.set(pick.and(pickVc.eq(v)));
+        }
+        Expr pickedQueue = Hw.cat(pickedDst, pickVc);
+        Expr walkRow = queueState.readSync("walk_row", pickedQueue, pick);
+        Expr windowOpen = wire("window_open", dstReady.shr(pickedDst).bit(0));
+
+        // walk: cmd_info and next_cmd of the command at hand, read one cycle ahead
+        Wire walkAddr = wire("walk_addr", aw);
+        Expr info = cmdInfo.readSync("walk_info", walkAddr, Hw.lit(1, 1));
+        Expr infoNext = nextCmd.readSync("walk_next", walkAddr, Hw.lit(1, 1));
+        walkAddr.set(walkCmd);
+        Expr infoBytes = info.bits(bw - 1, 0);
+        Expr fits = wire("fits", walkBytes.add(infoBytes.resize(lw)).le(config.pduLimit()));
+        Expr takeOne = wire("take_one", state.eq(walk).and(walkTaken.lt(walkAvail)).and(fits)
+                .and(taken.pushReady));
+        Expr walkEnd = wire("walk_end", state.eq(walk).and(walkTaken.eq(walkAvail).or(fits.not())));
+        when(pick, () -> {
+            state.set(picked);
+            rrVc.set(pickVc);
+            walkQueue.set(pickedQueue);
+            walkSkip.set(windowOpen.not());
+        });
+        when(state.eq(picked), () -> {
+            Expr walkHead = walkRow.bits(aw - 1, 0);
+            walkAvail.set(walkRow.bits(2 * aw + cw - 1, 2 * aw));
+            walkTaken.set(0);
+            walkBytes.set(0);
+            walkCmd.set(walkHead);
+            walkAddr.set(walkHead);
+            state.set(Hw.mux(walkSkip, Hw.lit(2, done), Hw.lit(2, walk)));
+        });
+        when(takeOne, () -> {
+            walkTaken.set(walkTaken.add(1));
+            walkBytes.set(walkBytes.add(infoBytes.resize(lw)));
+            walkLast.set(walkCmd);
+            walkCmd.set(infoNext);
+            walkAddr.set(infoNext);
+        });
+        when(walkEnd, () -> state.set(done));
+        // done: tell the queue manager (always granted) and close the PDU with an end marker for the reader
+        Expr finish = wire("finish", state.eq(done).and(walkSkip.or(taken.pushReady)));
+        when(finish, () -> state.set(idle));
+        takeRequest.set(finish);
+        takeQueue.set(walkQueue);
+        takeCount.set(Hw.mux(walkSkip, Hw.lit(cw, 0), walkTaken));
+        takeLast.set(walkLast);
+        // taken entries: {end marker, queue, has_data, bytes, first cell}
+        taken.pushValid.set(takeOne.or(finish.and(walkSkip.not())));
+        taken.pushData.set(Hw.cat(finish, walkQueue, info.bit(bw), infoBytes, walkCmd));
+        unused("walk_row_rest", walkRow.bits(rowWidth - 1, 2 * aw + cw), walkRow.bits(2 * aw - 1, aw));
+
+        // ---- reader: one cell per cycle; a PDU-end marker closes the PDU ------------------------------------------
+        Expr entryEnd = taken.popData.bit(aw + bw + 1 + qw);
+        Expr entryQueue = taken.popData.bits(aw + bw + 1 + qw - 1, aw + bw + 1);
+        Expr entryHasData = taken.popData.bit(aw + bw);
+        Expr entryBytes = taken.popData.bits(aw + bw - 1, aw);
+        Expr entryCell = taken.popData.bits(aw - 1, 0);
+        Reg reading = reg("reading", 1, 0);       // inside a command
+        Reg readLeft = reg("read_left", bw, 0);   // bytes of the command not yet read
+        Reg readQueue = reg("read_queue", qw, 0);
+        Reg readHasData = reg("read_has_data", 1, 0);
+        Reg pduBytes = reg("pdu_bytes", lw, 0);
+        Wire readAddrW = wire("read_addr", aw);
+        Expr nextLink = cellLink.readSync("read_link", readAddrW, Hw.lit(1, 1)); // the next cell, one cycle later
+        Expr startCommand = wire("start_command", reading.not().and(taken.popValid).and(entryEnd.not()));
+        Expr endMarker = wire("end_marker", reading.not().and(taken.popValid).and(entryEnd));
+        Expr readNow = wire("read_now", reading.or(startCommand));
+        readAddrW.set(Hw.mux(reading, nextLink, entryCell));
+        Expr readAddr = readAddrW;
+        Expr left = wire("left", Hw.mux(reading, readLeft, entryBytes));
+        Expr lastCell = wire("last_cell", left.le(cb));
+        Expr pieceBytes = wire("piece_bytes", Hw.mux(lastCell, left, Hw.lit(bw, cb)));
+        Expr data = cells.readSync("read_data", readAddr, readNow);
+        taken.popReady.set(startCommand.or(endMarker));
+        when(readNow, () -> {
+            reading.set(lastCell.not());
+            readLeft.set(left.sub(cb));
+        });
+        when(startCommand, () -> {
+            readQueue.set(entryQueue);
+            readHasData.set(entryHasData);
+        });
+        // the cell just read goes back to the free list; its data is already on its way out
+        freeCells.pushValid.set(readNow);
+        freeCells.pushData.set(readAddr);
+        Reg relValidReg = reg("rel_valid_reg", 1, 0);
+        Reg relVcReg = reg("rel_vc_reg", 2, 0);
+        Reg relDataReg = reg("rel_data_reg", 1, 0);
+        relValidReg.set(readNow.and(lastCell));
+        relVcReg.set(Hw.mux(reading, readQueue, entryQueue).bits(1, 0));
+        relDataReg.set(Hw.mux(reading, readHasData, entryHasData));
+        relValid.set(relValidReg);
+        relVc.set(relVcReg);
+        relData.set(relDataReg);
+
+        // ---- concatenation of the pieces into full beats, into the output packet FIFO -----------------------------
+        Reg pieceValid = reg("piece_valid", 1, 0);
+        Reg pieceN = reg("piece_n", bw, 0);
+        Reg pduEnd = reg("pdu_end", 1, 0);       // the end marker: flush what is collected
+        Reg endQueue = reg("end_queue", qw, 0);
+        pieceValid.set(readNow);
+        pieceN.set(pieceBytes);
+        pduEnd.set(endMarker);
+        when(endMarker, () -> endQueue.set(entryQueue));
+        Reg acc = reg("acc", w, 0);
+        int nw = Hw.log2Up(cb + 1);
+        Reg accN = reg("acc_n", nw, 0);
+        Expr shifted = wire("shifted", data.resize(2 * w).shl(Hw.cat(accN, Hw.lit(3, 0))));
+        Expr combined = wire("combined", acc.resize(2 * w).or(shifted));
+        Expr total = wire("total", accN.resize(bw + 1).add(pieceN.resize(bw + 1)));
+        // a full beat leaves only when more bytes follow it, so the PDU's last beat can still get tlast
+        Expr full = wire("full", pieceValid.and(total.gt(cb)));
+        PacketFifo staging = child("staging", new PacketFifo(new PacketFifo.Config(
+                new StreamConfig(w, SueMeta.WIDTH), Integer.highestOneBit(2 * config.maxPduBeats() + 4) * 2)));
+        staging.inValid.set(full.or(pduEnd.and(accN.ne(0))));
+        staging.inData.set(Hw.mux(full, combined.bits(w - 1, 0), acc));
+        staging.inKeep.set(Hw.mux(full, Hw.ones(cb), laneKeep(accN, cb)));
+        staging.inLast.set(pduEnd);
+        when(full, () -> {
+            acc.set(combined.bits(2 * w - 1, w));
+            accN.set(total.sub(cb).resize(nw));
+        }).elseWhen(pieceValid, () -> {
+            acc.set(combined.bits(w - 1, 0));
+            accN.set(total.resize(nw));
+        }).elseWhen(pduEnd, () -> {
+            acc.set(0);
+            accN.set(0);
+        });
+        when(pieceValid, () -> pduBytes.set(pduBytes.add(pieceN.resize(lw)))).elseWhen(pduEnd,
+                () -> pduBytes.set(0));
+        // verdict two cycles after the last beat: keep, with the PDU's metadata
+        Reg v1 = reg("verdict_1", 1, 0);
+        Reg v2 = reg("verdict_2", 1, 0);
+        Reg u1 = reg("verdict_user_1", SueMeta.WIDTH, 0);
+        Reg u2 = reg("verdict_user_2", SueMeta.WIDTH, 0);
+        v1.set(pduEnd);
+        v2.set(v1);
+        u1.set(meta(endQueue, pduBytes, dw));
+        u2.set(u1);
+        staging.verdictValid.set(v2);
+        staging.verdictDrop.set(0);
+        staging.verdictUser.set(u2);
+        unused("staging_status", staging.dropsBad, staging.dropsOverflow, staging.protocolError);
+        out.tdata().set(staging.out.tdata());
+        out.tkeep().set(staging.out.tkeep());
+        out.tvalid().set(staging.out.tvalid());
+        out.tlast().set(staging.out.tlast());
+        out.tuser().set(staging.out.tuser());
+        staging.out.tready().set(out.tready());
+        Expr pduOut = wire("pdu_out", out.tvalid().and(out.tready()).and(out.tlast()));
+        inFlight.set(inFlight.add(pick.and(windowOpen).resize(2)).sub(pduOut.resize(2)));
+        overflowError.set(overflow);
+    }
+
+    /** SueMeta for an assembled PDU: destination, VC and length; the rest is filled in further down the path. */
+    private static Expr meta(Expr queue, Expr len, int dw) {
+        BigInteger zero = BigInteger.ZERO;
+        Expr dst = queue.bits(queue.width() - 1, 2).resize(10);
+        Expr vc = queue.bits(1, 0);
+        return Hw.cat(len, Hw.lit(SueMeta.Field.LEN.lo - SueMeta.Field.VC.lo - 2, zero), vc,
+                Hw.lit(10, 0), dst);
+    }
+
+    /** The first {@code count} lanes set. */
+    private static Expr laneKeep(Expr count, int lanes) {
+        List<Expr> bits = new ArrayList<>();
+        for (int l = lanes - 1; l >= 0; l--) {
+            bits.add(count.gt(l));
+        }
+        return Hw.cat(bits);
+    }
+
+    private static Expr select(List<SyncFifo> fifos, Expr index) {
+        Expr r = fifos.get(0).popData;
+        for (int v = 1; v < fifos.size(); v++) {
+            r = Hw.mux(index.eq(v), fifos.get(v).popData, r);
+        }
+        return r;
+    }
+
+    /** The first eligible index after {@code last}, circularly (the last one served goes to the back). */
+    private static Expr rotatingPick(List<Expr> eligible, Expr last) {
+        int n = eligible.size();
+        Expr choice = Hw.lit(2, 0);
+        for (int start = 0; start < n; start++) {
+            // candidates in order start+1, start+2, ..., start (when last == start)
+            Expr pickHere = Hw.lit(2, start);
+            for (int k = n; k >= 1; k--) {
+                int v = (start + k) % n;
+                pickHere = Hw.mux(eligible.get(v), Hw.lit(2, v), pickHere);
+            }
+            choice = Hw.mux(last.eq(start), pickHere, choice);
+        }
+        return choice;
+    }
+
+    public Config config() {
+        return config;
+    }
+
+    @Override
+    public String moduleName() {
+        return "PackingBuffer_w" + config.cellWidth() + "_c" + config.cells() + "_d" + config.destinations();
+    }
+
+    @Override
+    public Map<String, Object> parameters() {
+        return Map.of("cellWidth", config.cellWidth(), "cells", config.cells(), "destinations",
+                config.destinations(), "pduLimit", config.pduLimit(), "xoffThreshold", config.xoffThreshold(),
+                "xonThreshold", config.xonThreshold());
+    }
+}

@@ -1,0 +1,198 @@
+package org.sue.cmd;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.math.BigInteger;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.sue.core.Design;
+import org.sue.lib.stream.StreamMonitor;
+import org.sue.lib.stream.StreamSource;
+import org.sue.net.SueMeta;
+import org.sue.sim.Simulator;
+
+/**
+ * Commands go in one packet each and come out packed into PDUs: every command exactly once, unchanged, in order per
+ * {destination, VC}; one {destination, VC} per PDU, within the limit; the spec's Figure 18 example comes out as A, B,
+ * C+E, D.
+ */
+class PackingBufferTest {
+    static final CommandTable TABLE = CommandTable.example();
+
+    @Test
+    void figure18() {
+        Bench b = new Bench(PackingBuffer.Config.defaults(1024, 256, 16), new Random(1));
+        CommandCodec.Command a = cmd(1, 1);
+        CommandCodec.Command bb = cmd(2, 2);
+        CommandCodec.Command c = cmd(3, 3);
+        CommandCodec.Command d = cmd(4, 4);
+        CommandCodec.Command e = cmd(5, 5);
+        b.readyPercent = 0; // the link is busy while A..E arrive
+        b.send(a, 1, 0);
+        b.send(bb, 2, 0);
+        b.send(c, 3, 0);
+        b.send(d, 4, 0);
+        b.send(e, 3, 0);
+        b.cycles(60);
+        b.readyPercent = 100;
+        b.drain();
+        List<StreamMonitor.Packet> pdus = b.out.packets();
+        assertEquals(4, pdus.size());
+        assertEquals(List.of(a), unpack(pdus.get(0)));
+        assertEquals(List.of(bb), unpack(pdus.get(1)));
+        assertEquals(List.of(c, e), unpack(pdus.get(2)));
+        assertEquals(List.of(d), unpack(pdus.get(3)));
+        assertEquals(List.of(1, 2, 3, 4), pdus.stream().map(p -> SueMeta.unpack(p.user()).dstXpu()).toList());
+    }
+
+    @ParameterizedTest
+    @CsvSource({"1024, 256, 16, 2048, 70", "512, 512, 64, 1024, 90", "1024, 128, 4, 4088, 50", "256, 64, 2, 274, 100"})
+    void everyCommandOnceInOrderPerQueue(int width, int cells, int dests, int limit, int readyPercent) {
+        Random rnd = new Random(width + cells + dests + limit);
+        PackingBuffer.Config config = new PackingBuffer.Config(width, cells, dests, limit, 8, 4);
+        Bench b = new Bench(config, rnd);
+        b.readyPercent = readyPercent;
+        Map<Integer, ArrayDeque<CommandCodec.Command>> expected = new HashMap<>();
+        int total = 1500;
+        int[] types = TABLE.definedTypes();
+        for (int i = 0; i < total; i++) {
+            int t = types[rnd.nextInt(types.length)];
+            int len = TABLE.hasData(t) ? rnd.nextInt(257) : 0;
+            CommandCodec.Command c = new CommandCodec.Command(t, RandomCommands.bytes(rnd, TABLE.controlBytes(t)),
+                    RandomCommands.bytes(rnd, len));
+            int dst = rnd.nextInt(Math.min(dests, 1 + rnd.nextInt(dests))); // some destinations busier
+            int vc = rnd.nextInt(4);
+            expected.computeIfAbsent(dst * 4 + vc, k -> new ArrayDeque<>()).add(c);
+            b.send(c, dst, vc);
+            b.holdCellsWithin(cells);
+        }
+        b.drain();
+        int delivered = 0;
+        for (StreamMonitor.Packet p : b.out.packets()) {
+            SueMeta m = SueMeta.unpack(p.user());
+            assertEquals(p.bytes().length, m.len(), "tuser len is the PDU's size");
+            assertTrue(p.bytes().length <= limit, "PDU within the limit");
+            CommandCodec.Unpacked u = CommandCodec.unpack(TABLE, p.bytes());
+            assertNull(u.error());
+            ArrayDeque<CommandCodec.Command> q = expected.get(m.dstXpu() * 4 + m.vc());
+            for (CommandCodec.Command c : u.commands()) {
+                assertEquals(q.poll(), c, "commands of a queue leave in order, unchanged");
+                delivered++;
+            }
+        }
+        assertEquals(total, delivered);
+        assertEquals(total, b.released);
+        assertEquals(0, b.sim.peek("overflow_error"));
+    }
+
+    @Test
+    void packsUpToTheLimitWhenTheLinkIsSlow() {
+        Bench b = new Bench(PackingBuffer.Config.defaults(1024, 512, 16), new Random(3));
+        b.readyPercent = 0;
+        List<CommandCodec.Command> sent = new ArrayList<>();
+        for (int i = 0; i < 300; i++) { // 64-byte commands to one queue
+            CommandCodec.Command c = new CommandCodec.Command(3, RandomCommands.bytes(new Random(i), 4),
+                    RandomCommands.bytes(new Random(-i), 56));
+            sent.add(c);
+            b.send(c, 7, 2);
+        }
+        b.cycles(1000); // all arrive while the link is busy
+        b.readyPercent = 100;
+        b.drain();
+        List<Integer> sizes = b.out.packets().stream().map(p -> unpack(p).size()).toList();
+        int packed = sizes.stream().mapToInt(Integer::intValue).sum();
+        // the first two PDUs were picked as the first commands arrived; every later one is full but the last
+        for (int i = 2; i < sizes.size() - 1; i++) {
+            assertEquals(2048 / 64, sizes.get(i), "PDU " + i + " of " + sizes);
+        }
+        assertEquals(300, packed);
+    }
+
+    @Test
+    void rejectsBadParameters() {
+        assertThrows(IllegalArgumentException.class, () -> new PackingBuffer.Config(128, 256, 16, 2048, 8, 4));
+        assertThrows(IllegalArgumentException.class, () -> new PackingBuffer.Config(1024, 100, 16, 2048, 8, 4));
+        assertThrows(IllegalArgumentException.class, () -> new PackingBuffer.Config(1024, 256, 16, 4089, 8, 4));
+        assertThrows(IllegalArgumentException.class, () -> new PackingBuffer.Config(1024, 256, 16, 200, 8, 4));
+        assertThrows(IllegalArgumentException.class, () -> new PackingBuffer.Config(1024, 256, 16, 2048, 8, 8));
+    }
+
+    static CommandCodec.Command cmd(int seed, int marker) {
+        byte[] control = RandomCommands.bytes(new Random(seed), 8);
+        control[0] = (byte) marker;
+        return new CommandCodec.Command(1, control, new byte[0]);
+    }
+
+    static List<CommandCodec.Command> unpack(StreamMonitor.Packet p) {
+        return CommandCodec.unpack(TABLE, p.bytes()).commands();
+    }
+
+    /** Sends packed commands the way the ingress does, counts releases, collects PDUs. */
+    static final class Bench {
+        final Simulator sim;
+        final Random rnd;
+        final StreamSource source;
+        final StreamMonitor out;
+        int readyPercent = 100;
+        int released;
+        int sent;
+        int cellBytes;
+
+        Bench(PackingBuffer.Config config, Random rnd) {
+            this.rnd = rnd;
+            sim = Simulator.compile(Design.elaborate(new PackingBuffer(config)));
+            sim.reset();
+            source = new StreamSource(sim, "s_axis");
+            out = new StreamMonitor(sim, "m_axis", null);
+            cellBytes = config.cellBytes();
+            sim.poke("vc_ready", 0xf);
+            sim.poke("dst_ready", BigInteger.ONE.shiftLeft(config.destinations()).subtract(BigInteger.ONE));
+        }
+
+        void send(CommandCodec.Command c, int dst, int vc) {
+            byte[] packed = CommandCodec.pack(TABLE, List.of(c));
+            long user = (c.data().length > 0 ? 1L << 21 : 0) | (long) packed.length << 12 | (long) vc << 10 | dst;
+            source.add(packed, BigInteger.valueOf(user));
+            sent++;
+        }
+
+        /** Like the ingress's credits: never more commands outstanding than the cells can hold at 274 bytes each. */
+        void holdCellsWithin(int cells) {
+            while (sent - released > cells / ((274 + cellBytes - 1) / cellBytes)) {
+                cycles(1);
+            }
+        }
+
+        void cycles(int n) {
+            for (int i = 0; i < n; i++) {
+                source.drive(rnd, 100);
+                sim.poke("m_axis_tready", rnd.nextInt(100) < readyPercent ? 1 : 0);
+                source.advance();
+                sim.step();
+                if (sim.peek("rel_valid") == 1) {
+                    released++;
+                }
+            }
+        }
+
+        void drain() {
+            int quiet = 0;
+            while (quiet < 100) {
+                int before = out.packets().size();
+                cycles(1);
+                quiet = source.idle() && out.packets().size() == before ? quiet + 1 : 0;
+                assertTrue(sim.cycle() < 3_000_000, "no progress");
+            }
+        }
+    }
+}
