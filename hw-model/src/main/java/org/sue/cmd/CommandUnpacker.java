@@ -232,6 +232,8 @@ public final class CommandUnpacker extends Component {
             vc.set(SueMeta.Field.VC.of(in.tuser()));
         }).elseWhen(done, () -> remaining.set(0))
                 .otherwise(() -> remaining.set(remaining.sub(consume.resize(remaining.width()))));
+        // a beat never consumes more than a PDU holds (LEN bits); the adder width above is only for the compares
+        unused("consume_top", consume.bits(lw - 1, SueMeta.Field.LEN.width));
         // only the source, VC and length matter here
         unused("tuser", in.tuser().bits(SueMeta.Field.LEN.lo - 1, SueMeta.Field.VC.lo + SueMeta.Field.VC.width),
                 in.tuser().bits(SueMeta.Field.SRC_XPU.lo - 1, 0));
