@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.math.BigInteger;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -95,6 +96,89 @@ class PackingBufferTest {
         assertEquals(0, b.sim.peek("overflow_error"));
     }
 
+    /**
+     * The RTL's PDUs equal the reference model's, PDU for PDU, under random arrivals, output backpressure and gating
+     * of VCs (link credit) and destinations (transmit window); the model is told when the RTL's queue manager
+     * appended, when the scheduler picked and when a pick's update landed.
+     */
+    @ParameterizedTest
+    @CsvSource({"1024, 256, 8, 2048", "512, 128, 4, 700"})
+    void matchesThePackingModel(int width, int cells, int dests, int limit) {
+        Random rnd = new Random(width * 7L + dests);
+        PackingBuffer.Config config = new PackingBuffer.Config(width, cells, dests, limit, 6, 2);
+        Bench b = new Bench(config, rnd);
+        PackingModel model = new PackingModel(limit, 2);
+        ArrayDeque<Object[]> arrivals = new ArrayDeque<>(); // {dst, vc, command} in input order
+        List<PackingModel.Pdu> predicted = new ArrayList<>();
+        int[] skips = {0};
+        b.sim.addListener(new Simulator.CycleListener() {
+            @Override
+            public void close() {
+            }
+
+            @Override
+            public void sample(Simulator sim, long cycle) {
+                if (sim.peek("pick") == 1) {
+                    PackingModel.Pdu pdu = model.pick((int) sim.peek("vc_ready"),
+                            BitSet.valueOf(reverse(sim.peekBig("dst_ready").toByteArray())));
+                    assertTrue(pdu != null, "the RTL picked at cycle " + cycle + " with nothing eligible");
+                    if (pdu.commands().isEmpty()) {
+                        skips[0]++;
+                    } else {
+                        predicted.add(pdu);
+                    }
+                }
+                if (sim.peek("is_append") == 1) {
+                    Object[] a = arrivals.poll();
+                    model.append((int) a[0], (int) a[1], (CommandCodec.Command) a[2]);
+                }
+                if (sim.peek("is_take") == 1) {
+                    long q = sim.peek("b_queue");
+                    model.finish((int) (q >> 2), (int) (q & 3));
+                }
+                model.tick();
+            }
+        });
+        b.readyPercent = 60;
+        b.gating = true;
+        int[] types = TABLE.definedTypes();
+        for (int i = 0; i < 1200; i++) {
+            int t = types[rnd.nextInt(types.length)];
+            CommandCodec.Command c = new CommandCodec.Command(t, RandomCommands.bytes(rnd, TABLE.controlBytes(t)),
+                    RandomCommands.bytes(rnd, TABLE.hasData(t) ? rnd.nextInt(257) : 0));
+            int dst = rnd.nextInt(dests);
+            int vc = rnd.nextInt(4);
+            arrivals.add(new Object[] {dst, vc, c});
+            b.send(c, dst, vc);
+            b.holdCellsWithin(cells);
+        }
+        b.gating = false;
+        b.drain();
+        List<StreamMonitor.Packet> pdus = b.out.packets();
+        assertEquals(predicted.size(), pdus.size(), "PDU count");
+        for (int i = 0; i < pdus.size(); i++) {
+            SueMeta m = SueMeta.unpack(pdus.get(i).user());
+            PackingModel.Pdu p = predicted.get(i);
+            assertEquals(p.dst() + "/" + p.vc(), m.dstXpu() + "/" + m.vc(), "queue of PDU " + i);
+            assertEquals(p.commands(), unpack(pdus.get(i)), "commands of PDU " + i);
+        }
+        assertEquals(0, model.queued());
+        // the run must have exercised both single-command and packed PDUs, and skips for closed windows
+        long packed = predicted.stream().filter(p -> p.commands().size() > 1).count();
+        System.out.printf("model match %s: %d PDUs, %d packed, %d skips%n", config, pdus.size(), packed, skips[0]);
+        assertTrue(packed > 20 && pdus.size() - packed > 20 && skips[0] > 5,
+                pdus.size() + " PDUs, " + packed + " packed, " + skips[0] + " skips");
+    }
+
+    /** BigInteger's bytes are big-endian, BitSet's little-endian. */
+    static byte[] reverse(byte[] bigEndian) {
+        byte[] b = new byte[bigEndian.length];
+        for (int i = 0; i < b.length; i++) {
+            b[i] = bigEndian[b.length - 1 - i];
+        }
+        return b;
+    }
+
     @Test
     void packsUpToTheLimitWhenTheLinkIsSlow() {
         Bench b = new Bench(PackingBuffer.Config.defaults(1024, 512, 16), new Random(3));
@@ -144,6 +228,9 @@ class PackingBufferTest {
         final StreamSource source;
         final StreamMonitor out;
         int readyPercent = 100;
+        /** change the VC and destination gating at random every 50 cycles (all open when switched off) */
+        boolean gating;
+        final int destinations;
         int released;
         int sent;
         int cellBytes;
@@ -155,6 +242,7 @@ class PackingBufferTest {
             source = new StreamSource(sim, "s_axis");
             out = new StreamMonitor(sim, "m_axis", null);
             cellBytes = config.cellBytes();
+            destinations = config.destinations();
             sim.poke("vc_ready", 0xf);
             sim.poke("dst_ready", BigInteger.ONE.shiftLeft(config.destinations()).subtract(BigInteger.ONE));
         }
@@ -175,6 +263,11 @@ class PackingBufferTest {
 
         void cycles(int n) {
             for (int i = 0; i < n; i++) {
+                if (sim.cycle() % 50 == 0) {
+                    BigInteger open = BigInteger.ONE.shiftLeft(destinations).subtract(BigInteger.ONE);
+                    sim.poke("vc_ready", gating && rnd.nextInt(3) == 0 ? rnd.nextInt(16) : 0xf);
+                    sim.poke("dst_ready", gating ? open.clearBit(rnd.nextInt(destinations)) : open);
+                }
                 source.drive(rnd, 100);
                 sim.poke("m_axis_tready", rnd.nextInt(100) < readyPercent ? 1 : 0);
                 source.advance();
