@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Random;
 import org.sue.cmd.CommandTable;
 import org.sue.cmd.CommandUnpacker;
+import org.sue.cmd.PackingBuffer;
 import org.sue.core.ResetStyle;
 import org.sue.lib.CreditCounter;
 import org.sue.lib.SyncFifo;
@@ -64,6 +65,10 @@ public final class GoldenScenarios {
                 ResetStyle.SYNC_HIGH, 600, () -> new PacketStream(64, 0, 300)));
         list.add(unpacker("cmd_unpacker_s512_d256", 512, 256));
         list.add(unpacker("cmd_unpacker_s1024_d512", 1024, 512));
+        list.add(new GoldenScenario("packing_w1024_c64_d8", () -> new PackingBuffer(new PackingBuffer.Config(1024, 64,
+                8, 1024, 6, 2)), ResetStyle.SYNC_HIGH, 2500, () -> new PackedCommandStream(128, 8, 20)));
+        list.add(new GoldenScenario("packing_w512_c128_d4", () -> new PackingBuffer(new PackingBuffer.Config(512, 128,
+                4, 600, 4, 1)), ResetStyle.SYNC_HIGH, 2500, () -> new PackedCommandStream(64, 4, 24)));
         return list;
     }
 

@@ -1,0 +1,69 @@
+package org.sue.vectors;
+
+import java.math.BigInteger;
+import java.util.List;
+import java.util.Random;
+import org.sue.cmd.CommandCodec;
+import org.sue.cmd.CommandTable;
+import org.sue.cmd.RandomCommands;
+import org.sue.lib.stream.Beats;
+import org.sue.sim.Simulator;
+
+/**
+ * Drives a {@link org.sue.cmd.PackingBuffer} as the ingress would: random packed commands to a few destinations and
+ * VCs, one packet each, never more outstanding than {@code maxOutstanding} (released ones count back, as credits
+ * do); random output backpressure and random gating of VCs and destinations.
+ */
+public final class PackedCommandStream implements GoldenScenario.Stimulus {
+    private final CommandTable table = CommandTable.example();
+    private final int lanes;
+    private final int destinations;
+    private final int maxOutstanding;
+    private int outstanding;
+    private byte[] packet;
+    private long user;
+    private int offset;
+
+    public PackedCommandStream(int lanes, int destinations, int maxOutstanding) {
+        this.lanes = lanes;
+        this.destinations = destinations;
+        this.maxOutstanding = maxOutstanding;
+    }
+
+    @Override
+    public void drive(Simulator sim, long cycle, Random rnd) {
+        if (sim.peek("rel_valid") == 1) {
+            outstanding--;
+        }
+        sim.poke("m_axis_tready", rnd.nextInt(4) > 0 ? 1 : 0);
+        if (cycle % 50 == 0) { // gating changes now and then
+            sim.poke("vc_ready", rnd.nextInt(8) == 0 ? rnd.nextInt(16) : 0xf);
+            BigInteger open = BigInteger.ONE.shiftLeft(destinations).subtract(BigInteger.ONE);
+            sim.poke("dst_ready", rnd.nextInt(4) == 0 ? open.clearBit(rnd.nextInt(destinations)) : open);
+        }
+        if (packet == null && outstanding < maxOutstanding && rnd.nextInt(3) > 0) {
+            int[] types = table.definedTypes();
+            int t = types[rnd.nextInt(types.length)];
+            int len = table.hasData(t) ? rnd.nextInt(257) : 0;
+            packet = CommandCodec.pack(table, List.of(new CommandCodec.Command(t,
+                    RandomCommands.bytes(rnd, table.controlBytes(t)), RandomCommands.bytes(rnd, len))));
+            user = (len > 0 ? 1L << 21 : 0) | (long) packet.length << 12 | (long) rnd.nextInt(4) << 10
+                    | rnd.nextInt(Math.min(destinations, 6));
+            offset = 0;
+            outstanding++;
+        }
+        boolean valid = packet != null;
+        int n = valid ? Math.min(lanes, packet.length - offset) : 0;
+        sim.poke("s_axis_tvalid", valid ? 1 : 0);
+        sim.poke("s_axis_tdata", valid ? Beats.data(packet, offset, n, lanes) : new long[(lanes + 7) / 8]);
+        sim.poke("s_axis_tkeep", Beats.keep(n, lanes));
+        sim.poke("s_axis_tlast", valid && offset + n >= packet.length ? 1 : 0);
+        sim.poke("s_axis_tuser", user);
+        if (valid && sim.peek("s_axis_tready") == 1) {
+            offset += lanes;
+            if (offset >= packet.length) {
+                packet = null;
+            }
+        }
+    }
+}
