@@ -170,11 +170,13 @@ public final class PackingBuffer extends Component {
         Expr inVc = in.tuser().bits(11, 10);
         Expr inBytes = in.tuser().bits(20, 12);
         Expr inHasData = in.tuser().bit(21);
-        Reg badDst = reg("dst_error_flag", 1, 0);
-        if (dw < 10) {
+        if (dw < 10) { // with 1024 destinations every xpuid is one
+            Reg badDst = reg("dst_error_flag", 1, 0);
             when(write.and(inDst.bits(9, dw).orR()), () -> badDst.set(1)); // the ingress should have refused it
+            dstError.set(badDst);
+        } else {
+            dstError.set(0);
         }
-        dstError.set(badDst);
         cells.write(write, allocCell, in.tdata());
         cellLink.write(write.and(firstBeat.not()), prevCell, allocCell);
         cmdInfo.write(write.and(firstBeat), allocCell, Hw.cat(inHasData, inBytes));

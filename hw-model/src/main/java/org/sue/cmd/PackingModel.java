@@ -4,8 +4,10 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Transaction-level reference of packing and scheduling (spec 4.4): per-{destination, VC} queues of commands; per VC
@@ -25,17 +27,31 @@ public final class PackingModel {
     public record Pdu(int dst, int vc, List<CommandCodec.Command> commands) {
     }
 
+    /** A per-destination flow-control notification: queue {dst, vc} went to xoff ({@code on}) or back to xon. */
+    public record Xoff(int dst, int vc, boolean on) {
+    }
+
     private final int pduLimit;
     private final int listLatency;
+    private final int xoffThreshold;
+    private final int xonThreshold;
+    private final Set<Integer> xoff = new HashSet<>();
+    private final List<Xoff> notifications = new ArrayList<>();
     private final Map<Integer, ArrayDeque<CommandCodec.Command>> queues = new HashMap<>();
     private final List<ArrayDeque<long[]>> lists = new ArrayList<>(); // {queue, cycle it can be picked from}
     private final Map<Integer, Integer> pendingTake = new HashMap<>(); // queue -> commands taken, until finish
     private int lastVc = 3;
     private long now;
 
-    public PackingModel(int pduLimit, int listLatency) {
+    /**
+     * {@code xoffThreshold}: a queue reaching this many commands (picked ones included) goes to xoff;
+     * {@code xonThreshold}: an xoff queue falling to this many or fewer goes back to xon.
+     */
+    public PackingModel(int pduLimit, int listLatency, int xoffThreshold, int xonThreshold) {
         this.pduLimit = pduLimit;
         this.listLatency = listLatency;
+        this.xoffThreshold = xoffThreshold;
+        this.xonThreshold = xonThreshold;
         for (int v = 0; v < 4; v++) {
             lists.add(new ArrayDeque<>());
         }
@@ -51,6 +67,9 @@ public final class PackingModel {
         queue.add(c);
         if (queue.size() == 1) {
             list(q);
+        }
+        if (queue.size() >= xoffThreshold && xoff.add(q)) {
+            notifications.add(new Xoff(dst, vc, true));
         }
     }
 
@@ -97,6 +116,19 @@ public final class PackingModel {
         if (!queue.isEmpty()) {
             list(q);
         }
+        if (queue.size() <= xonThreshold && xoff.remove(q)) {
+            notifications.add(new Xoff(dst, vc, false));
+        }
+    }
+
+    /** Every xoff/xon notification so far, in order. */
+    public List<Xoff> notifications() {
+        return notifications;
+    }
+
+    /** Queues currently in xoff. */
+    public int queuesInXoff() {
+        return xoff.size();
     }
 
     private void list(int q) {

@@ -107,7 +107,8 @@ class PackingBufferTest {
         Random rnd = new Random(width * 7L + dests);
         PackingBuffer.Config config = new PackingBuffer.Config(width, cells, dests, limit, 6, 2);
         Bench b = new Bench(config, rnd);
-        PackingModel model = new PackingModel(limit, 2);
+        PackingModel model = new PackingModel(limit, 2, config.xoffThreshold(), config.xonThreshold());
+        List<PackingModel.Xoff> notified = new ArrayList<>();
         ArrayDeque<Object[]> arrivals = new ArrayDeque<>(); // {dst, vc, command} in input order
         List<PackingModel.Pdu> predicted = new ArrayList<>();
         int[] skips = {0};
@@ -127,6 +128,10 @@ class PackingBufferTest {
                     } else {
                         predicted.add(pdu);
                     }
+                }
+                if (sim.peek("xoff_valid") == 1) {
+                    notified.add(new PackingModel.Xoff((int) sim.peek("xoff_xpuid"), (int) sim.peek("xoff_vc"),
+                            sim.peek("xoff_on") == 1));
                 }
                 if (sim.peek("is_append") == 1) {
                     Object[] a = arrivals.poll();
@@ -163,6 +168,10 @@ class PackingBufferTest {
             assertEquals(p.commands(), unpack(pdus.get(i)), "commands of PDU " + i);
         }
         assertEquals(0, model.queued());
+        // xoff/xon: the same notifications in the same order, each queue alternating, all back on at the end
+        assertEquals(model.notifications(), notified, "xoff/xon notifications");
+        assertEquals(0, model.queuesInXoff(), "queues left in xoff");
+        assertTrue(notified.size() > 20, notified.size() + " notifications");
         // the run must have exercised both single-command and packed PDUs, and skips for closed windows
         long packed = predicted.stream().filter(p -> p.commands().size() > 1).count();
         System.out.printf("model match %s: %d PDUs, %d packed, %d skips%n", config, pdus.size(), packed, skips[0]);
