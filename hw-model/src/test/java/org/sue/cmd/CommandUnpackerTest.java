@@ -26,7 +26,7 @@ class CommandUnpackerTest {
     void deliversWhatTheCodecUnpacks(int streamWidth, int dataWidth) {
         Random rnd = new Random(streamWidth * 31L + dataWidth);
         UnpackerBench bench = new UnpackerBench(new CommandUnpacker.Config(streamWidth, dataWidth, TABLE, 6, 3), rnd);
-        List<Delivered> expected = new ArrayList<>();
+        List<CommandReceiver.Delivered> expected = new ArrayList<>();
         long[] malformed = new long[CommandCodec.Malformed.values().length];
         for (int p = 0; p < 300; p++) {
             byte[] pdu = RandomCommands.pdu(rnd, TABLE, 1 + rnd.nextInt(12), rnd.nextInt(4) == 0);
@@ -34,7 +34,7 @@ class CommandUnpackerTest {
             int vc = rnd.nextInt(4);
             CommandCodec.Unpacked u = CommandCodec.unpack(TABLE, pdu);
             for (CommandCodec.Command c : u.commands()) {
-                expected.add(new Delivered(src, vc, c));
+                expected.add(new CommandReceiver.Delivered(src, vc, c));
             }
             if (u.error() != null) {
                 malformed[u.error().ordinal()]++;
@@ -64,7 +64,7 @@ class CommandUnpackerTest {
         }
         bench.run(100, 100);
         assertEquals(480, bench.delivered.size());
-        long span = bench.lastDelivery - bench.firstDelivery;
+        long span = bench.xpu.lastDelivery() - bench.xpu.firstDelivery();
         assertEquals(479, span, "480 commands in consecutive cycles, also across PDU boundaries");
     }
 
@@ -79,7 +79,7 @@ class CommandUnpackerTest {
         bench.offer(CommandCodec.pack(TABLE, cmds), 1, 2);
         bench.run(100, 100);
         assertEquals(15, bench.delivered.size());
-        assertEquals(15 * 8 - 1, bench.lastBeat - bench.firstDelivery, "one data beat per cycle");
+        assertEquals(15 * 8 - 1, bench.xpu.lastBeat() - bench.xpu.firstDelivery(), "one data beat per cycle");
     }
 
     @Test
@@ -98,7 +98,7 @@ class CommandUnpackerTest {
         bench.cycles(3);
         assertEquals(1, bench.sim.peek("rx_reset_out"));
         bench.sim.poke("rx_reset_in", 0);
-        bench.xpuReset();
+        bench.xpu.reset();
         bench.returnCredits = true;
         bench.run(100, 100);
         assertEquals(5, bench.delivered.size());
@@ -120,33 +120,17 @@ class CommandUnpackerTest {
         assertTrue(e.getMessage().contains("table"));
     }
 
-    record Delivered(int src, int vc, CommandCodec.Command command) {
-    }
-
-    /** Feeds PDUs to a CommandUnpacker and plays the XPU: collects commands, holds and returns credits. */
+    /** Feeds PDUs to a CommandUnpacker; a {@link CommandReceiver} plays the XPU. */
     static final class UnpackerBench {
         final Simulator sim;
         final Random rnd;
         final CommandUnpacker.Config config;
         final org.sue.lib.stream.StreamSource source;
-        final List<Delivered> delivered = new ArrayList<>();
-        final int[] cmdHeld = new int[4];
-        final int[] dataHeld = new int[4];
-        int[] cmdCredits = new int[4];
-        int[] dataCredits = new int[4];
+        final CommandReceiver xpu;
+        final List<CommandReceiver.Delivered> delivered;
         boolean returnCredits = true;
-        long firstDelivery = -1;
-        long lastDelivery;
-        long lastBeat;
         private int validPercent = 100;
         private int returnPercent = 100;
-        private int pendingType;
-        private int pendingLen;
-        private byte[] pendingControl;
-        private java.io.ByteArrayOutputStream pendingData;
-        private int pendingSrc;
-        private int pendingVc;
-        private int nextCycle;
 
         UnpackerBench(CommandUnpacker.Config config, Random rnd) {
             this.config = config;
@@ -154,14 +138,8 @@ class CommandUnpackerTest {
             sim = Simulator.compile(Design.elaborate(new CommandUnpacker(config)));
             sim.reset();
             source = new org.sue.lib.stream.StreamSource(sim, "s_axis");
-            xpuReset();
-        }
-
-        void xpuReset() {
-            Arrays.fill(cmdCredits, config.cmdCredits());
-            Arrays.fill(dataCredits, config.dataCredits());
-            Arrays.fill(cmdHeld, 0);
-            Arrays.fill(dataHeld, 0);
+            xpu = new CommandReceiver(sim, config.dataWidth(), TABLE, config.cmdCredits(), config.dataCredits());
+            delivered = xpu.delivered();
         }
 
         void offer(byte[] pdu, int src, int vc) {
@@ -176,7 +154,7 @@ class CommandUnpackerTest {
             while (idle < 200) {
                 int before = delivered.size();
                 cycles(1);
-                boolean busy = !source.idle() || Arrays.stream(cmdHeld).sum() > 0 || delivered.size() != before;
+                boolean busy = !source.idle() || xpu.held() > 0 || delivered.size() != before;
                 idle = busy ? 0 : idle + 1;
                 assertTrue(sim.cycle() < 2_000_000, "no progress");
             }
@@ -185,96 +163,20 @@ class CommandUnpackerTest {
         void cycles(int n) {
             for (int i = 0; i < n; i++) {
                 source.drive(rnd, validPercent);
-                sim.poke("rx_credit", returnCredits ? creditReturn() : 0);
-                collect();
+                sim.poke("rx_credit", returnCredits ? xpu.creditReturn(rnd, returnPercent) : 0);
+                xpu.sample();
                 source.advance();
                 sim.step();
             }
         }
 
-        /** The XPU frees one held slot and one held data buffer per cycle at most, on a random VC. */
-        private long creditReturn() {
-            long v = 0;
-            int c = rnd.nextInt(4);
-            if (cmdHeld[c] > 0 && rnd.nextInt(100) < returnPercent) {
-                cmdHeld[c]--;
-                cmdCredits[c]++;
-                v |= 0b100000 | (long) c << 3;
-            }
-            int d = rnd.nextInt(4);
-            if (dataHeld[d] > 0 && rnd.nextInt(100) < returnPercent) {
-                dataHeld[d]--;
-                dataCredits[d]++;
-                v |= 0b100 | d;
-            }
-            return v;
-        }
-
-        private void collect() {
-            int valid = (int) sim.peek("rx_valid");
-            if (valid == 0) {
-                return;
-            }
-            int beatBytes = config.dataWidth() / 8;
-            long[] data = sim.peekWide("rx_data");
-            int cycle = (int) sim.peek("rx_cycle");
-            lastBeat = sim.cycle();
-            if (cycle == 0) {
-                byte[] control = lanes(sim.peekWide("rx_control"), 18);
-                pendingType = control[0] & 0xff;
-                pendingLen = (control[1] & 0xff) << 8 | (control[2] & 0xff);
-                int ctl = TABLE.controlBytes(pendingType);
-                pendingControl = Arrays.copyOfRange(control, 3, 3 + ctl);
-                for (int j = 3 + ctl; j < 18; j++) {
-                    assertEquals(0, control[j], "rx_control byte " + j + " beyond the carried control");
-                }
-                assertEquals(pendingLen > 0 ? 2 : 1, valid, "rx_valid");
-                pendingSrc = (int) sim.peek("xpuid");
-                pendingVc = (int) sim.peek("rx_vc");
-                pendingData = new java.io.ByteArrayOutputStream();
-                nextCycle = 0;
-                assertTrue(--cmdCredits[pendingVc] >= 0, "delivered without a command credit");
-                cmdHeld[pendingVc]++;
-                if (pendingLen > 0) {
-                    assertTrue(--dataCredits[pendingVc] >= 0, "delivered without a data credit");
-                    dataHeld[pendingVc]++;
-                }
-                if (firstDelivery < 0) {
-                    firstDelivery = sim.cycle();
-                }
-                lastDelivery = sim.cycle();
-            } else {
-                assertEquals(2, valid, "data beats carry rx_valid = 2");
-            }
-            assertEquals(nextCycle++, cycle, "rx_cycle");
-            byte[] beat = lanes(data, beatBytes);
-            int n = Math.min(beatBytes, pendingLen - pendingData.size());
-            for (int j = n; j < beatBytes; j++) {
-                assertEquals(0, beat[j], "rx_data lane " + j + " beyond the data");
-            }
-            pendingData.write(beat, 0, Math.max(n, 0));
-            if (pendingData.size() == pendingLen) {
-                delivered.add(new Delivered(pendingSrc, pendingVc, new CommandCodec.Command(pendingType,
-                        pendingControl, pendingData.toByteArray())));
-            }
-        }
-
         void assertCreditsBack() {
+            assertTrue(xpu.creditsBack(), "the XPU holds its initial credits again");
             for (int v = 0; v < 4; v++) {
-                assertEquals(config.cmdCredits(), cmdCredits[v], "XPU command credits of VC " + v);
-                assertEquals(config.dataCredits(), dataCredits[v], "XPU data credits of VC " + v);
                 assertEquals(config.cmdCredits(), sim.peek("cmd_avail_" + v), "SUE's command credits of VC " + v);
                 assertEquals(config.dataCredits(), sim.peek("data_avail_" + v), "SUE's data credits of VC " + v);
             }
             assertEquals(0, sim.peek("credit_error"));
-        }
-
-        static byte[] lanes(long[] words, int n) {
-            byte[] b = new byte[n];
-            for (int j = 0; j < n; j++) {
-                b[j] = (byte) (words[j / 8] >>> (8 * (j % 8)));
-            }
-            return b;
         }
     }
 }

@@ -1,0 +1,136 @@
+package org.sue.cmd;
+
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.Random;
+import org.sue.lib.stream.Beats;
+import org.sue.sim.Simulator;
+
+/**
+ * Plays the XPU on the transmit side of the command interface (spec Table 1, PROTOCOL.md section 11) of a running
+ * simulation: sends queued commands in order, one beat per cycle, only while it holds a command credit (and a data
+ * credit for a command with data) for the command's VC, and takes back the credits SUE returns on {@code tx_credit}.
+ *
+ * <p>Beat 0 carries {@code tx_control} (byte 0 type, bytes 1..2 data length big-endian, then the control bytes) and
+ * the first {@code dataWidth/8} data bytes; later beats the rest, numbered by {@code tx_cycle}; {@code tx_valid} is
+ * 1 for a command without data and 2 on every beat of one with data. Call {@link #drive} once per cycle before the
+ * clock edge.
+ */
+public final class CommandSender {
+    private record Queued(int dst, int vc, CommandCodec.Command command) {
+    }
+
+    private final Simulator sim;
+    private final int beatBytes;
+    private final int initialCmd;
+    private final int initialData;
+    private final int[] cmdCredits = new int[4];
+    private final int[] dataCredits = new int[4];
+    private final ArrayDeque<Queued> queue = new ArrayDeque<>();
+    private int beat; // next beat of the head command
+    private long sent;
+    private long firstBeatCycle = -1;
+
+    public CommandSender(Simulator sim, int dataWidth, int cmdCredits, int dataCredits) {
+        this.sim = sim;
+        this.beatBytes = dataWidth / 8;
+        this.initialCmd = cmdCredits;
+        this.initialData = dataCredits;
+        Arrays.fill(this.cmdCredits, cmdCredits);
+        Arrays.fill(this.dataCredits, dataCredits);
+    }
+
+    public void add(int dst, int vc, CommandCodec.Command command) {
+        queue.add(new Queued(dst, vc, command));
+    }
+
+    public boolean idle() {
+        return queue.isEmpty();
+    }
+
+    /** Commands fully sent. */
+    public long sent() {
+        return sent;
+    }
+
+    /** The cycle of the first beat sent, -1 before. */
+    public long firstBeatCycle() {
+        return firstBeatCycle;
+    }
+
+    /** True when the XPU holds exactly its initial credits of both kinds on every VC. */
+    public boolean creditsBack() {
+        for (int v = 0; v < 4; v++) {
+            if (cmdCredits[v] != initialCmd || dataCredits[v] != initialData) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    public int cmdCredits(int vc) {
+        return cmdCredits[vc];
+    }
+
+    public int dataCredits(int vc) {
+        return dataCredits[vc];
+    }
+
+    /**
+     * Takes this cycle's credit returns and drives the next beat (or idles: no command, no credit, or a random gap
+     * when {@code validPercent} is below 100).
+     */
+    public void drive(Random rnd, int validPercent) {
+        long credit = sim.peek("tx_credit");
+        if ((credit & 0b100000) != 0) {
+            cmdCredits[(int) (credit >> 3 & 3)]++;
+        }
+        if ((credit & 0b100) != 0) {
+            dataCredits[(int) (credit & 3)]++;
+        }
+        Queued q = queue.peek();
+        boolean go = q != null && (validPercent >= 100 || rnd.nextInt(100) < validPercent);
+        int len = go ? q.command().data().length : 0;
+        if (go && beat == 0) {
+            go = cmdCredits[q.vc()] > 0 && (len == 0 || dataCredits[q.vc()] > 0);
+        }
+        if (!go) {
+            sim.poke("tx_valid", 0);
+            return;
+        }
+        if (beat == 0) {
+            cmdCredits[q.vc()]--;
+            if (len > 0) {
+                dataCredits[q.vc()]--;
+            }
+            if (firstBeatCycle < 0) {
+                firstBeatCycle = sim.cycle();
+            }
+        }
+        sim.poke("tx_valid", len > 0 ? 2 : 1);
+        sim.poke("tx_cycle", beat);
+        sim.poke("tx_vc", q.vc());
+        sim.poke("xpuid", q.dst());
+        sim.poke("tx_err", 0);
+        sim.poke("tx_control", Beats.data(control(q.command(), len), 0, 18, 18));
+        int off = beat * beatBytes;
+        int n = Math.max(0, Math.min(beatBytes, len - off));
+        sim.poke("tx_data", Beats.data(q.command().data(), off, n, beatBytes));
+        beat++;
+        if (beat * beatBytes >= len) {
+            queue.poll();
+            beat = 0;
+            sent++;
+        }
+    }
+
+    /** tx_control bytes: type, data length big-endian, control bytes. */
+    static byte[] control(CommandCodec.Command c, int len) {
+        byte[] b = new byte[CommandUnpacker.CONTROL_BITS / 8];
+        b[0] = (byte) c.type();
+        b[1] = (byte) (len >> 8);
+        b[2] = (byte) len;
+        System.arraycopy(c.control(), 0, b, 3, c.control().length);
+        return b;
+    }
+}
