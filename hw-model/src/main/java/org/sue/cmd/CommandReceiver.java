@@ -22,6 +22,7 @@ public final class CommandReceiver {
     }
 
     private final Simulator sim;
+    private final String xpuidPort;
     private final CommandTable table;
     private final int beatBytes;
     private final int initialCmd;
@@ -43,7 +44,14 @@ public final class CommandReceiver {
     private int nextCycle;
 
     public CommandReceiver(Simulator sim, int dataWidth, CommandTable table, int cmdCredits, int dataCredits) {
+        this(sim, dataWidth, table, cmdCredits, dataCredits, "xpuid");
+    }
+
+    /** {@code xpuidPort}: the name the source XPU output has in this design. */
+    public CommandReceiver(Simulator sim, int dataWidth, CommandTable table, int cmdCredits, int dataCredits,
+                           String xpuidPort) {
         this.sim = sim;
+        this.xpuidPort = xpuidPort;
         this.table = table;
         this.beatBytes = dataWidth / 8;
         this.initialCmd = cmdCredits;
@@ -127,7 +135,7 @@ public final class CommandReceiver {
                 check(control[j] == 0, "rx_control byte " + j + " beyond the carried control is not zero");
             }
             check(valid == (pendingLen > 0 ? 2 : 1), "rx_valid " + valid + " for data length " + pendingLen);
-            pendingSrc = (int) sim.peek("xpuid");
+            pendingSrc = (int) sim.peek(xpuidPort);
             pendingVc = (int) sim.peek("rx_vc");
             pendingData = new ByteArrayOutputStream();
             nextCycle = 0;

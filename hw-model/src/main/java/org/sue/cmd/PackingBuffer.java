@@ -198,6 +198,9 @@ public final class PackingBuffer extends Component {
         for (int v = 0; v < VCS; v++) {
             active.add(child("active_" + v, new SyncFifo(new SyncFifo.Config(dw, Math.max(2, listDepth), false))));
         }
+        // never full: a queue is on its list at most once, a cell on the free list at most once
+        unused("never_full", freeCells.pushReady, active.get(0).pushReady, active.get(1).pushReady,
+                active.get(2).pushReady, active.get(3).pushReady);
 
         // ---- queue manager: one operation per cycle; stage A reads, stage B writes ---------------------------------
         // requests from the walker: TAKE (k > 0) or SKIP (k = 0)
@@ -359,7 +362,7 @@ public final class PackingBuffer extends Component {
         Expr entryCell = taken.popData.bits(aw - 1, 0);
         Reg reading = reg("reading", 1, 0);       // inside a command
         Reg readLeft = reg("read_left", bw, 0);   // bytes of the command not yet read
-        Reg readQueue = reg("read_queue", qw, 0);
+        Reg readVc = reg("read_vc", 2, 0);
         Reg readHasData = reg("read_has_data", 1, 0);
         Reg pduBytes = reg("pdu_bytes", lw, 0);
         Wire readAddrW = wire("read_addr", aw);
@@ -379,7 +382,7 @@ public final class PackingBuffer extends Component {
             readLeft.set(left.sub(cb));
         });
         when(startCommand, () -> {
-            readQueue.set(entryQueue);
+            readVc.set(entryQueue.bits(1, 0));
             readHasData.set(entryHasData);
         });
         // the cell just read goes back to the free list; its data is already on its way out
@@ -389,7 +392,7 @@ public final class PackingBuffer extends Component {
         Reg relVcReg = reg("rel_vc_reg", 2, 0);
         Reg relDataReg = reg("rel_data_reg", 1, 0);
         relValidReg.set(readNow.and(lastCell));
-        relVcReg.set(Hw.mux(reading, readQueue, entryQueue).bits(1, 0));
+        relVcReg.set(Hw.mux(reading, readVc, entryQueue.bits(1, 0)));
         relDataReg.set(Hw.mux(reading, readHasData, entryHasData));
         relValid.set(relValidReg);
         relVc.set(relVcReg);

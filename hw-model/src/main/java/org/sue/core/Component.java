@@ -100,6 +100,30 @@ public abstract class Component {
         return register(new Port(name, width, direction, this, here), here);
     }
 
+    /**
+     * A port of this component with the name, width and direction of a child's port, connected straight to it: how
+     * a top level exposes the interfaces of the blocks it wraps.
+     */
+    protected final Port expose(Port childPort) {
+        return expose(childPort, childPort.name());
+    }
+
+    /** Like {@link #expose(Port)}, under another name (when two children have ports of the same name). */
+    protected final Port expose(Port childPort, String name) {
+        SourceLoc here = SourceLoc.here();
+        if (childPort.owner().parent != this) {
+            throw new HdlException("expose: port '" + childPort.name() + "' is not a port of a child of '" + path()
+                    + "'", here);
+        }
+        Port p = register(new Port(name, childPort.width(), childPort.direction(), this, here), here);
+        if (p.isInput()) {
+            childPort.set(p);
+        } else {
+            p.set(childPort);
+        }
+        return p;
+    }
+
     /** A register reset to {@code resetValue}. */
     protected final Reg reg(String name, int width, long resetValue) {
         SourceLoc here = SourceLoc.here();
