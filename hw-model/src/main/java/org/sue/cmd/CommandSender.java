@@ -48,6 +48,11 @@ public final class CommandSender {
         return queue.isEmpty();
     }
 
+    /** Commands waiting, the one being sent included. */
+    public int queued() {
+        return queue.size();
+    }
+
     /** Commands fully sent. */
     public long sent() {
         return sent;

@@ -48,8 +48,8 @@ public final class FrameCodec {
             throw new IllegalArgumentException("PDU of " + pdu + " bytes exceeds maxPdu " + cfg.maxPdu());
         }
         int hdr = cfg.headerBytes();
-        int pad = Math.max(0, MIN_FRAME - (hdr + pdu + RCRC_BYTES + FCS_BYTES));
-        byte[] f = new byte[hdr + pdu + pad + RCRC_BYTES + FCS_BYTES];
+        byte[] f = new byte[frameBytes(cfg, commands.length)];
+        int pad = f.length - (hdr + pdu + RCRC_BYTES + FCS_BYTES);
         int ipPayload = 8 + pdu + pad + RCRC_BYTES; // UDP header + UDP payload
         writeHeader(cfg, h, rh.vc(), ipPayload, f);
         rh.encode(f, hdr);
@@ -85,6 +85,11 @@ public final class FrameCodec {
         byte[] t = new byte[cfg.headerBytes()];
         writeHeader(cfg, h, vc, udpLength, t);
         return t;
+    }
+
+    /** Bytes of the frame carrying {@code commandBytes} of packed commands: header, RH, commands, padding, R-CRC, FCS. */
+    public static int frameBytes(NetConfig cfg, int commandBytes) {
+        return Math.max(MIN_FRAME, cfg.headerBytes() + ReliabilityHeader.BYTES + commandBytes + RCRC_BYTES + FCS_BYTES);
     }
 
     /** Minimum padded PDU (RH + commands + padding) for this format, so that the frame is at least 64 bytes. */
