@@ -120,28 +120,37 @@ final class FramingBench {
                 sim.step();
             }
         }
-        double jvm = 0;
-        for (int run = 0; run < 2; run++) {
-            JvmReplay.Result r = JvmReplay.replay(Simulator.compile(design), manifest);
-            if (!r.passed()) {
-                throw new IllegalStateException("JVM replay mismatch on the receiver: " + r.firstMismatches());
-            }
-            jvm = Math.max(jvm, r.cyclesPerSecond());
-        }
-        VerilogEmitter.Result v = VerilogEmitter.emit(design, out.resolve("rtl-rx-speed"));
-        double verilator = 0;
-        for (int run = 0; run < 2; run++) {
-            ReplayResult r = VerilatorReplay.replay(v.files(), v.topModule(), manifest, java.util.Set.of(),
-                    out.resolve("waves"));
-            if (!r.passed()) {
-                throw new IllegalStateException("Verilator replay mismatch on the receiver: " + r.firstMismatches());
-            }
-            verilator = Math.max(verilator, r.cyclesPerSecond());
-        }
+        double[] speed = replaySpeeds(design, manifest, out.resolve("rtl-rx-speed"), "receiver");
+        double jvm = speed[0];
+        double verilator = speed[1];
         put.accept("rx1024_jvm_cycles_per_s", (double) Math.round(jvm));
         put.accept("rx1024_verilator_cycles_per_s", (double) Math.round(verilator));
         put.accept("rx1024_sim_speed_ratio", round(jvm / verilator));
         System.out.printf("receiver, 1024 bits: JVM %.0f cycles/s, Verilator %.0f cycles/s%n", jvm, verilator);
+    }
+
+    /** {JVM, Verilator} cycles per second replaying {@code manifest} on {@code design}, best of 2 each. */
+    static double[] replaySpeeds(Design design, Path manifest, Path rtlDir, String what) {
+        double jvm = 0;
+        for (int run = 0; run < 2; run++) {
+            JvmReplay.Result r = JvmReplay.replay(Simulator.compile(design), manifest);
+            if (!r.passed()) {
+                throw new IllegalStateException("JVM replay mismatch on the " + what + ": " + r.firstMismatches());
+            }
+            jvm = Math.max(jvm, r.cyclesPerSecond());
+        }
+        VerilogEmitter.Result v = VerilogEmitter.emit(design, rtlDir);
+        double verilator = 0;
+        for (int run = 0; run < 2; run++) {
+            ReplayResult r = VerilatorReplay.replay(v.files(), v.topModule(), manifest, java.util.Set.of(),
+                    rtlDir.resolveSibling("waves"));
+            if (!r.passed()) {
+                throw new IllegalStateException("Verilator replay mismatch on the " + what + ": "
+                        + r.firstMismatches());
+            }
+            verilator = Math.max(verilator, r.cyclesPerSecond());
+        }
+        return new double[] {jvm, verilator};
     }
 
     static List<LoopbackRun.Pdu> pdus(int pduBytes, LoopbackRun.Peers peers) {
