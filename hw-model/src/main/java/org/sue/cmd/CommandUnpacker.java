@@ -320,10 +320,6 @@ public final class CommandUnpacker extends Component {
     }
 
     /** A saturating 32-bit counter {@code <name>_count} on output {@code name}. */
-    private void counter(String name, Expr increment) {
-        out(name, 32).set(saturatingCounter(name + "_count", 32, increment));
-    }
-
     private static Expr byteAt(Expr v, int i) {
         return v.bits(8 * i + 7, 8 * i);
     }

@@ -151,6 +151,13 @@ public abstract class Component {
         return count;
     }
 
+    /** A 32-bit saturating status counter of the cycles {@code increment} is high, on an output port {@code name}. */
+    protected final Port counter(String name, Expr increment) {
+        Port p = out(name, 32);
+        p.set(saturatingCounter(name + "_count", 32, increment));
+        return p;
+    }
+
     protected final Wire wire(String name, int width) {
         SourceLoc here = SourceLoc.here();
         return register(new Wire(name, width, this, here), here);

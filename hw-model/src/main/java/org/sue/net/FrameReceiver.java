@@ -183,9 +183,9 @@ public final class FrameReceiver extends Component {
 
         // ---- counters --------------------------------------------------------------------------------------------
         for (DropReason r : DropReason.values()) {
-            counter("drops_" + r.name().toLowerCase(), verdict.and(reason.eq(r.ordinal() + 1)));
+            statusCounter("drops_" + r.name().toLowerCase(), verdict.and(reason.eq(r.ordinal() + 1)));
         }
-        counter("frames_good", verdict.and(reason.eq(0)));
+        statusCounter("frames_good", verdict.and(reason.eq(0)));
         status("drops_overflow", fifo.dropsOverflow);
         // the result queues are sized never to fill; if one did, verdicts would go astray: say so
         Reg resultOverflow = reg("result_overflow", 1, 0);
@@ -212,10 +212,8 @@ public final class FrameReceiver extends Component {
         s.inLast.set(inLast);
     }
 
-    private void counter(String name, Expr increment) {
-        Reg count = reg(name + "_count", 32, 0);
-        when(increment.and(count.andR().not()), () -> count.set(count.add(1)));
-        status(name, count);
+    private void statusCounter(String name, Expr increment) {
+        status.put(name, counter(name, increment));
     }
 
     private void status(String name, Expr value) {
