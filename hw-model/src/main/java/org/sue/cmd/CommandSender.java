@@ -13,8 +13,8 @@ import org.sue.sim.Simulator;
  *
  * <p>Beat 0 carries {@code tx_control} (byte 0 type, bytes 1..2 data length big-endian, then the control bytes) and
  * the first {@code dataWidth/8} data bytes; later beats the rest, numbered by {@code tx_cycle}; {@code tx_valid} is
- * 1 for a command without data and 2 on every beat of one with data. Call {@link #drive} once per cycle before the
- * clock edge.
+ * 1 for a command without data and 2 on every beat of one with data. Nothing is sent while {@code tx_reset_out} is
+ * high. Call {@link #drive} once per cycle before the clock edge.
  */
 public final class CommandSender {
     private record Queued(int dst, int vc, CommandCodec.Command command) {
@@ -94,7 +94,8 @@ public final class CommandSender {
             dataCredits[(int) (credit & 3)]++;
         }
         Queued q = queue.peek();
-        boolean go = q != null && (validPercent >= 100 || rnd.nextInt(100) < validPercent);
+        boolean go = q != null && sim.peek("tx_reset_out") == 0 // SUE takes nothing while it is in reset
+                && (validPercent >= 100 || rnd.nextInt(100) < validPercent);
         int len = go ? q.command().data().length : 0;
         if (go && beat == 0) {
             go = cmdCredits[q.vc()] > 0 && (len == 0 || dataCredits[q.vc()] > 0);

@@ -1,0 +1,78 @@
+package org.sue.cmd;
+
+import java.util.Map;
+import org.sue.core.Component;
+import org.sue.core.Expr;
+import org.sue.core.Hw;
+import org.sue.core.Port;
+import org.sue.net.SueMeta;
+
+/**
+ * The command path closed on itself with no network in between: {@link CommandPath} PDUs go straight into a
+ * {@link CommandUnpacker}, each delivered as if its destination had sent it back (the receive side sees the PDU's
+ * destination as its source). So every command the XPU sends comes back on {@code rx_*} with {@code rx_xpuid} = the
+ * destination it was sent to, which lets a test check delivery, order per {destination, VC} and credits end to end.
+ *
+ * <p>Ports: the path's ({@code tx_*}, {@code xpuid}, {@code vc_ready}, {@code dst_ready}, xoff, errors) and the
+ * unpacker's receive side, its other ports prefixed with {@code rx_} ({@code rx_xpuid}, {@code rx_credit_error},
+ * {@code rx_drops_*}, ...).
+ */
+public final class CommandLoopback extends Component {
+    public record Config(CommandPath.Config path, int rxCmdCredits, int rxDataCredits) {
+        public Config {
+            if (path == null) {
+                throw new IllegalArgumentException("CommandLoopback path configuration must be given");
+            }
+            new CommandUnpacker.Config(2 * path.dataWidth(), path.dataWidth(), path.table(), rxCmdCredits,
+                    rxDataCredits); // validates the receive credits
+        }
+
+        public CommandUnpacker.Config unpacker() {
+            return new CommandUnpacker.Config(2 * path.dataWidth(), path.dataWidth(), path.table(), rxCmdCredits,
+                    rxDataCredits);
+        }
+    }
+
+    private final Config config;
+
+    public CommandLoopback(Config config) {
+        this.config = config;
+        CommandPath tx = child("path", new CommandPath(config.path()));
+        CommandUnpacker rx = child("unpacker", new CommandUnpacker(config.unpacker()));
+        for (Port p : tx.ports()) {
+            if (!p.name().startsWith("m_axis_")) {
+                expose(p);
+            }
+        }
+        // the PDU turns around: its destination becomes the source the receive side reports
+        Expr user = tx.out.tuser();
+        Expr dst = SueMeta.Field.DST_XPU.of(user);
+        int aboveSrc = SueMeta.Field.SRC_XPU.lo + SueMeta.Field.SRC_XPU.width;
+        rx.in.tuser().set(Hw.cat(user.bits(SueMeta.WIDTH - 1, aboveSrc), dst, dst));
+        unused("src", SueMeta.Field.SRC_XPU.of(user));
+        rx.in.tdata().set(tx.out.tdata());
+        rx.in.tkeep().set(tx.out.tkeep());
+        rx.in.tvalid().set(tx.out.tvalid());
+        rx.in.tlast().set(tx.out.tlast());
+        tx.out.tready().set(rx.in.tready());
+        for (Port p : rx.ports()) {
+            if (p.name().startsWith("rx_")) {
+                expose(p);
+            } else if (!p.name().startsWith("s_axis_")) {
+                expose(p, "rx_" + p.name()); // xpuid, credit_error and counters share names with the path's
+            }
+        }
+    }
+
+    @Override
+    public String moduleName() {
+        CommandPath.Config p = config.path();
+        return "CommandLoopback_n" + p.dataWidth() + "_c" + p.cells() + "_d" + p.destinations();
+    }
+
+    @Override
+    public Map<String, Object> parameters() {
+        return Map.of("path", config.path().toString(), "rxCmdCredits", config.rxCmdCredits(), "rxDataCredits",
+                config.rxDataCredits());
+    }
+}
