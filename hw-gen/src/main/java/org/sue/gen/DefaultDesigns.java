@@ -3,9 +3,9 @@ package org.sue.gen;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Supplier;
+import org.sue.cmd.CommandPath;
 import org.sue.cmd.CommandTable;
 import org.sue.cmd.CommandUnpacker;
-import org.sue.cmd.PackingBuffer;
 import org.sue.core.Component;
 import org.sue.lib.CreditCounter;
 import org.sue.lib.SyncFifo;
@@ -40,7 +40,7 @@ public final class DefaultDesigns {
         // command interface to the XPU: 512-bit data, packed commands on the framing's 1024-bit bus
         m.put("cmd_unpacker_s1024_d512", () -> new CommandUnpacker(new CommandUnpacker.Config(1024, 512,
                 CommandTable.example(), 64, 32)));
-        m.put("cmd_packing_w1024", () -> new PackingBuffer(PackingBuffer.Config.defaults(1024, 1024, 1024)));
+        m.put("cmd_path_n512", () -> new CommandPath(CommandPath.Config.defaults(CommandTable.example())));
         return m;
     }
 }

@@ -269,6 +269,7 @@ public final class CommandIngress extends Component {
         Expr control = txControl.bits(8 * (3 + hb - CommandCodec.HEADER_BYTES) - 1, 24)
                 .and(bytesBelow(Hw.cat(units, Hw.lit(1, 0)).resize(5), hb - CommandCodec.HEADER_BYTES));
         Expr header = wire("header", Hw.cat(control, txControl.bits(23, 8), Hw.lit(8, 0), type));
+        unused("control_tail", txControl.bits(CommandUnpacker.CONTROL_BITS - 1, 8 * (3 + hb - CommandCodec.HEADER_BYTES)));
         Expr firstData = txData.and(bytesBelow(length, beatBytes)).resize(8 * capacity);
         Expr contData = txData.and(bytesBelow(dataLeft, beatBytes)).resize(8 * capacity);
         Expr firstAcc = wire("first_acc", header.resize(8 * capacity)

@@ -35,9 +35,12 @@ public final class CommandPath extends Component {
             }
         }
 
-        /** 512-bit XPU data, 1024 cells, 1024 destinations, 2 KiB PDUs, 192 command and 32 data credits per VC. */
+        /**
+         * 512-bit XPU data, 1024 cells of 128 bytes, 1024 destinations, 2 KiB PDUs, xoff at 16 queued commands and xon
+         * at 8, 128 command and 64 data credits per VC (all four VCs full need exactly the 1024 cells).
+         */
         public static Config defaults(CommandTable table) {
-            return new Config(512, table, 1024, 1024, 2048, 16, 8, 192, 32);
+            return new Config(512, table, 1024, 1024, 2048, 16, 8, 128, 64);
         }
 
         public CommandIngress.Config ingress() {

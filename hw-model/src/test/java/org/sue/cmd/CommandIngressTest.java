@@ -4,19 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Collections;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Random;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.sue.core.Design;
-import org.sue.lib.stream.Beats;
 import org.sue.lib.stream.StreamMonitor;
 import org.sue.sim.Simulator;
 
@@ -33,9 +27,9 @@ class CommandIngressTest {
     void handsOnWhatTheReferenceAccepts(int width) {
         Random rnd = new Random(width);
         Bench b = new Bench(new CommandIngress.Config(width, TABLE, 8, 6, 3, 64), rnd);
-        b.releaseDelay = 12; // credits run short now and then: some commands are sent without
+        b.xpu.releaseDelay = 12; // credits run short now and then: some commands are sent without
         for (int i = 0; i < 1500; i++) {
-            b.queueCommand(rnd.nextInt(100) < 25);
+            b.xpu.queueCommand(rnd, rnd.nextInt(100) < 25);
         }
         b.run(80, 90);
         CommandIngressReference ref = b.ref;
@@ -64,7 +58,7 @@ class CommandIngressTest {
         Random rnd = new Random(2);
         Bench b = new Bench(new CommandIngress.Config(512, TABLE, 8, 400, 4), rnd);
         for (int i = 0; i < 300; i++) {
-            b.queue(b.beats(new CommandCodec.Command(1, RandomCommands.bytes(rnd, 8), new byte[0]), i % 8, i % 4));
+            b.xpu.queue(b.xpu.beats(new CommandCodec.Command(1, RandomCommands.bytes(rnd, 8), new byte[0]), i % 8, i % 4));
         }
         b.run(100, 100);
         List<StreamMonitor.Packet> p = b.out.packets();
@@ -81,14 +75,14 @@ class CommandIngressTest {
         for (int i = 0; i < 200; i++) {
             int len = 1 + rnd.nextInt(256);
             inBeats += (len + width / 8 - 1) / (width / 8);
-            b.queue(b.beats(new CommandCodec.Command(2, RandomCommands.bytes(rnd, 8), RandomCommands.bytes(rnd,
+            b.xpu.queue(b.xpu.beats(new CommandCodec.Command(2, RandomCommands.bytes(rnd, 8), RandomCommands.bytes(rnd,
                     len)), i % 8, i % 4));
         }
         b.run(100, 100);
         assertEquals(200, b.out.packets().size());
-        assertEquals(inBeats, b.lastInput - b.firstInput + 1, "the interface never waited");
+        assertEquals(inBeats, b.xpu.lastInput - b.xpu.firstInput + 1, "the interface never waited");
         assertTrue(b.out.beats() <= inBeats, b.out.beats() + " output beats for " + inBeats + " input beats");
-        long lag = b.out.packets().get(199).cycle() - b.lastInput;
+        long lag = b.out.packets().get(199).cycle() - b.xpu.lastInput;
         assertTrue(lag <= 4, "the last command left " + lag + " cycles after its last beat: no backlog");
     }
 
@@ -96,25 +90,24 @@ class CommandIngressTest {
     void resetWaitsForTheBufferAndRestoresCredits() {
         Random rnd = new Random(4);
         Bench b = new Bench(new CommandIngress.Config(256, TABLE, 8, 4, 2), rnd);
-        b.releaseDelay = 200; // the buffer holds on to its commands for a while
+        b.xpu.releaseDelay = 200; // the buffer holds on to its commands for a while
         for (int i = 0; i < 3; i++) {
-            b.queue(b.beats(new CommandCodec.Command(3, RandomCommands.bytes(rnd, 4), RandomCommands.bytes(rnd,
+            b.xpu.queue(b.xpu.beats(new CommandCodec.Command(3, RandomCommands.bytes(rnd, 4), RandomCommands.bytes(rnd,
                     100)), 1, 2));
         }
-        while (b.pending.size() > 6) { // the first command is in, the second half-way (4 beats each)
+        while (b.xpu.pendingBeats() > 6) { // the first command is in, the second half-way (4 beats each)
             b.cycles(1);
         }
         b.sim.poke("tx_reset_in", 1);
         b.cycles(3);
         b.sim.poke("tx_reset_in", 0);
-        b.pending.clear(); // the XPU abandons what it was sending
+        b.xpu.reset(); // the XPU abandons what it was sending
         b.cycles(20);
         assertEquals(1, b.sim.peek("tx_reset_out"), "held while the buffer still holds a command");
         assertEquals(1, b.sim.peek("drops_reset"));
         b.cycles(300);
         assertEquals(0, b.sim.peek("tx_reset_out"));
-        b.xpuReset();
-        b.queue(b.beats(new CommandCodec.Command(1, RandomCommands.bytes(rnd, 8), new byte[0]), 2, 2));
+        b.xpu.queue(b.xpu.beats(new CommandCodec.Command(1, RandomCommands.bytes(rnd, 8), new byte[0]), 2, 2));
         b.run(100, 100);
         assertEquals(2, b.out.packets().size());
         assertEquals(0, b.sim.peek("credit_error"));
@@ -126,10 +119,10 @@ class CommandIngressTest {
         Random rnd = new Random(5);
         Bench b = new Bench(new CommandIngress.Config(512, TABLE, 8, 200, 100, 8), rnd);
         for (int i = 0; i < 40; i++) {
-            b.queue(b.beats(new CommandCodec.Command(2, RandomCommands.bytes(rnd, 8), RandomCommands.bytes(rnd,
+            b.xpu.queue(b.xpu.beats(new CommandCodec.Command(2, RandomCommands.bytes(rnd, 8), RandomCommands.bytes(rnd,
                     200)), 3, 1));
         }
-        b.readyPercent = 0;
+        b.xpu.readyPercent = 0;
         b.cycles(200);
         long overflow = b.sim.peek("drops_overflow");
         assertTrue(overflow > 0, "the staging buffer filled");
@@ -156,39 +149,23 @@ class CommandIngressTest {
         }
     }
 
-    /** Plays the XPU (with deliberate mistakes) and the packing buffer's releases around a CommandIngress. */
+    /** A CommandIngress with a {@link FaultyXpu} around it and a reference following along. */
     static final class Bench {
         final Simulator sim;
         final Random rnd;
         final CommandIngress.Config config;
         final CommandIngressReference ref;
+        final FaultyXpu xpu;
         final StreamMonitor out;
-        final ArrayDeque<CommandIngressReference.Beat> pending = new ArrayDeque<>();
-        final ArrayDeque<long[]> releases = new ArrayDeque<>(); // {cycle due, vc, has data}
-        final int[] cmdCredits = new int[4];
-        final int[] dataCredits = new int[4];
-        final int beatBytes;
-        int readyPercent = 100;
-        int releaseDelay = 3;
-        long firstInput = -1;
-        long lastInput;
-        private int handled;
 
         Bench(CommandIngress.Config config, Random rnd) {
             this.config = config;
             this.rnd = rnd;
-            this.beatBytes = config.dataWidth() / 8;
             sim = Simulator.compile(Design.elaborate(new CommandIngress(config)));
             sim.reset();
             ref = new CommandIngressReference(config);
-            out = new StreamMonitor(sim, "m_axis", null);
-            xpuReset();
-        }
-
-        void xpuReset() {
-            Arrays.fill(cmdCredits, config.cmdCredits());
-            Arrays.fill(dataCredits, config.dataCredits());
-            ref.reset();
+            xpu = new FaultyXpu(sim, config, ref);
+            out = xpu.out;
         }
 
         List<CommandIngressReference.Accepted> handedOn() {
@@ -202,106 +179,15 @@ class CommandIngressTest {
             return list;
         }
 
-        /** The beats of a well-formed command. */
-        List<CommandIngressReference.Beat> beats(CommandCodec.Command c, int dst, int vc) {
-            byte[] control = CommandSender.control(c, c.data().length);
-            int len = c.data().length;
-            int n = Math.max(1, (len + beatBytes - 1) / beatBytes);
-            List<CommandIngressReference.Beat> list = new ArrayList<>();
-            for (int k = 0; k < n; k++) {
-                byte[] data = Arrays.copyOfRange(c.data(), Math.min(len, k * beatBytes), Math.min(len,
-                        (k + 1) * beatBytes));
-                list.add(new CommandIngressReference.Beat(len > 0 ? 2 : 1, k, vc, dst, control,
-                        Arrays.copyOf(data, beatBytes), false));
-            }
-            return list;
-        }
-
-        void queue(List<CommandIngressReference.Beat> beats) {
-            pending.addAll(beats);
-        }
-
-        /** A random command, well-formed or (when {@code faulty}) with one random mistake; garbage in unused lanes. */
-        void queueCommand(boolean faulty) {
-            int[] types = TABLE.definedTypes();
-            int t = types[rnd.nextInt(types.length)];
-            CommandCodec.Command c = new CommandCodec.Command(t, RandomCommands.bytes(rnd, TABLE.controlBytes(t)),
-                    RandomCommands.bytes(rnd, TABLE.hasData(t) ? rnd.nextInt(257) : 0));
-            List<CommandIngressReference.Beat> beats = new ArrayList<>(beats(c, rnd.nextInt(8), rnd.nextInt(4)));
-            for (int k = 0; k < beats.size(); k++) { // garbage beyond the data and the control
-                CommandIngressReference.Beat b = beats.get(k);
-                byte[] data = b.data().clone();
-                int used = Math.max(0, Math.min(beatBytes, c.data().length - k * beatBytes));
-                for (int j = used; j < beatBytes; j++) {
-                    data[j] = (byte) rnd.nextInt(256);
-                }
-                byte[] control = b.control().clone();
-                for (int j = 3 + c.control().length; j < control.length; j++) {
-                    control[j] = (byte) rnd.nextInt(256);
-                }
-                beats.set(k, new CommandIngressReference.Beat(b.valid(), b.cycle(), b.vc(), b.xpuid(), control, data,
-                        false));
-            }
-            if (faulty) {
-                int k = rnd.nextInt(beats.size());
-                CommandIngressReference.Beat b = beats.get(k);
-                byte[] control = b.control().clone();
-                CommandIngressReference.Beat bad = switch (rnd.nextInt(9)) {
-                    case 0 -> with(b, 3, b.cycle(), b.xpuid(), control, false);           // reserved tx_valid
-                    case 1 -> with(b, b.valid(), b.cycle(), b.xpuid(), control, true);     // tx_err
-                    case 2 -> with(beats.get(0), beats.get(0).valid(), 0, 8 + rnd.nextInt(1016), control, false);
-                    case 3 -> { // an undefined type
-                        byte[] c0 = beats.get(0).control().clone();
-                        c0[0] = (byte) (5 + rnd.nextInt(250));
-                        yield with(beats.get(0), beats.get(0).valid(), 0, beats.get(0).xpuid(), c0, false);
-                    }
-                    case 4 -> { // a length the type or tx_valid does not allow
-                        byte[] c0 = beats.get(0).control().clone();
-                        c0[1] = (byte) (rnd.nextBoolean() ? 1 : 0);
-                        c0[2] = (byte) (c0[1] == 1 ? rnd.nextInt(256) : 0);
-                        if (c0[1] == 0 && c.data().length == 0) {
-                            c0[2] = (byte) (1 + rnd.nextInt(200));
-                        }
-                        yield with(beats.get(0), beats.get(0).valid(), 0, beats.get(0).xpuid(), c0, false);
-                    }
-                    case 5 -> with(b, b.valid(), (b.cycle() + 1 + rnd.nextInt(3)) & 15, b.xpuid(), control, false);
-                    case 6 -> with(b, 1, b.cycle(), b.xpuid(), control, false); // tx_valid 1 on a data beat
-                    default -> null; // stop half-way (the next command interrupts) or a stray beat
-                };
-                if (bad == null) {
-                    if (beats.size() > 1) {
-                        beats = beats.subList(0, 1 + rnd.nextInt(beats.size() - 1));
-                    } else {
-                        beats.add(with(b, 2, 1 + rnd.nextInt(15), b.xpuid(), control, false));
-                    }
-                } else if (bad.cycle() == 0 && k > 0) {
-                    beats.set(0, bad);
-                } else {
-                    beats.set(k, bad);
-                }
-            }
-            if (rnd.nextInt(100) < 5) { // sent whether or not the XPU holds the credits
-                sendAnyway.add(beats.get(0));
-            }
-            pending.addAll(beats);
-        }
-
-        final Set<CommandIngressReference.Beat> sendAnyway = Collections.newSetFromMap(new IdentityHashMap<>());
-
-        static CommandIngressReference.Beat with(CommandIngressReference.Beat b, int valid, int cycle, int xpuid,
-                                                 byte[] control, boolean err) {
-            return new CommandIngressReference.Beat(valid, cycle, b.vc(), xpuid, control, b.data(), err);
-        }
-
         /** Runs until every beat is sent, every command out and released and every credit back; fails on a hang. */
         void run(int validPercent, int readyPercent) {
-            this.readyPercent = readyPercent;
+            xpu.readyPercent = readyPercent;
             long quiet = 0;
             while (quiet < 50) {
                 int before = out.packets().size();
-                step(validPercent);
-                boolean busy = !pending.isEmpty() || !releases.isEmpty() || out.packets().size() != before
-                        || !creditsBack();
+                xpu.drive(rnd, validPercent);
+                sim.step();
+                boolean busy = xpu.busy() || out.packets().size() != before || !xpu.creditsBack();
                 quiet = busy ? 0 : quiet + 1;
                 assertTrue(sim.cycle() < 500_000, "no progress");
             }
@@ -309,92 +195,13 @@ class CommandIngressTest {
 
         void cycles(int n) {
             for (int i = 0; i < n; i++) {
-                step(100);
+                xpu.drive(rnd, 100);
+                sim.step();
             }
-        }
-
-        private void step(int validPercent) {
-            long credit = sim.peek("tx_credit");
-            int cmdVc = (credit & 0b100000) != 0 ? (int) (credit >> 3 & 3) : -1;
-            int dataVc = (credit & 0b100) != 0 ? (int) (credit & 3) : -1;
-            if (cmdVc >= 0) {
-                cmdCredits[cmdVc]++;
-            }
-            if (dataVc >= 0) {
-                dataCredits[dataVc]++;
-            }
-            ref.returned(cmdVc, dataVc);
-            CommandIngressReference.Beat b = pending.peek();
-            boolean go = b != null && rnd.nextInt(100) < validPercent && sim.peek("tx_reset_out") == 0;
-            if (go && b.cycle() == 0 && b.valid() != 3 && !sendAnyway.contains(b)) {
-                go = cmdCredits[b.vc()] > 0 && (b.valid() != 2 || dataCredits[b.vc()] > 0);
-            }
-            if (go && sendAnyway.contains(b)) { // a violation: aim it at a VC whose credit the XPU lacks
-                for (int v = 0; v < 4; v++) {
-                    if (cmdCredits[v] == 0 || b.valid() == 2 && dataCredits[v] == 0) {
-                        b = new CommandIngressReference.Beat(b.valid(), 0, v, b.xpuid(), b.control(), b.data(),
-                                b.err());
-                    }
-                }
-            }
-            if (go) {
-                pending.poll();
-                if (b.cycle() == 0 && b.valid() != 3 && cmdCredits[b.vc()] > 0
-                        && (b.valid() != 2 || dataCredits[b.vc()] > 0)) {
-                    cmdCredits[b.vc()]--; // the XPU spends what it holds
-                    if (b.valid() == 2) {
-                        dataCredits[b.vc()]--;
-                    }
-                }
-                drive(b);
-                ref.cycle(b);
-                if (firstInput < 0) {
-                    firstInput = sim.cycle();
-                }
-                lastInput = sim.cycle();
-            } else {
-                sim.poke("tx_valid", 0);
-            }
-            sim.poke("m_axis_tready", rnd.nextInt(100) < readyPercent ? 1 : 0);
-            // the packing buffer releases each command some cycles after it came out, one per cycle
-            while (handled < out.packets().size()) {
-                long u = out.packets().get(handled++).user().longValue();
-                releases.add(new long[] {sim.cycle() + releaseDelay, u >> 10 & 3, u >> 21 & 1});
-            }
-            long[] r = releases.peek();
-            if (r != null && r[0] <= sim.cycle()) {
-                releases.poll();
-                sim.poke("rel_valid", 1);
-                sim.poke("rel_vc", r[1]);
-                sim.poke("rel_data", r[2]);
-            } else {
-                sim.poke("rel_valid", 0);
-            }
-            sim.step();
-        }
-
-        private void drive(CommandIngressReference.Beat b) {
-            sim.poke("tx_valid", b.valid());
-            sim.poke("tx_cycle", b.cycle());
-            sim.poke("tx_vc", b.vc());
-            sim.poke("xpuid", b.xpuid());
-            sim.poke("tx_err", b.err() ? 1 : 0);
-            sim.poke("tx_control", Beats.data(b.control(), 0, b.control().length, b.control().length));
-            sim.poke("tx_data", Beats.data(b.data(), 0, beatBytes, beatBytes));
-        }
-
-        boolean creditsBack() {
-            for (int v = 0; v < 4; v++) {
-                if (cmdCredits[v] != config.cmdCredits() || dataCredits[v] != config.dataCredits()) {
-                    return false;
-                }
-            }
-            return true;
         }
 
         void assertCreditsBack() {
-            assertTrue(creditsBack(), "the XPU holds its initial credits: cmd " + Arrays.toString(cmdCredits)
-                    + " data " + Arrays.toString(dataCredits));
+            assertTrue(xpu.creditsBack(), "the XPU holds its initial credits");
             for (int v = 0; v < 4; v++) {
                 assertEquals(config.cmdCredits(), sim.peek("cmd_avail_" + v), "SUE's view of VC " + v);
                 assertEquals(config.dataCredits(), sim.peek("data_avail_" + v), "SUE's view of VC " + v);

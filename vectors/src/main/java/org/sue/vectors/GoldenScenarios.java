@@ -4,6 +4,9 @@ import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import org.sue.cmd.CommandIngress;
+import org.sue.cmd.CommandLoopback;
+import org.sue.cmd.CommandPath;
 import org.sue.cmd.CommandTable;
 import org.sue.cmd.CommandUnpacker;
 import org.sue.cmd.PackingBuffer;
@@ -69,6 +72,16 @@ public final class GoldenScenarios {
                 8, 1024, 6, 2)), ResetStyle.SYNC_HIGH, 2500, () -> new PackedCommandStream(128, 8, 20)));
         list.add(new GoldenScenario("packing_w512_c128_d4", () -> new PackingBuffer(new PackingBuffer.Config(512, 128,
                 4, 600, 4, 1)), ResetStyle.SYNC_HIGH, 2500, () -> new PackedCommandStream(64, 4, 24)));
+        CommandIngress.Config ingress256 = new CommandIngress.Config(256, CommandTable.example(), 8, 6, 3);
+        list.add(new GoldenScenario("cmd_ingress_n256", () -> new CommandIngress(ingress256), ResetStyle.SYNC_HIGH,
+                3000, () -> new FaultyCommandTraffic(ingress256)));
+        CommandIngress.Config ingress1024 = new CommandIngress.Config(1024, CommandTable.example(), 16, 8, 4);
+        list.add(new GoldenScenario("cmd_ingress_n1024", () -> new CommandIngress(ingress1024), ResetStyle.SYNC_HIGH,
+                2000, () -> new FaultyCommandTraffic(ingress1024)));
+        CommandLoopback.Config loopback = new CommandLoopback.Config(new CommandPath.Config(256,
+                CommandTable.example(), 8, 256, 700, 6, 2, 24, 8), 5, 2);
+        list.add(new GoldenScenario("cmd_loopback_n256_d8", () -> new CommandLoopback(loopback), ResetStyle.SYNC_HIGH,
+                4000, () -> new CommandLoopbackTraffic(loopback)));
         return list;
     }
 
