@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.math.BigInteger;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -107,43 +106,7 @@ class PackingBufferTest {
         Random rnd = new Random(width * 7L + dests);
         PackingBuffer.Config config = new PackingBuffer.Config(width, cells, dests, limit, 6, 2);
         Bench b = new Bench(config, rnd);
-        PackingModel model = new PackingModel(limit, 2, config.xoffThreshold(), config.xonThreshold());
-        List<PackingModel.Xoff> notified = new ArrayList<>();
-        ArrayDeque<Object[]> arrivals = new ArrayDeque<>(); // {dst, vc, command} in input order
-        List<PackingModel.Pdu> predicted = new ArrayList<>();
-        int[] skips = {0};
-        b.sim.addListener(new Simulator.CycleListener() {
-            @Override
-            public void close() {
-            }
-
-            @Override
-            public void sample(Simulator sim, long cycle) {
-                if (sim.peek("pick") == 1) {
-                    PackingModel.Pdu pdu = model.pick((int) sim.peek("vc_ready"),
-                            BitSet.valueOf(reverse(sim.peekBig("dst_ready").toByteArray())));
-                    assertTrue(pdu != null, "the RTL picked at cycle " + cycle + " with nothing eligible");
-                    if (pdu.commands().isEmpty()) {
-                        skips[0]++;
-                    } else {
-                        predicted.add(pdu);
-                    }
-                }
-                if (sim.peek("xoff_valid") == 1) {
-                    notified.add(new PackingModel.Xoff((int) sim.peek("xoff_xpuid"), (int) sim.peek("xoff_vc"),
-                            sim.peek("xoff_on") == 1));
-                }
-                if (sim.peek("is_append") == 1) {
-                    Object[] a = arrivals.poll();
-                    model.append((int) a[0], (int) a[1], (CommandCodec.Command) a[2]);
-                }
-                if (sim.peek("is_take") == 1) {
-                    long q = sim.peek("b_queue");
-                    model.finish((int) (q >> 2), (int) (q & 3));
-                }
-                model.tick();
-            }
-        });
+        PackingModelFollower follower = new PackingModelFollower(b.sim, "", config);
         b.readyPercent = 60;
         b.gating = true;
         int[] types = TABLE.definedTypes();
@@ -153,39 +116,13 @@ class PackingBufferTest {
                     RandomCommands.bytes(rnd, TABLE.hasData(t) ? rnd.nextInt(257) : 0));
             int dst = rnd.nextInt(dests);
             int vc = rnd.nextInt(4);
-            arrivals.add(new Object[] {dst, vc, c});
+            follower.arrives(dst, vc, c);
             b.send(c, dst, vc);
             b.holdCellsWithin(cells);
         }
         b.gating = false;
         b.drain();
-        List<StreamMonitor.Packet> pdus = b.out.packets();
-        assertEquals(predicted.size(), pdus.size(), "PDU count");
-        for (int i = 0; i < pdus.size(); i++) {
-            SueMeta m = SueMeta.unpack(pdus.get(i).user());
-            PackingModel.Pdu p = predicted.get(i);
-            assertEquals(p.dst() + "/" + p.vc(), m.dstXpu() + "/" + m.vc(), "queue of PDU " + i);
-            assertEquals(p.commands(), unpack(pdus.get(i)), "commands of PDU " + i);
-        }
-        assertEquals(0, model.queued());
-        // xoff/xon: the same notifications in the same order, each queue alternating, all back on at the end
-        assertEquals(model.notifications(), notified, "xoff/xon notifications");
-        assertEquals(0, model.queuesInXoff(), "queues left in xoff");
-        assertTrue(notified.size() > 20, notified.size() + " notifications");
-        // the run must have exercised both single-command and packed PDUs, and skips for closed windows
-        long packed = predicted.stream().filter(p -> p.commands().size() > 1).count();
-        System.out.printf("model match %s: %d PDUs, %d packed, %d skips%n", config, pdus.size(), packed, skips[0]);
-        assertTrue(packed > 20 && pdus.size() - packed > 20 && skips[0] > 5,
-                pdus.size() + " PDUs, " + packed + " packed, " + skips[0] + " skips");
-    }
-
-    /** BigInteger's bytes are big-endian, BitSet's little-endian. */
-    static byte[] reverse(byte[] bigEndian) {
-        byte[] b = new byte[bigEndian.length];
-        for (int i = 0; i < b.length; i++) {
-            b[i] = bigEndian[b.length - 1 - i];
-        }
-        return b;
+        follower.assertMatches(b.out.packets(), TABLE);
     }
 
     @Test

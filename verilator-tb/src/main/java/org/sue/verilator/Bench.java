@@ -99,6 +99,9 @@ public final class Bench {
         // 6. framing: efficiency, latency, synthesis per block
         FramingBench.measure(Bench::put, out);
 
+        // 7. command path: packing efficiency, latency, synthesis, simulator speed
+        CommandPathBench.measure(Bench::put, out);
+
         Map<String, Object> json = new LinkedHashMap<>();
         Path file = Path.of("build", "bench.json");
         ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);

@@ -1,0 +1,199 @@
+package org.sue.verilator;
+
+import java.math.BigInteger;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Random;
+import java.util.function.BiConsumer;
+import org.sue.cmd.CommandCodec;
+import org.sue.cmd.CommandPath;
+import org.sue.cmd.CommandSender;
+import org.sue.cmd.CommandTable;
+import org.sue.core.Design;
+import org.sue.gen.VerilogEmitter;
+import org.sue.lib.stream.StreamMonitor;
+import org.sue.net.FrameCodec;
+import org.sue.net.HeaderFormat;
+import org.sue.net.NetConfig;
+import org.sue.net.SueMeta;
+import org.sue.sim.Simulator;
+
+/**
+ * Command path figures for {@code scripts/bench}, default configuration ({@link CommandPath.Config#defaults}):
+ *
+ * <ul>
+ * <li>{@code pack_eff_<size>_<dests>}: command bytes / bytes on the wire (Ethernet/IPv4/UDP frame with RH, padding,
+ * R-CRC and FCS, plus 20 bytes of preamble and inter-frame gap) for a saturating stream of {@code size}-byte packed
+ * commands on one VC, round robin over {@code dests} destinations. The link takes one PDU beat in
+ * {@value #LINK_EVERY} cycles, slower than the XPU offers, so queues fill as far as the XPU's credits allow. The
+ * first {@value #WARMUP} PDUs (filling) are left out.
+ * <li>{@code pack_opt_<size>_<dests>}: the same ratio for PDUs filled to the limit with whole commands (the analytic
+ * optimum of that traffic, whatever the buffer); {@code pack_eff_large_<size>_<dests>}: the same traffic with 16
+ * times the buffer (16384 cells) and credits (2048 command, 1024 data per VC), which shows how much of the gap is
+ * the XPU's credit window (commands a queue can hold when its turn comes).
+ * <li>{@code cmd_latency_cycles}: a single command into the idle path, from its tx beat to the first PDU beat.
+ * <li>{@code cmdpath_cells}, {@code _ffs}, {@code _mem_bits}: Yosys on the default configuration.
+ * </ul>
+ */
+final class CommandPathBench {
+    private CommandPathBench() {
+    }
+
+    static final int[] SIZES = {16, 64, 256};
+    static final int[] DESTS = {1, 8, 64};
+    static final int LINK_EVERY = 16;
+    static final int WARMUP = 20;
+    static final int PDUS = 100;
+    /** Interface overhead per frame on the wire: preamble and start delimiter 8, inter-frame gap 12. */
+    static final int PREAMBLE_IFG = 20;
+    /** type 1: 12 control bytes, no data (a 16-byte command); type 2: 12 control bytes and data. */
+    static final CommandTable TABLE = new CommandTable().define(1, 6, false).define(2, 6, true);
+
+    static void measure(BiConsumer<String, Double> put, Path out) {
+        CommandPath.Config config = CommandPath.Config.defaults(TABLE);
+        NetConfig net = NetConfig.defaults(HeaderFormat.ETH_IPV4_UDP);
+        packingFigures(config, net, "", put);
+        // the same traffic with 16 times the buffer and credits: how far the credit window limits packing
+        CommandPath.Config large = new CommandPath.Config(config.dataWidth(), TABLE, config.destinations(), 16384,
+                config.pduLimit(), config.xoffThreshold(), config.xonThreshold(), 2048, 1024);
+        packingFigures(large, net, "large_", put);
+        put.accept("cmd_latency_cycles", (double) latency(config));
+        simulatorSpeed(config, out, put);
+
+        VerilogEmitter.Result v = VerilogEmitter.emit(Design.elaborate(new CommandPath(config)), out.resolve(
+                "rtl-cmdpath"));
+        SynthReport s = Yosys.synth(v.files(), v.topModule());
+        put.accept("cmdpath_cells", (double) s.cells());
+        put.accept("cmdpath_ffs", (double) s.flipFlops());
+        put.accept("cmdpath_mem_bits", (double) s.memoryBits());
+        System.out.printf("yosys %s: %d cells, %d flip-flops, %d memories with %d bits%n", v.topModule(), s.cells(),
+                s.flipFlops(), s.memories(), s.memoryBits());
+    }
+
+    static void packingFigures(CommandPath.Config config, NetConfig net, String tag, BiConsumer<String, Double> put) {
+        for (int size : SIZES) {
+            for (int dests : DESTS) {
+                double eff = packing(config, net, size, dests);
+                double opt = efficiency(net, config.pduLimit() / size * size);
+                put.accept("pack_eff_" + tag + size + "_" + dests, round(eff));
+                if (tag.isEmpty()) {
+                    put.accept("pack_opt_" + size + "_" + dests, round(opt));
+                }
+                System.out.printf("packing %s%3d-byte commands over %2d destinations: %.4f (optimum %.4f, %.1f%%"
+                        + " below)%n", tag, size, dests, eff, opt, 100 * (1 - eff / opt));
+            }
+        }
+    }
+
+    /** {@code scripts/bench} runs this as part of {@link Bench}; alone: the command path figures only. */
+    public static void main(String[] args) throws java.io.IOException {
+        Path out = Path.of("build", "bench");
+        java.nio.file.Files.createDirectories(out);
+        measure((k, v) -> System.out.println(k + " = " + v), out);
+    }
+
+    /** Command bytes per wire byte of one PDU carrying {@code commandBytes}. */
+    static double efficiency(NetConfig net, int commandBytes) {
+        return commandBytes / (double) (FrameCodec.frameBytes(net, commandBytes) + PREAMBLE_IFG);
+    }
+
+    /** A {@code size}-byte packed command: type 1 for 16 bytes, else type 2 with size - 16 data bytes. */
+    static CommandCodec.Command command(Random rnd, int size) {
+        byte[] control = new byte[12];
+        rnd.nextBytes(control);
+        byte[] data = new byte[size - 16];
+        rnd.nextBytes(data);
+        return new CommandCodec.Command(size == 16 ? 1 : 2, control, data);
+    }
+
+    static Simulator start(CommandPath.Config config) {
+        Simulator sim = Simulator.compile(Design.elaborate(new CommandPath(config)));
+        sim.reset();
+        sim.poke("vc_ready", 0xf);
+        sim.poke("dst_ready", BigInteger.ONE.shiftLeft(config.destinations()).subtract(BigInteger.ONE));
+        return sim;
+    }
+
+    static double packing(CommandPath.Config config, NetConfig net, int size, int dests) {
+        Random rnd = new Random(size * 100L + dests);
+        Simulator sim = start(config);
+        CommandSender xpu = new CommandSender(sim, config.dataWidth(), config.cmdCredits(), config.dataCredits());
+        StreamMonitor pdus = new StreamMonitor(sim, "m_axis", null);
+        int next = 0;
+        while (pdus.packets().size() < WARMUP + PDUS) {
+            while (xpu.queued() < 4) {
+                xpu.add(next++ % dests, 0, command(rnd, size));
+            }
+            xpu.drive(rnd, 100);
+            sim.poke("m_axis_tready", sim.cycle() % LINK_EVERY == 0 ? 1 : 0);
+            sim.step();
+            if (sim.cycle() > 5_000_000) {
+                throw new IllegalStateException("command path bench: only " + pdus.packets().size() + " PDUs");
+            }
+        }
+        long payload = 0;
+        long wire = 0;
+        List<StreamMonitor.Packet> p = pdus.packets();
+        for (StreamMonitor.Packet pdu : p.subList(WARMUP, p.size())) {
+            int len = SueMeta.unpack(pdu.user()).len();
+            if (len != pdu.bytes().length) {
+                throw new IllegalStateException("PDU length " + len + " in tuser, " + pdu.bytes().length + " on the bus");
+            }
+            payload += len;
+            wire += FrameCodec.frameBytes(net, len) + PREAMBLE_IFG;
+        }
+        return payload / (double) wire;
+    }
+
+    /**
+     * JVM simulation next to Verilator on the default command path: 20,000 cycles of 64-byte commands over 8
+     * destinations with the slow link, recorded from the JVM model and replayed by both (best of 2, parsing and
+     * builds excluded).
+     */
+    static void simulatorSpeed(CommandPath.Config config, Path out, BiConsumer<String, Double> put) {
+        Design design = Design.elaborate(new CommandPath(config));
+        Path manifest = out.resolve("cmdpath_bench.json");
+        Random rnd = new Random(64);
+        try (Simulator sim = Simulator.compile(design)) {
+            sim.record(manifest);
+            sim.reset();
+            sim.poke("vc_ready", 0xf);
+            sim.poke("dst_ready", BigInteger.ONE.shiftLeft(config.destinations()).subtract(BigInteger.ONE));
+            CommandSender xpu = new CommandSender(sim, config.dataWidth(), config.cmdCredits(), config.dataCredits());
+            for (int c = 0, next = 0; c < 20_000; c++) {
+                while (xpu.queued() < 4) {
+                    xpu.add(next++ % 8, 0, command(rnd, 64));
+                }
+                xpu.drive(rnd, 100);
+                sim.poke("m_axis_tready", c % LINK_EVERY == 0 ? 1 : 0);
+                sim.step();
+            }
+        }
+        double[] speed = FramingBench.replaySpeeds(design, manifest, out.resolve("rtl-cmdpath-speed"), "command path");
+        put.accept("cmdpath_jvm_cycles_per_s", (double) Math.round(speed[0]));
+        put.accept("cmdpath_verilator_cycles_per_s", (double) Math.round(speed[1]));
+        System.out.printf("command path: JVM %.0f cycles/s, Verilator %.0f cycles/s%n", speed[0], speed[1]);
+    }
+
+    /** Cycles from a lone command's tx beat to the first beat of its PDU on m_axis. */
+    static long latency(CommandPath.Config config) {
+        Simulator sim = start(config);
+        sim.poke("m_axis_tready", 1);
+        CommandSender xpu = new CommandSender(sim, config.dataWidth(), config.cmdCredits(), config.dataCredits());
+        StreamMonitor pdus = new StreamMonitor(sim, "m_axis", null);
+        sim.step(20); // idle
+        xpu.add(3, 0, command(new Random(1), 16));
+        while (pdus.firstBeatCycle() < 0) {
+            xpu.drive(null, 100);
+            sim.step();
+            if (sim.cycle() > 1000) {
+                throw new IllegalStateException("command path bench: the lone command never came out");
+            }
+        }
+        return pdus.firstBeatCycle() - xpu.firstBeatCycle();
+    }
+
+    private static double round(double v) {
+        return Math.round(v * 10000) / 10000.0;
+    }
+}
