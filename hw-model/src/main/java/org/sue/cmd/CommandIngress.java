@@ -189,7 +189,6 @@ public final class CommandIngress extends Component {
         Reg dataLeft = reg("data_left", 9, 0);    // data bytes still owed
         Reg padByte = reg("pad_byte", 1, 0);      // odd data length: one zero byte after the data
         Reg cmdVc = reg("cmd_vc", 2, 0);
-        Reg cmdHasData = reg("cmd_has_data", 1, 0);
         Reg cmdUser = reg("cmd_user", uw, 0);
         Expr continuation = wire("continuation", live.and(inCommand).and(txCycle.ne(0)));
         Expr inOrder = wire("in_order", txCycle.eq(expect).and(txValid.eq(2)));
@@ -250,7 +249,6 @@ public final class CommandIngress extends Component {
             dataLeft.set(length.sub(beatBytes).resize(9));
             padByte.set(length.bit(0));
             cmdVc.set(txVc);
-            cmdHasData.set(1);
             cmdUser.set(user(length.ne(0), packedBytes, txVc, xpuid));
         }).elseWhen(lastCont.or(abandon), () -> inCommand.set(0))
                 .elseWhen(contGood, () -> {
@@ -359,7 +357,7 @@ public final class CommandIngress extends Component {
                     .add(abandon.and(cmdVc.eq(v)).resize(13));
             Expr dataBack = rel.and(relData).resize(13)
                     .add(returnFirst.and(txVc.eq(v)).and(withData).resize(13))
-                    .add(abandon.and(cmdVc.eq(v)).and(cmdHasData).resize(13));
+                    .add(abandon.and(cmdVc.eq(v)).resize(13)); // only commands with data span beats
             Expr cmdOut = cmdGive.and(cmdPick.eq(v));
             Expr dataOut = dataGive.and(dataPick.eq(v));
             Expr took = takeCredit.and(txVc.eq(v));
