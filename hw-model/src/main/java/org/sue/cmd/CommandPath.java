@@ -36,11 +36,13 @@ public final class CommandPath extends Component {
         }
 
         /**
-         * 512-bit XPU data, 1024 cells of 128 bytes, 1024 destinations, 2 KiB PDUs, xoff at 16 queued commands and xon
-         * at 8, 128 command and 64 data credits per VC (all four VCs full need exactly the 1024 cells).
+         * 512-bit XPU data, 4096 cells of 128 bytes (512 KiB), 1024 destinations, 2 KiB PDUs, xoff at 16 queued
+         * commands and xon at 8, 512 command and 256 data credits per VC (all four VCs full need exactly the 4096
+         * cells): enough to pack within 2% of the optimum for one VC's traffic to 1 or 8 destinations, and for
+         * 256-byte commands to 64 (docs/performance.md).
          */
         public static Config defaults(CommandTable table) {
-            return new Config(512, table, 1024, 1024, 2048, 16, 8, 128, 64);
+            return new Config(512, table, 1024, 4096, 2048, 16, 8, 512, 256);
         }
 
         public CommandIngress.Config ingress() {

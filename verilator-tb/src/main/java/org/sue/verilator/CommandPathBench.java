@@ -28,9 +28,10 @@ import org.sue.sim.Simulator;
  * {@value #LINK_EVERY} cycles, slower than the XPU offers, so queues fill as far as the XPU's credits allow. The
  * first {@value #WARMUP} PDUs (filling) are left out.
  * <li>{@code pack_opt_<size>_<dests>}: the same ratio for PDUs filled to the limit with whole commands (the analytic
- * optimum of that traffic, whatever the buffer); {@code pack_eff_large_<size>_<dests>}: the same traffic with 16
- * times the buffer (16384 cells) and credits (2048 command, 1024 data per VC), which shows how much of the gap is
- * the XPU's credit window (commands a queue can hold when its turn comes).
+ * optimum of that traffic, whatever the buffer); {@code pack_eff_small_*} and {@code pack_eff_large_*}: the same
+ * traffic with a quarter (1024 cells, 128/64 credits per VC) and four times (16384 cells, 2048/1024 credits) the
+ * default buffer, which shows how much of the gap is the XPU's credit window (the commands a queue can hold when its
+ * turn comes).
  * <li>{@code cmd_latency_cycles}: a single command into the idle path, from its tx beat to the first PDU beat.
  * <li>{@code cmdpath_cells}, {@code _ffs}, {@code _mem_bits}: Yosys on the default configuration.
  * </ul>
@@ -53,7 +54,11 @@ final class CommandPathBench {
         CommandPath.Config config = CommandPath.Config.defaults(TABLE);
         NetConfig net = NetConfig.defaults(HeaderFormat.ETH_IPV4_UDP);
         packingFigures(config, net, "", put);
-        // the same traffic with 16 times the buffer and credits: how far the credit window limits packing
+        // the same traffic with a quarter and with four times the buffer and credits: how the credit window limits
+        // packing
+        CommandPath.Config small = new CommandPath.Config(config.dataWidth(), TABLE, config.destinations(), 1024,
+                config.pduLimit(), config.xoffThreshold(), config.xonThreshold(), 128, 64);
+        packingFigures(small, net, "small_", put);
         CommandPath.Config large = new CommandPath.Config(config.dataWidth(), TABLE, config.destinations(), 16384,
                 config.pduLimit(), config.xoffThreshold(), config.xonThreshold(), 2048, 1024);
         packingFigures(large, net, "large_", put);
