@@ -23,13 +23,17 @@ public final class CommandLoopback extends Component {
             if (path == null) {
                 throw new IllegalArgumentException("CommandLoopback path configuration must be given");
             }
-            new CommandUnpacker.Config(2 * path.dataWidth(), path.dataWidth(), path.table(), rxCmdCredits,
-                    rxDataCredits); // validates the receive credits
+            unpacker(path, rxCmdCredits, rxDataCredits); // validates the receive credits
         }
 
+        /** The receive side: the path's PDU bus in, the XPU's data width out. */
         public CommandUnpacker.Config unpacker() {
-            return new CommandUnpacker.Config(2 * path.dataWidth(), path.dataWidth(), path.table(), rxCmdCredits,
-                    rxDataCredits);
+            return unpacker(path, rxCmdCredits, rxDataCredits);
+        }
+
+        private static CommandUnpacker.Config unpacker(CommandPath.Config path, int cmdCredits, int dataCredits) {
+            return new CommandUnpacker.Config(2 * path.dataWidth(), path.dataWidth(), path.table(), cmdCredits,
+                    dataCredits);
         }
     }
 
@@ -72,7 +76,10 @@ public final class CommandLoopback extends Component {
 
     @Override
     public Map<String, Object> parameters() {
-        return Map.of("path", config.path().toString(), "rxCmdCredits", config.rxCmdCredits(), "rxDataCredits",
-                config.rxDataCredits());
+        CommandPath.Config p = config.path();
+        return Map.of("dataWidth", p.dataWidth(), "destinations", p.destinations(), "cells", p.cells(), "pduLimit",
+                p.pduLimit(), "xoffThreshold", p.xoffThreshold(), "xonThreshold", p.xonThreshold(), "cmdCredits",
+                p.cmdCredits(), "dataCredits", p.dataCredits(), "rxCmdCredits", config.rxCmdCredits(),
+                "rxDataCredits", config.rxDataCredits());
     }
 }

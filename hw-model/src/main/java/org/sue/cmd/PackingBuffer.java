@@ -46,8 +46,10 @@ import org.sue.net.SueMeta;
  * ({@code rel_*}) after its last cell, and concatenates the commands' bytes into full beats, which a
  * {@link PacketFifo} turns into whole PDUs on {@code m_axis} (SueMeta tuser with dst, vc and len).
  *
- * <p>Throughput: the queue manager does one operation per cycle, one per command plus one per PDU; the reader one
- * cell per cycle plus one idle cycle between PDUs.
+ * <p>Throughput: the queue manager does one operation per cycle, one per command plus one per PDU; commands stored
+ * but not yet appended wait in a FIFO as deep as the buffer has cells, so the input never waits for the manager (a
+ * burst of a command per cycle is absorbed; sustained, the XPU's credits slow it to the manager's rate). The reader
+ * reads one cell per cycle plus one idle cycle between PDUs.
  */
 public final class PackingBuffer extends Component {
     /** Width of the input tuser: {has_data[21], bytes[20:12], vc[11:10], dst[9:0]}. */
@@ -158,7 +160,9 @@ public final class PackingBuffer extends Component {
         Expr allocCell = wire("alloc_cell", Hw.mux(fromCounter, fresh.bits(aw - 1, 0), freeCells.popData));
 
         // ---- writer: one input beat per cell ----------------------------------------------------------------------
-        SyncFifo appends = child("appends", new SyncFifo(new SyncFifo.Config(qw + aw, 16, false)));
+        // commands stored and waiting for the queue manager: as many as there are cells, so the input never waits
+        // for the manager (the ingress cannot hold the XPU back; only credits can, and they bound the cells)
+        SyncFifo appends = child("appends", new SyncFifo(new SyncFifo.Config(qw + aw, config.cells(), false)));
         Reg firstBeat = reg("first_beat", 1, 1);
         Reg prevCell = reg("prev_cell", aw, 0);
         Reg firstCell = reg("first_cell", aw, 0);
