@@ -38,7 +38,7 @@ import org.sue.lib.stream.StreamPorts;
  * <p><b>Credits</b> ({@code tx_credit} = {cmd_credit, cmd_vc[1:0], data_credit, data_vc[1:0]}): per VC the XPU starts
  * with {@code cmdCredits} and {@code dataCredits}; a command takes one command credit and, with data, one data credit
  * at beat 0. They come back when the packing buffer releases the command ({@code rel_*}) or when the command is
- * dropped, at most one of each kind per cycle, lowest VC first.
+ * dropped, at most one of each kind per cycle, round robin over the VCs owed.
  *
  * <p><b>Reset.</b> While {@code tx_reset_in} is high nothing is taken, and an unfinished command is dropped;
  * {@code tx_reset_out} stays high until {@code tx_reset_in} is low again and every command already handed on has been
@@ -342,10 +342,15 @@ public final class CommandIngress extends Component {
         inFlight.set(inFlight.add(ends.resize(16)).sub(relValid.resize(16)));
         Reg cmdReturn = reg("cmd_return", 3, 0);  // {valid, vc}
         Reg dataReturn = reg("data_return", 3, 0);
-        Expr cmdPick = wire("cmd_pick", firstNonZero(cmdOwed));
-        Expr dataPick = wire("data_pick", firstNonZero(dataOwed));
+        // round robin over the VCs that are owed, so no VC's returns wait behind another's
+        Reg cmdLast = reg("cmd_return_last", 2, VCS - 1);
+        Reg dataLast = reg("data_return_last", 2, VCS - 1);
+        Expr cmdPick = wire("cmd_pick", PackingBuffer.rotatingPick(nonZero(cmdOwed), cmdLast));
+        Expr dataPick = wire("data_pick", PackingBuffer.rotatingPick(nonZero(dataOwed), dataLast));
         Expr cmdGive = wire("cmd_give", anyNonZero(cmdOwed).and(resetting.not()));
         Expr dataGive = wire("data_give", anyNonZero(dataOwed).and(resetting.not()));
+        when(cmdGive, () -> cmdLast.set(cmdPick));
+        when(dataGive, () -> dataLast.set(dataPick));
         cmdReturn.set(Hw.cat(cmdGive, cmdPick));
         dataReturn.set(Hw.cat(dataGive, dataPick));
         txCredit.set(Hw.cat(cmdReturn, dataReturn));
@@ -396,20 +401,15 @@ public final class CommandIngress extends Component {
     }
 
     private static Expr anyNonZero(List<Reg> regs) {
-        Expr any = Hw.lit(1, 0);
-        for (Reg r : regs) {
-            any = any.or(r.ne(0));
-        }
-        return any;
+        return Hw.cat(nonZero(regs)).orR();
     }
 
-    /** The lowest index whose counter is non-zero (0 when none is). */
-    private static Expr firstNonZero(List<Reg> regs) {
-        Expr pick = Hw.lit(2, 0);
-        for (int v = regs.size() - 1; v >= 0; v--) {
-            pick = Hw.mux(regs.get(v).ne(0), Hw.lit(2, v), pick);
+    private static List<Expr> nonZero(List<Reg> regs) {
+        List<Expr> list = new ArrayList<>();
+        for (Reg r : regs) {
+            list.add(r.ne(0));
         }
-        return pick;
+        return list;
     }
 
     /** tkeep with the lanes below {@code count} set. */

@@ -488,7 +488,7 @@ public final class PackingBuffer extends Component {
     }
 
     /** The first eligible index after {@code last}, circularly (the last one served goes to the back). */
-    private static Expr rotatingPick(List<Expr> eligible, Expr last) {
+    static Expr rotatingPick(List<Expr> eligible, Expr last) {
         int n = eligible.size();
         Expr choice = Hw.lit(2, 0);
         for (int start = 0; start < n; start++) {
