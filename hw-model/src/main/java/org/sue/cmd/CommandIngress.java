@@ -11,6 +11,7 @@ import org.sue.core.Port;
 import org.sue.core.ReadUnderWrite;
 import org.sue.core.Reg;
 import org.sue.core.Wire;
+import org.sue.lib.stream.Keep;
 import org.sue.lib.stream.StreamConfig;
 import org.sue.lib.stream.StreamPorts;
 
@@ -179,8 +180,8 @@ public final class CommandIngress extends Component {
             cmdOwed.add(reg("cmd_owed_" + v, 13, 0));
             dataOwed.add(reg("data_owed_" + v, 13, 0));
         }
-        Expr haveCredit = wire("have_credit", select(cmdAvail, txVc).ne(0)
-                .and(withData.not().or(select(dataAvail, txVc).ne(0))));
+        Expr haveCredit = wire("have_credit", Hw.select(cmdAvail, txVc).ne(0)
+                .and(withData.not().or(Hw.select(dataAvail, txVc).ne(0))));
 
         // ---- the command in progress (data beats still owed) -----------------------------------------------------
         Reg inCommand = reg("in_command", 1, 0);
@@ -265,11 +266,11 @@ public final class CommandIngress extends Component {
         int hb = CommandCodec.HEADER_BYTES + 2 * CommandTable.MAX_CONTROL_UNITS;
         // header: type, 0, length (big-endian), then the control bytes the table gives the type
         Expr control = txControl.bits(8 * (3 + hb - CommandCodec.HEADER_BYTES) - 1, 24)
-                .and(bytesBelow(Hw.cat(units, Hw.lit(1, 0)).resize(5), hb - CommandCodec.HEADER_BYTES));
+                .and(Keep.bytesBelow(Hw.cat(units, Hw.lit(1, 0)).resize(5), hb - CommandCodec.HEADER_BYTES));
         Expr header = wire("header", Hw.cat(control, txControl.bits(23, 8), Hw.lit(8, 0), type));
         unused("control_tail", txControl.bits(CommandUnpacker.CONTROL_BITS - 1, 8 * (3 + hb - CommandCodec.HEADER_BYTES)));
-        Expr firstData = txData.and(bytesBelow(length, beatBytes)).resize(8 * capacity);
-        Expr contData = txData.and(bytesBelow(dataLeft, beatBytes)).resize(8 * capacity);
+        Expr firstData = txData.and(Keep.bytesBelow(length, beatBytes)).resize(8 * capacity);
+        Expr contData = txData.and(Keep.bytesBelow(dataLeft, beatBytes)).resize(8 * capacity);
         Expr firstAcc = wire("first_acc", header.resize(8 * capacity)
                 .or(firstData.shl(Hw.cat(headerBytes.bits(4, 0), Hw.lit(3, 0)))));
         Expr firstFill = Hw.mux(singleBeat, headerBytes.add(length.resize(9)), headerBytes.add(beatBytes)).resize(fw);
@@ -334,7 +335,7 @@ public final class CommandIngress extends Component {
         out.tvalid().set(outValid);
         out.tdata().set(word.bits(2 * n - 1, 0));
         out.tuser().set(word.bits(2 * n + uw - 1, 2 * n));
-        out.tkeep().set(lanesBelow(word.bits(2 * n + uw + cw - 1, 2 * n + uw), outBytes));
+        out.tkeep().set(Keep.below(word.bits(2 * n + uw + cw - 1, 2 * n + uw), outBytes));
         out.tlast().set(word.bit(ew - 1));
 
         // ---- credit returns: releases and dropped commands; one of each kind per cycle -------------------------------
@@ -392,14 +393,6 @@ public final class CommandIngress extends Component {
         return Hw.cat(hasData, packedBytes, vc, dst);
     }
 
-    private static Expr select(List<Reg> regs, Expr index) {
-        Expr r = regs.get(0);
-        for (int v = 1; v < regs.size(); v++) {
-            r = Hw.mux(index.eq(v), regs.get(v), r);
-        }
-        return r;
-    }
-
     private static Expr anyNonZero(List<Reg> regs) {
         return Hw.cat(nonZero(regs)).orR();
     }
@@ -411,25 +404,7 @@ public final class CommandIngress extends Component {
         }
         return list;
     }
-
-    /** tkeep with the lanes below {@code count} set. */
-    private static Expr lanesBelow(Expr count, int lanes) {
-        List<Expr> bits = new ArrayList<>();
-        for (int l = lanes - 1; l >= 0; l--) {
-            bits.add(count.gt(l));
-        }
-        return Hw.cat(bits);
-    }
-
     /** A mask of the byte lanes below {@code count}. */
-    private static Expr bytesBelow(Expr count, int lanes) {
-        List<Expr> bytes = new ArrayList<>();
-        for (int l = lanes - 1; l >= 0; l--) {
-            bytes.add(Hw.mux(count.gt(l), Hw.ones(8), Hw.zeros(8)));
-        }
-        return Hw.cat(bytes);
-    }
-
     public Config config() {
         return config;
     }

@@ -150,8 +150,8 @@ public final class CommandUnpacker extends Component {
             cmdAvail.add(reg("cmd_avail_" + v, 12, config.cmdCredits()));
             dataAvail.add(reg("data_avail_" + v, 12, config.dataCredits()));
         }
-        Expr haveCmd = wire("have_cmd_credit", select(cmdAvail, vc).ne(0));
-        Expr haveData = wire("have_data_credit", select(dataAvail, vc).ne(0));
+        Expr haveCmd = wire("have_cmd_credit", Hw.select(cmdAvail, vc).ne(0));
+        Expr haveData = wire("have_data_credit", Hw.select(dataAvail, vc).ne(0));
         Expr creditOk = wire("credit_ok", haveCmd.and(length.eq(0).or(haveData)).and(rxResetIn.not()));
 
         // ---- one decision per cycle: deliver a beat, wait, or end the PDU (normally or malformed) ---------------------
@@ -212,7 +212,7 @@ public final class CommandUnpacker extends Component {
         Expr take = wire("take", in.tvalid().and(in.tready()));
         Expr append = wire("append", take.and(discardRest.not()));
         Expr startPdu = wire("start_pdu", append.and(done));
-        Expr beatData = wire("beat_data", in.tdata().and(laneMask(in.tkeep())).resize(8 * capacity));
+        Expr beatData = wire("beat_data", in.tdata().and(Keep.byteMask(in.tkeep())).resize(8 * capacity));
         Expr beatBytesIn = Keep.count(in.tkeep(), fw);
         when(append, () -> {
             window.set(base.or(beatData.shl(Hw.cat(fillBase, Hw.lit(3, 0)))));
@@ -265,17 +265,17 @@ public final class CommandUnpacker extends Component {
             // rx_control bytes: 0 type, 1..2 data length (big-endian), 3.. the 2u control bytes, zeros after
             Expr control = window.bits(8 * (CommandCodec.HEADER_BYTES + 2 * CommandTable.MAX_CONTROL_UNITS) - 1,
                     8 * CommandCodec.HEADER_BYTES);
-            Expr controlMask = laneMask(Hw.ones(2 * CommandTable.MAX_CONTROL_UNITS)
+            Expr controlMask = Keep.byteMask(Hw.ones(2 * CommandTable.MAX_CONTROL_UNITS)
                     .shr(Hw.lit(4, 2 * CommandTable.MAX_CONTROL_UNITS).sub(Hw.cat(units, Hw.lit(1, 0)))));
             outControl.set(Hw.cat(control.and(controlMask), byteAt(window, 3), byteAt(window, 2), type)
                     .resize(CONTROL_BITS));
             int span = 8 * (beatBytes + CommandCodec.HEADER_BYTES + 2 * CommandTable.MAX_CONTROL_UNITS);
             Expr afterHeader = window.bits(span - 1, 0).shr(Hw.cat(headerBytes.bits(4, 0), Hw.lit(3, 0)));
-            outData.set(afterHeader.bits(8 * beatBytes - 1, 0).and(bytesBelow(length, beatBytes)));
+            outData.set(afterHeader.bits(8 * beatBytes - 1, 0).and(Keep.bytesBelow(length, beatBytes)));
         }).elseWhen(fire, () -> {
             outValid.set(2);
             outCycle.set(beat);
-            outData.set(window.bits(8 * beatBytes - 1, 0).and(bytesBelow(dataLeft, beatBytes)));
+            outData.set(window.bits(8 * beatBytes - 1, 0).and(Keep.bytesBelow(dataLeft, beatBytes)));
         });
         rxValid.set(outValid);
         rxCycle.set(outCycle);
@@ -318,36 +318,8 @@ public final class CommandUnpacker extends Component {
         done.set(1);
         malformed.set(reason.ordinal() + 1);
     }
-
-    /** A saturating 32-bit counter {@code <name>_count} on output {@code name}. */
     private static Expr byteAt(Expr v, int i) {
         return v.bits(8 * i + 7, 8 * i);
-    }
-
-    private static Expr select(List<Reg> regs, Expr index) {
-        Expr r = regs.get(0);
-        for (int v = 1; v < regs.size(); v++) {
-            r = Hw.mux(index.eq(v), regs.get(v), r);
-        }
-        return r;
-    }
-
-    /** Each lane bit widened to a byte of ones or zeros. */
-    private static Expr laneMask(Expr lanes) {
-        List<Expr> bytes = new ArrayList<>();
-        for (int l = lanes.width() - 1; l >= 0; l--) {
-            bytes.add(Hw.mux(lanes.bit(l), Hw.ones(8), Hw.zeros(8)));
-        }
-        return Hw.cat(bytes);
-    }
-
-    /** A mask of the byte lanes below {@code count} (count may exceed the lanes). */
-    private static Expr bytesBelow(Expr count, int lanes) {
-        List<Expr> bits = new ArrayList<>();
-        for (int l = lanes - 1; l >= 0; l--) {
-            bits.add(count.gt(l));
-        }
-        return laneMask(Hw.cat(bits));
     }
 
     public Config config() {

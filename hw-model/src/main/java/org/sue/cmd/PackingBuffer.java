@@ -305,7 +305,7 @@ public final class PackingBuffer extends Component {
         Expr pickVc = rotatingPick(eligible, rrVc);
         Expr anyEligible = wire("any_eligible", Hw.cat(eligible).orR());
         Expr pick = wire("pick", anyEligible.and(state.eq(idle)).and(inFlight.lt(2)));
-        Expr pickedDst = wire("picked_dst", select(active, pickVc));
+        Expr pickedDst = wire("picked_dst", Hw.select(active.stream().map(f -> f.popData).toList(), pickVc));
         for (int v = 0; v < VCS; v++) {
             active.get(v).popReady.set(pick.and(pickVc.eq(v)));
         }
@@ -477,14 +477,6 @@ public final class PackingBuffer extends Component {
             bits.add(count.gt(l));
         }
         return Hw.cat(bits);
-    }
-
-    private static Expr select(List<SyncFifo> fifos, Expr index) {
-        Expr r = fifos.get(0).popData;
-        for (int v = 1; v < fifos.size(); v++) {
-            r = Hw.mux(index.eq(v), fifos.get(v).popData, r);
-        }
-        return r;
     }
 
     /** The first eligible index after {@code last}, circularly (the last one served goes to the back). */

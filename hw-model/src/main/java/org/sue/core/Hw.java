@@ -67,6 +67,15 @@ public final class Hw {
         return mux(sel, ifTrue, ifTrue.lit(ifFalse));
     }
 
+    /** {@code options[index]} as a chain of muxes (index beyond the list: the first option). */
+    public static Expr select(List<? extends Expr> options, Expr index) {
+        Expr r = options.get(0);
+        for (int i = 1; i < options.size(); i++) {
+            r = mux(index.eq(i), options.get(i), r);
+        }
+        return r;
+    }
+
     /** Number of bits needed to hold values 0..n-1 (at least 1). */
     public static int log2Up(long n) {
         if (n <= 1) {

@@ -29,6 +29,29 @@ public final class Keep {
         return Hw.cat(bits);
     }
 
+    /** A tkeep of {@code lanes} lanes with the lanes below {@code count} set (count may exceed the lanes). */
+    public static Expr below(Expr count, int lanes) {
+        List<Expr> bits = new ArrayList<>();
+        for (int l = lanes - 1; l >= 0; l--) {
+            bits.add(count.gt(l));
+        }
+        return Hw.cat(bits);
+    }
+
+    /** Each lane bit of {@code keep} widened to a byte of ones or zeros: a mask over the data bus. */
+    public static Expr byteMask(Expr keep) {
+        List<Expr> bytes = new ArrayList<>();
+        for (int l = keep.width() - 1; l >= 0; l--) {
+            bytes.add(Hw.mux(keep.bit(l), Hw.ones(8), Hw.zeros(8)));
+        }
+        return Hw.cat(bytes);
+    }
+
+    /** A byte mask over {@code lanes} byte lanes, ones below {@code count}. */
+    public static Expr bytesBelow(Expr count, int lanes) {
+        return byteMask(below(count, lanes));
+    }
+
     /** Number of set lanes, as a value of the given width. */
     public static Expr count(Expr keep, int width) {
         return Hw.mux(keep.bit(0), lastLaneIndex(keep).resize(width).add(1), Hw.zeros(width));
