@@ -15,7 +15,8 @@ import org.sue.core.ResetStyle;
 
 /**
  * The main job ({@code scripts/generate}): writes the Verilog of every default design into one folder, one file per
- * module plus {@code files.f}, then runs the framing loopback simulation ({@link LoopbackJob}).
+ * module plus {@code files.f}, then runs the framing loopback simulation ({@link LoopbackJob}) and the command path
+ * loopback ({@link CommandLoopbackJob}).
  * Arguments: [output folder, default build/rtl] [--vhdl] [--reset=SYNC_HIGH|SYNC_LOW|ASYNC_HIGH|ASYNC_LOW].
  */
 public final class Generate {
@@ -53,5 +54,6 @@ public final class Generate {
         Files.write(list, lines);
         System.out.println("wrote " + files.size() + " files and " + list);
         LoopbackJob.run(Path.of("build", "sim"));
+        CommandLoopbackJob.run();
     }
 }
