@@ -10,7 +10,6 @@ import org.sue.core.Mem;
 import org.sue.core.Port;
 import org.sue.core.ReadUnderWrite;
 import org.sue.core.Reg;
-import org.sue.core.Wire;
 import org.sue.lib.stream.Keep;
 import org.sue.lib.stream.StreamConfig;
 import org.sue.lib.stream.StreamPorts;
@@ -143,21 +142,10 @@ public final class CommandIngress extends Component {
         Expr first = wire("first_beat", live.and(txCycle.eq(0)));
         Expr type = wire("cmd_type", txControl.bits(7, 0));
         Expr length = wire("data_length", Hw.cat(txControl.bits(15, 8), txControl.bits(23, 16)));
-        Wire defined = wire("type_defined", 1);
-        Wire units = wire("control_units", 3);
-        Wire typeHasData = wire("type_has_data", 1);
-        defined.set(0);
-        units.set(0);
-        typeHasData.set(0);
-        for (int t : config.table().definedTypes()) {
-            int u = config.table().controlBytes(t) / 2;
-            boolean d = config.table().hasData(t);
-            when(type.eq(t), () -> {
-                defined.set(1);
-                units.set(u);
-                typeHasData.set(d ? 1 : 0);
-            });
-        }
+        CommandTable.Lookup typeInfo = config.table().lookup(type);
+        Expr defined = wire("type_defined", typeInfo.defined());
+        Expr units = wire("control_units", typeInfo.units());
+        Expr typeHasData = wire("type_has_data", typeInfo.hasData());
         Expr withData = wire("with_data", txValid.eq(2));
         Expr badCommand = wire("bad_command", defined.not().or(length.gt(CommandTable.MAX_DATA_BYTES))
                 .or(length.ne(0).and(typeHasData.not())).or(withData.ne(length.ne(0))));

@@ -1,6 +1,8 @@
 package org.sue.cmd;
 
 import java.util.Arrays;
+import org.sue.core.Expr;
+import org.sue.core.Hw;
 
 /**
  * Which command types an XPU uses (PROTOCOL.md section 4): for each 8-bit type, the control length carried to the
@@ -53,6 +55,23 @@ public final class CommandTable {
     public boolean hasData(int type) {
         check(type);
         return hasData[type];
+    }
+
+    /** The table as logic on a type byte: whether the type is defined, its control units, whether data follows. */
+    public record Lookup(Expr defined, Expr units, Expr hasData) {
+    }
+
+    public Lookup lookup(Expr type) {
+        Expr defined = Hw.lit(1, 0);
+        Expr units = Hw.lit(3, 0);
+        Expr withData = Hw.lit(1, 0);
+        for (int t : definedTypes()) {
+            Expr hit = type.eq(t);
+            defined = defined.or(hit);
+            units = Hw.mux(hit, Hw.lit(3, controlUnits[t]), units);
+            withData = Hw.mux(hit, Hw.lit(1, hasData[t] ? 1 : 0), withData);
+        }
+        return new Lookup(defined, units, withData);
     }
 
     private void check(int type) {

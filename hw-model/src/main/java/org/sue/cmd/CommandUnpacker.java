@@ -109,21 +109,10 @@ public final class CommandUnpacker extends Component {
         // ---- the command at the front of the window ---------------------------------------------------------------
         Expr type = wire("cmd_type", byteAt(window, 0));
         Expr length = wire("data_length", Hw.cat(byteAt(window, 2), byteAt(window, 3)));
-        Wire defined = wire("type_defined", 1);
-        Wire units = wire("control_units", 3);
-        Wire hasData = wire("type_has_data", 1);
-        defined.set(0);
-        units.set(0);
-        hasData.set(0);
-        for (int t : config.table().definedTypes()) {
-            int u = config.table().controlBytes(t) / 2;
-            boolean d = config.table().hasData(t);
-            when(type.eq(t), () -> {
-                defined.set(1);
-                units.set(u);
-                hasData.set(d ? 1 : 0);
-            });
-        }
+        CommandTable.Lookup typeInfo = config.table().lookup(type);
+        Expr defined = wire("type_defined", typeInfo.defined());
+        Expr units = wire("control_units", typeInfo.units());
+        Expr hasData = wire("type_has_data", typeInfo.hasData());
         int lw = 17;
         Expr headerBytes = wire("header_bytes", Hw.cat(units, Hw.lit(1, 0)).resize(lw).add(4));
         Expr commandBytes = wire("command_bytes", headerBytes.add(length.resize(lw)));
