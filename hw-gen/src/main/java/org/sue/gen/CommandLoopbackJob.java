@@ -27,7 +27,7 @@ public final class CommandLoopbackJob {
         System.out.printf("  %d delivered in %d cycles (%.1f s with compile); in order per destination and VC and"
                 + " unchanged: %s; credits all back: %s%n", r.delivered(), r.cycles(),
                 (System.nanoTime() - t0) / 1e9, r.intact() ? "yes" : "NO", r.creditsBack() ? "yes" : "NO");
-        if (!r.intact() || !r.creditsBack() || r.overflowErrors() != 0) {
+        if (!r.intact() || !r.creditsBack() || r.overflowError() != 0) {
             throw new IllegalStateException("the command loopback lost, reordered or changed commands");
         }
     }

@@ -42,8 +42,7 @@ public final class CommandIngressReference {
 
     private final CommandIngress.Config config;
     private final int beatBytes;
-    private final int[] cmdAvail = new int[4];
-    private final int[] dataAvail = new int[4];
+    private final XpuCredits credits;
     private final List<Accepted> accepted = new ArrayList<>();
     private final Map<Drop, Long> drops = new EnumMap<>(Drop.class);
     private boolean creditError;
@@ -60,8 +59,7 @@ public final class CommandIngressReference {
     public CommandIngressReference(CommandIngress.Config config) {
         this.config = config;
         this.beatBytes = config.dataWidth() / 8;
-        Arrays.fill(cmdAvail, config.cmdCredits());
-        Arrays.fill(dataAvail, config.dataCredits());
+        this.credits = new XpuCredits(config.cmdCredits(), config.dataCredits());
         for (Drop d : Drop.values()) {
             drops.put(d, 0L);
         }
@@ -81,12 +79,7 @@ public final class CommandIngressReference {
 
     /** Credits the XPU got back this cycle (-1: none of that kind). */
     public void returned(int cmdVc, int dataVc) {
-        if (cmdVc >= 0) {
-            cmdAvail[cmdVc]++;
-        }
-        if (dataVc >= 0) {
-            dataAvail[dataVc]++;
-        }
+        credits.give(cmdVc, dataVc);
     }
 
     /** tx_reset_in: the unfinished command is dropped; afterwards the XPU holds its initial credits. */
@@ -96,8 +89,7 @@ public final class CommandIngressReference {
             inCommand = false;
         }
         skipping = false;
-        Arrays.fill(cmdAvail, config.cmdCredits());
-        Arrays.fill(dataAvail, config.dataCredits());
+        credits.reset();
     }
 
     public void cycle(Beat b) {
@@ -118,14 +110,10 @@ public final class CommandIngressReference {
             return;
         }
         boolean withData = b.valid() == 2;
-        if (cmdAvail[b.vc()] == 0 || withData && dataAvail[b.vc()] == 0) {
+        if (!credits.take(b.vc(), withData)) {
             creditError = true;
             drop(Drop.NO_CREDIT);
             return;
-        }
-        cmdAvail[b.vc()]--;
-        if (withData) {
-            dataAvail[b.vc()]--;
         }
         int type = b.control()[0] & 0xff;
         int len = (b.control()[1] & 0xff) << 8 | (b.control()[2] & 0xff);

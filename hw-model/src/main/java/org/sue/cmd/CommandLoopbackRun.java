@@ -1,6 +1,5 @@
 package org.sue.cmd;
 
-import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -19,7 +18,7 @@ import org.sue.sim.Simulator;
 public final class CommandLoopbackRun {
     /** What went in (per queue {dst, vc}, in order), what came back (per queue, in order), and the cost. */
     public record Result(Map<Integer, List<CommandCodec.Command>> sent, Map<Integer, List<CommandCodec.Command>> got,
-                         int commands, int delivered, long cycles, boolean creditsBack, long overflowErrors,
+                         int commands, int delivered, long cycles, boolean creditsBack, long overflowError,
                          long accepted) {
         /** Every command came back exactly once, unchanged, in order per {destination, VC}. */
         public boolean intact() {
@@ -53,22 +52,18 @@ public final class CommandLoopbackRun {
             tx.add(dst, vc, c);
             sent.computeIfAbsent(dst * 4 + vc, k -> new ArrayList<>()).add(c);
         }
-        BigInteger allDsts = BigInteger.ONE.shiftLeft(path.destinations()).subtract(BigInteger.ONE);
-        long overflow = 0;
         long quiet = 0;
         long start = sim.cycle();
         while (quiet < 300) {
             boolean closing = gating && !tx.idle();
             if (sim.cycle() % 64 == 0) {
-                sim.poke("vc_ready", closing && rnd.nextInt(3) == 0 ? rnd.nextInt(16) : 0xf);
-                sim.poke("dst_ready", closing ? allDsts.clearBit(rnd.nextInt(path.destinations())) : allDsts);
+                Eligibility.set(sim, rnd, path.destinations(), closing);
             }
             int before = rx.delivered().size();
             tx.drive(rnd, 85);
             sim.poke("rx_credit", rx.creditReturn(rnd, rxReturnPercent));
             rx.sample();
             sim.step();
-            overflow += sim.peek("overflow_error");
             boolean busy = !tx.idle() || rx.held() > 0 || rx.delivered().size() != before || !tx.creditsBack();
             quiet = busy ? 0 : quiet + 1;
             if (sim.cycle() - start > 200L * commands + 10_000) {
@@ -81,6 +76,6 @@ public final class CommandLoopbackRun {
             got.computeIfAbsent(d.src() * 4 + d.vc(), k -> new ArrayList<>()).add(d.command());
         }
         return new Result(sent, got, commands, rx.delivered().size(), sim.cycle() - start,
-                tx.creditsBack() && rx.creditsBack(), overflow, sim.peek("commands_accepted"));
+                tx.creditsBack() && rx.creditsBack(), sim.peek("overflow_error"), sim.peek("commands_accepted"));
     }
 }

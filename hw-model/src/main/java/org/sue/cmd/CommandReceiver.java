@@ -25,10 +25,7 @@ public final class CommandReceiver {
     private final String xpuidPort;
     private final CommandTable table;
     private final int beatBytes;
-    private final int initialCmd;
-    private final int initialData;
-    private final int[] cmdCredits = new int[4];
-    private final int[] dataCredits = new int[4];
+    private final XpuCredits credits;
     private final int[] cmdHeld = new int[4];
     private final int[] dataHeld = new int[4];
     private final List<Delivered> delivered = new ArrayList<>();
@@ -54,15 +51,13 @@ public final class CommandReceiver {
         this.xpuidPort = xpuidPort;
         this.table = table;
         this.beatBytes = dataWidth / 8;
-        this.initialCmd = cmdCredits;
-        this.initialData = dataCredits;
+        this.credits = new XpuCredits(cmdCredits, dataCredits);
         reset();
     }
 
     /** The XPU's side of an interface reset: it holds nothing and has its initial credits again. */
     public void reset() {
-        Arrays.fill(cmdCredits, initialCmd);
-        Arrays.fill(dataCredits, initialData);
+        credits.reset();
         Arrays.fill(cmdHeld, 0);
         Arrays.fill(dataHeld, 0);
     }
@@ -90,30 +85,23 @@ public final class CommandReceiver {
 
     /** True when the XPU holds exactly its initial credits of both kinds on every VC. */
     public boolean creditsBack() {
-        for (int v = 0; v < 4; v++) {
-            if (cmdCredits[v] != initialCmd || dataCredits[v] != initialData) {
-                return false;
-            }
-        }
-        return true;
+        return credits.allBack();
     }
 
     /** The rx_credit value for this cycle: frees one held slot and one held buffer, each on a random VC. */
     public long creditReturn(Random rnd, int percent) {
-        long v = 0;
         int c = rnd.nextInt(4);
-        if (cmdHeld[c] > 0 && rnd.nextInt(100) < percent) {
-            cmdHeld[c]--;
-            cmdCredits[c]++;
-            v |= 0b100000 | (long) c << 3;
-        }
+        int cmdVc = cmdHeld[c] > 0 && rnd.nextInt(100) < percent ? c : -1;
         int d = rnd.nextInt(4);
-        if (dataHeld[d] > 0 && rnd.nextInt(100) < percent) {
-            dataHeld[d]--;
-            dataCredits[d]++;
-            v |= 0b100 | d;
+        int dataVc = dataHeld[d] > 0 && rnd.nextInt(100) < percent ? d : -1;
+        if (cmdVc >= 0) {
+            cmdHeld[cmdVc]--;
         }
-        return v;
+        if (dataVc >= 0) {
+            dataHeld[dataVc]--;
+        }
+        credits.give(cmdVc, dataVc);
+        return XpuCredits.word(cmdVc, dataVc);
     }
 
     /** Reads this cycle's rx_* outputs. */
@@ -139,10 +127,11 @@ public final class CommandReceiver {
             pendingVc = (int) sim.peek("rx_vc");
             pendingData = new ByteArrayOutputStream();
             nextCycle = 0;
-            check(--cmdCredits[pendingVc] >= 0, "delivered without a command credit on VC " + pendingVc);
+            check(credits.has(pendingVc, false), "delivered without a command credit on VC " + pendingVc);
+            check(credits.has(pendingVc, pendingLen > 0), "delivered without a data credit on VC " + pendingVc);
+            credits.take(pendingVc, pendingLen > 0);
             cmdHeld[pendingVc]++;
             if (pendingLen > 0) {
-                check(--dataCredits[pendingVc] >= 0, "delivered without a data credit on VC " + pendingVc);
                 dataHeld[pendingVc]++;
             }
             if (firstDelivery < 0) {

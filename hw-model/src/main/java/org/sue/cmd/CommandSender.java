@@ -1,7 +1,6 @@
 package org.sue.cmd;
 
 import java.util.ArrayDeque;
-import java.util.Arrays;
 import java.util.Random;
 import org.sue.lib.stream.Beats;
 import org.sue.sim.Simulator;
@@ -22,10 +21,7 @@ public final class CommandSender {
 
     private final Simulator sim;
     private final int beatBytes;
-    private final int initialCmd;
-    private final int initialData;
-    private final int[] cmdCredits = new int[4];
-    private final int[] dataCredits = new int[4];
+    private final XpuCredits credits;
     private final ArrayDeque<Queued> queue = new ArrayDeque<>();
     private int beat; // next beat of the head command
     private long sent;
@@ -34,10 +30,7 @@ public final class CommandSender {
     public CommandSender(Simulator sim, int dataWidth, int cmdCredits, int dataCredits) {
         this.sim = sim;
         this.beatBytes = dataWidth / 8;
-        this.initialCmd = cmdCredits;
-        this.initialData = dataCredits;
-        Arrays.fill(this.cmdCredits, cmdCredits);
-        Arrays.fill(this.dataCredits, dataCredits);
+        this.credits = new XpuCredits(cmdCredits, dataCredits);
     }
 
     public void add(int dst, int vc, CommandCodec.Command command) {
@@ -65,20 +58,7 @@ public final class CommandSender {
 
     /** True when the XPU holds exactly its initial credits of both kinds on every VC. */
     public boolean creditsBack() {
-        for (int v = 0; v < 4; v++) {
-            if (cmdCredits[v] != initialCmd || dataCredits[v] != initialData) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    public int cmdCredits(int vc) {
-        return cmdCredits[vc];
-    }
-
-    public int dataCredits(int vc) {
-        return dataCredits[vc];
+        return credits.allBack();
     }
 
     /**
@@ -87,31 +67,20 @@ public final class CommandSender {
      */
     public void drive(Random rnd, int validPercent) {
         long credit = sim.peek("tx_credit");
-        if ((credit & 0b100000) != 0) {
-            cmdCredits[(int) (credit >> 3 & 3)]++;
-        }
-        if ((credit & 0b100) != 0) {
-            dataCredits[(int) (credit & 3)]++;
-        }
+        credits.give(XpuCredits.cmdVc(credit), XpuCredits.dataVc(credit));
         Queued q = queue.peek();
         boolean go = q != null && sim.peek("tx_reset_out") == 0 // SUE takes nothing while it is in reset
                 && (validPercent >= 100 || rnd.nextInt(100) < validPercent);
         int len = go ? q.command().data().length : 0;
         if (go && beat == 0) {
-            go = cmdCredits[q.vc()] > 0 && (len == 0 || dataCredits[q.vc()] > 0);
+            go = credits.take(q.vc(), len > 0);
         }
         if (!go) {
             sim.poke("tx_valid", 0);
             return;
         }
-        if (beat == 0) {
-            cmdCredits[q.vc()]--;
-            if (len > 0) {
-                dataCredits[q.vc()]--;
-            }
-            if (firstBeatCycle < 0) {
-                firstBeatCycle = sim.cycle();
-            }
+        if (beat == 0 && firstBeatCycle < 0) {
+            firstBeatCycle = sim.cycle();
         }
         sim.poke("tx_valid", len > 0 ? 2 : 1);
         sim.poke("tx_cycle", beat);

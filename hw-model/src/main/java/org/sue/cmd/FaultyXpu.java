@@ -28,8 +28,7 @@ public final class FaultyXpu {
     private final ArrayDeque<CommandIngressReference.Beat> pending = new ArrayDeque<>();
     private final ArrayDeque<long[]> releases = new ArrayDeque<>(); // {cycle due, vc, has data}
     private final Set<CommandIngressReference.Beat> sendAnyway = Collections.newSetFromMap(new IdentityHashMap<>());
-    private final int[] cmdCredits = new int[4];
-    private final int[] dataCredits = new int[4];
+    private final XpuCredits credits;
     /** The packing buffer's side: m_axis as it came out. */
     public final StreamMonitor out;
     public int readyPercent = 100;
@@ -44,6 +43,7 @@ public final class FaultyXpu {
         this.config = config;
         this.ref = ref;
         this.beatBytes = config.dataWidth() / 8;
+        this.credits = new XpuCredits(config.cmdCredits(), config.dataCredits());
         out = new StreamMonitor(sim, "m_axis", null);
         reset();
     }
@@ -51,8 +51,7 @@ public final class FaultyXpu {
     /** The XPU's side of an interface reset: nothing more to send, initial credits. */
     public void reset() {
         pending.clear();
-        Arrays.fill(cmdCredits, config.cmdCredits());
-        Arrays.fill(dataCredits, config.dataCredits());
+        credits.reset();
         if (ref != null) {
             ref.reset();
         }
@@ -65,14 +64,6 @@ public final class FaultyXpu {
 
     public int pendingBeats() {
         return pending.size();
-    }
-
-    public int cmdCredits(int vc) {
-        return cmdCredits[vc];
-    }
-
-    public int dataCredits(int vc) {
-        return dataCredits[vc];
     }
 
     /** The beats of a well-formed command. */
@@ -174,25 +165,20 @@ public final class FaultyXpu {
     /** This cycle's inputs: the next beat (or an idle cycle), m_axis_tready, a release. */
     public void drive(Random rnd, int validPercent) {
         long credit = sim.peek("tx_credit");
-        int cmdVc = (credit & 0b100000) != 0 ? (int) (credit >> 3 & 3) : -1;
-        int dataVc = (credit & 0b100) != 0 ? (int) (credit & 3) : -1;
-        if (cmdVc >= 0) {
-            cmdCredits[cmdVc]++;
-        }
-        if (dataVc >= 0) {
-            dataCredits[dataVc]++;
-        }
+        int cmdVc = XpuCredits.cmdVc(credit);
+        int dataVc = XpuCredits.dataVc(credit);
+        credits.give(cmdVc, dataVc);
         if (ref != null) {
             ref.returned(cmdVc, dataVc);
         }
         CommandIngressReference.Beat b = pending.peek();
         boolean go = b != null && rnd.nextInt(100) < validPercent && sim.peek("tx_reset_out") == 0;
         if (go && b.cycle() == 0 && b.valid() != 3 && !sendAnyway.contains(b)) {
-            go = cmdCredits[b.vc()] > 0 && (b.valid() != 2 || dataCredits[b.vc()] > 0);
+            go = credits.has(b.vc(), b.valid() == 2);
         }
         if (go && sendAnyway.contains(b)) { // a violation: aim it at a VC whose credit the XPU lacks
             for (int v = 0; v < 4; v++) {
-                if (cmdCredits[v] == 0 || b.valid() == 2 && dataCredits[v] == 0) {
+                if (!credits.has(v, b.valid() == 2)) {
                     b = new CommandIngressReference.Beat(b.valid(), 0, v, b.xpuid(), b.control(), b.data(),
                             b.err());
                 }
@@ -200,12 +186,8 @@ public final class FaultyXpu {
         }
         if (go) {
             pending.poll();
-            if (b.cycle() == 0 && b.valid() != 3 && cmdCredits[b.vc()] > 0
-                    && (b.valid() != 2 || dataCredits[b.vc()] > 0)) {
-                cmdCredits[b.vc()]--; // the XPU spends what it holds
-                if (b.valid() == 2) {
-                    dataCredits[b.vc()]--;
-                }
+            if (b.cycle() == 0 && b.valid() != 3) {
+                credits.take(b.vc(), b.valid() == 2); // the XPU spends what it holds, if it holds it
             }
             poke(b);
             if (ref != null) {
@@ -221,8 +203,9 @@ public final class FaultyXpu {
         sim.poke("m_axis_tready", rnd.nextInt(100) < readyPercent ? 1 : 0);
         // the packing buffer releases each command some cycles after it came out, one per cycle
         while (handled < out.packets().size()) {
-            long u = out.packets().get(handled++).user().longValue();
-            releases.add(new long[] {sim.cycle() + releaseDelay, u >> 10 & 3, u >> 21 & 1});
+            PackingBuffer.CommandUser user = PackingBuffer.CommandUser.unpack(
+                    out.packets().get(handled++).user().longValue());
+            releases.add(new long[] {sim.cycle() + releaseDelay, user.vc(), user.hasData() ? 1 : 0});
         }
         long[] r = releases.peek();
         if (r != null && r[0] <= sim.cycle()) {
@@ -247,11 +230,6 @@ public final class FaultyXpu {
 
     /** True when the XPU holds exactly its initial credits on every VC. */
     public boolean creditsBack() {
-        for (int v = 0; v < 4; v++) {
-            if (cmdCredits[v] != config.cmdCredits() || dataCredits[v] != config.dataCredits()) {
-                return false;
-            }
-        }
-        return true;
+        return credits.allBack();
     }
 }

@@ -54,6 +54,18 @@ import org.sue.net.SueMeta;
 public final class PackingBuffer extends Component {
     /** Width of the input tuser: {has_data[21], bytes[20:12], vc[11:10], dst[9:0]}. */
     public static final int COMMAND_USER_WIDTH = 22;
+
+    /** The input tuser of one command: whether it has data, its packed bytes, its VC and destination. */
+    public record CommandUser(boolean hasData, int bytes, int vc, int dst) {
+        public long pack() {
+            return (hasData ? 1L << 21 : 0) | (long) bytes << 12 | (long) vc << 10 | dst;
+        }
+
+        public static CommandUser unpack(long user) {
+            return new CommandUser((user >> 21 & 1) == 1, (int) (user >> 12 & 0x1ff), (int) (user >> 10 & 3),
+                    (int) (user & 0x3ff));
+        }
+    }
     static final int VCS = 4;
 
     public record Config(int cellWidth, int cells, int destinations, int pduLimit, int xoffThreshold,

@@ -171,10 +171,9 @@ class CommandIngressTest {
         List<CommandIngressReference.Accepted> handedOn() {
             List<CommandIngressReference.Accepted> list = new ArrayList<>();
             for (StreamMonitor.Packet p : out.packets()) {
-                long u = p.user().longValue();
-                assertEquals(p.bytes().length, (u >> 12) & 0x1ff, "packed bytes in tuser");
-                list.add(new CommandIngressReference.Accepted((int) (u & 0x3ff), (int) (u >> 10 & 3),
-                        (u >> 21 & 1) == 1, p.bytes()));
+                PackingBuffer.CommandUser u = PackingBuffer.CommandUser.unpack(p.user().longValue());
+                assertEquals(p.bytes().length, u.bytes(), "packed bytes in tuser");
+                list.add(new CommandIngressReference.Accepted(u.dst(), u.vc(), u.hasData(), p.bytes()));
             }
             return list;
         }

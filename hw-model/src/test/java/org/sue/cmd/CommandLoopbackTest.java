@@ -33,7 +33,7 @@ class CommandLoopbackTest {
             assertEquals(r.sent().get(q), r.got().get(q), "commands of destination " + q / 4 + " VC " + q % 4);
         }
         assertTrue(r.intact());
-        assertEquals(0, r.overflowErrors(), "buffer overflow");
+        assertEquals(0, r.overflowError(), "buffer overflow");
         assertTrue(r.creditsBack(), "both XPU sides hold their initial credits again");
         assertEquals(commands, r.accepted());
         assertEquals(0, run.sim.peek("credit_error"));

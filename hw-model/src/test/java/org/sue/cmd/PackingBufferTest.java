@@ -189,13 +189,12 @@ class PackingBufferTest {
             out = new StreamMonitor(sim, "m_axis", null);
             cellBytes = config.cellBytes();
             destinations = config.destinations();
-            sim.poke("vc_ready", 0xf);
-            sim.poke("dst_ready", BigInteger.ONE.shiftLeft(config.destinations()).subtract(BigInteger.ONE));
+            Eligibility.open(sim, destinations);
         }
 
         void send(CommandCodec.Command c, int dst, int vc) {
             byte[] packed = CommandCodec.pack(TABLE, List.of(c));
-            long user = (c.data().length > 0 ? 1L << 21 : 0) | (long) packed.length << 12 | (long) vc << 10 | dst;
+            long user = new PackingBuffer.CommandUser(c.data().length > 0, packed.length, vc, dst).pack();
             source.add(packed, BigInteger.valueOf(user));
             sent++;
         }
@@ -210,9 +209,7 @@ class PackingBufferTest {
         void cycles(int n) {
             for (int i = 0; i < n; i++) {
                 if (sim.cycle() % 50 == 0) {
-                    BigInteger open = BigInteger.ONE.shiftLeft(destinations).subtract(BigInteger.ONE);
-                    sim.poke("vc_ready", gating && rnd.nextInt(3) == 0 ? rnd.nextInt(16) : 0xf);
-                    sim.poke("dst_ready", gating ? open.clearBit(rnd.nextInt(destinations)) : open);
+                    Eligibility.set(sim, rnd, destinations, gating);
                 }
                 source.drive(rnd, 100);
                 sim.poke("m_axis_tready", rnd.nextInt(100) < readyPercent ? 1 : 0);

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Random;
 import org.sue.cmd.CommandCodec;
 import org.sue.cmd.CommandTable;
+import org.sue.cmd.PackingBuffer;
 import org.sue.cmd.RandomCommands;
 import org.sue.lib.stream.Beats;
 import org.sue.sim.Simulator;
@@ -47,8 +48,8 @@ public final class PackedCommandStream implements GoldenScenario.Stimulus {
             int len = table.hasData(t) ? rnd.nextInt(257) : 0;
             packet = CommandCodec.pack(table, List.of(new CommandCodec.Command(t,
                     RandomCommands.bytes(rnd, table.controlBytes(t)), RandomCommands.bytes(rnd, len))));
-            user = (len > 0 ? 1L << 21 : 0) | (long) packet.length << 12 | (long) rnd.nextInt(4) << 10
-                    | rnd.nextInt(Math.min(destinations, 6));
+            user = new PackingBuffer.CommandUser(len > 0, packet.length, rnd.nextInt(4),
+                    rnd.nextInt(Math.min(destinations, 6))).pack();
             offset = 0;
             outstanding++;
         }

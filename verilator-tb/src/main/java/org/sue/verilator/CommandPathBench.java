@@ -1,6 +1,5 @@
 package org.sue.verilator;
 
-import java.math.BigInteger;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Random;
@@ -9,6 +8,7 @@ import org.sue.cmd.CommandCodec;
 import org.sue.cmd.CommandPath;
 import org.sue.cmd.CommandSender;
 import org.sue.cmd.CommandTable;
+import org.sue.cmd.Eligibility;
 import org.sue.core.Design;
 import org.sue.gen.VerilogEmitter;
 import org.sue.lib.stream.StreamMonitor;
@@ -114,8 +114,7 @@ final class CommandPathBench {
     static Simulator start(CommandPath.Config config) {
         Simulator sim = Simulator.compile(Design.elaborate(new CommandPath(config)));
         sim.reset();
-        sim.poke("vc_ready", 0xf);
-        sim.poke("dst_ready", BigInteger.ONE.shiftLeft(config.destinations()).subtract(BigInteger.ONE));
+        Eligibility.open(sim, config.destinations());
         return sim;
     }
 
@@ -162,8 +161,7 @@ final class CommandPathBench {
         try (Simulator sim = Simulator.compile(design)) {
             sim.record(manifest);
             sim.reset();
-            sim.poke("vc_ready", 0xf);
-            sim.poke("dst_ready", BigInteger.ONE.shiftLeft(config.destinations()).subtract(BigInteger.ONE));
+            Eligibility.open(sim, config.destinations());
             CommandSender xpu = new CommandSender(sim, config.dataWidth(), config.cmdCredits(), config.dataCredits());
             for (int c = 0, next = 0; c < 20_000; c++) {
                 while (xpu.queued() < 4) {
