@@ -26,6 +26,7 @@ public final class CommandSender {
     private int beat; // next beat of the head command
     private long sent;
     private long firstBeatCycle = -1;
+    private long creditStalls;
 
     public CommandSender(Simulator sim, int dataWidth, int cmdCredits, int dataCredits) {
         this.sim = sim;
@@ -57,6 +58,11 @@ public final class CommandSender {
     }
 
     /** True when the XPU holds exactly its initial credits of both kinds on every VC. */
+    /** Cycles a command was ready and waited for its credits (SUE's buffer had no room for more). */
+    public long creditStalls() {
+        return creditStalls;
+    }
+
     public boolean creditsBack() {
         return credits.allBack();
     }
@@ -74,6 +80,7 @@ public final class CommandSender {
         int len = go ? q.command().data().length : 0;
         if (go && beat == 0) {
             go = credits.take(q.vc(), len > 0);
+            creditStalls += go ? 0 : 1;
         }
         if (!go) {
             sim.poke("tx_valid", 0);

@@ -42,8 +42,8 @@ import org.sue.net.SueMeta;
  * bytes: one command goes at once, several are packed, nothing waits to be packed. At most two PDUs are picked and
  * not yet sent; so while the link is busy later commands join later PDUs (spec Figure 18: A, B, C+E, D).
  *
- * <p><b>Reader.</b> Reads the taken commands' cells one per cycle, frees each cell, returns each command's credits
- * ({@code rel_*}) after its last cell, and concatenates the commands' bytes into full beats, which a
+ * <p><b>Reader.</b> Reads the taken commands' cells one per cycle, frees each cell (and tells, on
+ * {@code cell_freed_*}, for {@link BufferCredits}), and concatenates the commands' bytes into full beats, which a
  * {@link PacketFifo} turns into whole PDUs on {@code m_axis} (SueMeta tuser with dst, vc and len).
  *
  * <p>Throughput: the queue manager does one operation per cycle, one per command plus one per PDU; commands stored
@@ -59,6 +59,16 @@ public final class PackingBuffer extends Component {
     public record CommandUser(boolean hasData, int bytes, int vc, int dst) {
         public long pack() {
             return (hasData ? 1L << 21 : 0) | (long) bytes << 12 | (long) vc << 10 | dst;
+        }
+
+        /** The VC field of a tuser signal. */
+        public static Expr vc(Expr user) {
+            return user.bits(11, 10);
+        }
+
+        /** The has_data bit of a tuser signal. */
+        public static Expr hasData(Expr user) {
+            return user.bit(21);
         }
 
         public static CommandUser unpack(long user) {
@@ -120,9 +130,8 @@ public final class PackingBuffer extends Component {
     public final StreamPorts out;
     public final Port vcReady;
     public final Port dstReady;
-    public final Port relValid;
-    public final Port relVc;
-    public final Port relData;
+    public final Port cellFreedValid;
+    public final Port cellFreedVc;
     public final Port xoffValid;
     public final Port xoffOn;
     public final Port xoffXpuid;
@@ -146,9 +155,8 @@ public final class PackingBuffer extends Component {
         out = StreamPorts.master(this::port, new StreamConfig(w, SueMeta.WIDTH));
         vcReady = in("vc_ready", VCS);
         dstReady = in("dst_ready", config.destinations());
-        relValid = out("rel_valid", 1);
-        relVc = out("rel_vc", 2);
-        relData = out("rel_data", 1);
+        cellFreedValid = out("cell_freed_valid", 1);
+        cellFreedVc = out("cell_freed_vc", 2);
         xoffValid = out("xoff_valid", 1);
         xoffOn = out("xoff_on", 1);
         xoffXpuid = out("xoff_xpuid", 10);
@@ -158,7 +166,7 @@ public final class PackingBuffer extends Component {
 
         Mem cells = mem("cells", config.cells(), w, ReadUnderWrite.READ_FIRST);
         Mem cellLink = mem("cell_link", config.cells(), aw, ReadUnderWrite.READ_FIRST);
-        Mem cmdInfo = mem("cmd_info", config.cells(), bw + 1, ReadUnderWrite.READ_FIRST);
+        Mem cmdInfo = mem("cmd_info", config.cells(), bw, ReadUnderWrite.READ_FIRST);
         Mem nextCmd = mem("next_cmd", config.cells(), aw, ReadUnderWrite.READ_FIRST);
         // queue_state row: {xoff, count, tail, head}
         int rowWidth = 1 + cw + 2 * aw;
@@ -183,9 +191,8 @@ public final class PackingBuffer extends Component {
         when(in.tvalid().and(allocOk.not()), () -> overflow.set(1)); // credits should have prevented this
         Expr write = wire("write", in.tvalid().and(in.tready()));
         Expr inDst = in.tuser().bits(9, 0);
-        Expr inVc = in.tuser().bits(11, 10);
+        Expr inVc = CommandUser.vc(in.tuser());
         Expr inBytes = in.tuser().bits(20, 12);
-        Expr inHasData = in.tuser().bit(21);
         if (dw < 10) { // with 1024 destinations every xpuid is one
             Reg badDst = reg("dst_error_flag", 1, 0);
             when(write.and(inDst.bits(9, dw).orR()), () -> badDst.set(1)); // the ingress should have refused it
@@ -195,7 +202,7 @@ public final class PackingBuffer extends Component {
         }
         cells.write(write, allocCell, in.tdata());
         cellLink.write(write.and(firstBeat.not()), prevCell, allocCell);
-        cmdInfo.write(write.and(firstBeat), allocCell, Hw.cat(inHasData, inBytes));
+        cmdInfo.write(write.and(firstBeat), allocCell, inBytes);
         when(write, () -> {
             prevCell.set(allocCell);
             firstBeat.set(in.tlast());
@@ -207,6 +214,7 @@ public final class PackingBuffer extends Component {
         appends.pushValid.set(write.and(in.tlast()));
         appends.pushData.set(Hw.cat(inDst.bits(dw - 1, 0), inVc, commandFirst));
         unused("keep", in.tkeep()); // a command's length is in its tuser
+        unused("has_data", CommandUser.hasData(in.tuser())); // for the credits (BufferCredits), not the buffer
 
         // ---- active lists: per VC, the queues that hold commands, in turn ------------------------------------------
         List<SyncFifo> active = new ArrayList<>();
@@ -307,7 +315,7 @@ public final class PackingBuffer extends Component {
         Reg walkCmd = reg("walk_cmd", aw, 0);    // command whose info is being read
         Reg walkSkip = reg("walk_skip", 1, 0);
         Reg inFlight = reg("pdus_in_flight", 2, 0); // picked and not yet out of m_axis
-        SyncFifo taken = child("taken", new SyncFifo(new SyncFifo.Config(aw + bw + 1 + 1 + qw, 16, false)));
+        SyncFifo taken = child("taken", new SyncFifo(new SyncFifo.Config(aw + bw + 1 + qw, 16, false)));
 
         // pick: round robin over the VCs with credit and an active queue, starting after the last one served
         List<Expr> eligible = new ArrayList<>();
@@ -365,21 +373,19 @@ public final class PackingBuffer extends Component {
         takeQueue.set(walkQueue);
         takeCount.set(Hw.mux(walkSkip, Hw.lit(cw, 0), walkTaken));
         takeLast.set(walkLast);
-        // taken entries: {end marker, queue, has_data, bytes, first cell}
+        // taken entries: {end marker, queue, bytes, first cell}
         taken.pushValid.set(takeOne.or(finish.and(walkSkip.not())));
-        taken.pushData.set(Hw.cat(finish, walkQueue, info.bit(bw), infoBytes, walkCmd));
+        taken.pushData.set(Hw.cat(finish, walkQueue, infoBytes, walkCmd));
         unused("walk_row_rest", walkRow.bits(rowWidth - 1, 2 * aw + cw), walkRow.bits(2 * aw - 1, aw));
 
         // ---- reader: one cell per cycle; a PDU-end marker closes the PDU ------------------------------------------
-        Expr entryEnd = taken.popData.bit(aw + bw + 1 + qw);
-        Expr entryQueue = taken.popData.bits(aw + bw + 1 + qw - 1, aw + bw + 1);
-        Expr entryHasData = taken.popData.bit(aw + bw);
+        Expr entryEnd = taken.popData.bit(aw + bw + qw);
+        Expr entryQueue = taken.popData.bits(aw + bw + qw - 1, aw + bw);
         Expr entryBytes = taken.popData.bits(aw + bw - 1, aw);
         Expr entryCell = taken.popData.bits(aw - 1, 0);
         Reg reading = reg("reading", 1, 0);       // inside a command
         Reg readLeft = reg("read_left", bw, 0);   // bytes of the command not yet read
         Reg readVc = reg("read_vc", 2, 0);
-        Reg readHasData = reg("read_has_data", 1, 0);
         Reg pduBytes = reg("pdu_bytes", lw, 0);
         Wire readAddrW = wire("read_addr", aw);
         Expr nextLink = cellLink.readSync("read_link", readAddrW, Hw.lit(1, 1)); // the next cell, one cycle later
@@ -399,20 +405,21 @@ public final class PackingBuffer extends Component {
         });
         when(startCommand, () -> {
             readVc.set(entryQueue.bits(1, 0));
-            readHasData.set(entryHasData);
         });
         // the cell just read goes back to the free list; its data is already on its way out
         freeCells.pushValid.set(readNow);
         freeCells.pushData.set(readAddr);
-        Reg relValidReg = reg("rel_valid_reg", 1, 0);
-        Reg relVcReg = reg("rel_vc_reg", 2, 0);
-        Reg relDataReg = reg("rel_data_reg", 1, 0);
-        relValidReg.set(readNow.and(lastCell));
-        relVcReg.set(Hw.mux(reading, readVc, entryQueue.bits(1, 0)));
-        relDataReg.set(Hw.mux(reading, readHasData, entryHasData));
-        relValid.set(relValidReg);
-        relVc.set(relVcReg);
-        relData.set(relDataReg);
+        // told when the free list can hand the cell out again: two cycles after its push
+        Reg freedValid1 = reg("cell_freed_valid_1", 1, 0);
+        Reg freedVc1 = reg("cell_freed_vc_1", 2, 0);
+        Reg freedValid2 = reg("cell_freed_valid_2", 1, 0);
+        Reg freedVc2 = reg("cell_freed_vc_2", 2, 0);
+        freedValid1.set(readNow);
+        freedVc1.set(Hw.mux(reading, readVc, entryQueue.bits(1, 0)));
+        freedValid2.set(freedValid1);
+        freedVc2.set(freedVc1);
+        cellFreedValid.set(freedValid2);
+        cellFreedVc.set(freedVc2);
 
         // ---- concatenation of the pieces into full beats, into the output packet FIFO -----------------------------
         Reg pieceValid = reg("piece_valid", 1, 0);

@@ -52,6 +52,16 @@ public final class XpuCredits {
         }
     }
 
+    /** Command slots held on {@code vc}. */
+    public int cmdHeld(int vc) {
+        return cmd[vc];
+    }
+
+    /** Data buffers held on {@code vc}. */
+    public int dataHeld(int vc) {
+        return data[vc];
+    }
+
     /** True when exactly the initial credits of both kinds are held on every VC. */
     public boolean allBack() {
         for (int v = 0; v < 4; v++) {

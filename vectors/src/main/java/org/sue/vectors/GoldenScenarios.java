@@ -4,6 +4,8 @@ import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import org.sue.cmd.BufferCredits;
+import org.sue.cmd.BufferTraffic;
 import org.sue.cmd.CommandIngress;
 import org.sue.cmd.CommandLoopback;
 import org.sue.cmd.CommandPath;
@@ -69,9 +71,12 @@ public final class GoldenScenarios {
         list.add(unpacker("cmd_unpacker_s512_d256", 512, 256));
         list.add(unpacker("cmd_unpacker_s1024_d512", 1024, 512));
         list.add(new GoldenScenario("packing_w1024_c64_d8", () -> new PackingBuffer(new PackingBuffer.Config(1024, 64,
-                8, 1024, 6, 2)), ResetStyle.SYNC_HIGH, 2500, () -> new PackedCommandStream(128, 8, 20)));
+                8, 1024, 6, 2)), ResetStyle.SYNC_HIGH, 2500, () -> new PackedCommandStream(128, 8, 64)));
         list.add(new GoldenScenario("packing_w512_c128_d4", () -> new PackingBuffer(new PackingBuffer.Config(512, 128,
-                4, 600, 4, 1)), ResetStyle.SYNC_HIGH, 2500, () -> new PackedCommandStream(64, 4, 24)));
+                4, 600, 4, 1)), ResetStyle.SYNC_HIGH, 2500, () -> new PackedCommandStream(64, 4, 128)));
+        BufferCredits.Config credits = new BufferCredits.Config(256, 64, 8, 4);
+        list.add(new GoldenScenario("buffer_credits_c256_b64", () -> new BufferCredits(credits), ResetStyle.SYNC_HIGH,
+                4000, () -> bufferTraffic(credits)));
         CommandIngress.Config ingress256 = new CommandIngress.Config(256, CommandTable.example(), 8, 6, 3);
         list.add(new GoldenScenario("cmd_ingress_n256", () -> new CommandIngress(ingress256), ResetStyle.SYNC_HIGH,
                 3000, () -> new FaultyCommandTraffic(ingress256)));
@@ -88,6 +93,20 @@ public final class GoldenScenarios {
     public static GoldenScenario byName(String name) {
         return all().stream().filter(s -> s.name().equals(name)).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no golden scenario '" + name + "'"));
+    }
+
+    /** Commands in and cells out on random VCs; every 250 cycles a new drain rate and new VCs blocked. */
+    static GoldenScenario.Stimulus bufferTraffic(BufferCredits.Config config) {
+        BufferTraffic traffic = new BufferTraffic(config);
+        return (Simulator sim, long cycle, Random rnd) -> {
+            if (cycle % 250 == 0) {
+                traffic.drainPercent = 10 + rnd.nextInt(90);
+                for (int v = 0; v < traffic.blocked.length; v++) {
+                    traffic.blocked[v] = rnd.nextInt(3) == 0;
+                }
+            }
+            traffic.drive(sim, rnd);
+        };
     }
 
     static GoldenScenario fifo(String name, int width, int depth, ResetStyle style, long cycles) {

@@ -12,28 +12,28 @@ import org.sue.sim.Simulator;
 
 /**
  * Drives a {@link org.sue.cmd.PackingBuffer} as the ingress would: random packed commands to a few destinations and
- * VCs, one packet each, never more outstanding than {@code maxOutstanding} (released ones count back, as credits
- * do); random output backpressure and random gating of VCs and destinations.
+ * VCs, one packet each, never more cells outstanding than the buffer has ({@code cell_freed_valid} counts them
+ * back, as the credits would); random output backpressure and random gating of VCs and destinations.
  */
 public final class PackedCommandStream implements GoldenScenario.Stimulus {
     private final CommandTable table = CommandTable.example();
     private final int lanes;
     private final int destinations;
-    private final int maxOutstanding;
-    private int outstanding;
+    private final int cells;
+    private int outstanding; // cells sent and not freed
     private byte[] packet;
     private long user;
     private int offset;
 
-    public PackedCommandStream(int lanes, int destinations, int maxOutstanding) {
+    public PackedCommandStream(int lanes, int destinations, int cells) {
         this.lanes = lanes;
         this.destinations = destinations;
-        this.maxOutstanding = maxOutstanding;
+        this.cells = cells;
     }
 
     @Override
     public void drive(Simulator sim, long cycle, Random rnd) {
-        if (sim.peek("rel_valid") == 1) {
+        if (sim.peek("cell_freed_valid") == 1) {
             outstanding--;
         }
         sim.poke("m_axis_tready", rnd.nextInt(4) > 0 ? 1 : 0);
@@ -42,7 +42,7 @@ public final class PackedCommandStream implements GoldenScenario.Stimulus {
             BigInteger open = BigInteger.ONE.shiftLeft(destinations).subtract(BigInteger.ONE);
             sim.poke("dst_ready", rnd.nextInt(4) == 0 ? open.clearBit(rnd.nextInt(destinations)) : open);
         }
-        if (packet == null && outstanding < maxOutstanding && rnd.nextInt(3) > 0) {
+        if (packet == null && outstanding + (274 + lanes - 1) / lanes <= cells && rnd.nextInt(3) > 0) {
             int[] types = table.definedTypes();
             int t = types[rnd.nextInt(types.length)];
             int len = table.hasData(t) ? rnd.nextInt(257) : 0;
@@ -51,7 +51,7 @@ public final class PackedCommandStream implements GoldenScenario.Stimulus {
             user = new PackingBuffer.CommandUser(len > 0, packet.length, rnd.nextInt(4),
                     rnd.nextInt(Math.min(destinations, 6))).pack();
             offset = 0;
-            outstanding++;
+            outstanding += (packet.length + lanes - 1) / lanes;
         }
         boolean valid = packet != null;
         int n = valid ? Math.min(lanes, packet.length - offset) : 0;

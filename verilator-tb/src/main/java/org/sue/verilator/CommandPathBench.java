@@ -25,13 +25,13 @@ import org.sue.sim.Simulator;
  * <li>{@code pack_eff_<size>_<dests>}: command bytes / bytes on the wire (Ethernet/IPv4/UDP frame with RH, padding,
  * R-CRC and FCS, plus 20 bytes of preamble and inter-frame gap) for a saturating stream of {@code size}-byte packed
  * commands on one VC, round robin over {@code dests} destinations. The link takes one PDU beat in
- * {@value #LINK_EVERY} cycles, slower than the XPU offers, so queues fill as far as the XPU's credits allow. The
- * first {@value #WARMUP} PDUs (filling) are left out.
+ * {@value #LINK_EVERY} cycles, slower than the XPU offers, so the buffer fills. Measured: {@value #PDUS} PDUs in
+ * the steady state, after the buffer first filled (the XPU waited for credits) and two more rounds of the
+ * destinations.
  * <li>{@code pack_opt_<size>_<dests>}: the same ratio for PDUs filled to the limit with whole commands (the analytic
  * optimum of that traffic, whatever the buffer); {@code pack_eff_small_*} and {@code pack_eff_large_*}: the same
- * traffic with a quarter (1024 cells, 128/64 credits per VC) and four times (16384 cells, 2048/1024 credits) the
- * default buffer, which shows how much of the gap is the XPU's credit window (the commands a queue can hold when its
- * turn comes).
+ * traffic with a quarter (1024 cells) and four times (16384 cells) the default buffer, same credits, which shows how
+ * packing depends on the commands a queue can hold when its turn comes.
  * <li>{@code cmd_latency_cycles}: a single command into the idle path, from its tx beat to the first PDU beat.
  * <li>{@code cmdpath_cells}, {@code _ffs}, {@code _mem_bits}: Yosys on the default configuration.
  * </ul>
@@ -43,7 +43,6 @@ final class CommandPathBench {
     static final int[] SIZES = {16, 64, 256};
     static final int[] DESTS = {1, 8, 64};
     static final int LINK_EVERY = 16;
-    static final int WARMUP = 20;
     static final int PDUS = 100;
     /** Interface overhead per frame on the wire: preamble and start delimiter 8, inter-frame gap 12. */
     static final int PREAMBLE_IFG = 20;
@@ -54,13 +53,14 @@ final class CommandPathBench {
         CommandPath.Config config = CommandPath.Config.defaults(TABLE);
         NetConfig net = NetConfig.defaults(HeaderFormat.ETH_IPV4_UDP);
         packingFigures(config, net, "", put);
-        // the same traffic with a quarter and with four times the buffer and credits: how the credit window limits
-        // packing
+        // the same traffic with a quarter and with four times the buffer (same credits): how the buffer limits packing
         CommandPath.Config small = new CommandPath.Config(config.dataWidth(), TABLE, config.destinations(), 1024,
-                config.pduLimit(), config.xoffThreshold(), config.xonThreshold(), 128, 64);
+                config.pduLimit(), config.xoffThreshold(), config.xonThreshold(), config.cmdCredits(),
+                config.dataCredits());
         packingFigures(small, net, "small_", put);
         CommandPath.Config large = new CommandPath.Config(config.dataWidth(), TABLE, config.destinations(), 16384,
-                config.pduLimit(), config.xoffThreshold(), config.xonThreshold(), 2048, 1024);
+                config.pduLimit(), config.xoffThreshold(), config.xonThreshold(), config.cmdCredits(),
+                config.dataCredits());
         packingFigures(large, net, "large_", put);
         put.accept("cmd_latency_cycles", (double) latency(config));
         simulatorSpeed(config, out, put);
@@ -124,13 +124,17 @@ final class CommandPathBench {
         CommandSender xpu = new CommandSender(sim, config.dataWidth(), config.cmdCredits(), config.dataCredits());
         StreamMonitor pdus = new StreamMonitor(sim, "m_axis", null);
         int next = 0;
-        while (pdus.packets().size() < WARMUP + PDUS) {
+        int warmup = -1; // PDUs out when the buffer first filled, plus two rounds of the destinations
+        while (warmup < 0 || pdus.packets().size() < warmup + PDUS) {
             while (xpu.queued() < 4) {
                 xpu.add(next++ % dests, 0, command(rnd, size));
             }
             xpu.drive(rnd, 100);
             sim.poke("m_axis_tready", sim.cycle() % LINK_EVERY == 0 ? 1 : 0);
             sim.step();
+            if (warmup < 0 && xpu.creditStalls() > 0) {
+                warmup = pdus.packets().size() + 2 * dests;
+            }
             if (sim.cycle() > 5_000_000) {
                 throw new IllegalStateException("command path bench: only " + pdus.packets().size() + " PDUs");
             }
@@ -138,7 +142,7 @@ final class CommandPathBench {
         long payload = 0;
         long wire = 0;
         List<StreamMonitor.Packet> p = pdus.packets();
-        for (StreamMonitor.Packet pdu : p.subList(WARMUP, p.size())) {
+        for (StreamMonitor.Packet pdu : p.subList(warmup, warmup + PDUS)) {
             int len = SueMeta.unpack(pdu.user()).len();
             if (len != pdu.bytes().length) {
                 throw new IllegalStateException("PDU length " + len + " in tuser, " + pdu.bytes().length + " on the bus");

@@ -1,0 +1,188 @@
+package org.sue.cmd;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.sue.core.Component;
+import org.sue.core.Expr;
+import org.sue.core.Hw;
+import org.sue.core.Port;
+import org.sue.core.Reg;
+
+/**
+ * Returns the XPU's credits by free buffer space, not by the commands leaving: a shared buffer with a reserve per
+ * VC. The XPU's credits then only need to cover the credit loop, and one VC's traffic can fill the whole buffer (so a
+ * queue holds a full PDU's worth of commands when its turn comes, even with many destinations).
+ *
+ * <p><b>Accounting</b>, per VC, in cells: {@code charge} = cells in use + the most cells the credits not yet back in
+ * the buffer could fill (those the XPU holds and those of commands on their way in), with a command credit counted
+ * as {@link Config#cmdCost()} cells and a data credit as {@link Config#dataCost()}. It starts at the VC's reserve (all
+ * credits out); a stored cell adds one, a freed cell takes one off; a command's last cell takes its credits' cost
+ * off (its cells are now counted as they are) and the command is owed its credits; returning them adds their cost.
+ * So {@code charge} never falls below what the VC can really need, and the buffer cannot overflow while the sum of
+ * the charges stays within the cells.
+ *
+ * <p><b>Returns</b>: one owed command per cycle ({@code rel_valid}, {@code rel_vc}, {@code rel_data}: its command
+ * credit and, with data, its data credit), round robin over the VCs that are owed and have room: the charge after
+ * the return stays within the VC's reserve, or its part above the reserve fits what the other VCs leave of the
+ * shared cells (all cells minus the four reserves). A VC whose own cells drained is always within its reserve, so a
+ * VC that cannot drain (no link credit) never holds up the others' returns beyond the shared part. A command with
+ * data is returned before a command without, per VC (credits of one kind are interchangeable).
+ */
+public final class BufferCredits extends Component {
+    static final int VCS = PackingBuffer.VCS;
+
+    /** {@code cellBytes}: bytes of one cell; credits per VC as the XPU starts with them. */
+    public record Config(int cells, int cellBytes, int cmdCredits, int dataCredits) {
+        public Config {
+            if (cellBytes < 32) {
+                throw new IllegalArgumentException("BufferCredits cellBytes must be at least 32, got " + cellBytes);
+            }
+            if (cmdCredits < 1 || cmdCredits > 4095) {
+                throw new IllegalArgumentException("BufferCredits cmdCredits must be 1..4095 per VC, got "
+                        + cmdCredits);
+            }
+            if (dataCredits < 0 || dataCredits > cmdCredits) {
+                throw new IllegalArgumentException("BufferCredits dataCredits must be 0..cmdCredits per VC, got "
+                        + dataCredits);
+            }
+            long reserves = (long) VCS * (cmdCredits * (long) ceil(MAX_CMD_ONLY, cellBytes)
+                    + dataCredits * (long) (ceil(MAX_COMMAND, cellBytes) - ceil(MAX_CMD_ONLY, cellBytes)));
+            if (cells < 1 || reserves > cells) {
+                throw new IllegalArgumentException("BufferCredits cells (" + cells + ") cannot hold what the credits"
+                        + " allow: " + cmdCredits + " command and " + dataCredits + " data credits per VC can fill "
+                        + reserves + " cells of " + cellBytes + " bytes");
+            }
+        }
+
+        /** Cells a command without data can fill (header and control, at most 18 bytes). */
+        public int cmdCost() {
+            return ceil(MAX_CMD_ONLY, cellBytes);
+        }
+
+        /** Cells a data credit adds: a command with data fills at most ceil(274 / cell bytes). */
+        public int dataCost() {
+            return ceil(MAX_COMMAND, cellBytes) - cmdCost();
+        }
+
+        /** Cells each VC keeps for itself: the most its credits can fill. */
+        public int reserve() {
+            return cmdCredits * cmdCost() + dataCredits * dataCost();
+        }
+
+        /** Cells any VC may use beyond its reserve. */
+        public int shared() {
+            return cells - VCS * reserve();
+        }
+    }
+
+    static final int MAX_CMD_ONLY = CommandCodec.HEADER_BYTES + 2 * CommandTable.MAX_CONTROL_UNITS;
+    static final int MAX_COMMAND = MAX_CMD_ONLY + CommandTable.MAX_DATA_BYTES;
+
+    static int ceil(int a, int b) {
+        return (a + b - 1) / b;
+    }
+
+    public final Port usedValid;
+    public final Port usedVc;
+    public final Port usedLast;
+    public final Port usedData;
+    public final Port freedValid;
+    public final Port freedVc;
+    public final Port relValid;
+    public final Port relVc;
+    public final Port relData;
+    private final Config config;
+
+    public BufferCredits(Config config) {
+        this.config = config;
+        usedValid = in("cell_used_valid", 1);
+        usedVc = in("cell_used_vc", 2);
+        usedLast = in("cell_used_last", 1);
+        usedData = in("cell_used_data", 1);
+        freedValid = in("cell_freed_valid", 1);
+        freedVc = in("cell_freed_vc", 2);
+        relValid = out("rel_valid", 1);
+        relVc = out("rel_vc", 2);
+        relData = out("rel_data", 1);
+
+        // a charge stays within the cells plus the cells of one command being stored; sums of four need two more bits
+        int w = Hw.log2Up(2L * config.cells() + 2L * ceil(MAX_COMMAND, config.cellBytes())) + 2;
+        int ow = Hw.log2Up(config.cells() + 1L) + 1; // commands owed: each holds a cell
+        int reserve = config.reserve();
+        Expr reserveLit = Hw.lit(w, reserve);
+        Expr cmdCost = Hw.lit(w, config.cmdCost());
+        Expr dataCmdCost = Hw.lit(w, config.cmdCost() + config.dataCost());
+        List<Reg> charge = new ArrayList<>();
+        List<Reg> owedPlain = new ArrayList<>();
+        List<Reg> owedData = new ArrayList<>();
+        List<Expr> over = new ArrayList<>();
+        for (int v = 0; v < VCS; v++) {
+            Reg c = reg("charge_" + v, w, reserve);
+            charge.add(c);
+            owedPlain.add(reg("owed_plain_" + v, ow, 0));
+            owedData.add(reg("owed_data_" + v, ow, 0));
+            over.add(wire("over_reserve_" + v, Hw.mux(c.gt(reserveLit), c.sub(reserveLit), Hw.zeros(w))));
+        }
+        Expr sharedUsed = wire("shared_used", over.get(0).add(over.get(1)).add(over.get(2)).add(over.get(3)));
+        Expr sharedPlusReserve = Hw.lit(w, config.shared() + (long) reserve);
+
+        List<Expr> eligible = new ArrayList<>();
+        List<Expr> cost = new ArrayList<>();
+        for (int v = 0; v < VCS; v++) {
+            Expr withData = owedData.get(v).ne(0);
+            Expr k = wire("release_cost_" + v, Hw.mux(withData, dataCmdCost, cmdCost));
+            Expr after = charge.get(v).add(k);
+            Expr withinReserve = after.le(reserveLit);
+            Expr withinShared = sharedUsed.add(after).le(sharedPlusReserve.add(over.get(v)));
+            Expr owed = withData.or(owedPlain.get(v).ne(0));
+            eligible.add(wire("release_ok_" + v, owed.and(withinReserve.or(withinShared))));
+            cost.add(k);
+        }
+        Reg last = reg("release_last", 2, VCS - 1);
+        Expr pick = wire("release_vc", PackingBuffer.rotatingPick(eligible, last));
+        Expr release = wire("give_back", Hw.cat(eligible).orR());
+        Expr pickData = wire("release_data", Hw.select(owedData, pick).ne(0));
+        when(release, () -> last.set(pick));
+
+        for (int v = 0; v < VCS; v++) {
+            Expr used = usedValid.and(usedVc.eq(v));
+            Expr stored = used.and(usedLast);
+            Expr freed = freedValid.and(freedVc.eq(v));
+            Expr out = release.and(pick.eq(v));
+            Expr storedCost = Hw.mux(stored, Hw.mux(usedData, dataCmdCost, cmdCost), Hw.zeros(w));
+            Expr returnedCost = Hw.mux(out, cost.get(v), Hw.zeros(w));
+            Reg c = charge.get(v);
+            c.set(c.add(used.resize(w)).add(returnedCost).sub(freed.resize(w)).sub(storedCost));
+            Reg plain = owedPlain.get(v);
+            Reg data = owedData.get(v);
+            plain.set(plain.add(stored.and(usedData.not()).resize(ow)).sub(out.and(pickData.not()).resize(ow)));
+            data.set(data.add(stored.and(usedData).resize(ow)).sub(out.and(pickData).resize(ow)));
+        }
+        Reg relValidReg = reg("rel_valid_reg", 1, 0);
+        Reg relVcReg = reg("rel_vc_reg", 2, 0);
+        Reg relDataReg = reg("rel_data_reg", 1, 0);
+        relValidReg.set(release);
+        relVcReg.set(pick);
+        relDataReg.set(release.and(pickData));
+        relValid.set(relValidReg);
+        relVc.set(relVcReg);
+        relData.set(relDataReg);
+    }
+
+    public Config config() {
+        return config;
+    }
+
+    @Override
+    public String moduleName() {
+        return "BufferCredits_c" + config.cells() + "_b" + config.cellBytes() + "_k" + config.cmdCredits() + "_"
+                + config.dataCredits();
+    }
+
+    @Override
+    public Map<String, Object> parameters() {
+        return Map.of("cells", config.cells(), "cellBytes", config.cellBytes(), "cmdCredits", config.cmdCredits(),
+                "dataCredits", config.dataCredits());
+    }
+}

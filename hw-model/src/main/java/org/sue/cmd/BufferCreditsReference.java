@@ -1,0 +1,87 @@
+package org.sue.cmd;
+
+/** Cycle-level reference of {@link BufferCredits}, written from its documented rules. */
+public final class BufferCreditsReference {
+    /** One command's credits returned: its VC and whether it had data. */
+    public record Release(int vc, boolean data) {
+    }
+
+    private final BufferCredits.Config config;
+    private final long[] charge = new long[BufferCredits.VCS];
+    private final long[] owedPlain = new long[BufferCredits.VCS];
+    private final long[] owedData = new long[BufferCredits.VCS];
+    private int last = BufferCredits.VCS - 1;
+    private Release output; // registered: seen the cycle after the decision
+
+    public BufferCreditsReference(BufferCredits.Config config) {
+        this.config = config;
+        java.util.Arrays.fill(charge, config.reserve());
+    }
+
+    /** The release on {@code rel_*} this cycle, or null. */
+    public Release output() {
+        return output;
+    }
+
+    /**
+     * One clock edge. {@code usedVc}: the VC of the cell stored this cycle or -1, {@code last}/{@code data}: it is
+     * its command's last cell, the command has data; {@code freedVc}: the VC of the cell freed this cycle or -1.
+     */
+    public void cycle(int usedVc, boolean usedLast, boolean usedData, int freedVc) {
+        long reserve = config.reserve();
+        long sharedUsed = 0;
+        for (int v = 0; v < BufferCredits.VCS; v++) {
+            sharedUsed += Math.max(0, charge[v] - reserve);
+        }
+        int pick = -1;
+        for (int i = 1; i <= BufferCredits.VCS && pick < 0; i++) {
+            int v = (last + i) % BufferCredits.VCS;
+            if (owedPlain[v] + owedData[v] > 0) {
+                long after = charge[v] + cost(owedData[v] > 0);
+                long othersAbove = sharedUsed - Math.max(0, charge[v] - reserve);
+                if (after <= reserve || othersAbove + (after - reserve) <= config.shared()) {
+                    pick = v;
+                }
+            }
+        }
+        output = null;
+        if (pick >= 0) {
+            boolean data = owedData[pick] > 0;
+            output = new Release(pick, data);
+            last = pick;
+            charge[pick] += cost(data);
+            if (data) {
+                owedData[pick]--;
+            } else {
+                owedPlain[pick]--;
+            }
+        }
+        if (usedVc >= 0) {
+            charge[usedVc]++;
+            if (usedLast) {
+                charge[usedVc] -= cost(usedData);
+                if (usedData) {
+                    owedData[usedVc]++;
+                } else {
+                    owedPlain[usedVc]++;
+                }
+            }
+        }
+        if (freedVc >= 0) {
+            charge[freedVc]--;
+        }
+    }
+
+    private long cost(boolean data) {
+        return config.cmdCost() + (data ? config.dataCost() : 0);
+    }
+
+    public long charge(int vc) {
+        return charge[vc];
+    }
+
+    /** Commands stored whose credits are not back yet. */
+    public long owed(int vc) {
+        return owedPlain[vc] + owedData[vc];
+    }
+}
