@@ -17,7 +17,7 @@ import org.sue.net.SueMeta;
  * if the credits the XPU can hold on all four VCs at once could need more cells than the buffer has.
  *
  * <p>Ports: {@code m_axis}, and every port of the ingress and of the buffer except the stream, cell and release wires
- * between them.
+ * between them; {@code tx_reset_out} is also high while the buffer clears its queue table after reset.
  */
 public final class CommandPath extends Component {
     /**
@@ -79,16 +79,18 @@ public final class CommandPath extends Component {
         ingress.relVc.set(credits.relVc);
         ingress.relData.set(credits.relData);
         for (Port p : ingress.ports()) {
-            if (!p.name().startsWith("m_axis_") && !p.name().startsWith("rel_")) {
+            if (!p.name().startsWith("m_axis_") && !p.name().startsWith("rel_") && p != ingress.txResetOut) {
                 expose(p);
             }
         }
         for (Port p : packing.ports()) {
             if (!p.name().startsWith("s_axis_") && !p.name().startsWith("m_axis_")
-                    && !p.name().startsWith("cell_freed_")) {
+                    && !p.name().startsWith("cell_freed_") && p != packing.initBusy) {
                 expose(p);
             }
         }
+        // the XPU waits while the buffer clears its queue table after reset, as during an interface reset
+        out("tx_reset_out", 1).set(ingress.txResetOut.or(packing.initBusy));
     }
 
     public Config config() {

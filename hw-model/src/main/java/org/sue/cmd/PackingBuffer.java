@@ -39,8 +39,10 @@ import org.sue.net.SueMeta;
  * <p><b>Scheduler and walker.</b> Round robin over the VCs that have link credit ({@code vc_ready}) and active
  * queues; within a VC the active list is a FIFO of queues, so queues take turns. The walker follows the picked
  * queue's command chain one command per cycle and takes commands while the PDU stays within {@code pduLimit}
- * bytes: one command goes at once, several are packed, nothing waits to be packed. At most two PDUs are picked and
- * not yet sent; so while the link is busy later commands join later PDUs (spec Figure 18: A, B, C+E, D).
+ * bytes: one command goes at once, several are packed, nothing waits to be packed. At most
+ * {@value #PDUS_AHEAD} PDUs are picked and not yet sent (one leaving, one whole in the output FIFO, one being
+ * read: so the link gets a beat every cycle across PDUs of whole cells); later commands join later PDUs, and while
+ * the link is busy they pack (spec Figure 18: A, B, C+E, D).
  *
  * <p><b>Reader.</b> Reads the taken commands' cells one per cycle, frees each cell (and tells, on
  * {@code cell_freed_*}, for {@link BufferCredits}), and concatenates the commands' bytes into full beats, which a
@@ -48,8 +50,12 @@ import org.sue.net.SueMeta;
  *
  * <p>Throughput: the queue manager does one operation per cycle, one per command plus one per PDU; commands stored
  * but not yet appended wait in a FIFO as deep as the buffer has cells, so the input never waits for the manager (a
- * burst of a command per cycle is absorbed; sustained, the XPU's credits slow it to the manager's rate). The reader
- * reads one cell per cycle plus one idle cycle between PDUs.
+ * burst of a command per cycle is absorbed; sustained, the XPU's credits slow it to the manager's rate). The walker
+ * takes one command per cycle plus two cycles per PDU; the reader reads one cell per cycle plus one idle cycle
+ * between PDUs.
+ *
+ * <p>Reset: the queue table is a RAM without a reset value, so after reset it is cleared one row per cycle while
+ * {@code init_busy} is high and nothing enters.
  */
 public final class PackingBuffer extends Component {
     /** Width of the input tuser: {has_data[21], bytes[20:12], vc[11:10], dst[9:0]}. */
@@ -77,6 +83,8 @@ public final class PackingBuffer extends Component {
         }
     }
     static final int VCS = 4;
+    /** PDUs picked and not yet sent, at most. */
+    static final int PDUS_AHEAD = 3;
 
     public record Config(int cellWidth, int cells, int destinations, int pduLimit, int xoffThreshold,
                          int xonThreshold) {
@@ -138,6 +146,7 @@ public final class PackingBuffer extends Component {
     public final Port xoffVc;
     public final Port overflowError;
     public final Port dstError;
+    public final Port initBusy;
     private final Config config;
 
     public PackingBuffer(Config config) {
@@ -163,6 +172,7 @@ public final class PackingBuffer extends Component {
         xoffVc = out("xoff_vc", 2);
         overflowError = out("overflow_error", 1);
         dstError = out("dst_error", 1);
+        initBusy = out("init_busy", 1);
 
         Mem cells = mem("cells", config.cells(), w, ReadUnderWrite.READ_FIRST);
         Mem cellLink = mem("cell_link", config.cells(), aw, ReadUnderWrite.READ_FIRST);
@@ -187,7 +197,12 @@ public final class PackingBuffer extends Component {
         Reg prevCell = reg("prev_cell", aw, 0);
         Reg firstCell = reg("first_cell", aw, 0);
         Reg overflow = reg("overflow_flag", 1, 0);
-        in.tready().set(allocOk.and(appends.pushReady));
+        // after reset the queue table is cleared, a row per cycle (a RAM has no reset value); nothing enters meanwhile
+        Reg initRow = reg("init_row", qw + 1, 0);
+        Expr initializing = wire("initializing", initRow.bit(qw).not());
+        when(initializing, () -> initRow.set(initRow.add(1)));
+        initBusy.set(initializing);
+        in.tready().set(allocOk.and(appends.pushReady).and(initializing.not()));
         when(in.tvalid().and(allocOk.not()), () -> overflow.set(1)); // credits should have prevented this
         Expr write = wire("write", in.tvalid().and(in.tready()));
         Expr inDst = in.tuser().bits(9, 0);
@@ -272,7 +287,8 @@ public final class PackingBuffer extends Component {
         Expr xonNow = wire("xon_now", isTake.and(xoff).and(newCount.le(config.xonThreshold())));
         Expr newXoff = wire("new_xoff", xoff.or(xoffNow).and(xonNow.not()));
         Expr newRow = wire("new_row", Hw.cat(newXoff, newCount, newTail, newHead));
-        queueState.write(bValid, bQueue, newRow);
+        queueState.write(bValid.or(initializing), Hw.mux(initializing, initRow.bits(qw - 1, 0), bQueue),
+                Hw.mux(initializing, Hw.zeros(rowWidth), newRow));
         Expr linkWrite = wire("link_write", isAppend.and(wasEmpty.not()));
         nextCmd.write(linkWrite, tail, bCell);
         fwdRowValid.set(bValid);
@@ -300,11 +316,11 @@ public final class PackingBuffer extends Component {
         xoffVc.set(xoffQueue.bits(1, 0));
 
         // ---- scheduler and walker ---------------------------------------------------------------------------------
-        // walker states: IDLE, PICKED (queue row being read), WALK (one command per cycle), DONE (TAKE/SKIP pending)
+        // walker states: IDLE, PICKED (queue row being read), WALK (one command per cycle); the next pick may come
+        // in the cycle a walk or a skip finishes
         final int idle = 0;
         final int picked = 1;
         final int walk = 2;
-        final int done = 3;
         Reg state = reg("walk_state", 2, idle);
         Reg rrVc = reg("rr_vc", 2, VCS - 1);
         Reg walkQueue = reg("walk_queue", qw, 0);
@@ -314,7 +330,7 @@ public final class PackingBuffer extends Component {
         Reg walkLast = reg("walk_last", aw, 0);
         Reg walkCmd = reg("walk_cmd", aw, 0);    // command whose info is being read
         Reg walkSkip = reg("walk_skip", 1, 0);
-        Reg inFlight = reg("pdus_in_flight", 2, 0); // picked and not yet out of m_axis
+        Reg inFlight = reg("pdus_in_flight", 2, 0); // picked and not yet out of m_axis: at most PDUS_AHEAD
         SyncFifo taken = child("taken", new SyncFifo(new SyncFifo.Config(aw + bw + 1 + qw, 16, false)));
 
         // pick: round robin over the VCs with credit and an active queue, starting after the last one served
@@ -324,7 +340,8 @@ public final class PackingBuffer extends Component {
         }
         Expr pickVc = rotatingPick(eligible, rrVc);
         Expr anyEligible = wire("any_eligible", Hw.cat(eligible).orR());
-        Expr pick = wire("pick", anyEligible.and(state.eq(idle)).and(inFlight.lt(2)));
+        Wire finish = wire("finish", 1);
+        Expr pick = wire("pick", anyEligible.and(state.eq(idle).or(finish)).and(inFlight.lt(PDUS_AHEAD)));
         Expr pickedDst = wire("picked_dst", Hw.select(active.stream().map(f -> f.popData).toList(), pickVc));
         for (int v = 0; v < VCS; v++) {
             active.get(v).popReady.set(pick.and(pickVc.eq(v)));
@@ -342,13 +359,11 @@ public final class PackingBuffer extends Component {
         Expr fits = wire("fits", walkBytes.add(infoBytes.resize(lw)).le(config.pduLimit()));
         Expr takeOne = wire("take_one", state.eq(walk).and(walkTaken.lt(walkAvail)).and(fits)
                 .and(taken.pushReady));
-        Expr walkEnd = wire("walk_end", state.eq(walk).and(walkTaken.eq(walkAvail).or(fits.not())));
-        when(pick, () -> {
-            state.set(picked);
-            rrVc.set(pickVc);
-            walkQueue.set(pickedQueue);
-            walkSkip.set(windowOpen.not());
-        });
+        // the walk ends when the queue's commands are taken or the next does not fit: tell the queue manager (always
+        // granted) and close the PDU with an end marker for the reader; a skip ends as soon as it is picked
+        Expr walkEnd = wire("walk_end", state.eq(walk).and(walkTaken.eq(walkAvail).or(fits.not()))
+                .and(taken.pushReady));
+        finish.set(walkEnd.or(state.eq(picked).and(walkSkip)));
         when(state.eq(picked), () -> {
             Expr walkHead = walkRow.bits(aw - 1, 0);
             walkAvail.set(walkRow.bits(2 * aw + cw - 1, 2 * aw));
@@ -356,7 +371,7 @@ public final class PackingBuffer extends Component {
             walkBytes.set(0);
             walkCmd.set(walkHead);
             walkAddr.set(walkHead);
-            state.set(Hw.mux(walkSkip, Hw.lit(2, done), Hw.lit(2, walk)));
+            state.set(walk);
         });
         when(takeOne, () -> {
             walkTaken.set(walkTaken.add(1));
@@ -365,17 +380,20 @@ public final class PackingBuffer extends Component {
             walkCmd.set(infoNext);
             walkAddr.set(infoNext);
         });
-        when(walkEnd, () -> state.set(done));
-        // done: tell the queue manager (always granted) and close the PDU with an end marker for the reader
-        Expr finish = wire("finish", state.eq(done).and(walkSkip.or(taken.pushReady)));
         when(finish, () -> state.set(idle));
+        when(pick, () -> {
+            state.set(picked);
+            rrVc.set(pickVc);
+            walkQueue.set(pickedQueue);
+            walkSkip.set(windowOpen.not());
+        });
         takeRequest.set(finish);
         takeQueue.set(walkQueue);
         takeCount.set(Hw.mux(walkSkip, Hw.lit(cw, 0), walkTaken));
         takeLast.set(walkLast);
         // taken entries: {end marker, queue, bytes, first cell}
-        taken.pushValid.set(takeOne.or(finish.and(walkSkip.not())));
-        taken.pushData.set(Hw.cat(finish, walkQueue, infoBytes, walkCmd));
+        taken.pushValid.set(takeOne.or(walkEnd));
+        taken.pushData.set(Hw.cat(walkEnd, walkQueue, infoBytes, walkCmd));
         unused("walk_row_rest", walkRow.bits(rowWidth - 1, 2 * aw + cw), walkRow.bits(2 * aw - 1, aw));
 
         // ---- reader: one cell per cycle; a PDU-end marker closes the PDU ------------------------------------------

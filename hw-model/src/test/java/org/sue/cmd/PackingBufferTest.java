@@ -63,20 +63,59 @@ class PackingBufferTest {
         Bench b = new Bench(config, rnd);
         b.readyPercent = readyPercent;
         Map<Integer, ArrayDeque<CommandCodec.Command>> expected = new HashMap<>();
-        int total = 1500;
+        sendRandom(b, 1500, expected);
+        b.drain();
+        assertEquals(1500, delivered(b, expected, limit));
+        assertEquals(b.cellsSent, b.cellsFreed, "every cell back on the free list");
+        assertEquals(0, b.sim.peek("overflow_error"));
+    }
+
+    /**
+     * A reset with commands in the buffer: the queue table (a RAM, no reset value) is cleared a row per cycle while
+     * {@code init_busy} is high and nothing enters; then the buffer works as new.
+     */
+    @Test
+    void aResetMidTrafficLeavesNoStaleQueue() {
+        PackingBuffer.Config config = new PackingBuffer.Config(1024, 256, 16, 2048, 8, 4);
+        Bench b = new Bench(config, new Random(5));
+        assertEquals(1, b.sim.peek("init_busy"));
+        b.readyPercent = 0; // the link is busy: the commands stay queued
+        sendRandom(b, 60, new HashMap<>());
+        b.cycles(100);
+        b.resetAll();
+        int busy = 0;
+        while (b.sim.peek("init_busy") == 1) {
+            assertEquals(0, b.sim.peek("s_axis_tready"), "nothing enters while the table is cleared");
+            b.sim.step();
+            busy++;
+        }
+        assertEquals(config.destinations() * 4, busy, "one cycle per queue");
+        b.readyPercent = 80;
+        Map<Integer, ArrayDeque<CommandCodec.Command>> expected = new HashMap<>();
+        sendRandom(b, 400, expected);
+        b.drain();
+        assertEquals(400, delivered(b, expected, 2048), "only the commands sent after the reset, each once");
+        assertEquals(0, b.sim.peek("overflow_error"));
+    }
+
+    /** Random commands to random queues (some destinations busier), within the buffer's cells. */
+    static void sendRandom(Bench b, int n, Map<Integer, ArrayDeque<CommandCodec.Command>> expected) {
         int[] types = TABLE.definedTypes();
-        for (int i = 0; i < total; i++) {
-            int t = types[rnd.nextInt(types.length)];
-            int len = TABLE.hasData(t) ? rnd.nextInt(257) : 0;
-            CommandCodec.Command c = new CommandCodec.Command(t, RandomCommands.bytes(rnd, TABLE.controlBytes(t)),
-                    RandomCommands.bytes(rnd, len));
-            int dst = rnd.nextInt(Math.min(dests, 1 + rnd.nextInt(dests))); // some destinations busier
-            int vc = rnd.nextInt(4);
+        for (int i = 0; i < n; i++) {
+            int t = types[b.rnd.nextInt(types.length)];
+            int len = TABLE.hasData(t) ? b.rnd.nextInt(257) : 0;
+            CommandCodec.Command c = new CommandCodec.Command(t, RandomCommands.bytes(b.rnd, TABLE.controlBytes(t)),
+                    RandomCommands.bytes(b.rnd, len));
+            int dst = b.rnd.nextInt(Math.min(b.destinations, 1 + b.rnd.nextInt(b.destinations)));
+            int vc = b.rnd.nextInt(4);
             expected.computeIfAbsent(dst * 4 + vc, k -> new ArrayDeque<>()).add(c);
             b.send(c, dst, vc);
-            b.holdCellsWithin(cells);
+            b.holdCellsWithin(b.cells);
         }
-        b.drain();
+    }
+
+    /** Checks every PDU (size, limit, one queue, commands in order and unchanged); returns the commands in them. */
+    static int delivered(Bench b, Map<Integer, ArrayDeque<CommandCodec.Command>> expected, int limit) {
         int delivered = 0;
         for (StreamMonitor.Packet p : b.out.packets()) {
             SueMeta m = SueMeta.unpack(p.user());
@@ -90,9 +129,7 @@ class PackingBufferTest {
                 delivered++;
             }
         }
-        assertEquals(total, delivered);
-        assertEquals(b.cellsSent, b.cellsFreed, "every cell back on the free list");
-        assertEquals(0, b.sim.peek("overflow_error"));
+        return delivered;
     }
 
     /**
@@ -144,8 +181,8 @@ class PackingBufferTest {
         b.drain();
         List<Integer> sizes = b.out.packets().stream().map(p -> unpack(p).size()).toList();
         int packed = sizes.stream().mapToInt(Integer::intValue).sum();
-        // the first two PDUs were picked as the first commands arrived; every later one is full but the last
-        for (int i = 2; i < sizes.size() - 1; i++) {
+        // the first PDUs were picked as the first commands arrived; every later one is full but the last
+        for (int i = PackingBuffer.PDUS_AHEAD; i < sizes.size() - 1; i++) {
             assertEquals(2048 / 64, sizes.get(i), "PDU " + i + " of " + sizes);
         }
         assertEquals(300, packed);
@@ -174,24 +211,33 @@ class PackingBufferTest {
     static final class Bench {
         final Simulator sim;
         final Random rnd;
-        final StreamSource source;
-        final StreamMonitor out;
+        StreamSource source;
+        StreamMonitor out;
         int readyPercent = 100;
         /** change the VC and destination gating at random every 50 cycles (all open when switched off) */
         boolean gating;
         final int destinations;
         int cellsSent;
         int cellsFreed;
-        int cellBytes;
+        final int cellBytes;
+        final int cells;
 
         Bench(PackingBuffer.Config config, Random rnd) {
             this.rnd = rnd;
             sim = Simulator.compile(Design.elaborate(new PackingBuffer(config)));
+            cellBytes = config.cellBytes();
+            cells = config.cells();
+            destinations = config.destinations();
+            resetAll();
+        }
+
+        /** Reset, and a new source and monitor: what was sent before is gone. */
+        void resetAll() {
             sim.reset();
             source = new StreamSource(sim, "s_axis");
             out = new StreamMonitor(sim, "m_axis", null);
-            cellBytes = config.cellBytes();
-            destinations = config.destinations();
+            cellsSent = 0;
+            cellsFreed = 0;
             Eligibility.open(sim, destinations);
         }
 

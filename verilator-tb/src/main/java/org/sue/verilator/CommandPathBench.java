@@ -32,6 +32,8 @@ import org.sue.sim.Simulator;
  * optimum of that traffic, whatever the buffer); {@code pack_eff_small_*} and {@code pack_eff_large_*}: the same
  * traffic with a quarter (1024 cells) and four times (16384 cells) the default buffer, same credits, which shows how
  * packing depends on the commands a queue can hold when its turn comes.
+ * <li>{@code cmdpath_drain_bytes_per_cycle_<size>_<dests>}: PDU bytes per cycle while a full buffer drains into a
+ * link that takes a beat every cycle (the bus carries 2N / 8 = 128 bytes).
  * <li>{@code cmd_latency_cycles}: a single command into the idle path, from its tx beat to the first PDU beat.
  * <li>{@code cmdpath_cells}, {@code _ffs}, {@code _mem_bits}: Yosys on the default configuration.
  * </ul>
@@ -62,6 +64,14 @@ final class CommandPathBench {
                 config.pduLimit(), config.xoffThreshold(), config.xonThreshold(), config.cmdCredits(),
                 config.dataCredits());
         packingFigures(large, net, "large_", put);
+        for (int size : SIZES) {
+            for (int dests : new int[] {1, 64}) {
+                double bytes = drain(config, size, dests);
+                put.accept("cmdpath_drain_bytes_per_cycle_" + size + "_" + dests, round(bytes));
+                System.out.printf("draining a full buffer of %3d-byte commands to %2d destinations: %.1f bytes/cycle"
+                        + " of %d%n", size, dests, bytes, 2 * config.dataWidth() / 8);
+            }
+        }
         put.accept("cmd_latency_cycles", (double) latency(config));
         simulatorSpeed(config, out, put);
 
@@ -180,6 +190,31 @@ final class CommandPathBench {
         put.accept("cmdpath_jvm_cycles_per_s", (double) Math.round(speed[0]));
         put.accept("cmdpath_verilator_cycles_per_s", (double) Math.round(speed[1]));
         System.out.printf("command path: JVM %.0f cycles/s, Verilator %.0f cycles/s%n", speed[0], speed[1]);
+    }
+
+    /**
+     * PDU bytes per cycle on m_axis while a full buffer drains into a link that takes every beat: the buffer filled
+     * with {@code size}-byte commands round robin over {@code dests} destinations while the link was closed, then the
+     * XPU stops and the link opens; 3000 cycles.
+     */
+    static double drain(CommandPath.Config config, int size, int dests) {
+        Random rnd = new Random(size * 7L + dests);
+        Simulator sim = start(config);
+        CommandSender xpu = new CommandSender(sim, config.dataWidth(), config.cmdCredits(), config.dataCredits());
+        sim.poke("m_axis_tready", 0);
+        for (int next = 0; xpu.creditStalls() < 100; ) {
+            while (xpu.queued() < 4) {
+                xpu.add(next++ % dests, 0, command(rnd, size));
+            }
+            xpu.drive(rnd, 100);
+            sim.step();
+        }
+        sim.poke("tx_valid", 0);
+        sim.poke("m_axis_tready", 1);
+        StreamMonitor pdus = new StreamMonitor(sim, "m_axis", null);
+        sim.step(3000);
+        long bytes = pdus.packets().stream().mapToLong(p -> p.bytes().length).sum();
+        return bytes / 3000.0;
     }
 
     /** Cycles from a lone command's tx beat to the first beat of its PDU on m_axis. */
