@@ -51,8 +51,8 @@ import org.sue.net.SueMeta;
  * <p>Throughput: the queue manager does one operation per cycle, one per command plus one per PDU; commands stored
  * but not yet appended wait in a FIFO as deep as the buffer has cells, so the input never waits for the manager (a
  * burst of a command per cycle is absorbed; sustained, the XPU's credits slow it to the manager's rate). The walker
- * takes one command per cycle plus two cycles per PDU; the reader reads one cell per cycle plus one idle cycle
- * between PDUs.
+ * takes one command per cycle plus two cycles per PDU; the reader reads one cell per cycle and waits one cycle
+ * between PDUs only when a PDU's last cell leaves a remainder beat (so PDUs of whole cells leave back to back).
  *
  * <p>Reset: the queue table is a RAM without a reset value, so after reset it is cleared one row per cycle while
  * {@code init_busy} is high and nothing enters.
@@ -330,6 +330,10 @@ public final class PackingBuffer extends Component {
         Reg walkLast = reg("walk_last", aw, 0);
         Reg walkCmd = reg("walk_cmd", aw, 0);    // command whose info is being read
         Reg walkSkip = reg("walk_skip", 1, 0);
+        // the command taken last, pushed to the reader once it is known whether it ends the PDU
+        Reg heldBytes = reg("held_bytes", bw, 0);
+        Reg heldCmd = reg("held_cmd", aw, 0);
+        Reg heldValid = reg("held_valid", 1, 0);
         Reg inFlight = reg("pdus_in_flight", 2, 0); // picked and not yet out of m_axis: at most PDUS_AHEAD
         SyncFifo taken = child("taken", new SyncFifo(new SyncFifo.Config(aw + bw + 1 + qw, 16, false)));
 
@@ -360,7 +364,7 @@ public final class PackingBuffer extends Component {
         Expr takeOne = wire("take_one", state.eq(walk).and(walkTaken.lt(walkAvail)).and(fits)
                 .and(taken.pushReady));
         // the walk ends when the queue's commands are taken or the next does not fit: tell the queue manager (always
-        // granted) and close the PDU with an end marker for the reader; a skip ends as soon as it is picked
+        // granted) and mark the PDU's last command for the reader; a skip ends as soon as it is picked
         Expr walkEnd = wire("walk_end", state.eq(walk).and(walkTaken.eq(walkAvail).or(fits.not()))
                 .and(taken.pushReady));
         finish.set(walkEnd.or(state.eq(picked).and(walkSkip)));
@@ -374,6 +378,9 @@ public final class PackingBuffer extends Component {
             state.set(walk);
         });
         when(takeOne, () -> {
+            heldValid.set(1);
+            heldBytes.set(infoBytes);
+            heldCmd.set(walkCmd);
             walkTaken.set(walkTaken.add(1));
             walkBytes.set(walkBytes.add(infoBytes.resize(lw)));
             walkLast.set(walkCmd);
@@ -381,6 +388,7 @@ public final class PackingBuffer extends Component {
             walkAddr.set(infoNext);
         });
         when(finish, () -> state.set(idle));
+        when(walkEnd, () -> heldValid.set(0));
         when(pick, () -> {
             state.set(picked);
             rrVc.set(pickVc);
@@ -391,24 +399,25 @@ public final class PackingBuffer extends Component {
         takeQueue.set(walkQueue);
         takeCount.set(Hw.mux(walkSkip, Hw.lit(cw, 0), walkTaken));
         takeLast.set(walkLast);
-        // taken entries: {end marker, queue, bytes, first cell}
-        taken.pushValid.set(takeOne.or(walkEnd));
-        taken.pushData.set(Hw.cat(walkEnd, walkQueue, infoBytes, walkCmd));
+        // taken entries: {last of its PDU, queue, bytes, first cell}; a walk takes at least one command
+        taken.pushValid.set(takeOne.and(heldValid).or(walkEnd));
+        taken.pushData.set(Hw.cat(walkEnd, walkQueue, heldBytes, heldCmd));
         unused("walk_row_rest", walkRow.bits(rowWidth - 1, 2 * aw + cw), walkRow.bits(2 * aw - 1, aw));
 
-        // ---- reader: one cell per cycle; a PDU-end marker closes the PDU ------------------------------------------
+        // ---- reader: one cell per cycle; the PDU's last command carries its end ------------------------------------
         Expr entryEnd = taken.popData.bit(aw + bw + qw);
         Expr entryQueue = taken.popData.bits(aw + bw + qw - 1, aw + bw);
         Expr entryBytes = taken.popData.bits(aw + bw - 1, aw);
         Expr entryCell = taken.popData.bits(aw - 1, 0);
         Reg reading = reg("reading", 1, 0);       // inside a command
         Reg readLeft = reg("read_left", bw, 0);   // bytes of the command not yet read
-        Reg readVc = reg("read_vc", 2, 0);
+        Reg readQueue = reg("read_queue", qw, 0);
+        Reg readEnd = reg("read_end", 1, 0);      // the command is its PDU's last
+        Wire flushNext = wire("flush_next", 1);   // the concatenation needs the next cycle for a PDU's last beat
         Reg pduBytes = reg("pdu_bytes", lw, 0);
         Wire readAddrW = wire("read_addr", aw);
         Expr nextLink = cellLink.readSync("read_link", readAddrW, Hw.lit(1, 1)); // the next cell, one cycle later
-        Expr startCommand = wire("start_command", reading.not().and(taken.popValid).and(entryEnd.not()));
-        Expr endMarker = wire("end_marker", reading.not().and(taken.popValid).and(entryEnd));
+        Expr startCommand = wire("start_command", reading.not().and(taken.popValid).and(flushNext.not()));
         Expr readNow = wire("read_now", reading.or(startCommand));
         readAddrW.set(Hw.mux(reading, nextLink, entryCell));
         Expr readAddr = readAddrW;
@@ -416,14 +425,16 @@ public final class PackingBuffer extends Component {
         Expr lastCell = wire("last_cell", left.le(cb));
         Expr pieceBytes = wire("piece_bytes", Hw.mux(lastCell, left, Hw.lit(bw, cb)));
         Expr data = cells.readSync("read_data", readAddr, readNow);
-        taken.popReady.set(startCommand.or(endMarker));
+        taken.popReady.set(startCommand);
         when(readNow, () -> {
             reading.set(lastCell.not());
             readLeft.set(left.sub(cb));
         });
         when(startCommand, () -> {
-            readVc.set(entryQueue.bits(1, 0));
+            readQueue.set(entryQueue);
+            readEnd.set(entryEnd);
         });
+        Expr queueNow = Hw.mux(reading, readQueue, entryQueue);
         // the cell just read goes back to the free list; its data is already on its way out
         freeCells.pushValid.set(readNow);
         freeCells.pushData.set(readAddr);
@@ -433,7 +444,7 @@ public final class PackingBuffer extends Component {
         Reg freedValid2 = reg("cell_freed_valid_2", 1, 0);
         Reg freedVc2 = reg("cell_freed_vc_2", 2, 0);
         freedValid1.set(readNow);
-        freedVc1.set(Hw.mux(reading, readVc, entryQueue.bits(1, 0)));
+        freedVc1.set(queueNow.bits(1, 0));
         freedValid2.set(freedValid1);
         freedVc2.set(freedVc1);
         cellFreedValid.set(freedValid2);
@@ -442,46 +453,53 @@ public final class PackingBuffer extends Component {
         // ---- concatenation of the pieces into full beats, into the output packet FIFO -----------------------------
         Reg pieceValid = reg("piece_valid", 1, 0);
         Reg pieceN = reg("piece_n", bw, 0);
-        Reg pduEnd = reg("pdu_end", 1, 0);       // the end marker: flush what is collected
-        Reg endQueue = reg("end_queue", qw, 0);
+        Reg pieceEnd = reg("piece_end", 1, 0);   // the PDU's last piece
+        Reg pieceQueue = reg("piece_queue", qw, 0);
+        Reg flushing = reg("flushing", 1, 0);     // the PDU's last beat: what the last piece left over
         pieceValid.set(readNow);
         pieceN.set(pieceBytes);
-        pduEnd.set(endMarker);
-        when(endMarker, () -> endQueue.set(entryQueue));
+        pieceEnd.set(readNow.and(lastCell).and(Hw.mux(reading, readEnd, entryEnd)));
+        when(readNow, () -> pieceQueue.set(queueNow));
         Reg acc = reg("acc", w, 0);
         int nw = Hw.log2Up(cb + 1);
         Reg accN = reg("acc_n", nw, 0);
         Expr shifted = wire("shifted", data.resize(2 * w).shl(Hw.cat(accN, Hw.lit(3, 0))));
         Expr combined = wire("combined", acc.resize(2 * w).or(shifted));
         Expr total = wire("total", accN.resize(bw + 1).add(pieceN.resize(bw + 1)));
-        // a full beat leaves only when more bytes follow it, so the PDU's last beat can still get tlast
-        Expr full = wire("full", pieceValid.and(total.gt(cb)));
-        PacketFifo staging = child("staging", new PacketFifo(new PacketFifo.Config(
-                new StreamConfig(w, SueMeta.WIDTH), Integer.highestOneBit(2 * config.maxPduBeats() + 4) * 2)));
-        staging.inValid.set(full.or(pduEnd.and(accN.ne(0))));
-        staging.inData.set(Hw.mux(full, combined.bits(w - 1, 0), acc));
-        staging.inKeep.set(Hw.mux(full, Hw.ones(cb), laneKeep(accN, cb)));
-        staging.inLast.set(pduEnd);
+        // a beat leaves as soon as it is full, the PDU's last one with tlast; a last piece that overflows a beat
+        // leaves a remainder for the next cycle, when the reader waits
+        Expr endNow = wire("end_now", pieceValid.and(pieceEnd).and(total.le(cb)));
+        Expr full = wire("full", pieceValid.and(total.ge(cb)).and(endNow.not()));
+        flushNext.set(full.and(pieceEnd));
+        Expr lastBeat = wire("last_beat", endNow.or(flushing));
+        // room for every PDU picked and not yet sent
+        PacketFifo staging = child("staging", new PacketFifo(new PacketFifo.Config(new StreamConfig(w, SueMeta.WIDTH),
+                Integer.highestOneBit(PDUS_AHEAD * config.maxPduBeats() + 4) * 2)));
+        staging.inValid.set(full.or(lastBeat));
+        staging.inData.set(Hw.mux(flushing, acc, combined.bits(w - 1, 0)));
+        staging.inKeep.set(Hw.mux(full, Hw.ones(cb), laneKeep(Hw.mux(flushing, accN.resize(bw + 1), total), cb)));
+        staging.inLast.set(lastBeat);
+        flushing.set(flushNext);
         when(full, () -> {
             acc.set(combined.bits(2 * w - 1, w));
             accN.set(total.sub(cb).resize(nw));
+        }).elseWhen(lastBeat, () -> {
+            acc.set(0);
+            accN.set(0);
         }).elseWhen(pieceValid, () -> {
             acc.set(combined.bits(w - 1, 0));
             accN.set(total.resize(nw));
-        }).elseWhen(pduEnd, () -> {
-            acc.set(0);
-            accN.set(0);
         });
-        when(pieceValid, () -> pduBytes.set(pduBytes.add(pieceN.resize(lw)))).elseWhen(pduEnd,
-                () -> pduBytes.set(0));
+        Expr pduLen = wire("pdu_len", pduBytes.add(Hw.mux(pieceValid, pieceN.resize(lw), Hw.zeros(lw))));
+        pduBytes.set(Hw.mux(lastBeat, Hw.zeros(lw), pduLen));
         // verdict two cycles after the last beat: keep, with the PDU's metadata
         Reg v1 = reg("verdict_1", 1, 0);
         Reg v2 = reg("verdict_2", 1, 0);
         Reg u1 = reg("verdict_user_1", SueMeta.WIDTH, 0);
         Reg u2 = reg("verdict_user_2", SueMeta.WIDTH, 0);
-        v1.set(pduEnd);
+        v1.set(lastBeat);
         v2.set(v1);
-        u1.set(meta(endQueue, pduBytes, dw));
+        u1.set(meta(pieceQueue, pduLen, dw));
         u2.set(u1);
         staging.verdictValid.set(v2);
         staging.verdictDrop.set(0);

@@ -27,6 +27,7 @@ final class PackingModelFollower implements Simulator.CycleListener {
     final List<PackingModel.Pdu> predicted = new ArrayList<>();
     final List<PackingModel.Xoff> notified = new ArrayList<>();
     int skips;
+    int lastBeatsSplit; // PDUs whose last piece overflowed a beat: a remainder beat after it
 
     PackingModelFollower(Simulator sim, String prefix, PackingBuffer.Config config) {
         this.prefix = prefix;
@@ -50,6 +51,9 @@ final class PackingModelFollower implements Simulator.CycleListener {
             } else {
                 predicted.add(pdu);
             }
+        }
+        if (sim.peek(prefix + "flush_next") == 1) {
+            lastBeatsSplit++;
         }
         if (sim.peek(prefix + "xoff_valid") == 1) {
             notified.add(new PackingModel.Xoff((int) sim.peek(prefix + "xoff_xpuid"),
@@ -88,11 +92,11 @@ final class PackingModelFollower implements Simulator.CycleListener {
         assertEquals(model.notifications(), notified, "xoff/xon notifications");
         assertEquals(0, model.queuesInXoff(), "queues left in xoff");
         long packed = predicted.stream().filter(p -> p.commands().size() > 1).count();
-        System.out.printf("model match: %d PDUs, %d packed, %d skips, %d xoff/xon%n", pdus.size(), packed, skips,
-                notified.size());
-        assertTrue(packed > 20 && pdus.size() - packed > 20 && skips > 5 && notified.size() > 20,
-                pdus.size() + " PDUs, " + packed + " packed, " + skips + " skips, " + notified.size()
-                        + " notifications");
+        System.out.printf("model match: %d PDUs, %d packed, %d skips, %d xoff/xon, %d split last beats%n",
+                pdus.size(), packed, skips, notified.size(), lastBeatsSplit);
+        assertTrue(packed > 20 && pdus.size() - packed > 20 && skips > 5 && notified.size() > 20
+                && lastBeatsSplit > 5, pdus.size() + " PDUs, " + packed + " packed, " + skips + " skips, "
+                + notified.size() + " notifications, " + lastBeatsSplit + " split last beats");
     }
 
     /** BigInteger's bytes are big-endian, BitSet's little-endian. */
