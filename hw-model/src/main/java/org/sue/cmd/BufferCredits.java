@@ -108,7 +108,7 @@ public final class BufferCredits extends Component {
 
         // a charge stays within the cells plus the cells of one command being stored; sums of four need two more bits
         int w = Hw.log2Up(2L * config.cells() + 2L * ceil(MAX_COMMAND, config.cellBytes())) + 2;
-        int ow = Hw.log2Up(config.cells() + 1L) + 1; // commands owed: each holds a cell
+        int ow = Hw.log2Up(config.cmdCredits() + 1L); // commands owed: their credits are neither out nor held
         int reserve = config.reserve();
         Expr reserveLit = Hw.lit(w, reserve);
         Expr cmdCost = Hw.lit(w, config.cmdCost());

@@ -223,12 +223,14 @@ final class CommandPathBench {
         sim.poke("m_axis_tready", 1);
         CommandSender xpu = new CommandSender(sim, config.dataWidth(), config.cmdCredits(), config.dataCredits());
         StreamMonitor pdus = new StreamMonitor(sim, "m_axis", null);
+        sim.runUntil(() -> sim.peek("tx_reset_out") == 0, 10_000); // the buffer clears its queue table
         sim.step(20); // idle
+        long sent = sim.cycle();
         xpu.add(3, 0, command(new Random(1), 16));
         while (pdus.firstBeatCycle() < 0) {
             xpu.drive(null, 100);
             sim.step();
-            if (sim.cycle() > 1000) {
+            if (sim.cycle() > sent + 1000) {
                 throw new IllegalStateException("command path bench: the lone command never came out");
             }
         }
