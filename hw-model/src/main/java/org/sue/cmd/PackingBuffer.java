@@ -37,9 +37,10 @@ import org.sue.net.SueMeta;
  * exact.
  *
  * <p><b>Scheduler and walker.</b> Round robin over the VCs that have link credit ({@code vc_ready}) and active
- * queues; within a VC the active list is a FIFO of queues, so queues take turns. The walker follows the picked
- * queue's command chain one command per cycle and takes commands while the PDU stays within {@code pduLimit}
- * bytes: one command goes at once, several are packed, nothing waits to be packed. At most
+ * queues; within a VC the active list is a FIFO of queues, so queues take turns. A pick reads the queue's row into a
+ * slot while the walker is still busy with the previous PDU. The walker follows the picked queue's command chain
+ * one command per cycle and takes commands while the PDU stays within {@code pduLimit} bytes: one command goes at
+ * once, several are packed, nothing waits to be packed. At most
  * {@value #PDUS_AHEAD} PDUs are picked and not yet sent (one leaving, one whole in the output FIFO, one being
  * read: so the link gets a beat every cycle across PDUs of whole cells); later commands join later PDUs, and while
  * the link is busy they pack (spec Figure 18: A, B, C+E, D).
@@ -51,7 +52,7 @@ import org.sue.net.SueMeta;
  * <p>Throughput: the queue manager does one operation per cycle, one per command plus one per PDU; commands stored
  * but not yet appended wait in a FIFO as deep as the buffer has cells, so the input never waits for the manager (a
  * burst of a command per cycle is absorbed; sustained, the XPU's credits slow it to the manager's rate). The walker
- * takes one command per cycle plus two cycles per PDU; the reader reads one cell per cycle and waits one cycle
+ * takes one command per cycle plus one cycle per PDU; the reader reads one cell per cycle and waits one cycle
  * between PDUs only when a PDU's last cell leaves a remainder beat (so PDUs of whole cells leave back to back).
  *
  * <p>Reset: the queue table is a RAM without a reset value, so after reset it is cleared one row per cycle while
@@ -316,13 +317,17 @@ public final class PackingBuffer extends Component {
         xoffVc.set(xoffQueue.bits(1, 0));
 
         // ---- scheduler and walker ---------------------------------------------------------------------------------
-        // walker states: IDLE, PICKED (queue row being read), WALK (one command per cycle); the next pick may come
-        // in the cycle a walk or a skip finishes
-        final int idle = 0;
-        final int picked = 1;
-        final int walk = 2;
-        Reg state = reg("walk_state", 2, idle);
+        // a pick reads its queue's row into a slot while the walker is still busy; the next walk starts from the slot
+        // in the cycle the previous one ends, so the walker takes a command in every cycle but one per PDU
         Reg rrVc = reg("rr_vc", 2, VCS - 1);
+        Reg slotValid = reg("slot_valid", 1, 0);   // a picked queue waits for the walker
+        Reg slotLoaded = reg("slot_loaded", 1, 0); // and its row is in slot_head / slot_avail
+        Reg slotQueue = reg("slot_queue", qw, 0);
+        Reg slotSkip = reg("slot_skip", 1, 0);
+        Reg slotHead = reg("slot_head", aw, 0);
+        Reg slotAvail = reg("slot_avail", cw, 0);
+        Reg rowArriving = reg("slot_row_arriving", 1, 0);
+        Reg walking = reg("walking", 1, 0);
         Reg walkQueue = reg("walk_queue", qw, 0);
         Reg walkAvail = reg("walk_avail", cw, 0);  // commands the queue held when picked
         Reg walkTaken = reg("walk_taken", cw, 0);
@@ -344,8 +349,8 @@ public final class PackingBuffer extends Component {
         }
         Expr pickVc = rotatingPick(eligible, rrVc);
         Expr anyEligible = wire("any_eligible", Hw.cat(eligible).orR());
-        Wire finish = wire("finish", 1);
-        Expr pick = wire("pick", anyEligible.and(state.eq(idle).or(finish)).and(inFlight.lt(PDUS_AHEAD)));
+        Wire startWalk = wire("start_walk", 1);
+        Expr pick = wire("pick", anyEligible.and(slotValid.not().or(startWalk)).and(inFlight.lt(PDUS_AHEAD)));
         Expr pickedDst = wire("picked_dst", Hw.select(active.stream().map(f -> f.popData).toList(), pickVc));
         for (int v = 0; v < VCS; v++) {
             active.get(v).popReady.set(pick.and(pickVc.eq(v)));
@@ -353,6 +358,9 @@ public final class PackingBuffer extends Component {
         Expr pickedQueue = Hw.cat(pickedDst, pickVc);
         Expr walkRow = queueState.readSync("walk_row", pickedQueue, pick);
         Expr windowOpen = wire("window_open", dstReady.shr(pickedDst).bit(0));
+        rowArriving.set(pick);
+        Expr headNow = wire("slot_head_now", Hw.mux(rowArriving, walkRow.bits(aw - 1, 0), slotHead));
+        Expr availNow = wire("slot_avail_now", Hw.mux(rowArriving, walkRow.bits(2 * aw + cw - 1, 2 * aw), slotAvail));
 
         // walk: cmd_info and next_cmd of the command at hand, read one cycle ahead
         Wire walkAddr = wire("walk_addr", aw);
@@ -361,22 +369,13 @@ public final class PackingBuffer extends Component {
         walkAddr.set(walkCmd);
         Expr infoBytes = info.bits(bw - 1, 0);
         Expr fits = wire("fits", walkBytes.add(infoBytes.resize(lw)).le(config.pduLimit()));
-        Expr takeOne = wire("take_one", state.eq(walk).and(walkTaken.lt(walkAvail)).and(fits)
-                .and(taken.pushReady));
+        Expr walkNow = walking.and(walkSkip.not());
+        Expr takeOne = wire("take_one", walkNow.and(walkTaken.lt(walkAvail)).and(fits).and(taken.pushReady));
         // the walk ends when the queue's commands are taken or the next does not fit: tell the queue manager (always
-        // granted) and mark the PDU's last command for the reader; a skip ends as soon as it is picked
-        Expr walkEnd = wire("walk_end", state.eq(walk).and(walkTaken.eq(walkAvail).or(fits.not()))
-                .and(taken.pushReady));
-        finish.set(walkEnd.or(state.eq(picked).and(walkSkip)));
-        when(state.eq(picked), () -> {
-            Expr walkHead = walkRow.bits(aw - 1, 0);
-            walkAvail.set(walkRow.bits(2 * aw + cw - 1, 2 * aw));
-            walkTaken.set(0);
-            walkBytes.set(0);
-            walkCmd.set(walkHead);
-            walkAddr.set(walkHead);
-            state.set(walk);
-        });
+        // granted) and mark the PDU's last command for the reader; a skip (no transmit window) ends at once
+        Expr walkEnd = wire("walk_end", walkNow.and(walkTaken.eq(walkAvail).or(fits.not())).and(taken.pushReady));
+        Expr finish = wire("finish", walkEnd.or(walking.and(walkSkip)));
+        startWalk.set(slotValid.and(slotLoaded.or(rowArriving)).and(walking.not().or(finish)));
         when(takeOne, () -> {
             heldValid.set(1);
             heldBytes.set(infoBytes);
@@ -387,13 +386,31 @@ public final class PackingBuffer extends Component {
             walkCmd.set(infoNext);
             walkAddr.set(infoNext);
         });
-        when(finish, () -> state.set(idle));
+        when(finish, () -> walking.set(0));
         when(walkEnd, () -> heldValid.set(0));
+        when(rowArriving, () -> {
+            slotLoaded.set(1);
+            slotHead.set(headNow);
+            slotAvail.set(availNow);
+        });
+        when(startWalk, () -> {
+            walking.set(1);
+            walkQueue.set(slotQueue);
+            walkSkip.set(slotSkip);
+            walkAvail.set(availNow);
+            walkTaken.set(0);
+            walkBytes.set(0);
+            walkCmd.set(headNow);
+            walkAddr.set(headNow);
+            slotValid.set(0);
+            slotLoaded.set(0);
+        });
         when(pick, () -> {
-            state.set(picked);
+            slotValid.set(1);
+            slotLoaded.set(0);
+            slotQueue.set(pickedQueue);
+            slotSkip.set(windowOpen.not());
             rrVc.set(pickVc);
-            walkQueue.set(pickedQueue);
-            walkSkip.set(windowOpen.not());
         });
         takeRequest.set(finish);
         takeQueue.set(walkQueue);
