@@ -320,8 +320,7 @@ public final class PackingBuffer extends Component {
         // a pick reads its queue's row into a slot while the walker is still busy; the next walk starts from the slot
         // in the cycle the previous one ends, so the walker takes a command in every cycle but one per PDU
         Reg rrVc = reg("rr_vc", 2, VCS - 1);
-        Reg slotValid = reg("slot_valid", 1, 0);   // a picked queue waits for the walker
-        Reg slotLoaded = reg("slot_loaded", 1, 0); // and its row is in slot_head / slot_avail
+        Reg slotValid = reg("slot_valid", 1, 0);   // a picked queue waits for the walker; its row comes a cycle later
         Reg slotQueue = reg("slot_queue", qw, 0);
         Reg slotSkip = reg("slot_skip", 1, 0);
         Reg slotHead = reg("slot_head", aw, 0);
@@ -375,7 +374,7 @@ public final class PackingBuffer extends Component {
         // granted) and mark the PDU's last command for the reader; a skip (no transmit window) ends at once
         Expr walkEnd = wire("walk_end", walkNow.and(walkTaken.eq(walkAvail).or(fits.not())).and(taken.pushReady));
         Expr finish = wire("finish", walkEnd.or(walking.and(walkSkip)));
-        startWalk.set(slotValid.and(slotLoaded.or(rowArriving)).and(walking.not().or(finish)));
+        startWalk.set(slotValid.and(walking.not().or(finish)));
         when(takeOne, () -> {
             heldValid.set(1);
             heldBytes.set(infoBytes);
@@ -389,7 +388,6 @@ public final class PackingBuffer extends Component {
         when(finish, () -> walking.set(0));
         when(walkEnd, () -> heldValid.set(0));
         when(rowArriving, () -> {
-            slotLoaded.set(1);
             slotHead.set(headNow);
             slotAvail.set(availNow);
         });
@@ -403,11 +401,9 @@ public final class PackingBuffer extends Component {
             walkCmd.set(headNow);
             walkAddr.set(headNow);
             slotValid.set(0);
-            slotLoaded.set(0);
         });
         when(pick, () -> {
             slotValid.set(1);
-            slotLoaded.set(0);
             slotQueue.set(pickedQueue);
             slotSkip.set(windowOpen.not());
             rrVc.set(pickVc);
