@@ -40,7 +40,8 @@ import org.sue.net.SueMeta;
  * queues; within a VC the active list is a FIFO of queues, so queues take turns. A pick reads the queue's row into a
  * slot while the walker is still busy with the previous PDU. The walker follows the picked queue's command chain
  * one command per cycle and takes commands while the PDU stays within {@code pduLimit} bytes: one command goes at
- * once, several are packed, nothing waits to be packed. At most
+ * once, several are packed, nothing waits to be packed. A queue whose PDU ended on the limit goes on at once with its
+ * next PDU when no other queue is waiting (its TAKE keeps it off its list). At most
  * {@value #PDUS_AHEAD} PDUs are picked and not yet sent (one leaving, one whole in the output FIFO, one being
  * read: so the link gets a beat every cycle across PDUs of whole cells); later commands join later PDUs, and while
  * the link is busy they pack (spec Figure 18: A, B, C+E, D).
@@ -248,6 +249,7 @@ public final class PackingBuffer extends Component {
         Wire takeQueue = wire("take_queue", qw);
         Wire takeCount = wire("take_count", cw);
         Wire takeLast = wire("take_last", aw);
+        Wire takeKeep = wire("take_keep", 1); // the walker goes on with the queue: it stays off its list
         Expr grantTake = wire("grant_take", takeRequest);
         Expr grantAppend = wire("grant_append", appends.popValid.and(takeRequest.not()));
         appends.popReady.set(grantAppend);
@@ -256,11 +258,13 @@ public final class PackingBuffer extends Component {
         Expr linkRead = nextCmd.readSync("link_read", takeLast, Hw.lit(1, 1));
         Reg bValid = reg("b_valid", 1, 0);
         Reg bTake = reg("b_take", 1, 0);
+        Reg bKeep = reg("b_keep", 1, 0);
         Reg bQueue = reg("b_queue", qw, 0);
         Reg bCell = reg("b_cell", aw, 0);   // APPEND: the command's first cell; TAKE: the last command taken
         Reg bCount = reg("b_count", cw, 0);
         bValid.set(grantTake.or(grantAppend));
         bTake.set(grantTake);
+        bKeep.set(grantTake.and(takeKeep));
         bQueue.set(opQueue);
         bCell.set(Hw.mux(grantTake, takeLast, appends.popData.bits(aw - 1, 0)));
         bCount.set(takeCount);
@@ -299,7 +303,7 @@ public final class PackingBuffer extends Component {
         fwdLinkAddr.set(tail);
         fwdLinkData.set(bCell);
         // a queue joins its list when its first command arrives and rejoins after a turn if it still holds commands
-        Expr listPush = wire("list_push", isAppend.and(wasEmpty).or(isTake.and(newCount.ne(0))));
+        Expr listPush = wire("list_push", isAppend.and(wasEmpty).or(isTake.and(newCount.ne(0)).and(bKeep.not())));
         Expr bVc = bQueue.bits(1, 0);
         for (int v = 0; v < VCS; v++) {
             active.get(v).pushValid.set(listPush.and(bVc.eq(v)));
@@ -374,6 +378,13 @@ public final class PackingBuffer extends Component {
         // granted) and mark the PDU's last command for the reader; a skip (no transmit window) ends at once
         Expr walkEnd = wire("walk_end", walkNow.and(walkTaken.eq(walkAvail).or(fits.not())).and(taken.pushReady));
         Expr finish = wire("finish", walkEnd.or(walking.and(walkSkip)));
+        // a walk that ended on the PDU limit goes on with the same queue for the next PDU when no other queue waits
+        // (nothing in the slot, none eligible) and the queue still may send: one busy destination alone does not
+        // wait for its turn on the list again
+        Expr walkVc = walkQueue.bits(1, 0);
+        Expr continueWalk = wire("continue_walk", walkEnd.and(walkTaken.lt(walkAvail)).and(slotValid.not())
+                .and(anyEligible.not()).and(vcReady.shr(walkVc).bit(0))
+                .and(dstReady.shr(walkQueue.bits(qw - 1, 2)).bit(0)).and(inFlight.lt(PDUS_AHEAD)));
         startWalk.set(slotValid.and(walking.not().or(finish)));
         when(takeOne, () -> {
             heldValid.set(1);
@@ -387,6 +398,12 @@ public final class PackingBuffer extends Component {
         });
         when(finish, () -> walking.set(0));
         when(walkEnd, () -> heldValid.set(0));
+        when(continueWalk, () -> { // the command that did not fit is at hand: its info is being read
+            walking.set(1);
+            walkAvail.set(walkAvail.sub(walkTaken));
+            walkTaken.set(0);
+            walkBytes.set(0);
+        });
         when(rowArriving, () -> {
             slotHead.set(headNow);
             slotAvail.set(availNow);
@@ -412,6 +429,7 @@ public final class PackingBuffer extends Component {
         takeQueue.set(walkQueue);
         takeCount.set(Hw.mux(walkSkip, Hw.lit(cw, 0), walkTaken));
         takeLast.set(walkLast);
+        takeKeep.set(continueWalk);
         // taken entries: {last of its PDU, queue, bytes, first cell}; a walk takes at least one command
         taken.pushValid.set(takeOne.and(heldValid).or(walkEnd));
         taken.pushData.set(Hw.cat(walkEnd, walkQueue, heldBytes, heldCmd));
@@ -525,7 +543,7 @@ public final class PackingBuffer extends Component {
         out.tuser().set(staging.out.tuser());
         staging.out.tready().set(out.tready());
         Expr pduOut = wire("pdu_out", out.tvalid().and(out.tready()).and(out.tlast()));
-        inFlight.set(inFlight.add(pick.and(windowOpen).resize(2)).sub(pduOut.resize(2)));
+        inFlight.set(inFlight.add(pick.and(windowOpen).or(continueWalk).resize(2)).sub(pduOut.resize(2)));
         overflowError.set(overflow);
     }
 

@@ -14,7 +14,8 @@ import java.util.Set;
  * a list of the queues that hold commands, in the order they got their first command or finished their last turn;
  * round robin over the VCs with link credit; a picked queue whose destination has no transmit window goes back to
  * the end of its list; otherwise it gives the longest run of its commands that fits the PDU limit (at least one),
- * and goes back to the end of its list if commands remain.
+ * and goes back to the end of its list if commands remain. A queue whose run ended on the limit may go on at once
+ * with its next run ({@link #pickAgain}) when no listed queue could be picked instead.
  *
  * <p>Time enters only as the order of three events, which a test takes from the hardware it checks: a command
  * arrives in its queue ({@link #append}), the scheduler picks ({@link #pick}, with the gating at that moment), and
@@ -39,7 +40,10 @@ public final class PackingModel {
     private final List<Xoff> notifications = new ArrayList<>();
     private final Map<Integer, ArrayDeque<CommandCodec.Command>> queues = new HashMap<>();
     private final List<ArrayDeque<long[]>> lists = new ArrayList<>(); // {queue, cycle it can be picked from}
-    private final Map<Integer, Integer> pendingTake = new HashMap<>(); // queue -> commands taken, until finish
+    // queue -> commands taken by each of its picks, until their finish
+    private final Map<Integer, ArrayDeque<Integer>> pendingTake = new HashMap<>();
+    // queue -> commands it held at its last pick and no PDU has taken yet: all a queue that goes on may take
+    private final Map<Integer, Integer> leftAtPick = new HashMap<>();
     private int lastVc = 3;
     private long now;
 
@@ -84,36 +88,76 @@ public final class PackingModel {
             lists.get(v).poll();
             lastVc = v;
             int q = (int) head[0];
-            List<CommandCodec.Command> pdu = new ArrayList<>();
-            if (dstReady.get(q / 4)) {
-                int bytes = 0;
-                for (CommandCodec.Command c : queues.get(q)) {
-                    int n = CommandCodec.packedBytes(c);
-                    if (bytes + n > pduLimit) {
-                        break;
-                    }
-                    bytes += n;
-                    pdu.add(c);
-                }
-            }
-            pendingTake.put(q, pdu.size());
-            return new Pdu(q / 4, v, pdu);
+            return take(q, dstReady.get(q / 4), queues.get(q).size());
         }
         return null;
     }
 
-    /** The picked queue's update lands: its taken commands leave it, and it is listed again if it holds more. */
-    public void finish(int dst, int vc) {
+    /**
+     * The queue just served goes on with its next run: allowed only when its last run ended on the PDU limit and no
+     * listed queue could be picked now.
+     */
+    public Pdu pickAgain(int dst, int vc, int vcReady) {
+        for (int v = 0; v < 4; v++) {
+            long[] head = lists.get(v).peek();
+            if ((vcReady >> v & 1) == 1 && head != null && head[1] <= now) {
+                throw new IllegalStateException("queue " + dst + "/" + vc + " went on while queue " + head[0] / 4
+                        + "/" + head[0] % 4 + " could be picked");
+            }
+        }
+        int q = dst * 4 + vc;
+        int left = leftAtPick.getOrDefault(q, 0);
+        if (left == 0) {
+            throw new IllegalStateException("queue " + dst + "/" + vc + " went on with nothing left");
+        }
+        return take(q, true, left);
+    }
+
+    /**
+     * The longest run that fits the PDU limit of the queue's next {@code limit} commands after those already
+     * picked.
+     */
+    private Pdu take(int q, boolean window, int limit) {
+        List<CommandCodec.Command> pdu = new ArrayList<>();
+        if (window) {
+            int skip = pendingTake.getOrDefault(q, new ArrayDeque<>()).stream().mapToInt(Integer::intValue).sum();
+            int bytes = 0;
+            for (CommandCodec.Command c : queues.get(q)) {
+                if (skip-- > 0) {
+                    continue;
+                }
+                int n = CommandCodec.packedBytes(c);
+                if (pdu.size() == limit || bytes + n > pduLimit) {
+                    break;
+                }
+                bytes += n;
+                pdu.add(c);
+            }
+        }
+        leftAtPick.put(q, window ? limit - pdu.size() : 0);
+        pendingTake.computeIfAbsent(q, k -> new ArrayDeque<>()).add(pdu.size());
+        return new Pdu(q / 4, q % 4, pdu);
+    }
+
+    /**
+     * The oldest pick's update lands: its taken commands leave the queue, and it is listed again if it holds more,
+     * unless it went on with its next run ({@code wentOn}).
+     */
+    public void finish(int dst, int vc, boolean wentOn) {
         int q = dst * 4 + vc;
         ArrayDeque<CommandCodec.Command> queue = queues.get(q);
-        Integer taken = pendingTake.remove(q);
-        if (taken == null) {
+        ArrayDeque<Integer> pending = pendingTake.get(q);
+        if (pending == null || pending.isEmpty()) {
             throw new IllegalStateException("finish of queue " + dst + "/" + vc + " that was not picked");
+        }
+        int taken = pending.poll();
+        if (pending.isEmpty()) {
+            pendingTake.remove(q);
         }
         for (int i = 0; i < taken; i++) {
             queue.poll();
         }
-        if (!queue.isEmpty()) {
+        if (!queue.isEmpty() && !wentOn) {
             list(q);
         }
         if (queue.size() <= xonThreshold && xoff.remove(q)) {

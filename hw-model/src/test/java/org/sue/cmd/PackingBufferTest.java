@@ -161,8 +161,22 @@ class PackingBufferTest {
             }
         }
         b.gating = false;
+        Eligibility.open(b.sim, dests);
+        // one busy queue alone: it fills while the link is busy, then goes on from PDU to PDU as the link drains it
+        b.readyPercent = 0;
+        for (int i = 0; i < 300; i++) {
+            CommandCodec.Command c = new CommandCodec.Command(3, RandomCommands.bytes(rnd, 4),
+                    RandomCommands.bytes(rnd, rnd.nextInt(257)));
+            follower.arrives(1, 2, c);
+            b.send(c, 1, 2);
+            if (b.cellsSent - b.cellsFreed > cells / 2) {
+                b.readyPercent = 100;
+            }
+            b.holdCellsWithin(cells);
+        }
         b.drain();
         follower.assertMatches(b.out.packets(), TABLE);
+        assertTrue(follower.wentOn > 0, "the busy queue went on from PDU to PDU");
     }
 
     @Test

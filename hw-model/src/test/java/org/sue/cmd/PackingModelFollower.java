@@ -27,7 +27,8 @@ final class PackingModelFollower implements Simulator.CycleListener {
     final List<PackingModel.Pdu> predicted = new ArrayList<>();
     final List<PackingModel.Xoff> notified = new ArrayList<>();
     int skips;
-    int lastBeatsSplit; // PDUs whose last piece overflowed a beat: a remainder beat after it
+    int lastBeatsSplit;
+    int wentOn; // PDUs of a queue that went on at once // PDUs whose last piece overflowed a beat: a remainder beat after it
 
     PackingModelFollower(Simulator sim, String prefix, PackingBuffer.Config config) {
         this.prefix = prefix;
@@ -63,9 +64,14 @@ final class PackingModelFollower implements Simulator.CycleListener {
             Arrival a = arrivals.poll();
             model.append(a.dst(), a.vc(), a.command());
         }
+        if (sim.peek(prefix + "continue_walk") == 1) {
+            long q = sim.peek(prefix + "walk_queue");
+            predicted.add(model.pickAgain((int) (q >> 2), (int) (q & 3), (int) sim.peek(prefix + "vc_ready")));
+            wentOn++;
+        }
         if (sim.peek(prefix + "is_take") == 1) {
             long q = sim.peek(prefix + "b_queue");
-            model.finish((int) (q >> 2), (int) (q & 3));
+            model.finish((int) (q >> 2), (int) (q & 3), sim.peek(prefix + "b_keep") == 1);
         }
         model.tick();
     }
@@ -92,11 +98,12 @@ final class PackingModelFollower implements Simulator.CycleListener {
         assertEquals(model.notifications(), notified, "xoff/xon notifications");
         assertEquals(0, model.queuesInXoff(), "queues left in xoff");
         long packed = predicted.stream().filter(p -> p.commands().size() > 1).count();
-        System.out.printf("model match: %d PDUs, %d packed, %d skips, %d xoff/xon, %d split last beats%n",
-                pdus.size(), packed, skips, notified.size(), lastBeatsSplit);
+        System.out.printf("model match: %d PDUs, %d packed, %d skips, %d xoff/xon, %d split last beats, %d went on%n",
+                pdus.size(), packed, skips, notified.size(), lastBeatsSplit, wentOn);
         assertTrue(packed > 20 && pdus.size() - packed > 20 && skips > 5 && notified.size() > 20
-                && lastBeatsSplit > 5, pdus.size() + " PDUs, " + packed + " packed, " + skips + " skips, "
-                + notified.size() + " notifications, " + lastBeatsSplit + " split last beats");
+                && lastBeatsSplit > 5, pdus.size() + " PDUs, " + packed + " packed, " + skips
+                + " skips, " + notified.size() + " notifications, " + lastBeatsSplit + " split last beats, " + wentOn
+                + " went on");
     }
 
     /** BigInteger's bytes are big-endian, BitSet's little-endian. */

@@ -74,6 +74,9 @@ public final class GoldenScenarios {
                 8, 1024, 6, 2)), ResetStyle.SYNC_HIGH, 2500, () -> new PackedCommandStream(128, 8, 64)));
         list.add(new GoldenScenario("packing_w512_c128_d4", () -> new PackingBuffer(new PackingBuffer.Config(512, 128,
                 4, 600, 4, 1)), ResetStyle.SYNC_HIGH, 2500, () -> new PackedCommandStream(64, 4, 128)));
+        list.add(new GoldenScenario("packing_w1024_c128_one_queue", () -> new PackingBuffer(new PackingBuffer.Config(
+                1024, 128, 2, 1024, 8, 4)), ResetStyle.SYNC_HIGH, 2500, () -> new PackedCommandStream(128, 2, 128,
+                true)));
         BufferCredits.Config credits = new BufferCredits.Config(256, 64, 8, 4);
         list.add(new GoldenScenario("buffer_credits_c256_b64", () -> new BufferCredits(credits), ResetStyle.SYNC_HIGH,
                 4000, () -> bufferTraffic(credits)));

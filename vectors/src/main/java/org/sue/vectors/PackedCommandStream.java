@@ -20,15 +20,22 @@ public final class PackedCommandStream implements GoldenScenario.Stimulus {
     private final int lanes;
     private final int destinations;
     private final int cells;
+    private final boolean oneQueue;
     private int outstanding; // cells sent and not freed
     private byte[] packet;
     private long user;
     private int offset;
 
     public PackedCommandStream(int lanes, int destinations, int cells) {
+        this(lanes, destinations, cells, false);
+    }
+
+    /** {@code oneQueue}: every command to destination 0, VC 0 (a busy queue alone goes on from PDU to PDU). */
+    public PackedCommandStream(int lanes, int destinations, int cells, boolean oneQueue) {
         this.lanes = lanes;
         this.destinations = destinations;
         this.cells = cells;
+        this.oneQueue = oneQueue;
     }
 
     @Override
@@ -48,8 +55,9 @@ public final class PackedCommandStream implements GoldenScenario.Stimulus {
             int len = table.hasData(t) ? rnd.nextInt(257) : 0;
             packet = CommandCodec.pack(table, List.of(new CommandCodec.Command(t,
                     RandomCommands.bytes(rnd, table.controlBytes(t)), RandomCommands.bytes(rnd, len))));
-            user = new PackingBuffer.CommandUser(len > 0, packet.length, rnd.nextInt(4),
-                    rnd.nextInt(Math.min(destinations, 6))).pack();
+            user = oneQueue ? new PackingBuffer.CommandUser(len > 0, packet.length, 0, 0).pack()
+                    : new PackingBuffer.CommandUser(len > 0, packet.length, rnd.nextInt(4),
+                            rnd.nextInt(Math.min(destinations, 6))).pack();
             offset = 0;
             outstanding += (packet.length + lanes - 1) / lanes;
         }
