@@ -44,6 +44,9 @@ import org.sue.lib.stream.StreamPorts;
  * {@code tx_reset_out} stays high until {@code tx_reset_in} is low again and every command already handed on has been
  * released; then the XPU holds its initial credits again (credit returns owed before are void).
  *
+ * <p>{@code internal_error} (sticky) flags what the ingress's own construction or its buffer should rule out: a beat
+ * the staging could not take, or a release with no command handed on (ignored).
+ *
  * <p><b>Datapath.</b> The packed bytes collect in an accumulator that emits a full output beat whenever it holds one;
  * beat 0 (header, control and up to N/8 data bytes) never fills one unless it ends the command, so a command never
  * needs more output beats than it had input beats, but its last input beat can complete two: the second waits one
@@ -328,7 +331,12 @@ public final class CommandIngress extends Component {
 
         // ---- credit returns: releases and dropped commands; one of each kind per cycle -------------------------------
         Reg inFlight = reg("in_flight", 16, 0); // commands handed on and not yet released
-        inFlight.set(inFlight.add(ends.resize(16)).sub(relValid.resize(16)));
+        // a release with nothing handed on is the buffer's fault, not the XPU's: ignored, and the flag sticks
+        Expr spurious = wire("release_spurious", relValid.and(inFlight.eq(0)).and(ends.not()));
+        Expr released = wire("released", relValid.and(spurious.not()));
+        Reg releaseError = reg("release_error_flag", 1, 0);
+        when(spurious, () -> releaseError.set(1));
+        inFlight.set(inFlight.add(ends.resize(16)).sub(released.resize(16)));
         Reg cmdReturn = reg("cmd_return", 3, 0);  // {valid, vc}
         Reg dataReturn = reg("data_return", 3, 0);
         // round robin over the VCs that are owed, so no VC's returns wait behind another's
@@ -345,7 +353,7 @@ public final class CommandIngress extends Component {
         txCredit.set(Hw.cat(cmdReturn, dataReturn));
         for (int v = 0; v < VCS; v++) {
             int vv = v;
-            Expr rel = relValid.and(relVc.eq(v));
+            Expr rel = released.and(relVc.eq(v));
             Expr cmdBack = rel.resize(13)
                     .add(returnFirst.and(txVc.eq(v)).resize(13))
                     .add(abandon.and(cmdVc.eq(v)).resize(13));
@@ -373,7 +381,7 @@ public final class CommandIngress extends Component {
         Reg resetOut = reg("reset_out", 1, 1);
         resetOut.set(resetting.or(txResetIn));
         txResetOut.set(resetOut);
-        out("internal_error", 1).set(stagingError);
+        out("internal_error", 1).set(stagingError.or(releaseError));
     }
 
     /** The packing buffer's tuser for a command: {has_data, packed bytes, vc, dst}. */

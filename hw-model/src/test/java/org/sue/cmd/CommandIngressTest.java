@@ -134,6 +134,29 @@ class CommandIngressTest {
         b.assertCreditsBack();
     }
 
+    /** A release with no command handed on is the buffer's error: flagged, and no credit goes to the XPU for it. */
+    @Test
+    void aReleaseWithNothingHandedOnIsFlaggedAndIgnored() {
+        Simulator sim = Simulator.compile(Design.elaborate(new CommandIngress(new CommandIngress.Config(512, TABLE, 8,
+                6, 3))));
+        sim.reset();
+        sim.poke("m_axis_tready", 1);
+        sim.runUntil(() -> sim.peek("tx_reset_out") == 0, 100);
+        assertEquals(0, sim.peek("internal_error"));
+        sim.poke("rel_valid", 1);
+        sim.poke("rel_vc", 2);
+        sim.poke("rel_data", 1);
+        sim.step();
+        sim.poke("rel_valid", 0);
+        for (int i = 0; i < 20; i++) {
+            long credit = sim.peek("tx_credit");
+            assertEquals(List.of(-1, -1), List.of(XpuCredits.cmdVc(credit), XpuCredits.dataVc(credit)),
+                    "no credit returned at cycle " + sim.cycle());
+            sim.step();
+        }
+        assertEquals(1, sim.peek("internal_error"));
+    }
+
     @Test
     void rejectsBadParameters() {
         String[] named = {"dataWidth", "table", "destinations", "cmdCredits", "dataCredits", "stagingBeats"};
