@@ -85,8 +85,6 @@ public final class PacketFifo extends Component {
         Reg start = reg("start_ptr", pw, 0);  // first beat of the packet being written
         Reg read = reg("rd_ptr", pw, 0);
         Reg discarding = reg("discarding", 1, 0); // the packet being written no longer fits
-        Reg badCount = reg("drops_bad_count", 32, 0);
-        Reg overflowCount = reg("drops_overflow_count", 32, 0);
         Reg error = reg("protocol_error_flag", 1, 0);
 
         // write side
@@ -113,8 +111,8 @@ public final class PacketFifo extends Component {
         when(packetEnd.and(pending.pushReady.not()).or(verdictValid.and(pending.popValid.not())),
                 () -> error.set(1));
         Expr judged = wire("judged", verdictValid.and(pending.popValid));
-        when(judged.and(overflowed), () -> overflowCount.set(saturatingIncrement(overflowCount)))
-                .elseWhen(judged.and(verdictDrop), () -> badCount.set(saturatingIncrement(badCount)));
+        Reg overflowCount = saturatingCounter("drops_overflow_count", 32, judged.and(overflowed));
+        Reg badCount = saturatingCounter("drops_bad_count", 32, judged.and(verdictDrop).and(overflowed.not()));
 
         // packets judged, in order: {user, keep, end}; at most one per beat in memory, so it cannot fill
         SyncFifo judgedQueue = child("judged_queue", new SyncFifo(new SyncFifo.Config(u + 1 + pw, config.depth(), false)));
@@ -148,10 +146,6 @@ public final class PacketFifo extends Component {
         dropsBad.set(badCount);
         dropsOverflow.set(overflowCount);
         protocolError.set(error);
-    }
-
-    private static Expr saturatingIncrement(Reg r) {
-        return Hw.mux(r.andR(), r, r.add(1));
     }
 
     @Override
