@@ -46,8 +46,7 @@ public final class BufferCredits extends Component {
                 throw new IllegalArgumentException("BufferCredits dataCredits must be 0..cmdCredits per VC, got "
                         + dataCredits);
             }
-            long reserves = (long) VCS * (cmdCredits * (long) ceil(MAX_CMD_ONLY, cellBytes)
-                    + dataCredits * (long) (ceil(MAX_COMMAND, cellBytes) - ceil(MAX_CMD_ONLY, cellBytes)));
+            long reserves = (long) VCS * reserve(cellBytes, cmdCredits, dataCredits);
             if (cells < 1 || reserves > cells) {
                 throw new IllegalArgumentException("BufferCredits cells (" + cells + ") cannot hold what the credits"
                         + " allow: " + cmdCredits + " command and " + dataCredits + " data credits per VC can fill "
@@ -57,17 +56,29 @@ public final class BufferCredits extends Component {
 
         /** Cells a command without data can fill (header and control, at most 18 bytes). */
         public int cmdCost() {
-            return ceil(MAX_CMD_ONLY, cellBytes);
+            return cmdCost(cellBytes);
         }
 
         /** Cells a data credit adds: a command with data fills at most ceil(274 / cell bytes). */
         public int dataCost() {
-            return ceil(MAX_COMMAND, cellBytes) - cmdCost();
+            return dataCost(cellBytes);
         }
 
         /** Cells each VC keeps for itself: the most its credits can fill. */
         public int reserve() {
-            return cmdCredits * cmdCost() + dataCredits * dataCost();
+            return reserve(cellBytes, cmdCredits, dataCredits);
+        }
+
+        private static int cmdCost(int cellBytes) {
+            return ceil(CommandCodec.MAX_CONTROL_ONLY_BYTES, cellBytes);
+        }
+
+        private static int dataCost(int cellBytes) {
+            return ceil(CommandCodec.MAX_PACKED_BYTES, cellBytes) - cmdCost(cellBytes);
+        }
+
+        private static int reserve(int cellBytes, int cmdCredits, int dataCredits) {
+            return cmdCredits * cmdCost(cellBytes) + dataCredits * dataCost(cellBytes);
         }
 
         /** Cells any VC may use beyond its reserve. */
@@ -75,9 +86,6 @@ public final class BufferCredits extends Component {
             return cells - VCS * reserve();
         }
     }
-
-    static final int MAX_CMD_ONLY = CommandCodec.HEADER_BYTES + 2 * CommandTable.MAX_CONTROL_UNITS;
-    static final int MAX_COMMAND = MAX_CMD_ONLY + CommandTable.MAX_DATA_BYTES;
 
     static int ceil(int a, int b) {
         return (a + b - 1) / b;
@@ -107,7 +115,7 @@ public final class BufferCredits extends Component {
         relData = out("rel_data", 1);
 
         // a charge stays within the cells plus the cells of one command being stored; sums of four need two more bits
-        int w = Hw.log2Up(2L * config.cells() + 2L * ceil(MAX_COMMAND, config.cellBytes())) + 2;
+        int w = Hw.log2Up(2L * config.cells() + 2L * ceil(CommandCodec.MAX_PACKED_BYTES, config.cellBytes())) + 2;
         int ow = Hw.log2Up(config.cmdCredits() + 1L); // commands owed: their credits are neither out nor held
         int reserve = config.reserve();
         Expr reserveLit = Hw.lit(w, reserve);

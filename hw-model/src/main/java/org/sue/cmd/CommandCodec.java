@@ -17,6 +17,10 @@ public final class CommandCodec {
     }
 
     public static final int HEADER_BYTES = 4;
+    /** The largest packed command without data: header and the most control bytes (18). */
+    public static final int MAX_CONTROL_ONLY_BYTES = HEADER_BYTES + 2 * CommandTable.MAX_CONTROL_UNITS;
+    /** The largest packed command: with the most control and data bytes (274). */
+    public static final int MAX_PACKED_BYTES = MAX_CONTROL_ONLY_BYTES + CommandTable.MAX_DATA_BYTES;
 
     /** A command as carried in a PDU. */
     public record Command(int type, byte[] control, byte[] data) {

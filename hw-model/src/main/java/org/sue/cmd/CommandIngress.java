@@ -400,7 +400,7 @@ public final class CommandIngress extends Component {
         }
         return list;
     }
-    /** A mask of the byte lanes below {@code count}. */
+
     public Config config() {
         return config;
     }

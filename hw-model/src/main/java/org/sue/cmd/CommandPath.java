@@ -42,6 +42,12 @@ public final class CommandPath extends Component {
             return new Config(512, table, 1024, 4096, 2048, 16, 8, 64, 32);
         }
 
+        /** The same with another buffer size. */
+        public Config withCells(int newCells) {
+            return new Config(dataWidth, table, destinations, newCells, pduLimit, xoffThreshold, xonThreshold,
+                    cmdCredits, dataCredits);
+        }
+
         public CommandIngress.Config ingress() {
             return new CommandIngress.Config(dataWidth, table, destinations, cmdCredits, dataCredits);
         }

@@ -13,6 +13,7 @@ import org.sue.core.ReadUnderWrite;
 import org.sue.core.Reg;
 import org.sue.core.Wire;
 import org.sue.lib.SyncFifo;
+import org.sue.lib.stream.Keep;
 import org.sue.lib.stream.PacketFifo;
 import org.sue.lib.stream.StreamConfig;
 import org.sue.lib.stream.StreamPorts;
@@ -69,6 +70,16 @@ public final class PackingBuffer extends Component {
             return (hasData ? 1L << 21 : 0) | (long) bytes << 12 | (long) vc << 10 | dst;
         }
 
+        /** The destination field of a tuser signal. */
+        public static Expr dst(Expr user) {
+            return user.bits(9, 0);
+        }
+
+        /** The packed-bytes field of a tuser signal. */
+        public static Expr bytes(Expr user) {
+            return user.bits(20, 12);
+        }
+
         /** The VC field of a tuser signal. */
         public static Expr vc(Expr user) {
             return user.bits(11, 10);
@@ -104,8 +115,7 @@ public final class PackingBuffer extends Component {
                 throw new IllegalArgumentException("PackingBuffer destinations must be a power of two from 2 to 1024,"
                         + " got " + destinations);
             }
-            int maxCommand = CommandCodec.HEADER_BYTES + 2 * CommandTable.MAX_CONTROL_UNITS
-                    + CommandTable.MAX_DATA_BYTES;
+            int maxCommand = CommandCodec.MAX_PACKED_BYTES;
             if (pduLimit < maxCommand || pduLimit > 4096 - org.sue.net.ReliabilityHeader.BYTES) {
                 throw new IllegalArgumentException("PackingBuffer pduLimit must be " + maxCommand + ".."
                         + (4096 - org.sue.net.ReliabilityHeader.BYTES) + " bytes (the largest command must fit; the"
@@ -207,9 +217,9 @@ public final class PackingBuffer extends Component {
         in.tready().set(allocOk.and(appends.pushReady).and(initializing.not()));
         when(in.tvalid().and(allocOk.not()), () -> overflow.set(1)); // credits should have prevented this
         Expr write = wire("write", in.tvalid().and(in.tready()));
-        Expr inDst = in.tuser().bits(9, 0);
+        Expr inDst = CommandUser.dst(in.tuser());
         Expr inVc = CommandUser.vc(in.tuser());
-        Expr inBytes = in.tuser().bits(20, 12);
+        Expr inBytes = CommandUser.bytes(in.tuser());
         if (dw < 10) { // with 1024 destinations every xpuid is one
             Reg badDst = reg("dst_error_flag", 1, 0);
             when(write.and(inDst.bits(9, dw).orR()), () -> badDst.set(1)); // the ingress should have refused it
@@ -335,13 +345,11 @@ public final class PackingBuffer extends Component {
         Reg walkAvail = reg("walk_avail", cw, 0);  // commands the queue held when picked
         Reg walkTaken = reg("walk_taken", cw, 0);
         Reg walkBytes = reg("walk_bytes", lw, 0);
-        Reg walkLast = reg("walk_last", aw, 0);
+        Reg walkLast = reg("walk_last", aw, 0);   // the command taken last
         Reg walkCmd = reg("walk_cmd", aw, 0);    // command whose info is being read
         Reg walkSkip = reg("walk_skip", 1, 0);
-        // the command taken last, pushed to the reader once it is known whether it ends the PDU
-        Reg heldBytes = reg("held_bytes", bw, 0);
-        Reg heldCmd = reg("held_cmd", aw, 0);
-        Reg heldValid = reg("held_valid", 1, 0);
+        // the command taken last goes to the reader once it is known whether it ends the PDU
+        Reg walkLastBytes = reg("walk_last_bytes", bw, 0);
         Reg inFlight = reg("pdus_in_flight", 2, 0); // picked and not yet out of m_axis: at most PDUS_AHEAD
         SyncFifo taken = child("taken", new SyncFifo(new SyncFifo.Config(aw + bw + 1 + qw, 16, false)));
 
@@ -387,9 +395,7 @@ public final class PackingBuffer extends Component {
                 .and(dstReady.shr(walkQueue.bits(qw - 1, 2)).bit(0)).and(inFlight.lt(PDUS_AHEAD)));
         startWalk.set(slotValid.and(walking.not().or(finish)));
         when(takeOne, () -> {
-            heldValid.set(1);
-            heldBytes.set(infoBytes);
-            heldCmd.set(walkCmd);
+            walkLastBytes.set(infoBytes);
             walkTaken.set(walkTaken.add(1));
             walkBytes.set(walkBytes.add(infoBytes.resize(lw)));
             walkLast.set(walkCmd);
@@ -397,7 +403,6 @@ public final class PackingBuffer extends Component {
             walkAddr.set(infoNext);
         });
         when(finish, () -> walking.set(0));
-        when(walkEnd, () -> heldValid.set(0));
         when(continueWalk, () -> { // the command that did not fit is at hand: its info is being read
             walking.set(1);
             walkAvail.set(walkAvail.sub(walkTaken));
@@ -431,8 +436,8 @@ public final class PackingBuffer extends Component {
         takeLast.set(walkLast);
         takeKeep.set(continueWalk);
         // taken entries: {last of its PDU, queue, bytes, first cell}; a walk takes at least one command
-        taken.pushValid.set(takeOne.and(heldValid).or(walkEnd));
-        taken.pushData.set(Hw.cat(walkEnd, walkQueue, heldBytes, heldCmd));
+        taken.pushValid.set(takeOne.and(walkTaken.ne(0)).or(walkEnd));
+        taken.pushData.set(Hw.cat(walkEnd, walkQueue, walkLastBytes, walkLast));
         unused("walk_row_rest", walkRow.bits(rowWidth - 1, 2 * aw + cw), walkRow.bits(2 * aw - 1, aw));
 
         // ---- reader: one cell per cycle; the PDU's last command carries its end ------------------------------------
@@ -508,7 +513,7 @@ public final class PackingBuffer extends Component {
                 Integer.highestOneBit(PDUS_AHEAD * config.maxPduBeats() + 4) * 2)));
         staging.inValid.set(full.or(lastBeat));
         staging.inData.set(Hw.mux(flushing, acc, combined.bits(w - 1, 0)));
-        staging.inKeep.set(Hw.mux(full, Hw.ones(cb), laneKeep(Hw.mux(flushing, accN.resize(bw + 1), total), cb)));
+        staging.inKeep.set(Hw.mux(full, Hw.ones(cb), Keep.below(Hw.mux(flushing, accN.resize(bw + 1), total), cb)));
         staging.inLast.set(lastBeat);
         flushing.set(flushNext);
         when(full, () -> {
@@ -554,15 +559,6 @@ public final class PackingBuffer extends Component {
         Expr vc = queue.bits(1, 0);
         return Hw.cat(len, Hw.lit(SueMeta.Field.LEN.lo - SueMeta.Field.VC.lo - 2, zero), vc,
                 Hw.lit(10, 0), dst);
-    }
-
-    /** The first {@code count} lanes set. */
-    private static Expr laneKeep(Expr count, int lanes) {
-        List<Expr> bits = new ArrayList<>();
-        for (int l = lanes - 1; l >= 0; l--) {
-            bits.add(count.gt(l));
-        }
-        return Hw.cat(bits);
     }
 
     /** The first eligible index after {@code last}, circularly (the last one served goes to the back). */

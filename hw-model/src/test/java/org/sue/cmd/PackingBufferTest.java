@@ -264,7 +264,7 @@ class PackingBufferTest {
 
         /** Like the credits: the next command is sent only when the buffer has room for the largest one. */
         void holdCellsWithin(int cells) {
-            while (cellsSent - cellsFreed > cells - (274 + cellBytes - 1) / cellBytes) {
+            while (cellsSent - cellsFreed > cells - (CommandCodec.MAX_PACKED_BYTES + cellBytes - 1) / cellBytes) {
                 cycles(1);
             }
         }

@@ -49,7 +49,7 @@ public final class PackedCommandStream implements GoldenScenario.Stimulus {
             BigInteger open = BigInteger.ONE.shiftLeft(destinations).subtract(BigInteger.ONE);
             sim.poke("dst_ready", rnd.nextInt(4) == 0 ? open.clearBit(rnd.nextInt(destinations)) : open);
         }
-        if (packet == null && outstanding + (274 + lanes - 1) / lanes <= cells && rnd.nextInt(3) > 0) {
+        if (packet == null && outstanding + (CommandCodec.MAX_PACKED_BYTES + lanes - 1) / lanes <= cells && rnd.nextInt(3) > 0) {
             int[] types = table.definedTypes();
             int t = types[rnd.nextInt(types.length)];
             int len = table.hasData(t) ? rnd.nextInt(257) : 0;
