@@ -56,14 +56,8 @@ final class CommandPathBench {
         NetConfig net = NetConfig.defaults(HeaderFormat.ETH_IPV4_UDP);
         packingFigures(config, net, "", put);
         // the same traffic with a quarter and with four times the buffer (same credits): how the buffer limits packing
-        CommandPath.Config small = new CommandPath.Config(config.dataWidth(), TABLE, config.destinations(), 1024,
-                config.pduLimit(), config.xoffThreshold(), config.xonThreshold(), config.cmdCredits(),
-                config.dataCredits());
-        packingFigures(small, net, "small_", put);
-        CommandPath.Config large = new CommandPath.Config(config.dataWidth(), TABLE, config.destinations(), 16384,
-                config.pduLimit(), config.xoffThreshold(), config.xonThreshold(), config.cmdCredits(),
-                config.dataCredits());
-        packingFigures(large, net, "large_", put);
+        packingFigures(config.withCells(1024), net, "small_", put);
+        packingFigures(config.withCells(16384), net, "large_", put);
         for (int size : SIZES) {
             for (int dests : new int[] {1, 64}) {
                 double bytes = drain(config, size, dests);
@@ -121,6 +115,17 @@ final class CommandPathBench {
         return new CommandCodec.Command(size == 16 ? 1 : 2, control, data);
     }
 
+    /**
+     * One cycle of a saturating XPU: keeps four {@code size}-byte commands queued, to the destinations in turn on VC
+     * 0, and drives the next beat.
+     */
+    static void offer(CommandSender xpu, Random rnd, int size, int dests) {
+        while (xpu.queued() < 4) {
+            xpu.add((int) ((xpu.sent() + xpu.queued()) % dests), 0, command(rnd, size));
+        }
+        xpu.drive(rnd, 100);
+    }
+
     static Simulator start(CommandPath.Config config) {
         Simulator sim = Simulator.compile(Design.elaborate(new CommandPath(config)));
         sim.reset();
@@ -133,13 +138,9 @@ final class CommandPathBench {
         Simulator sim = start(config);
         CommandSender xpu = new CommandSender(sim, config.dataWidth(), config.cmdCredits(), config.dataCredits());
         StreamMonitor pdus = new StreamMonitor(sim, "m_axis", null);
-        int next = 0;
         int warmup = -1; // PDUs out when the buffer first filled, plus two rounds of the destinations
         while (warmup < 0 || pdus.packets().size() < warmup + PDUS) {
-            while (xpu.queued() < 4) {
-                xpu.add(next++ % dests, 0, command(rnd, size));
-            }
-            xpu.drive(rnd, 100);
+            offer(xpu, rnd, size, dests);
             sim.poke("m_axis_tready", sim.cycle() % LINK_EVERY == 0 ? 1 : 0);
             sim.step();
             if (warmup < 0 && xpu.creditStalls() > 0) {
@@ -177,11 +178,8 @@ final class CommandPathBench {
             sim.reset();
             Eligibility.open(sim, config.destinations());
             CommandSender xpu = new CommandSender(sim, config.dataWidth(), config.cmdCredits(), config.dataCredits());
-            for (int c = 0, next = 0; c < 20_000; c++) {
-                while (xpu.queued() < 4) {
-                    xpu.add(next++ % 8, 0, command(rnd, 64));
-                }
-                xpu.drive(rnd, 100);
+            for (int c = 0; c < 20_000; c++) {
+                offer(xpu, rnd, 64, 8);
                 sim.poke("m_axis_tready", c % LINK_EVERY == 0 ? 1 : 0);
                 sim.step();
             }
@@ -202,11 +200,8 @@ final class CommandPathBench {
         Simulator sim = start(config);
         CommandSender xpu = new CommandSender(sim, config.dataWidth(), config.cmdCredits(), config.dataCredits());
         sim.poke("m_axis_tready", 0);
-        for (int next = 0; xpu.creditStalls() < 100; ) {
-            while (xpu.queued() < 4) {
-                xpu.add(next++ % dests, 0, command(rnd, size));
-            }
-            xpu.drive(rnd, 100);
+        while (xpu.creditStalls() < 100) {
+            offer(xpu, rnd, size, dests);
             sim.step();
         }
         sim.poke("tx_valid", 0);
