@@ -12,6 +12,8 @@ import org.sue.cmd.CommandPath;
 import org.sue.cmd.CommandTable;
 import org.sue.cmd.CommandUnpacker;
 import org.sue.cmd.PackingBuffer;
+import org.sue.cmd.QueueStore;
+import org.sue.cmd.QueueStoreTraffic;
 import org.sue.core.ResetStyle;
 import org.sue.lib.CreditCounter;
 import org.sue.lib.SyncFifo;
@@ -90,7 +92,28 @@ public final class GoldenScenarios {
                 CommandTable.example(), 8, 256, 700, 6, 2, 24, 8), 5, 2);
         list.add(new GoldenScenario("cmd_loopback_n256_d8", () -> new CommandLoopback(loopback), ResetStyle.SYNC_HIGH,
                 4000, () -> new CommandLoopbackTraffic(loopback)));
+        list.add(queueStore("queue_store_w256_c32_d4", new QueueStore.Config(256, 32, 4), 4000));
+        list.add(queueStore("queue_store_w1024_c64_d2", new QueueStore.Config(1024, 64, 2), 3000));
         return list;
+    }
+
+    /** Commands of all sizes to 8 queues and runs read back; every 400 cycles new request and ready rates. */
+    static GoldenScenario queueStore(String name, QueueStore.Config config, long cycles) {
+        return new GoldenScenario(name, () -> new QueueStore(config), ResetStyle.SYNC_HIGH, cycles, () -> {
+            QueueStoreTraffic[] traffic = new QueueStoreTraffic[1]; // made at the first cycle, with the simulator
+            return (Simulator sim, long cycle, Random rnd) -> {
+                if (traffic[0] == null) {
+                    traffic[0] = new QueueStoreTraffic(config, sim);
+                    traffic[0].queues = 8;
+                }
+                if (cycle % 400 == 0) {
+                    traffic[0].requestPercent = 10 + rnd.nextInt(91);
+                    traffic[0].readyPercent = 30 + rnd.nextInt(71);
+                    traffic[0].maxRunBytes = rnd.nextBoolean() ? 2048 : 300;
+                }
+                traffic[0].drive(rnd);
+            };
+        });
     }
 
     public static GoldenScenario byName(String name) {

@@ -102,6 +102,9 @@ public final class Bench {
         // 7. command path: packing efficiency, latency, synthesis, simulator speed
         CommandPathBench.measure(Bench::put, out);
 
+        // 8. per-queue byte runs (the packing buffer's dense storage): drain rate, simulator speed, synthesis
+        QueueStoreBench.measure(Bench::put, out);
+
         Map<String, Object> json = new LinkedHashMap<>();
         Path file = Path.of("build", "bench.json");
         ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
