@@ -17,8 +17,9 @@ import org.sue.core.Reg;
  * <p><b>Accounting</b>, per VC, in cells: {@code charge} = cells in use + the most cells the credits not yet back in
  * the buffer could fill (those the XPU holds and those of commands on their way in), with a command credit counted
  * as {@link Config#cmdCost()} cells and a data credit as {@link Config#dataCost()}. It starts at the VC's reserve (all
- * credits out); a stored cell adds one, a freed cell takes one off; a command's last cell takes its credits' cost
- * off (its cells are now counted as they are) and the command is owed its credits; returning them adds their cost.
+ * credits out); a cell handed out adds one, a freed cell takes one off; a command entering its queue takes its
+ * credits' cost off (its cells are now counted as they are) and the command is owed its credits; returning them adds
+ * their cost.
  * So {@code charge} never falls below what the VC can really need, and the buffer cannot overflow while the sum of
  * the charges stays within the cells.
  *
@@ -93,10 +94,13 @@ public final class BufferCredits extends Component {
 
     public final Port usedValid;
     public final Port usedVc;
-    public final Port usedLast;
-    public final Port usedData;
+    public final Port storedValid;
+    public final Port storedVc;
+    public final Port storedData;
     public final Port freedValid;
     public final Port freedVc;
+    public final Port returnedCount;
+    public final Port returnedVc;
     public final Port relValid;
     public final Port relVc;
     public final Port relData;
@@ -106,10 +110,13 @@ public final class BufferCredits extends Component {
         this.config = config;
         usedValid = in("cell_used_valid", 1);
         usedVc = in("cell_used_vc", 2);
-        usedLast = in("cell_used_last", 1);
-        usedData = in("cell_used_data", 1);
+        storedValid = in("cmd_stored_valid", 1);
+        storedVc = in("cmd_stored_vc", 2);
+        storedData = in("cmd_stored_data", 1);
         freedValid = in("cell_freed_valid", 1);
         freedVc = in("cell_freed_vc", 2);
+        returnedCount = in("cell_returned_count", 2); // up to two more cells freed at once, of one VC
+        returnedVc = in("cell_returned_vc", 2);
         relValid = out("rel_valid", 1);
         relVc = out("rel_vc", 2);
         relData = out("rel_data", 1);
@@ -155,17 +162,18 @@ public final class BufferCredits extends Component {
 
         for (int v = 0; v < VCS; v++) {
             Expr used = usedValid.and(usedVc.eq(v));
-            Expr stored = used.and(usedLast);
+            Expr stored = storedValid.and(storedVc.eq(v));
             Expr freed = freedValid.and(freedVc.eq(v));
+            Expr returned = Hw.mux(returnedVc.eq(v), returnedCount, Hw.zeros(2));
             Expr out = release.and(pick.eq(v));
-            Expr storedCost = Hw.mux(stored, Hw.mux(usedData, dataCmdCost, cmdCost), Hw.zeros(w));
+            Expr storedCost = Hw.mux(stored, Hw.mux(storedData, dataCmdCost, cmdCost), Hw.zeros(w));
             Expr returnedCost = Hw.mux(out, cost.get(v), Hw.zeros(w));
             Reg c = charge.get(v);
-            c.set(c.add(used.resize(w)).add(returnedCost).sub(freed.resize(w)).sub(storedCost));
+            c.set(c.add(used.resize(w)).add(returnedCost).sub(freed.resize(w)).sub(returned.resize(w)).sub(storedCost));
             Reg plain = owedPlain.get(v);
             Reg data = owedData.get(v);
-            plain.set(plain.add(stored.and(usedData.not()).resize(ow)).sub(out.and(pickData.not()).resize(ow)));
-            data.set(data.add(stored.and(usedData).resize(ow)).sub(out.and(pickData).resize(ow)));
+            plain.set(plain.add(stored.and(storedData.not()).resize(ow)).sub(out.and(pickData.not()).resize(ow)));
+            data.set(data.add(stored.and(storedData).resize(ow)).sub(out.and(pickData).resize(ow)));
         }
         Reg relValidReg = reg("rel_valid_reg", 1, 0);
         Reg relVcReg = reg("rel_vc_reg", 2, 0);

@@ -24,10 +24,11 @@ public final class BufferCreditsReference {
     }
 
     /**
-     * One clock edge. {@code usedVc}: the VC of the cell stored this cycle or -1, {@code last}/{@code data}: it is
-     * its command's last cell, the command has data; {@code freedVc}: the VC of the cell freed this cycle or -1.
+     * One clock edge. {@code usedVc}: the VC of the cell handed out this cycle or -1; {@code storedVc}: the VC of the
+     * command that entered its queue or -1, {@code storedData}: it has data; {@code freedVc}: the VC of the cell freed
+     * this cycle or -1; {@code returned} more cells freed on {@code returnedVc}.
      */
-    public void cycle(int usedVc, boolean usedLast, boolean usedData, int freedVc) {
+    public void cycle(int usedVc, int storedVc, boolean storedData, int freedVc, int returnedVc, int returned) {
         long reserve = config.reserve();
         long sharedUsed = 0;
         for (int v = 0; v < BufferCredits.VCS; v++) {
@@ -58,18 +59,19 @@ public final class BufferCreditsReference {
         }
         if (usedVc >= 0) {
             charge[usedVc]++;
-            if (usedLast) {
-                charge[usedVc] -= cost(usedData);
-                if (usedData) {
-                    owedData[usedVc]++;
-                } else {
-                    owedPlain[usedVc]++;
-                }
+        }
+        if (storedVc >= 0) {
+            charge[storedVc] -= cost(storedData);
+            if (storedData) {
+                owedData[storedVc]++;
+            } else {
+                owedPlain[storedVc]++;
             }
         }
         if (freedVc >= 0) {
             charge[freedVc]--;
         }
+        charge[returnedVc] -= returned;
     }
 
     private long cost(boolean data) {

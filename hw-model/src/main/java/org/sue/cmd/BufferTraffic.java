@@ -6,8 +6,8 @@ import org.sue.sim.Simulator;
 
 /**
  * The world around a {@link BufferCredits} in simulation: an XPU that sends commands on random VCs while it holds
- * their credits, the commands' cells stored one per cycle after a short trip, and a link that frees one cell per
- * cycle from a VC that is not blocked. {@link #worstCaseCells()} is what the buffer could have to hold, whatever the
+ * their credits, the commands' cells stored one per cycle after a short trip (the last with the command), and a link
+ * that frees up to three cells per cycle from VCs that are not blocked. {@link #worstCaseCells()} is what the buffer could have to hold, whatever the
  * XPU does next: it must never exceed the cells.
  */
 public final class BufferTraffic {
@@ -62,26 +62,41 @@ public final class BufferTraffic {
             inBuffer[storing[0]]++;
             sim.poke("cell_used_valid", 1);
             sim.poke("cell_used_vc", storing[0]);
-            sim.poke("cell_used_last", storedCells == storing[1] ? 1 : 0);
-            sim.poke("cell_used_data", storing[2]);
+            sim.poke("cmd_stored_valid", storedCells == storing[1] ? 1 : 0);
+            sim.poke("cmd_stored_vc", storing[0]);
+            sim.poke("cmd_stored_data", storing[2]);
         } else {
             sim.poke("cell_used_valid", 0);
+            sim.poke("cmd_stored_valid", 0);
         }
-        int freed = -1;
-        if (rnd.nextInt(100) < drainPercent) {
-            int start = rnd.nextInt(BufferCredits.VCS);
-            for (int i = 0; i < BufferCredits.VCS && freed < 0; i++) {
-                int v = (start + i) % BufferCredits.VCS;
-                if (!blocked[v] && inBuffer[v] > 0) {
-                    freed = v;
-                }
-            }
-        }
+        // cells freed one by one, and now and then up to two more of one VC at once (a run's first and last cells)
+        int freed = drainable(rnd);
         sim.poke("cell_freed_valid", freed >= 0 ? 1 : 0);
         sim.poke("cell_freed_vc", Math.max(freed, 0));
         if (freed >= 0) {
             inBuffer[freed]--;
         }
+        int more = drainable(rnd);
+        int returned = more < 0 ? 0 : (int) Math.min(inBuffer[more], 1 + rnd.nextInt(2));
+        sim.poke("cell_returned_count", returned);
+        sim.poke("cell_returned_vc", Math.max(more, 0));
+        if (more >= 0) {
+            inBuffer[more] -= returned;
+        }
+    }
+
+    /** A VC with cells that may drain now (at the drain rate), or -1. */
+    private int drainable(Random rnd) {
+        if (rnd.nextInt(100) < drainPercent) {
+            int start = rnd.nextInt(BufferCredits.VCS);
+            for (int i = 0; i < BufferCredits.VCS; i++) {
+                int v = (start + i) % BufferCredits.VCS;
+                if (!blocked[v] && inBuffer[v] > 0) {
+                    return v;
+                }
+            }
+        }
+        return -1;
     }
 
     /** Cells in the buffer, plus the most the commands on their way and the credits the XPU holds could add. */

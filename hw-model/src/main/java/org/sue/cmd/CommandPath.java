@@ -72,13 +72,15 @@ public final class CommandPath extends Component {
         PackingBuffer packing = child("packing", new PackingBuffer(config.packing()));
         StreamPorts.connect(ingress.out, packing.in);
         BufferCredits credits = child("credits", new BufferCredits(config.credits()));
-        Expr stored = wire("cell_stored", ingress.out.tvalid().and(packing.in.tready()));
-        credits.usedValid.set(stored);
-        credits.usedVc.set(PackingBuffer.CommandUser.vc(ingress.out.tuser()));
-        credits.usedLast.set(ingress.out.tlast());
-        credits.usedData.set(PackingBuffer.CommandUser.hasData(ingress.out.tuser()));
+        credits.usedValid.set(packing.cellUsedValid);
+        credits.usedVc.set(packing.cellUsedVc);
+        credits.storedValid.set(packing.cmdStoredValid);
+        credits.storedVc.set(packing.cmdStoredVc);
+        credits.storedData.set(packing.cmdStoredData);
         credits.freedValid.set(packing.cellFreedValid);
         credits.freedVc.set(packing.cellFreedVc);
+        credits.returnedCount.set(packing.cellReturnedCount);
+        credits.returnedVc.set(packing.cellReturnedVc);
         out = StreamPorts.master(this::port, new StreamConfig(2 * config.dataWidth(), SueMeta.WIDTH));
         StreamPorts.connect(packing.out, out);
         ingress.relValid.set(credits.relValid);
@@ -91,7 +93,8 @@ public final class CommandPath extends Component {
         }
         for (Port p : packing.ports()) {
             if (!p.name().startsWith("s_axis_") && !p.name().startsWith("m_axis_")
-                    && !p.name().startsWith("cell_freed_") && p != packing.initBusy) {
+                    && !p.name().startsWith("cell_") && !p.name().startsWith("cmd_stored_")
+                    && p != packing.initBusy) {
                 expose(p);
             }
         }

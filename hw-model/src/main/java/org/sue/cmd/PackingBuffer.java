@@ -13,8 +13,6 @@ import org.sue.core.ReadUnderWrite;
 import org.sue.core.Reg;
 import org.sue.core.Wire;
 import org.sue.lib.SyncFifo;
-import org.sue.lib.stream.Keep;
-import org.sue.lib.stream.PacketFifo;
 import org.sue.lib.stream.StreamConfig;
 import org.sue.lib.stream.StreamPorts;
 import org.sue.net.SueMeta;
@@ -23,41 +21,33 @@ import org.sue.net.SueMeta;
  * Per-{destination, VC} packing buffers in one shared memory, the scheduler that picks them, and PDU assembly (spec
  * 4.4, PROTOCOL.md section 4).
  *
- * <p><b>Storage.</b> Commands arrive from {@link CommandIngress} already packed (one packet per command, tuser
- * {has_data, bytes, vc, dst}) and are written one beat per cell into {@code cells} (cell = one bus beat). A free
- * list hands out cells (first a counter over all cells, then a FIFO of freed ones). {@code cell_link} chains the
- * cells of one command, {@code cmd_info} (by a command's first cell) holds its size, {@code next_cmd} chains the
- * commands of one queue, and {@code queue_state} (by queue = {dst, vc}) holds head, tail, command count and xoff
- * state. So area grows with the buffer size; a queue costs one table row.
+ * <p><b>Storage</b> ({@link QueueStore}): each queue ({destination, VC}) is one byte stream in shared cells, its
+ * commands ({@link CommandIngress}'s packed commands, one packet each, tuser {has_data, bytes, vc, dst}) following
+ * each other with no gap; a PDU is one run of that stream, read a full beat per cycle whatever the command sizes. So
+ * area grows with the buffer size; a queue costs a row in two tables.
  *
- * <p><b>Queue manager.</b> One operation per cycle changes the queue tables, so no row has two writers: APPEND (a
- * command's last beat is stored: link it behind the tail; a queue that was empty joins its VC's active list),
- * TAKE (the walker took k commands: new head, count - k, back to the end of the active list if commands remain) and
- * SKIP (the queue's destination has no transmit window: back to the end of the list). A two-stage pipeline (read,
- * then write) with the previous operation's row and link forwarded keeps back-to-back operations on one queue
- * exact.
+ * <p><b>PDUs are cut as commands arrive.</b> A PDU always starts at its queue's head and takes the longest run of
+ * commands within {@code pduLimit}, so the cuts are known when commands arrive: a queue's commands form closed
+ * segments (the next command did not fit) and one open segment. A closed segment's record (bytes, commands, where the
+ * next starts) is kept in {@code segments} under the cell it starts in (unique: a closed segment is longer than a
+ * cell); the open segment's figures are in the queue's row.
  *
- * <p><b>Scheduler and walker.</b> Round robin over the VCs that have link credit ({@code vc_ready}) and active
- * queues; within a VC the active list is a FIFO of queues, so queues take turns. A pick reads the queue's row into a
- * slot while the walker is still busy with the previous PDU. The walker follows the picked queue's command chain
- * one command per cycle and takes commands while the PDU stays within {@code pduLimit} bytes: one command goes at
- * once, several are packed, nothing waits to be packed. A queue whose PDU ended on the limit goes on at once with its
- * next PDU when no other queue is waiting (its TAKE keeps it off its list). At most
- * {@value #PDUS_AHEAD} PDUs are picked and not yet sent (one leaving, one whole in the output FIFO, one being
- * read: so the link gets a beat every cycle across PDUs of whole cells); later commands join later PDUs, and while
- * the link is busy they pack (spec Figure 18: A, B, C+E, D).
+ * <p><b>Queue manager.</b> One operation per cycle changes the {@code queue_state} table, so no row has two writers:
+ * APPEND (a stored command joins its queue: it extends the open segment or closes it and opens the next; a queue that
+ * was empty joins its VC's active list), TAKE (the scheduler picked the queue: its first closed segment, or else its
+ * open one, is the PDU; the queue rejoins the end of its list if commands remain) and SKIP (the queue's destination
+ * has no transmit window: back to the end of the list). Three stages (read the row; read the head segment's record;
+ * write) with the two previous writes forwarded keep back-to-back operations on one queue exact. Stored commands
+ * wait for it in a FIFO as deep as the buffer has cells; {@link CommandPath}'s credits keep it from filling (a
+ * command's credits return only once it is appended), and the input waits if it ever would.
  *
- * <p><b>Reader.</b> Reads the taken commands' cells one per cycle, frees each cell (and tells, on
- * {@code cell_freed_*}, for {@link BufferCredits}), and concatenates the commands' bytes into full beats, which a
- * {@link PacketFifo} turns into whole PDUs on {@code m_axis} (SueMeta tuser with dst, vc and len).
+ * <p><b>Scheduler.</b> Round robin over the VCs that have link credit ({@code vc_ready}) and active queues; within a
+ * VC the active list is a FIFO of queues, so queues take turns. Besides the PDU leaving, at most
+ * {@value #PDUS_AHEAD} are picked and not yet leaving, so later arrivals join later PDUs (spec Figure 18: A, B, C+E,
+ * D), and PDUs of four beats or more follow each other without a gap (a pick reaches {@code m_axis} about eight
+ * cycles later). Work-conserving: a queue with one command sends it at once, nothing waits to be packed.
  *
- * <p>Throughput: the queue manager does one operation per cycle, one per command plus one per PDU; commands stored
- * but not yet appended wait in a FIFO as deep as the buffer has cells, so the input never waits for the manager (a
- * burst of a command per cycle is absorbed; sustained, the XPU's credits slow it to the manager's rate). The walker
- * takes one command per cycle plus one cycle per PDU; the reader reads one cell per cycle and waits one cycle
- * between PDUs only when a PDU's last cell leaves a remainder beat (so PDUs of whole cells leave back to back).
- *
- * <p>Reset: the queue table is a RAM without a reset value, so after reset it is cleared one row per cycle while
+ * <p>Reset: the queue tables are RAMs without a reset value, so after reset they are cleared one row per cycle while
  * {@code init_busy} is high and nothing enters.
  */
 public final class PackingBuffer extends Component {
@@ -96,8 +86,8 @@ public final class PackingBuffer extends Component {
         }
     }
     static final int VCS = 4;
-    /** PDUs picked and not yet sent, at most. */
-    static final int PDUS_AHEAD = 3;
+    /** PDUs picked and not yet leaving {@code m_axis}, at most. */
+    static final int PDUS_AHEAD = 2;
 
     public record Config(int cellWidth, int cells, int destinations, int pduLimit, int xoffThreshold,
                          int xonThreshold) {
@@ -115,11 +105,12 @@ public final class PackingBuffer extends Component {
                 throw new IllegalArgumentException("PackingBuffer destinations must be a power of two from 2 to 1024,"
                         + " got " + destinations);
             }
-            int maxCommand = CommandCodec.MAX_PACKED_BYTES;
-            if (pduLimit < maxCommand || pduLimit > 4096 - org.sue.net.ReliabilityHeader.BYTES) {
-                throw new IllegalArgumentException("PackingBuffer pduLimit must be " + maxCommand + ".."
-                        + (4096 - org.sue.net.ReliabilityHeader.BYTES) + " bytes (the largest command must fit; the"
-                        + " PDU with its reliability header at most 4096), got " + pduLimit);
+            // a closed PDU is longer than a cell, so no two waiting PDUs start in one cell (their records' key)
+            int least = CommandCodec.MAX_PACKED_BYTES + cellWidth / 8;
+            if (pduLimit < least || pduLimit > 4096 - org.sue.net.ReliabilityHeader.BYTES) {
+                throw new IllegalArgumentException("PackingBuffer pduLimit must be " + least + ".."
+                        + (4096 - org.sue.net.ReliabilityHeader.BYTES) + " bytes (the largest command and a cell must"
+                        + " fit; the PDU with its reliability header at most 4096), got " + pduLimit);
             }
             if (xoffThreshold < 1 || xoffThreshold > cells) {
                 throw new IllegalArgumentException("PackingBuffer xoffThreshold must be 1.." + cells
@@ -140,18 +131,21 @@ public final class PackingBuffer extends Component {
             return cellWidth / 8;
         }
 
-        /** Largest number of beats one PDU can take. */
-        public int maxPduBeats() {
-            return (pduLimit + cellBytes() - 1) / cellBytes();
-        }
     }
 
     public final StreamPorts in;
     public final StreamPorts out;
     public final Port vcReady;
     public final Port dstReady;
+    public final Port cellUsedValid;
+    public final Port cellUsedVc;
+    public final Port cmdStoredValid;
+    public final Port cmdStoredVc;
+    public final Port cmdStoredData;
     public final Port cellFreedValid;
     public final Port cellFreedVc;
+    public final Port cellReturnedCount;
+    public final Port cellReturnedVc;
     public final Port xoffValid;
     public final Port xoffOn;
     public final Port xoffXpuid;
@@ -165,19 +159,27 @@ public final class PackingBuffer extends Component {
         this.config = config;
         int w = config.cellWidth();
         int cb = config.cellBytes();
+        int ow = Hw.log2Up(cb);
         int aw = Hw.log2Up(config.cells());
         int dw = Hw.log2Up(config.destinations());
         int qw = dw + 2;
         int queues = config.destinations() * VCS;
-        int cw = aw + 1; // commands of one queue
+        int cw = Hw.log2Up((long) config.cells() * cb / CommandCodec.HEADER_BYTES + 1); // commands of one queue
         int bw = 9;      // bytes of one command (at most 274)
         int lw = SueMeta.Field.LEN.width;
         in = StreamPorts.slave(this::port, new StreamConfig(w, COMMAND_USER_WIDTH));
         out = StreamPorts.master(this::port, new StreamConfig(w, SueMeta.WIDTH));
         vcReady = in("vc_ready", VCS);
         dstReady = in("dst_ready", config.destinations());
+        cellUsedValid = out("cell_used_valid", 1);
+        cellUsedVc = out("cell_used_vc", 2);
+        cmdStoredValid = out("cmd_stored_valid", 1);
+        cmdStoredVc = out("cmd_stored_vc", 2);
+        cmdStoredData = out("cmd_stored_data", 1);
         cellFreedValid = out("cell_freed_valid", 1);
         cellFreedVc = out("cell_freed_vc", 2);
+        cellReturnedCount = out("cell_returned_count", 2);
+        cellReturnedVc = out("cell_returned_vc", 2);
         xoffValid = out("xoff_valid", 1);
         xoffOn = out("xoff_on", 1);
         xoffXpuid = out("xoff_xpuid", 10);
@@ -186,62 +188,40 @@ public final class PackingBuffer extends Component {
         dstError = out("dst_error", 1);
         initBusy = out("init_busy", 1);
 
-        Mem cells = mem("cells", config.cells(), w, ReadUnderWrite.READ_FIRST);
-        Mem cellLink = mem("cell_link", config.cells(), aw, ReadUnderWrite.READ_FIRST);
-        Mem cmdInfo = mem("cmd_info", config.cells(), bw, ReadUnderWrite.READ_FIRST);
-        Mem nextCmd = mem("next_cmd", config.cells(), aw, ReadUnderWrite.READ_FIRST);
-        // queue_state row: {xoff, count, tail, head}
-        int rowWidth = 1 + cw + 2 * aw;
-        Mem queueState = mem("queue_state", queues, rowWidth, ReadUnderWrite.READ_FIRST);
-
-        // ---- free list: every cell once from a counter, then the cells the reader frees --------------------------
-        SyncFifo freeCells = child("free_cells", new SyncFifo(new SyncFifo.Config(aw, config.cells(), false)));
-        Reg fresh = reg("fresh_cells", aw + 1, 0); // cells handed out from the counter so far
-        Expr fromCounter = wire("alloc_from_counter", fresh.bit(aw).not());
-        Expr allocOk = wire("alloc_ok", fromCounter.or(freeCells.popValid));
-        Expr allocCell = wire("alloc_cell", Hw.mux(fromCounter, fresh.bits(aw - 1, 0), freeCells.popData));
-
-        // ---- writer: one input beat per cell ----------------------------------------------------------------------
-        // commands stored and waiting for the queue manager: as many as there are cells, so the input never waits
-        // for the manager (the ingress cannot hold the XPU back; only credits can, and they bound the cells)
-        SyncFifo appends = child("appends", new SyncFifo(new SyncFifo.Config(qw + aw, config.cells(), false)));
-        Reg firstBeat = reg("first_beat", 1, 1);
-        Reg prevCell = reg("prev_cell", aw, 0);
-        Reg firstCell = reg("first_cell", aw, 0);
-        Reg overflow = reg("overflow_flag", 1, 0);
-        // after reset the queue table is cleared, a row per cycle (a RAM has no reset value); nothing enters meanwhile
-        Reg initRow = reg("init_row", qw + 1, 0);
-        Expr initializing = wire("initializing", initRow.bit(qw).not());
-        when(initializing, () -> initRow.set(initRow.add(1)));
-        initBusy.set(initializing);
-        in.tready().set(allocOk.and(appends.pushReady).and(initializing.not()));
-        when(in.tvalid().and(allocOk.not()), () -> overflow.set(1)); // credits should have prevented this
-        Expr write = wire("write", in.tvalid().and(in.tready()));
+        // ---- storage: commands in, runs out, cells counted for the credits ------------------------------------------
+        QueueStore store = child("store", new QueueStore(new QueueStore.Config(w, config.cells(),
+                config.destinations())));
+        // stored commands waiting for the queue manager: {has_data, queue, bytes, cell, offset}
+        int ew = 1 + qw + bw + aw + ow;
+        SyncFifo appends = child("appends", new SyncFifo(new SyncFifo.Config(ew, config.cells())));
+        // room for the command being written and the one in the store's last stage
+        Expr room = wire("append_room", appends.level.le(config.cells() - 3));
+        store.in.tvalid().set(in.tvalid().and(room));
+        in.tready().set(store.in.tready().and(room));
+        store.in.tdata().set(in.tdata());
+        store.in.tkeep().set(in.tkeep());
+        store.in.tlast().set(in.tlast());
+        store.in.tuser().set(in.tuser());
         Expr inDst = CommandUser.dst(in.tuser());
-        Expr inVc = CommandUser.vc(in.tuser());
-        Expr inBytes = CommandUser.bytes(in.tuser());
         if (dw < 10) { // with 1024 destinations every xpuid is one
             Reg badDst = reg("dst_error_flag", 1, 0);
-            when(write.and(inDst.bits(9, dw).orR()), () -> badDst.set(1)); // the ingress should have refused it
-            dstError.set(badDst);
+            when(in.tvalid().and(in.tready()).and(inDst.bits(9, dw).orR()), () -> badDst.set(1)); // the ingress
+            dstError.set(badDst);                                                               // refuses those
         } else {
             dstError.set(0);
         }
-        cells.write(write, allocCell, in.tdata());
-        cellLink.write(write.and(firstBeat.not()), prevCell, allocCell);
-        cmdInfo.write(write.and(firstBeat), allocCell, inBytes);
-        when(write, () -> {
-            prevCell.set(allocCell);
-            firstBeat.set(in.tlast());
-            when(firstBeat, () -> firstCell.set(allocCell));
-            when(fromCounter, () -> fresh.set(fresh.add(1)));
-        });
-        freeCells.popReady.set(write.and(fromCounter.not()));
-        Expr commandFirst = Hw.mux(firstBeat, allocCell, firstCell);
-        appends.pushValid.set(write.and(in.tlast()));
-        appends.pushData.set(Hw.cat(inDst.bits(dw - 1, 0), inVc, commandFirst));
-        unused("keep", in.tkeep()); // a command's length is in its tuser
-        unused("has_data", CommandUser.hasData(in.tuser())); // for the credits (BufferCredits), not the buffer
+        appends.pushValid.set(store.storedValid);
+        appends.pushData.set(Hw.cat(store.storedData, store.storedQueue, store.storedBytes, store.storedCell,
+                store.storedOffset));
+        unused("appends_status", appends.pushReady, appends.creditReturn);
+        cellUsedValid.set(store.cellAllocValid);
+        cellUsedVc.set(store.cellAllocVc);
+        cellFreedValid.set(store.cellFreedValid);
+        cellFreedVc.set(store.cellFreedVc);
+        cellReturnedCount.set(store.cellReturnedCount);
+        cellReturnedVc.set(store.cellReturnedVc);
+        unused("cells_in_use", store.cellsInUse);
+        overflowError.set(store.overflowError.or(appends.overflow));
 
         // ---- active lists: per VC, the queues that hold commands, in turn ------------------------------------------
         List<SyncFifo> active = new ArrayList<>();
@@ -249,307 +229,243 @@ public final class PackingBuffer extends Component {
         for (int v = 0; v < VCS; v++) {
             active.add(child("active_" + v, new SyncFifo(new SyncFifo.Config(dw, Math.max(2, listDepth), false))));
         }
-        // never full: a queue is on its list at most once, a cell on the free list at most once
-        unused("never_full", freeCells.pushReady, active.get(0).pushReady, active.get(1).pushReady,
-                active.get(2).pushReady, active.get(3).pushReady);
+        // never full: a queue is on its list at most once
+        unused("never_full", active.get(0).pushReady, active.get(1).pushReady, active.get(2).pushReady,
+                active.get(3).pushReady);
 
-        // ---- queue manager: one operation per cycle; stage A reads, stage B writes ---------------------------------
-        // requests from the walker: TAKE (k > 0) or SKIP (k = 0)
-        Wire takeRequest = wire("take_request", 1);
+        // ---- queue manager: stage A reads the row, B the head segment's record, C writes ----------------------------
+        // queue_state row, low to high: head (offset, cell), commands, closed segments, open segment (bytes,
+        // commands, start offset, start cell), xoff
+        Row rowLayout = new Row(ow, aw, cw, lw);
+        Mem queueState = mem("queue_state", queues, rowLayout.width, ReadUnderWrite.READ_FIRST);
+        // a closed segment, by the cell it starts in: {bytes, commands, next segment's start (cell, offset)}
+        int segWidth = lw + cw + aw + ow;
+        Mem segments = mem("segments", config.cells(), segWidth, ReadUnderWrite.READ_FIRST);
+        Reg initRow = reg("init_row", qw + 1, 0);
+        Expr initializing = wire("initializing", initRow.bit(qw).not());
+        when(initializing, () -> initRow.set(initRow.add(1)));
+        initBusy.set(initializing.or(store.initBusy));
+
+        Wire takeRequest = wire("take_request", 1); // the scheduler picked: TAKE, or SKIP when take_skip
         Wire takeQueue = wire("take_queue", qw);
-        Wire takeCount = wire("take_count", cw);
-        Wire takeLast = wire("take_last", aw);
-        Wire takeKeep = wire("take_keep", 1); // the walker goes on with the queue: it stays off its list
-        Expr grantTake = wire("grant_take", takeRequest);
-        Expr grantAppend = wire("grant_append", appends.popValid.and(takeRequest.not()));
+        Wire takeSkip = wire("take_skip", 1);
+        Expr grantAppend = wire("grant_append", appends.popValid.and(takeRequest.not()).and(initializing.not()));
         appends.popReady.set(grantAppend);
-        Expr opQueue = wire("op_queue", Hw.mux(grantTake, takeQueue, appends.popData.bits(qw + aw - 1, aw)));
+        Expr entry = appends.popData;
+        Expr opQueue = wire("op_queue", Hw.mux(takeRequest, takeQueue, entry.bits(ew - 2, bw + aw + ow)));
         Expr rowRead = queueState.readSync("row_read", opQueue, Hw.lit(1, 1));
-        Expr linkRead = nextCmd.readSync("link_read", takeLast, Hw.lit(1, 1));
         Reg bValid = reg("b_valid", 1, 0);
         Reg bTake = reg("b_take", 1, 0);
-        Reg bKeep = reg("b_keep", 1, 0);
+        Reg bSkip = reg("b_skip", 1, 0);
         Reg bQueue = reg("b_queue", qw, 0);
-        Reg bCell = reg("b_cell", aw, 0);   // APPEND: the command's first cell; TAKE: the last command taken
-        Reg bCount = reg("b_count", cw, 0);
-        bValid.set(grantTake.or(grantAppend));
-        bTake.set(grantTake);
-        bKeep.set(grantTake.and(takeKeep));
+        int cmdWidth = 1 + bw + aw + ow;
+        Reg bEntry = reg("b_entry", cmdWidth, 0); // APPEND: the command {has_data, bytes, cell, offset}
+        bValid.set(takeRequest.or(grantAppend));
+        bTake.set(takeRequest);
+        bSkip.set(takeSkip);
         bQueue.set(opQueue);
-        bCell.set(Hw.mux(grantTake, takeLast, appends.popData.bits(aw - 1, 0)));
-        bCount.set(takeCount);
-        // the previous operation's writes, for an operation that read before they landed
-        Reg fwdRowValid = reg("fwd_row_valid", 1, 0);
-        Reg fwdRowQueue = reg("fwd_row_queue", qw, 0);
-        Reg fwdRow = reg("fwd_row", rowWidth, 0);
-        Reg fwdLinkValid = reg("fwd_link_valid", 1, 0);
-        Reg fwdLinkAddr = reg("fwd_link_addr", aw, 0);
-        Reg fwdLinkData = reg("fwd_link_data", aw, 0);
-        Expr row = wire("row", Hw.mux(fwdRowValid.and(fwdRowQueue.eq(bQueue)), fwdRow, rowRead));
-        Expr link = wire("link", Hw.mux(fwdLinkValid.and(fwdLinkAddr.eq(bCell)), fwdLinkData, linkRead));
-        Expr head = row.bits(aw - 1, 0);
-        Expr tail = row.bits(2 * aw - 1, aw);
-        Expr count = row.bits(2 * aw + cw - 1, 2 * aw);
-        Expr xoff = row.bit(rowWidth - 1);
-        Expr isTake = wire("is_take", bValid.and(bTake));
-        Expr isAppend = wire("is_append", bValid.and(bTake.not()));
-        Expr wasEmpty = wire("was_empty", count.eq(0));
-        Expr newCount = wire("new_count", Hw.mux(isTake, count.sub(bCount), count.add(1)));
-        Expr newHead = wire("new_head", Hw.mux(isTake, Hw.mux(bCount.eq(0), head, link),
-                Hw.mux(wasEmpty, bCell, head)));
-        Expr newTail = wire("new_tail", Hw.mux(isAppend, bCell, tail));
-        Expr xoffNow = wire("xoff_now", isAppend.and(xoff.not()).and(newCount.ge(config.xoffThreshold())));
-        Expr xonNow = wire("xon_now", isTake.and(xoff).and(newCount.le(config.xonThreshold())));
-        Expr newXoff = wire("new_xoff", xoff.or(xoffNow).and(xonNow.not()));
-        Expr newRow = wire("new_row", Hw.cat(newXoff, newCount, newTail, newHead));
-        queueState.write(bValid.or(initializing), Hw.mux(initializing, initRow.bits(qw - 1, 0), bQueue),
-                Hw.mux(initializing, Hw.zeros(rowWidth), newRow));
-        Expr linkWrite = wire("link_write", isAppend.and(wasEmpty.not()));
-        nextCmd.write(linkWrite, tail, bCell);
-        fwdRowValid.set(bValid);
-        fwdRowQueue.set(bQueue);
+        bEntry.set(Hw.cat(entry.bit(ew - 1), entry.bits(bw + aw + ow - 1, 0)));
+        Reg cValid = reg("c_valid", 1, 0);
+        Reg cTake = reg("c_take", 1, 0);
+        Reg cSkip = reg("c_skip", 1, 0);
+        Reg cQueue = reg("c_queue", qw, 0);
+        Reg cEntry = reg("c_entry", cmdWidth, 0);
+        Reg cRow = reg("c_row", rowLayout.width, 0);
+        Reg fwdValid = reg("fwd_valid", 1, 0);   // stage C's write of the cycle before
+        Reg fwdQueue = reg("fwd_queue", qw, 0);
+        Reg fwdRow = reg("fwd_row", rowLayout.width, 0);
+        Wire newRow = wire("new_row", rowLayout.width);
+        Wire segWrite = wire("seg_write", 1);
+        Wire segWriteCell = wire("seg_write_cell", aw);
+        Wire segWriteData = wire("seg_write_data", segWidth);
+        // stage B: the row with the writes the read missed (stage C now, stage C a cycle ago); the head's record
+        Expr rowB = wire("row_b", Hw.mux(cValid.and(cQueue.eq(bQueue)), newRow,
+                Hw.mux(fwdValid.and(fwdQueue.eq(bQueue)), fwdRow, rowRead)));
+        Expr headCellB = rowLayout.headCell(rowB);
+        Expr segRead = segments.readSync("seg_read", headCellB, Hw.lit(1, 1));
+        Reg segHit = reg("seg_fwd_hit", 1, 0); // the record was being written as it was read
+        Reg segFwd = reg("seg_fwd", segWidth, 0);
+        segHit.set(segWrite.and(segWriteCell.eq(headCellB)));
+        segFwd.set(segWriteData);
+        cValid.set(bValid);
+        cTake.set(bTake);
+        cSkip.set(bSkip);
+        cQueue.set(bQueue);
+        cEntry.set(bEntry);
+        cRow.set(rowB);
+
+        // stage C
+        Expr seg = wire("seg", Hw.mux(segHit, segFwd, segRead));
+        Expr row = cRow;
+        Expr count = rowLayout.count(row);
+        Expr closed = rowLayout.closed(row);
+        Expr open = rowLayout.openBytes(row);
+        Expr openCmds = rowLayout.openCmds(row);
+        Expr xoff = rowLayout.xoff(row);
+        Expr isAppend = wire("is_append", cValid.and(cTake.not()));
+        Expr isTake = wire("is_take", cValid.and(cTake).and(cSkip.not()));
+        Expr isSkip = wire("is_skip", cValid.and(cTake).and(cSkip));
+        // APPEND: the command at (cell, offset) of `bytes` bytes
+        Expr cmdBytes = cEntry.bits(bw + aw + ow - 1, aw + ow).resize(lw);
+        Expr cmdStart = cEntry.bits(aw + ow - 1, 0); // {cell, offset}
+        Expr empty = wire("was_empty", count.eq(0));
+        Expr closes = wire("closes", empty.not().and(open.add(cmdBytes).gt(config.pduLimit())));
+        Expr fresh = empty.or(closes); // the command opens a segment
+        Expr appendCount = count.add(1);
+        Expr appendRow = rowLayout.pack(Hw.mux(empty, cmdStart, rowLayout.head(row)), appendCount,
+                Hw.mux(empty, Hw.zeros(cw), closed.add(closes.resize(cw))),
+                Hw.mux(fresh, cmdBytes, open.add(cmdBytes)), Hw.mux(fresh, Hw.lit(cw, 1), openCmds.add(1)),
+                Hw.mux(fresh, cmdStart, rowLayout.openStart(row)), Hw.zeros(1));
+        segWrite.set(isAppend.and(closes));
+        segWriteCell.set(rowLayout.openStartCell(row));
+        segWriteData.set(Hw.cat(open, openCmds, cmdStart));
+        segments.write(segWrite, segWriteCell, segWriteData);
+        // TAKE: the first closed segment, or else the open one
+        Expr fromClosed = wire("from_closed", closed.ne(0));
+        Expr takeBytes = wire("take_bytes", Hw.mux(fromClosed, seg.bits(segWidth - 1, segWidth - lw), open));
+        Expr takeCmds = Hw.mux(fromClosed, seg.bits(segWidth - lw - 1, aw + ow), openCmds);
+        Expr takeCount = wire("take_count", count.sub(takeCmds));
+        Expr takeRow = rowLayout.pack(Hw.mux(fromClosed, seg.bits(aw + ow - 1, 0), rowLayout.head(row)), takeCount,
+                Hw.mux(fromClosed, closed.sub(1), Hw.zeros(cw)), Hw.mux(fromClosed, open, Hw.zeros(lw)),
+                Hw.mux(fromClosed, openCmds, Hw.zeros(cw)), rowLayout.openStart(row), Hw.zeros(1));
+        Expr xoffNow = wire("xoff_now", isAppend.and(xoff.not()).and(appendCount.ge(config.xoffThreshold())));
+        Expr xonNow = wire("xon_now", isTake.and(xoff).and(takeCount.le(config.xonThreshold())));
+        Expr newXoff = xoff.or(xoffNow).and(xonNow.not());
+        Expr changed = Hw.mux(isAppend, appendRow, Hw.mux(isTake, takeRow, row));
+        newRow.set(Hw.cat(newXoff, changed.bits(rowLayout.width - 2, 0)));
+        queueState.write(cValid.or(initializing), Hw.mux(initializing, initRow.bits(qw - 1, 0), cQueue),
+                Hw.mux(initializing, Hw.zeros(rowLayout.width), newRow));
+        fwdValid.set(cValid);
+        fwdQueue.set(cQueue);
         fwdRow.set(newRow);
-        fwdLinkValid.set(linkWrite);
-        fwdLinkAddr.set(tail);
-        fwdLinkData.set(bCell);
-        // a queue joins its list when its first command arrives and rejoins after a turn if it still holds commands
-        Expr listPush = wire("list_push", isAppend.and(wasEmpty).or(isTake.and(newCount.ne(0)).and(bKeep.not())));
-        Expr bVc = bQueue.bits(1, 0);
+        // the command's credits may come back now that it is in its queue
+        cmdStoredValid.set(isAppend);
+        cmdStoredVc.set(cQueue.bits(1, 0));
+        cmdStoredData.set(cEntry.bit(cmdWidth - 1));
+        // a queue joins its list with its first command, and goes back after a turn if it still holds commands
+        Expr listPush = wire("list_push", isAppend.and(empty).or(isTake.and(takeCount.ne(0))).or(isSkip));
+        Expr cVc = cQueue.bits(1, 0);
         for (int v = 0; v < VCS; v++) {
-            active.get(v).pushValid.set(listPush.and(bVc.eq(v)));
-            active.get(v).pushData.set(bQueue.bits(qw - 1, 2));
+            active.get(v).pushValid.set(listPush.and(cVc.eq(v)));
+            active.get(v).pushData.set(cQueue.bits(qw - 1, 2));
         }
         Reg xoffValidReg = reg("xoff_valid_reg", 1, 0);
         Reg xoffOnReg = reg("xoff_on_reg", 1, 0);
         Reg xoffQueue = reg("xoff_queue", qw, 0);
         xoffValidReg.set(xoffNow.or(xonNow));
         xoffOnReg.set(xoffNow);
-        xoffQueue.set(bQueue);
+        xoffQueue.set(cQueue);
         xoffValid.set(xoffValidReg);
         xoffOn.set(xoffOnReg);
         xoffXpuid.set(xoffQueue.bits(qw - 1, 2).resize(10));
         xoffVc.set(xoffQueue.bits(1, 0));
 
-        // ---- scheduler and walker ---------------------------------------------------------------------------------
-        // a pick reads its queue's row into a slot while the walker is still busy; the next walk starts from the slot
-        // in the cycle the previous one ends, so the walker takes a command in every cycle but one per PDU
-        Reg rrVc = reg("rr_vc", 2, VCS - 1);
-        Reg slotValid = reg("slot_valid", 1, 0);   // a picked queue waits for the walker; its row comes a cycle later
-        Reg slotQueue = reg("slot_queue", qw, 0);
-        Reg slotSkip = reg("slot_skip", 1, 0);
-        Reg slotHead = reg("slot_head", aw, 0);
-        Reg slotAvail = reg("slot_avail", cw, 0);
-        Reg rowArriving = reg("slot_row_arriving", 1, 0);
-        Reg walking = reg("walking", 1, 0);
-        Reg walkQueue = reg("walk_queue", qw, 0);
-        Reg walkAvail = reg("walk_avail", cw, 0);  // commands the queue held when picked
-        Reg walkTaken = reg("walk_taken", cw, 0);
-        Reg walkBytes = reg("walk_bytes", lw, 0);
-        Reg walkLast = reg("walk_last", aw, 0);   // the command taken last
-        Reg walkCmd = reg("walk_cmd", aw, 0);    // command whose info is being read
-        Reg walkSkip = reg("walk_skip", 1, 0);
-        // the command taken last goes to the reader once it is known whether it ends the PDU
-        Reg walkLastBytes = reg("walk_last_bytes", bw, 0);
-        Reg inFlight = reg("pdus_in_flight", 2, 0); // picked and not yet out of m_axis: at most PDUS_AHEAD
-        SyncFifo taken = child("taken", new SyncFifo(new SyncFifo.Config(aw + bw + 1 + qw, 16, false)));
+        // a taken PDU: read its run from the store; its metadata waits for its last beat on m_axis
+        SyncFifo runs = child("runs", new SyncFifo(new SyncFifo.Config(qw + aw + ow + lw, 4, false)));
+        SyncFifo metas = child("metas", new SyncFifo(new SyncFifo.Config(qw + lw, 4, false)));
+        unused("never_full_runs", runs.pushReady, metas.pushReady); // at most PDUS_AHEAD in each
+        runs.pushValid.set(isTake);
+        runs.pushData.set(Hw.cat(cQueue, rowLayout.head(row), takeBytes));
+        metas.pushValid.set(isTake);
+        metas.pushData.set(Hw.cat(cQueue, takeBytes));
+        store.rdValid.set(runs.popValid);
+        runs.popReady.set(store.rdReady);
+        store.rdQueue.set(runs.popData.bits(qw + aw + ow + lw - 1, aw + ow + lw));
+        store.rdCell.set(runs.popData.bits(aw + ow + lw - 1, ow + lw));
+        store.rdOffset.set(runs.popData.bits(ow + lw - 1, lw));
+        store.rdBytes.set(runs.popData.bits(lw - 1, 0).resize(QueueStore.RUN_WIDTH));
+        out.tdata().set(store.out.tdata());
+        out.tkeep().set(store.out.tkeep());
+        out.tvalid().set(store.out.tvalid());
+        out.tlast().set(store.out.tlast());
+        out.tuser().set(meta(metas.popData.bits(qw + lw - 1, lw), metas.popData.bits(lw - 1, 0), dw));
+        store.out.tready().set(out.tready());
+        unused("run_queue", store.out.tuser());
+        unused("meta_valid", metas.popValid); // a PDU's metadata waits before its first beat
+        Expr beatOut = wire("beat_out", out.tvalid().and(out.tready()));
+        metas.popReady.set(beatOut.and(out.tlast()));
+        Reg firstOut = reg("first_beat_out", 1, 1); // the next beat on m_axis starts a PDU
+        when(beatOut, () -> firstOut.set(out.tlast()));
+        Expr pduLeaving = wire("pdu_leaving", beatOut.and(firstOut));
 
-        // pick: round robin over the VCs with credit and an active queue, starting after the last one served
+        // ---- scheduler: round robin over the VCs with credit and an active queue, starting after the last served ---
+        Reg rrVc = reg("rr_vc", 2, VCS - 1);
+        Reg inFlight = reg("pdus_in_flight", 2, 0); // picked and not yet leaving m_axis: at most PDUS_AHEAD
         List<Expr> eligible = new ArrayList<>();
         for (int v = 0; v < VCS; v++) {
             eligible.add(active.get(v).popValid.and(vcReady.bit(v)));
         }
         Expr pickVc = rotatingPick(eligible, rrVc);
         Expr anyEligible = wire("any_eligible", Hw.cat(eligible).orR());
-        Wire startWalk = wire("start_walk", 1);
-        Expr pick = wire("pick", anyEligible.and(slotValid.not().or(startWalk)).and(inFlight.lt(PDUS_AHEAD)));
+        Expr pick = wire("pick", anyEligible.and(inFlight.lt(PDUS_AHEAD)).and(initializing.not()));
         Expr pickedDst = wire("picked_dst", Hw.select(active.stream().map(f -> f.popData).toList(), pickVc));
         for (int v = 0; v < VCS; v++) {
             active.get(v).popReady.set(pick.and(pickVc.eq(v)));
         }
-        Expr pickedQueue = Hw.cat(pickedDst, pickVc);
-        Expr walkRow = queueState.readSync("walk_row", pickedQueue, pick);
         Expr windowOpen = wire("window_open", dstReady.shr(pickedDst).bit(0));
-        rowArriving.set(pick);
-        Expr headNow = wire("slot_head_now", Hw.mux(rowArriving, walkRow.bits(aw - 1, 0), slotHead));
-        Expr availNow = wire("slot_avail_now", Hw.mux(rowArriving, walkRow.bits(2 * aw + cw - 1, 2 * aw), slotAvail));
+        when(pick, () -> rrVc.set(pickVc));
+        takeRequest.set(pick);
+        takeQueue.set(Hw.cat(pickedDst, pickVc));
+        takeSkip.set(windowOpen.not());
+        inFlight.set(inFlight.add(pick.and(windowOpen).resize(2)).sub(pduLeaving.resize(2)));
+    }
 
-        // walk: cmd_info and next_cmd of the command at hand, read one cycle ahead
-        Wire walkAddr = wire("walk_addr", aw);
-        Expr info = cmdInfo.readSync("walk_info", walkAddr, Hw.lit(1, 1));
-        Expr infoNext = nextCmd.readSync("walk_next", walkAddr, Hw.lit(1, 1));
-        walkAddr.set(walkCmd);
-        Expr infoBytes = info.bits(bw - 1, 0);
-        Expr fits = wire("fits", walkBytes.add(infoBytes.resize(lw)).le(config.pduLimit()));
-        Expr walkNow = walking.and(walkSkip.not());
-        Expr takeOne = wire("take_one", walkNow.and(walkTaken.lt(walkAvail)).and(fits).and(taken.pushReady));
-        // the walk ends when the queue's commands are taken or the next does not fit: tell the queue manager (always
-        // granted) and mark the PDU's last command for the reader; a skip (no transmit window) ends at once
-        Expr walkEnd = wire("walk_end", walkNow.and(walkTaken.eq(walkAvail).or(fits.not())).and(taken.pushReady));
-        Expr finish = wire("finish", walkEnd.or(walking.and(walkSkip)));
-        // a walk that ended on the PDU limit goes on with the same queue for the next PDU when no other queue waits
-        // (nothing in the slot, none eligible) and the queue still may send: one busy destination alone does not
-        // wait for its turn on the list again
-        Expr walkVc = walkQueue.bits(1, 0);
-        Expr continueWalk = wire("continue_walk", walkEnd.and(walkTaken.lt(walkAvail)).and(slotValid.not())
-                .and(anyEligible.not()).and(vcReady.shr(walkVc).bit(0))
-                .and(dstReady.shr(walkQueue.bits(qw - 1, 2)).bit(0)).and(inFlight.lt(PDUS_AHEAD)));
-        startWalk.set(slotValid.and(walking.not().or(finish)));
-        when(takeOne, () -> {
-            walkLastBytes.set(infoBytes);
-            walkTaken.set(walkTaken.add(1));
-            walkBytes.set(walkBytes.add(infoBytes.resize(lw)));
-            walkLast.set(walkCmd);
-            walkCmd.set(infoNext);
-            walkAddr.set(infoNext);
-        });
-        when(finish, () -> walking.set(0));
-        when(continueWalk, () -> { // the command that did not fit is at hand: its info is being read
-            walking.set(1);
-            walkAvail.set(walkAvail.sub(walkTaken));
-            walkTaken.set(0);
-            walkBytes.set(0);
-        });
-        when(rowArriving, () -> {
-            slotHead.set(headNow);
-            slotAvail.set(availNow);
-        });
-        when(startWalk, () -> {
-            walking.set(1);
-            walkQueue.set(slotQueue);
-            walkSkip.set(slotSkip);
-            walkAvail.set(availNow);
-            walkTaken.set(0);
-            walkBytes.set(0);
-            walkCmd.set(headNow);
-            walkAddr.set(headNow);
-            slotValid.set(0);
-        });
-        when(pick, () -> {
-            slotValid.set(1);
-            slotQueue.set(pickedQueue);
-            slotSkip.set(windowOpen.not());
-            rrVc.set(pickVc);
-        });
-        takeRequest.set(finish);
-        takeQueue.set(walkQueue);
-        takeCount.set(Hw.mux(walkSkip, Hw.lit(cw, 0), walkTaken));
-        takeLast.set(walkLast);
-        takeKeep.set(continueWalk);
-        // taken entries: {last of its PDU, queue, bytes, first cell}; a walk takes at least one command
-        taken.pushValid.set(takeOne.and(walkTaken.ne(0)).or(walkEnd));
-        taken.pushData.set(Hw.cat(walkEnd, walkQueue, walkLastBytes, walkLast));
-        unused("walk_row_rest", walkRow.bits(rowWidth - 1, 2 * aw + cw), walkRow.bits(2 * aw - 1, aw));
+    /** Fields of a {@code queue_state} row; positions low to high as listed in the constructor. */
+    private static final class Row {
+        final int ow;
+        final int aw;
+        final int cw;
+        final int lw;
+        final int width;
 
-        // ---- reader: one cell per cycle; the PDU's last command carries its end ------------------------------------
-        Expr entryEnd = taken.popData.bit(aw + bw + qw);
-        Expr entryQueue = taken.popData.bits(aw + bw + qw - 1, aw + bw);
-        Expr entryBytes = taken.popData.bits(aw + bw - 1, aw);
-        Expr entryCell = taken.popData.bits(aw - 1, 0);
-        Reg reading = reg("reading", 1, 0);       // inside a command
-        Reg readLeft = reg("read_left", bw, 0);   // bytes of the command not yet read
-        Reg readQueue = reg("read_queue", qw, 0);
-        Reg readEnd = reg("read_end", 1, 0);      // the command is its PDU's last
-        Wire flushNext = wire("flush_next", 1);   // the concatenation needs the next cycle for a PDU's last beat
-        Reg pduBytes = reg("pdu_bytes", lw, 0);
-        Wire readAddrW = wire("read_addr", aw);
-        Expr nextLink = cellLink.readSync("read_link", readAddrW, Hw.lit(1, 1)); // the next cell, one cycle later
-        Expr startCommand = wire("start_command", reading.not().and(taken.popValid).and(flushNext.not()));
-        Expr readNow = wire("read_now", reading.or(startCommand));
-        readAddrW.set(Hw.mux(reading, nextLink, entryCell));
-        Expr readAddr = readAddrW;
-        Expr left = wire("left", Hw.mux(reading, readLeft, entryBytes));
-        Expr lastCell = wire("last_cell", left.le(cb));
-        Expr pieceBytes = wire("piece_bytes", Hw.mux(lastCell, left, Hw.lit(bw, cb)));
-        Expr data = cells.readSync("read_data", readAddr, readNow);
-        taken.popReady.set(startCommand);
-        when(readNow, () -> {
-            reading.set(lastCell.not());
-            readLeft.set(left.sub(cb));
-        });
-        when(startCommand, () -> {
-            readQueue.set(entryQueue);
-            readEnd.set(entryEnd);
-        });
-        Expr queueNow = Hw.mux(reading, readQueue, entryQueue);
-        // the cell just read goes back to the free list; its data is already on its way out
-        freeCells.pushValid.set(readNow);
-        freeCells.pushData.set(readAddr);
-        // told when the free list can hand the cell out again: two cycles after its push
-        Reg freedValid1 = reg("cell_freed_valid_1", 1, 0);
-        Reg freedVc1 = reg("cell_freed_vc_1", 2, 0);
-        Reg freedValid2 = reg("cell_freed_valid_2", 1, 0);
-        Reg freedVc2 = reg("cell_freed_vc_2", 2, 0);
-        freedValid1.set(readNow);
-        freedVc1.set(queueNow.bits(1, 0));
-        freedValid2.set(freedValid1);
-        freedVc2.set(freedVc1);
-        cellFreedValid.set(freedValid2);
-        cellFreedVc.set(freedVc2);
+        Row(int ow, int aw, int cw, int lw) {
+            this.ow = ow;
+            this.aw = aw;
+            this.cw = cw;
+            this.lw = lw;
+            this.width = 2 * (aw + ow) + 3 * cw + lw + 1;
+        }
 
-        // ---- concatenation of the pieces into full beats, into the output packet FIFO -----------------------------
-        Reg pieceValid = reg("piece_valid", 1, 0);
-        Reg pieceN = reg("piece_n", bw, 0);
-        Reg pieceEnd = reg("piece_end", 1, 0);   // the PDU's last piece
-        Reg pieceQueue = reg("piece_queue", qw, 0);
-        Reg flushing = reg("flushing", 1, 0);     // the PDU's last beat: what the last piece left over
-        pieceValid.set(readNow);
-        pieceN.set(pieceBytes);
-        pieceEnd.set(readNow.and(lastCell).and(Hw.mux(reading, readEnd, entryEnd)));
-        when(readNow, () -> pieceQueue.set(queueNow));
-        Reg acc = reg("acc", w, 0);
-        int nw = Hw.log2Up(cb + 1);
-        Reg accN = reg("acc_n", nw, 0);
-        Expr shifted = wire("shifted", data.resize(2 * w).shl(Hw.cat(accN, Hw.lit(3, 0))));
-        Expr combined = wire("combined", acc.resize(2 * w).or(shifted));
-        Expr total = wire("total", accN.resize(bw + 1).add(pieceN.resize(bw + 1)));
-        // a beat leaves as soon as it is full, the PDU's last one with tlast; a last piece that overflows a beat
-        // leaves a remainder for the next cycle, when the reader waits
-        Expr endNow = wire("end_now", pieceValid.and(pieceEnd).and(total.le(cb)));
-        Expr full = wire("full", pieceValid.and(total.ge(cb)).and(endNow.not()));
-        flushNext.set(full.and(pieceEnd));
-        Expr lastBeat = wire("last_beat", endNow.or(flushing));
-        // room for every PDU picked and not yet sent
-        PacketFifo staging = child("staging", new PacketFifo(new PacketFifo.Config(new StreamConfig(w, SueMeta.WIDTH),
-                Integer.highestOneBit(PDUS_AHEAD * config.maxPduBeats() + 4) * 2)));
-        staging.inValid.set(full.or(lastBeat));
-        staging.inData.set(Hw.mux(flushing, acc, combined.bits(w - 1, 0)));
-        staging.inKeep.set(Hw.mux(full, Hw.ones(cb), Keep.below(Hw.mux(flushing, accN.resize(bw + 1), total), cb)));
-        staging.inLast.set(lastBeat);
-        flushing.set(flushNext);
-        when(full, () -> {
-            acc.set(combined.bits(2 * w - 1, w));
-            accN.set(total.sub(cb).resize(nw));
-        }).elseWhen(lastBeat, () -> {
-            acc.set(0);
-            accN.set(0);
-        }).elseWhen(pieceValid, () -> {
-            acc.set(combined.bits(w - 1, 0));
-            accN.set(total.resize(nw));
-        });
-        Expr pduLen = wire("pdu_len", pduBytes.add(Hw.mux(pieceValid, pieceN.resize(lw), Hw.zeros(lw))));
-        pduBytes.set(Hw.mux(lastBeat, Hw.zeros(lw), pduLen));
-        // verdict two cycles after the last beat: keep, with the PDU's metadata
-        Reg v1 = reg("verdict_1", 1, 0);
-        Reg v2 = reg("verdict_2", 1, 0);
-        Reg u1 = reg("verdict_user_1", SueMeta.WIDTH, 0);
-        Reg u2 = reg("verdict_user_2", SueMeta.WIDTH, 0);
-        v1.set(lastBeat);
-        v2.set(v1);
-        u1.set(meta(pieceQueue, pduLen, dw));
-        u2.set(u1);
-        staging.verdictValid.set(v2);
-        staging.verdictDrop.set(0);
-        staging.verdictUser.set(u2);
-        unused("staging_status", staging.dropsBad, staging.dropsOverflow, staging.protocolError);
-        out.tdata().set(staging.out.tdata());
-        out.tkeep().set(staging.out.tkeep());
-        out.tvalid().set(staging.out.tvalid());
-        out.tlast().set(staging.out.tlast());
-        out.tuser().set(staging.out.tuser());
-        staging.out.tready().set(out.tready());
-        Expr pduOut = wire("pdu_out", out.tvalid().and(out.tready()).and(out.tlast()));
-        inFlight.set(inFlight.add(pick.and(windowOpen).or(continueWalk).resize(2)).sub(pduOut.resize(2)));
-        overflowError.set(overflow);
+        Expr pack(Expr head, Expr count, Expr closed, Expr openBytes, Expr openCmds, Expr openStart, Expr xoff) {
+            return Hw.cat(xoff, openStart, openCmds, openBytes, closed, count, head);
+        }
+
+        /** {cell, offset} where the head segment starts. */
+        Expr head(Expr row) {
+            return row.bits(aw + ow - 1, 0);
+        }
+
+        Expr headCell(Expr row) {
+            return row.bits(aw + ow - 1, ow);
+        }
+
+        Expr count(Expr row) {
+            return row.bits(aw + ow + cw - 1, aw + ow);
+        }
+
+        Expr closed(Expr row) {
+            return row.bits(aw + ow + 2 * cw - 1, aw + ow + cw);
+        }
+
+        Expr openBytes(Expr row) {
+            return row.bits(aw + ow + 2 * cw + lw - 1, aw + ow + 2 * cw);
+        }
+
+        Expr openCmds(Expr row) {
+            return row.bits(aw + ow + 3 * cw + lw - 1, aw + ow + 2 * cw + lw);
+        }
+
+        Expr openStart(Expr row) {
+            return row.bits(2 * (aw + ow) + 3 * cw + lw - 1, aw + ow + 3 * cw + lw);
+        }
+
+        Expr openStartCell(Expr row) {
+            return row.bits(2 * (aw + ow) + 3 * cw + lw - 1, aw + 2 * ow + 3 * cw + lw);
+        }
+
+        Expr xoff(Expr row) {
+            return row.bit(width - 1);
+        }
     }
 
     /** SueMeta for an assembled PDU: destination, VC and length; the rest is filled in further down the path. */

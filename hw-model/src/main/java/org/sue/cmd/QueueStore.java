@@ -28,7 +28,7 @@ import org.sue.lib.stream.StreamPorts;
  * that are still free and the low lanes of one new cell. So the cell memory is one memory per byte lane, each with
  * its own address. A new cell comes from a spare register refilled from the free lists; the tail cell's
  * {@code cell_link} entry points to it. When a command's last beat is written, {@code stored_*} tells where it
- * starts (cell, offset) and how long it is. A table read (one cycle before the write) with the previous write
+ * starts (cell, offset), how long it is and whether it has data. A table read (one cycle before the write) with the previous write
  * forwarded keeps back-to-back beats of one queue exact.
  *
  * <p><b>Reader.</b> A run request ({@code rd_*}: queue, start cell and offset, bytes; whole commands already
@@ -92,6 +92,7 @@ public final class QueueStore extends Component {
     public final Port storedBytes;
     public final Port storedCell;
     public final Port storedOffset;
+    public final Port storedData;
     public final Port rdValid;
     public final Port rdReady;
     public final Port rdQueue;
@@ -126,6 +127,7 @@ public final class QueueStore extends Component {
         storedBytes = out("stored_bytes", bw);
         storedCell = out("stored_cell", aw);
         storedOffset = out("stored_offset", ow);
+        storedData = out("stored_data", 1);
         rdValid = in("rd_valid", 1);
         rdReady = out("rd_ready", 1);
         rdQueue = in("rd_queue", qw);
@@ -213,7 +215,6 @@ public final class QueueStore extends Component {
             aLeft.set(left.sub(cb));
         });
         unused("keep", in.tkeep());
-        unused("has_data", PackingBuffer.CommandUser.hasData(in.tuser()));
 
         Reg bValid = reg("b_valid", 1, 0);
         Reg bBeat = reg("b_beat", 1, 0);
@@ -222,6 +223,7 @@ public final class QueueStore extends Component {
         Reg bLast = reg("b_last", 1, 0);
         Reg bBytes = reg("b_bytes", fw, 0);     // bytes in the beat, 1..cb
         Reg bCmdBytes = reg("b_cmd_bytes", bw, 0);
+        Reg bCmdData = reg("b_cmd_data", 1, 0);
         Reg bData = regNoReset("b_data", w);
         Reg bFirstGone = reg("b_notice_first_gone", 1, 0); // notice: the run left its first cell behind
         Reg bFirstCell = reg("b_notice_first", aw, 0);
@@ -235,7 +237,10 @@ public final class QueueStore extends Component {
             bLast.set(in.tlast());
             bBytes.set(beatBytes);
             bData.set(in.tdata());
-            when(aFirst, () -> bCmdBytes.set(PackingBuffer.CommandUser.bytes(in.tuser())));
+            when(aFirst, () -> {
+                bCmdBytes.set(PackingBuffer.CommandUser.bytes(in.tuser()));
+                bCmdData.set(PackingBuffer.CommandUser.hasData(in.tuser()));
+            });
         });
         when(noticeIn, () -> {
             bFirstGone.set(notices.popData.bit(2 * aw + fw));
@@ -308,6 +313,7 @@ public final class QueueStore extends Component {
         storedValid.set(isBeat.and(bLast));
         storedQueue.set(bQueue);
         storedBytes.set(bCmdBytes);
+        storedData.set(bCmdData);
         storedCell.set(Hw.mux(bFirst, firstCell, cmdCell));
         storedOffset.set(Hw.mux(bFirst, rot, cmdOffset));
 

@@ -49,8 +49,10 @@ class BufferCreditsTest {
                         + worst + " cells of " + config.cells());
                 peakCells = Math.max(peakCells, traffic.totalCellsInBuffer());
                 ref.cycle(sim.peek("cell_used_valid") == 1 ? (int) sim.peek("cell_used_vc") : -1,
-                        sim.peek("cell_used_last") == 1, sim.peek("cell_used_data") == 1,
-                        sim.peek("cell_freed_valid") == 1 ? (int) sim.peek("cell_freed_vc") : -1);
+                        sim.peek("cmd_stored_valid") == 1 ? (int) sim.peek("cmd_stored_vc") : -1,
+                        sim.peek("cmd_stored_data") == 1,
+                        sim.peek("cell_freed_valid") == 1 ? (int) sim.peek("cell_freed_vc") : -1,
+                        (int) sim.peek("cell_returned_vc"), (int) sim.peek("cell_returned_count"));
                 sim.step();
             }
         }

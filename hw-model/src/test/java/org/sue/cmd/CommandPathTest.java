@@ -20,7 +20,7 @@ class CommandPathTest {
     @Test
     void matchesTheModelFromTheXpuInterface() {
         Random rnd = new Random(11);
-        CommandPath.Config config = new CommandPath.Config(512, TABLE, 8, 256, 1500, 6, 2, 24, 8);
+        CommandPath.Config config = new CommandPath.Config(512, TABLE, 8, 256, 600, 6, 2, 24, 8);
         Simulator sim = Simulator.compile(Design.elaborate(new CommandPath(config)));
         sim.reset();
         PackingModelFollower follower = new PackingModelFollower(sim, "packing.", config.packing());

@@ -1,6 +1,7 @@
 package org.sue.vectors;
 
 import java.math.BigInteger;
+import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Random;
 import org.sue.cmd.CommandCodec;
@@ -12,8 +13,9 @@ import org.sue.sim.Simulator;
 
 /**
  * Drives a {@link org.sue.cmd.PackingBuffer} as the ingress would: random packed commands to a few destinations and
- * VCs, one packet each, never more cells outstanding than the buffer has ({@code cell_freed_valid} counts them
- * back, as the credits would); random output backpressure and random gating of VCs and destinations.
+ * VCs, one packet each, never more cells in use or on their way than the buffer has (as the credits would: the cells
+ * handed out and freed, and the most each command not yet in its queue may still take); random output backpressure
+ * and random gating of VCs and destinations.
  */
 public final class PackedCommandStream implements GoldenScenario.Stimulus {
     private final CommandTable table = CommandTable.example();
@@ -21,7 +23,9 @@ public final class PackedCommandStream implements GoldenScenario.Stimulus {
     private final int destinations;
     private final int cells;
     private final boolean oneQueue;
-    private int outstanding; // cells sent and not freed
+    private long inUse; // cells handed out and not freed
+    private final ArrayDeque<Integer> transit = new ArrayDeque<>(); // most cells each command sent may still take
+    private long transitCells;
     private byte[] packet;
     private long user;
     private int offset;
@@ -30,7 +34,7 @@ public final class PackedCommandStream implements GoldenScenario.Stimulus {
         this(lanes, destinations, cells, false);
     }
 
-    /** {@code oneQueue}: every command to destination 0, VC 0 (a busy queue alone goes on from PDU to PDU). */
+    /** {@code oneQueue}: every command to destination 0, VC 0 (one busy queue alone, PDU after PDU). */
     public PackedCommandStream(int lanes, int destinations, int cells, boolean oneQueue) {
         this.lanes = lanes;
         this.destinations = destinations;
@@ -40,8 +44,9 @@ public final class PackedCommandStream implements GoldenScenario.Stimulus {
 
     @Override
     public void drive(Simulator sim, long cycle, Random rnd) {
-        if (sim.peek("cell_freed_valid") == 1) {
-            outstanding--;
+        inUse += sim.peek("cell_used_valid") - sim.peek("cell_freed_valid") - sim.peek("cell_returned_count");
+        if (sim.peek("cmd_stored_valid") == 1) {
+            transitCells -= transit.poll();
         }
         sim.poke("m_axis_tready", rnd.nextInt(4) > 0 ? 1 : 0);
         if (cycle % 50 == 0) { // gating changes now and then
@@ -49,7 +54,8 @@ public final class PackedCommandStream implements GoldenScenario.Stimulus {
             BigInteger open = BigInteger.ONE.shiftLeft(destinations).subtract(BigInteger.ONE);
             sim.poke("dst_ready", rnd.nextInt(4) == 0 ? open.clearBit(rnd.nextInt(destinations)) : open);
         }
-        if (packet == null && outstanding + (CommandCodec.MAX_PACKED_BYTES + lanes - 1) / lanes <= cells && rnd.nextInt(3) > 0) {
+        int largest = (CommandCodec.MAX_PACKED_BYTES + lanes - 1) / lanes;
+        if (packet == null && inUse + transitCells + largest <= cells && rnd.nextInt(3) > 0) {
             int[] types = table.definedTypes();
             int t = types[rnd.nextInt(types.length)];
             int len = table.hasData(t) ? rnd.nextInt(257) : 0;
@@ -59,7 +65,9 @@ public final class PackedCommandStream implements GoldenScenario.Stimulus {
                     : new PackingBuffer.CommandUser(len > 0, packet.length, rnd.nextInt(4),
                             rnd.nextInt(Math.min(destinations, 6))).pack();
             offset = 0;
-            outstanding += (packet.length + lanes - 1) / lanes;
+            int cost = (packet.length + lanes - 1) / lanes;
+            transit.add(cost);
+            transitCells += cost;
         }
         boolean valid = packet != null;
         int n = valid ? Math.min(lanes, packet.length - offset) : 0;
