@@ -6,7 +6,6 @@ import java.util.function.Supplier;
 import org.sue.cmd.CommandPath;
 import org.sue.cmd.CommandTable;
 import org.sue.cmd.CommandUnpacker;
-import org.sue.cmd.QueueStore;
 import org.sue.core.Component;
 import org.sue.lib.CreditCounter;
 import org.sue.lib.SyncFifo;
@@ -41,8 +40,7 @@ public final class DefaultDesigns {
         // command interface to the XPU: 512-bit data, packed commands on the framing's 1024-bit bus
         m.put("cmd_unpacker_s1024_d512", () -> new CommandUnpacker(new CommandUnpacker.Config(1024, 512,
                 CommandTable.example(), 64, 32)));
-        // per-queue byte runs in shared cells (the packing buffer's dense storage): 1024-bit cells, 512 KiB
-        m.put("queue_store_w1024", () -> new QueueStore(new QueueStore.Config(1024, 4096, 1024)));
+        // the transmit command path, its packing buffer on QueueStore (1024-bit cells, 512 KiB)
         m.put("cmd_path_n512", () -> new CommandPath(CommandPath.Config.defaults(CommandTable.example())));
         return m;
     }
