@@ -401,7 +401,9 @@ public final class PackingBuffer extends Component {
         }
         Expr pickVc = rotatingPick(eligible, rrVc);
         Expr anyEligible = wire("any_eligible", Hw.cat(eligible).orR());
-        Expr pick = wire("pick", anyEligible.and(inFlight.lt(PDUS_AHEAD)).and(initializing.not()));
+        // a PDU starting to leave makes room at once: the next pick reaches m_axis as the two ahead of it are sent
+        Expr pickRoom = wire("pick_room", inFlight.lt(PDUS_AHEAD).or(pduLeaving));
+        Expr pick = wire("pick", anyEligible.and(pickRoom).and(initializing.not()));
         Expr pickedDst = wire("picked_dst", Hw.select(active.stream().map(f -> f.popData).toList(), pickVc));
         for (int v = 0; v < VCS; v++) {
             active.get(v).popReady.set(pick.and(pickVc.eq(v)));

@@ -201,6 +201,37 @@ class PackingBufferTest {
         assertEquals(300, packed);
     }
 
+    /**
+     * Many queues with a PDU of three beats each (two 192-byte commands at 128 bytes per beat), queued while the link
+     * was busy: once it takes every beat, the PDUs follow each other with no gap.
+     */
+    @Test
+    void pdusOfThreeBeatsLeaveBackToBack() {
+        Bench b = new Bench(PackingBuffer.Config.defaults(1024, 512, 64), new Random(4));
+        b.readyPercent = 0;
+        for (int i = 0; i < 64; i++) {
+            b.send(new CommandCodec.Command(3, RandomCommands.bytes(b.rnd, 4), RandomCommands.bytes(b.rnd, 184)),
+                    i / 2, 1);
+        }
+        b.cycles(400);
+        b.readyPercent = 100;
+        long first = -1;
+        long last = -1;
+        long beats = b.out.beats();
+        long start = beats;
+        while (b.out.packets().stream().mapToInt(p -> p.bytes().length).sum() < 64 * 192) {
+            b.cycles(1);
+            if (b.out.beats() > beats) {
+                beats = b.out.beats();
+                first = first < 0 ? b.sim.cycle() : first;
+                last = b.sim.cycle();
+            }
+            assertTrue(b.sim.cycle() < 10_000, "the PDUs never left");
+        }
+        assertTrue(b.out.packets().stream().filter(p -> p.bytes().length == 384).count() >= 30, "PDUs of 3 beats");
+        assertEquals(beats - start, last - first + 1, "a beat in every cycle from the first to the last");
+    }
+
     @Test
     void rejectsBadParameters() {
         assertThrows(IllegalArgumentException.class, () -> new PackingBuffer.Config(128, 256, 16, 2048, 8, 4));
