@@ -38,13 +38,14 @@ import org.sue.lib.stream.StreamPorts;
  * {@code m_axis} (tuser = queue, tlast on the run's last beat).
  *
  * <p><b>Cells go back</b> once read and never written again. A cell the run leaves behind (it goes on into the next
- * cell) is freed by the reader ({@code cell_freed_*}). The cell a run ends in may be the queue's tail, which the
- * writer may still fill: the reader tells the writer (queue, cell, end offset), and the writer frees it
- * ({@code cell_reclaimed_*}) if nothing was written after the run (the queue's tail is that cell, filled exactly to
- * the end: the tail is dropped) or if the run ended on the cell's last byte and the stream has moved on; otherwise
- * the bytes after the run belong to a later run, which frees the cell. The writer does this in cycles without an
- * input beat, so the input never waits for it; a queue that stays busy needs none. {@code cells_in_use} counts
- * cells handed out and not back.
+ * cell) is freed by the reader ({@code cell_freed_*}), except the run's first: the run before may have ended in it,
+ * and that run's notice must be judged first. The run's first and last cells go to the writer in a notice (queue,
+ * first cell, last cell, end offset); the writer judges notices in order, in cycles without an input beat (so the
+ * input never waits; a queue that stays busy needs none), and frees ({@code cell_returned_*}) the first cell if the
+ * run left it, and the last cell if nothing was written after the run (the queue's tail is that cell, filled exactly
+ * to the end: the tail is dropped) or if the run ended on the cell's last byte and the stream has moved on;
+ * otherwise the bytes after the run belong to a later run, which frees the cell. {@code cells_in_use} counts cells
+ * handed out and not back.
  *
  * <p>Reset: the tail table is a RAM without a reset value, so after reset it is cleared one row per cycle while
  * {@code init_busy} is high and nothing enters.
@@ -332,8 +333,8 @@ public final class QueueStore extends Component {
         Expr lastBeat = wire("read_last_beat", rLeft.le(cb));
         Expr toCellEnd = wire("to_cell_end", Hw.lit(fw, cb).sub(rOffset.resize(fw)));
         Expr passes = wire("passes_cell", rLeft.gt(toCellEnd.resize(RUN_WIDTH))); // the run goes on into nextCell
-        Expr room2 = wire("out_room", outstanding.lt(OUT_DEPTH));
-        Expr readBeat = wire("read_beat", reading.and(room2).and(lastBeat.not().or(notices.pushReady)));
+        Expr outRoom = wire("out_room", outstanding.lt(OUT_DEPTH));
+        Expr readBeat = wire("read_beat", reading.and(outRoom).and(lastBeat.not().or(notices.pushReady)));
         Expr runDone = wire("run_done", readBeat.and(lastBeat));
         Expr accept = wire("accept_run", rdValid.and(reading.not().or(runDone)).and(initializing.not()));
         rdReady.set(accept);
