@@ -10,7 +10,6 @@ import org.sue.cmd.CommandSender;
 import org.sue.cmd.CommandTable;
 import org.sue.cmd.Eligibility;
 import org.sue.core.Design;
-import org.sue.gen.VerilogEmitter;
 import org.sue.lib.stream.StreamMonitor;
 import org.sue.net.FrameCodec;
 import org.sue.net.HeaderFormat;
@@ -68,15 +67,7 @@ final class CommandPathBench {
         }
         put.accept("cmd_latency_cycles", (double) latency(config));
         simulatorSpeed(config, out, put);
-
-        VerilogEmitter.Result v = VerilogEmitter.emit(Design.elaborate(new CommandPath(config)), out.resolve(
-                "rtl-cmdpath"));
-        SynthReport s = Yosys.synth(v.files(), v.topModule());
-        put.accept("cmdpath_cells", (double) s.cells());
-        put.accept("cmdpath_ffs", (double) s.flipFlops());
-        put.accept("cmdpath_mem_bits", (double) s.memoryBits());
-        System.out.printf("yosys %s: %d cells, %d flip-flops, %d memories with %d bits%n", v.topModule(), s.cells(),
-                s.flipFlops(), s.memories(), s.memoryBits());
+        FramingBench.synthFigures("cmdpath", Design.elaborate(new CommandPath(config)), out, put);
     }
 
     static void packingFigures(CommandPath.Config config, NetConfig net, String tag, BiConsumer<String, Double> put) {
@@ -184,10 +175,7 @@ final class CommandPathBench {
                 sim.step();
             }
         }
-        double[] speed = FramingBench.replaySpeeds(design, manifest, out.resolve("rtl-cmdpath-speed"), "command path");
-        put.accept("cmdpath_jvm_cycles_per_s", (double) Math.round(speed[0]));
-        put.accept("cmdpath_verilator_cycles_per_s", (double) Math.round(speed[1]));
-        System.out.printf("command path: JVM %.0f cycles/s, Verilator %.0f cycles/s%n", speed[0], speed[1]);
+        FramingBench.speedFigures("cmdpath", "command path", design, manifest, out, put);
     }
 
     /**

@@ -83,15 +83,19 @@ final class FramingBench {
         blocks.put("rx_slice", () -> new StreamSlice(new StreamSlice.Config(WIDTH, net.headerBytes(), 4)));
         blocks.put("rx_packet_fifo", () -> new PacketFifo(new PacketFifo.Config(sc, 128)));
         for (Map.Entry<String, Supplier<Component>> b : blocks.entrySet()) {
-            VerilogEmitter.Result v = VerilogEmitter.emit(Design.elaborate(b.getValue().get()),
-                    out.resolve("rtl-" + b.getKey()));
-            SynthReport s = Yosys.synth(v.files(), v.topModule());
-            put.accept(b.getKey() + "_cells", (double) s.cells());
-            put.accept(b.getKey() + "_ffs", (double) s.flipFlops());
-            put.accept(b.getKey() + "_mem_bits", (double) s.memoryBits());
-            System.out.printf("yosys %-16s %7d cells %6d flip-flops %8d memory bits%n", b.getKey(), s.cells(),
-                    s.flipFlops(), s.memoryBits());
+            synthFigures(b.getKey(), Design.elaborate(b.getValue().get()), out, put);
         }
+    }
+
+    /** Yosys on {@code design}: puts {@code <name>_cells}, {@code <name>_ffs} and {@code <name>_mem_bits}. */
+    static void synthFigures(String name, Design design, Path out, BiConsumer<String, Double> put) {
+        VerilogEmitter.Result v = VerilogEmitter.emit(design, out.resolve("rtl-" + name));
+        SynthReport s = Yosys.synth(v.files(), v.topModule());
+        put.accept(name + "_cells", (double) s.cells());
+        put.accept(name + "_ffs", (double) s.flipFlops());
+        put.accept(name + "_mem_bits", (double) s.memoryBits());
+        System.out.printf("yosys %-16s %7d cells %6d flip-flops %8d memory bits%n", name, s.cells(), s.flipFlops(),
+                s.memoryBits());
     }
 
     /**
@@ -120,13 +124,21 @@ final class FramingBench {
                 sim.step();
             }
         }
-        double[] speed = replaySpeeds(design, manifest, out.resolve("rtl-rx-speed"), "receiver");
-        double jvm = speed[0];
-        double verilator = speed[1];
-        put.accept("rx1024_jvm_cycles_per_s", (double) Math.round(jvm));
-        put.accept("rx1024_verilator_cycles_per_s", (double) Math.round(verilator));
-        put.accept("rx1024_sim_speed_ratio", round(jvm / verilator));
-        System.out.printf("receiver, 1024 bits: JVM %.0f cycles/s, Verilator %.0f cycles/s%n", jvm, verilator);
+        double[] speed = speedFigures("rx1024", "receiver, 1024 bits", design, manifest, out, put);
+        put.accept("rx1024_sim_speed_ratio", round(speed[0] / speed[1]));
+    }
+
+    /**
+     * Replays {@code manifest} on both simulators ({@link #replaySpeeds}): puts {@code <name>_jvm_cycles_per_s} and
+     * {@code <name>_verilator_cycles_per_s}, and returns them.
+     */
+    static double[] speedFigures(String name, String what, Design design, Path manifest, Path out,
+                                 BiConsumer<String, Double> put) {
+        double[] speed = replaySpeeds(design, manifest, out.resolve("rtl-" + name + "-speed"), what);
+        put.accept(name + "_jvm_cycles_per_s", (double) Math.round(speed[0]));
+        put.accept(name + "_verilator_cycles_per_s", (double) Math.round(speed[1]));
+        System.out.printf("%s: JVM %.0f cycles/s, Verilator %.0f cycles/s%n", what, speed[0], speed[1]);
+        return speed;
     }
 
     /** {JVM, Verilator} cycles per second replaying {@code manifest} on {@code design}, best of 2 each. */

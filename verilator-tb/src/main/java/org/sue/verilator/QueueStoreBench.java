@@ -6,7 +6,6 @@ import java.util.function.BiConsumer;
 import org.sue.cmd.QueueStore;
 import org.sue.cmd.QueueStoreTraffic;
 import org.sue.core.Design;
-import org.sue.gen.VerilogEmitter;
 import org.sue.lib.stream.StreamMonitor;
 import org.sue.sim.Simulator;
 
@@ -47,18 +46,8 @@ final class QueueStoreBench {
                 sim.step();
             }
         }
-        double[] speed = FramingBench.replaySpeeds(design, manifest, out.resolve("rtl-queue-store-speed"),
-                "queue store");
-        put.accept("queue_store_jvm_cycles_per_s", (double) Math.round(speed[0]));
-        put.accept("queue_store_verilator_cycles_per_s", (double) Math.round(speed[1]));
-        System.out.printf("queue store: JVM %.0f cycles/s, Verilator %.0f cycles/s%n", speed[0], speed[1]);
-        VerilogEmitter.Result v = VerilogEmitter.emit(design, out.resolve("rtl-queue-store"));
-        SynthReport s = Yosys.synth(v.files(), v.topModule());
-        put.accept("queue_store_cells", (double) s.cells());
-        put.accept("queue_store_ffs", (double) s.flipFlops());
-        put.accept("queue_store_mem_bits", (double) s.memoryBits());
-        System.out.printf("yosys %s: %d cells, %d flip-flops, %d memories with %d bits%n", v.topModule(), s.cells(),
-                s.flipFlops(), s.memories(), s.memoryBits());
+        FramingBench.speedFigures("queue_store", "queue store", design, manifest, out, put);
+        FramingBench.synthFigures("queue_store", design, out, put);
     }
 
     /** Fills most of the cells with {@code size}-byte commands to 64 queues, then reads everything back. */
