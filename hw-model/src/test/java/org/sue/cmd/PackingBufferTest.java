@@ -66,7 +66,7 @@ class PackingBufferTest {
         sendRandom(b, 1500, expected);
         b.drain();
         assertEquals(1500, delivered(b, expected, limit));
-        assertEquals(b.cellsUsed, b.cellsFreed, "every cell back on the free lists");
+        assertEquals(b.cells.used(), b.cells.freed(), "every cell back on the free lists");
         assertEquals(0, b.sim.peek("overflow_error"));
     }
 
@@ -110,7 +110,7 @@ class PackingBufferTest {
             int vc = b.rnd.nextInt(4);
             expected.computeIfAbsent(dst * 4 + vc, k -> new ArrayDeque<>()).add(c);
             b.send(c, dst, vc);
-            b.holdCellsWithin(b.cells);
+            b.holdCells();
         }
     }
 
@@ -155,7 +155,7 @@ class PackingBufferTest {
             int vc = rnd.nextInt(4);
             follower.arrives(dst, vc, c);
             b.send(c, dst, vc);
-            b.holdCellsWithin(cells);
+            b.holdCells();
             if (i / 150 % 2 == 1) { // light load now and then: commands that go out alone
                 b.cycles(rnd.nextInt(12));
             }
@@ -169,10 +169,10 @@ class PackingBufferTest {
                     RandomCommands.bytes(rnd, rnd.nextInt(257)));
             follower.arrives(1, 2, c);
             b.send(c, 1, 2);
-            if (b.cellsUsed - b.cellsFreed > cells / 2) {
+            if (b.cells.inUse() > cells / 2) {
                 b.readyPercent = 100;
             }
-            b.holdCellsWithin(cells);
+            b.holdCells();
         }
         b.drain();
         follower.assertMatches(b.out.packets(), TABLE);
@@ -266,18 +266,13 @@ class PackingBufferTest {
         /** change the VC and destination gating at random every 50 cycles (all open when switched off) */
         boolean gating;
         final int destinations;
-        long cellsUsed;
-        long cellsFreed;
-        final ArrayDeque<Integer> inTransit = new ArrayDeque<>(); // most cells each command sent may still take
-        long transitCells;
-        final int cellBytes;
-        final int cells;
+        final PackingBuffer.Config config;
+        PackingBufferCells cells;
 
         Bench(PackingBuffer.Config config, Random rnd) {
             this.rnd = rnd;
             sim = Simulator.compile(Design.elaborate(new PackingBuffer(config)));
-            cellBytes = config.cellBytes();
-            cells = config.cells();
+            this.config = config;
             destinations = config.destinations();
             resetAll();
         }
@@ -287,10 +282,7 @@ class PackingBufferTest {
             sim.reset();
             source = new StreamSource(sim, "s_axis");
             out = new StreamMonitor(sim, "m_axis", null);
-            cellsUsed = 0;
-            cellsFreed = 0;
-            inTransit.clear();
-            transitCells = 0;
+            cells = new PackingBufferCells(config.cells(), config.cellBytes());
             Eligibility.open(sim, destinations);
         }
 
@@ -298,15 +290,12 @@ class PackingBufferTest {
             byte[] packed = CommandCodec.pack(TABLE, List.of(c));
             long user = new PackingBuffer.CommandUser(c.data().length > 0, packed.length, vc, dst).pack();
             source.add(packed, BigInteger.valueOf(user));
-            int cost = (packed.length + cellBytes - 1) / cellBytes;
-            inTransit.add(cost);
-            transitCells += cost;
+            cells.sent(packed.length);
         }
 
         /** Like the credits: the next command is sent only when the buffer has room for the largest one. */
-        void holdCellsWithin(int cells) {
-            while (cellsUsed - cellsFreed + transitCells > cells
-                    - (CommandCodec.MAX_PACKED_BYTES + cellBytes - 1) / cellBytes) {
+        void holdCells() {
+            while (!cells.roomForLargest()) {
                 cycles(1);
             }
         }
@@ -319,11 +308,7 @@ class PackingBufferTest {
                 source.drive(rnd, 100);
                 sim.poke("m_axis_tready", rnd.nextInt(100) < readyPercent ? 1 : 0);
                 source.advance();
-                cellsUsed += sim.peek("cell_used_valid");
-                cellsFreed += sim.peek("cell_freed_valid") + sim.peek("cell_returned_count");
-                if (sim.peek("cmd_stored_valid") == 1) {
-                    transitCells -= inTransit.poll();
-                }
+                cells.sample(sim);
                 sim.step();
             }
         }

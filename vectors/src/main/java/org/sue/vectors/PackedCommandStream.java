@@ -1,12 +1,12 @@
 package org.sue.vectors;
 
 import java.math.BigInteger;
-import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Random;
 import org.sue.cmd.CommandCodec;
 import org.sue.cmd.CommandTable;
 import org.sue.cmd.PackingBuffer;
+import org.sue.cmd.PackingBufferCells;
 import org.sue.cmd.RandomCommands;
 import org.sue.lib.stream.Beats;
 import org.sue.sim.Simulator;
@@ -21,11 +21,8 @@ public final class PackedCommandStream implements GoldenScenario.Stimulus {
     private final CommandTable table = CommandTable.example();
     private final int lanes;
     private final int destinations;
-    private final int cells;
+    private final PackingBufferCells cells;
     private final boolean oneQueue;
-    private long inUse; // cells handed out and not freed
-    private final ArrayDeque<Integer> transit = new ArrayDeque<>(); // most cells each command sent may still take
-    private long transitCells;
     private byte[] packet;
     private long user;
     private int offset;
@@ -38,24 +35,20 @@ public final class PackedCommandStream implements GoldenScenario.Stimulus {
     public PackedCommandStream(int lanes, int destinations, int cells, boolean oneQueue) {
         this.lanes = lanes;
         this.destinations = destinations;
-        this.cells = cells;
+        this.cells = new PackingBufferCells(cells, lanes);
         this.oneQueue = oneQueue;
     }
 
     @Override
     public void drive(Simulator sim, long cycle, Random rnd) {
-        inUse += sim.peek("cell_used_valid") - sim.peek("cell_freed_valid") - sim.peek("cell_returned_count");
-        if (sim.peek("cmd_stored_valid") == 1) {
-            transitCells -= transit.poll();
-        }
+        cells.sample(sim);
         sim.poke("m_axis_tready", rnd.nextInt(4) > 0 ? 1 : 0);
         if (cycle % 50 == 0) { // gating changes now and then
             sim.poke("vc_ready", rnd.nextInt(8) == 0 ? rnd.nextInt(16) : 0xf);
             BigInteger open = BigInteger.ONE.shiftLeft(destinations).subtract(BigInteger.ONE);
             sim.poke("dst_ready", rnd.nextInt(4) == 0 ? open.clearBit(rnd.nextInt(destinations)) : open);
         }
-        int largest = (CommandCodec.MAX_PACKED_BYTES + lanes - 1) / lanes;
-        if (packet == null && inUse + transitCells + largest <= cells && rnd.nextInt(3) > 0) {
+        if (packet == null && cells.roomForLargest() && rnd.nextInt(3) > 0) {
             int[] types = table.definedTypes();
             int t = types[rnd.nextInt(types.length)];
             int len = table.hasData(t) ? rnd.nextInt(257) : 0;
@@ -65,9 +58,7 @@ public final class PackedCommandStream implements GoldenScenario.Stimulus {
                     : new PackingBuffer.CommandUser(len > 0, packet.length, rnd.nextInt(4),
                             rnd.nextInt(Math.min(destinations, 6))).pack();
             offset = 0;
-            int cost = (packet.length + lanes - 1) / lanes;
-            transit.add(cost);
-            transitCells += cost;
+            cells.sent(packet.length);
         }
         boolean valid = packet != null;
         int n = valid ? Math.min(lanes, packet.length - offset) : 0;
