@@ -56,6 +56,9 @@ public final class PackingBuffer extends Component {
 
     /** The input tuser of one command: whether it has data, its packed bytes, its VC and destination. */
     public record CommandUser(boolean hasData, int bytes, int vc, int dst) {
+        /** Width of the packed-bytes field: a command has at most 274. */
+        public static final int BYTES_WIDTH = 9;
+
         public long pack() {
             return (hasData ? 1L << 21 : 0) | (long) bytes << 12 | (long) vc << 10 | dst;
         }
@@ -165,7 +168,7 @@ public final class PackingBuffer extends Component {
         int qw = dw + 2;
         int queues = config.destinations() * VCS;
         int cw = Hw.log2Up((long) config.cells() * cb / CommandCodec.HEADER_BYTES + 1); // commands of one queue
-        int bw = 9;      // bytes of one command (at most 274)
+        int bw = CommandUser.BYTES_WIDTH;
         int lw = SueMeta.Field.LEN.width;
         in = StreamPorts.slave(this::port, new StreamConfig(w, COMMAND_USER_WIDTH));
         out = StreamPorts.master(this::port, new StreamConfig(w, SueMeta.WIDTH));
@@ -360,18 +363,18 @@ public final class PackingBuffer extends Component {
         xoffXpuid.set(xoffQueue.bits(qw - 1, 2).resize(10));
         xoffVc.set(xoffQueue.bits(1, 0));
 
-        // a taken PDU: read its run from the store; its metadata waits for its last beat on m_axis
+        // a taken PDU: read its run from the store; its length waits for its last beat on m_axis
         SyncFifo runs = child("runs", new SyncFifo(new SyncFifo.Config(qw + aw + ow + lw, 4)));
-        SyncFifo metas = child("metas", new SyncFifo(new SyncFifo.Config(qw + lw, 4, false)));
-        unused("never_full_runs", runs.pushReady, metas.pushReady, runs.creditReturn, runs.overflow); // PDUS_AHEAD
+        SyncFifo lens = child("lens", new SyncFifo(new SyncFifo.Config(lw, 4, false)));
+        unused("never_full_runs", runs.pushReady, lens.pushReady, runs.creditReturn, runs.overflow); // PDUS_AHEAD
         // a run goes straight to the store when none waits before it (two cycles sooner than through the FIFO)
         Expr run = Hw.cat(cQueue, rowLayout.head(row), takeBytes);
         Expr direct = wire("run_direct", isTake.and(runs.level.eq(0)));
         Expr rd = Hw.mux(runs.popValid, runs.popData, run);
         runs.pushValid.set(isTake.and(direct.and(store.rdReady).not()));
         runs.pushData.set(run);
-        metas.pushValid.set(isTake);
-        metas.pushData.set(Hw.cat(cQueue, takeBytes));
+        lens.pushValid.set(isTake);
+        lens.pushData.set(takeBytes);
         store.rdValid.set(runs.popValid.or(direct));
         runs.popReady.set(store.rdReady);
         store.rdQueue.set(rd.bits(qw + aw + ow + lw - 1, aw + ow + lw));
@@ -382,12 +385,11 @@ public final class PackingBuffer extends Component {
         out.tkeep().set(store.out.tkeep());
         out.tvalid().set(store.out.tvalid());
         out.tlast().set(store.out.tlast());
-        out.tuser().set(meta(metas.popData.bits(qw + lw - 1, lw), metas.popData.bits(lw - 1, 0), dw));
+        out.tuser().set(meta(store.out.tuser(), lens.popData, dw)); // the store's tuser is the run's queue
         store.out.tready().set(out.tready());
-        unused("run_queue", store.out.tuser());
-        unused("meta_valid", metas.popValid); // a PDU's metadata waits before its first beat
+        unused("len_valid", lens.popValid); // a PDU's length waits before its first beat
         Expr beatOut = wire("beat_out", out.tvalid().and(out.tready()));
-        metas.popReady.set(beatOut.and(out.tlast()));
+        lens.popReady.set(beatOut.and(out.tlast()));
         Reg firstOut = reg("first_beat_out", 1, 1); // the next beat on m_axis starts a PDU
         when(beatOut, () -> firstOut.set(out.tlast()));
         Expr pduLeaving = wire("pdu_leaving", beatOut.and(firstOut));

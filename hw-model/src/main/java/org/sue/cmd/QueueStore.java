@@ -51,7 +51,7 @@ import org.sue.lib.stream.StreamPorts;
  * {@code init_busy} is high and nothing enters.
  */
 public final class QueueStore extends Component {
-    static final int VCS = 4;
+    static final int VCS = PackingBuffer.VCS;
     /** Beats read and not yet taken from {@code m_axis}, at most. */
     static final int OUT_DEPTH = 8;
     /** Reader-to-writer notices of a run's last cell, at most waiting. */
@@ -120,7 +120,7 @@ public final class QueueStore extends Component {
         int aw = Hw.log2Up(config.cells());
         int dw = Hw.log2Up(config.destinations());
         int qw = config.queueWidth();
-        int bw = 9;                      // bytes of one command (at most 274)
+        int bw = PackingBuffer.CommandUser.BYTES_WIDTH;
         in = StreamPorts.slave(this::port, new StreamConfig(w, PackingBuffer.COMMAND_USER_WIDTH));
         out = StreamPorts.master(this::port, new StreamConfig(w, qw));
         storedValid = out("stored_valid", 1);
