@@ -18,20 +18,21 @@ import org.sue.sim.Simulator;
  * Call {@link #drive} once per cycle, before the clock edge.
  */
 public final class QueueStoreTraffic {
-    private record Stored(int bytes, int cell, int offset) {
+    private record Sent(int queue, byte[] bytes) {
+    }
+
+    /** A stored command: its bytes and where the store says it starts. */
+    private record Stored(byte[] bytes, int cell, int offset) {
     }
 
     /** A requested run: its queue and the bytes it must read back. */
     public record Run(int queue, byte[] bytes) {
     }
 
-    private final QueueStore.Config config;
     private final Simulator sim;
     private final StreamSource source;
-    private final ArrayDeque<byte[]> sentData = new ArrayDeque<>(); // sent and not yet stored, in order
-    private final ArrayDeque<Integer> sentQueue = new ArrayDeque<>();
-    private final Map<Integer, ArrayDeque<Stored>> stored = new HashMap<>();
-    private final Map<Integer, ArrayDeque<byte[]>> storedData = new HashMap<>();
+    private final ArrayDeque<Sent> sentCommands = new ArrayDeque<>(); // sent and not yet stored, in order
+    private final Map<Integer, ArrayDeque<Stored>> stored = new HashMap<>(); // stored, not yet requested, per queue
     private final ArrayDeque<Integer> queuesWithStored = new ArrayDeque<>(); // round robin over them
     private final List<Run> expectedRuns = new ArrayList<>();
     private Run offered;
@@ -49,7 +50,6 @@ public final class QueueStoreTraffic {
     public long sent;
 
     public QueueStoreTraffic(QueueStore.Config config, Simulator sim) {
-        this.config = config;
         this.sim = sim;
         this.source = new StreamSource(sim, "s_axis");
         this.queues = config.destinations() * QueueStore.VCS;
@@ -62,8 +62,7 @@ public final class QueueStoreTraffic {
             byte[] b = RandomCommands.bytes(rnd, minCommandBytes
                     + rnd.nextInt(maxCommandBytes - minCommandBytes + 1));
             source.add(b, BigInteger.valueOf(new PackingBuffer.CommandUser(false, b.length, q % 4, q / 4).pack()));
-            sentData.add(b);
-            sentQueue.add(q);
+            sentCommands.add(new Sent(q, b));
             sent++;
         }
         source.drive(rnd, 100);
@@ -83,7 +82,6 @@ public final class QueueStoreTraffic {
             expectedRuns.add(offered);
             for (int i = 0; i < offeredCommands; i++) {
                 stored.get(offered.queue()).poll();
-                storedData.get(offered.queue()).poll();
             }
             if (stored.get(offered.queue()).isEmpty()) {
                 queuesWithStored.remove(offered.queue());
@@ -92,8 +90,9 @@ public final class QueueStoreTraffic {
         }
         source.advance();
         if (sim.peek("stored_valid") == 1) {
-            int q = sentQueue.poll();
-            byte[] b = sentData.poll();
+            Sent next = sentCommands.poll();
+            int q = next.queue();
+            byte[] b = next.bytes();
             if (q != sim.peek("stored_queue") || b.length != sim.peek("stored_bytes")) {
                 throw new IllegalStateException("cycle " + sim.cycle() + ": stored queue " + sim.peek("stored_queue")
                         + " bytes " + sim.peek("stored_bytes") + ", expected the command sent next: queue " + q
@@ -103,8 +102,7 @@ public final class QueueStoreTraffic {
             if (s.isEmpty()) {
                 queuesWithStored.add(q);
             }
-            s.add(new Stored(b.length, (int) sim.peek("stored_cell"), (int) sim.peek("stored_offset")));
-            storedData.computeIfAbsent(q, k -> new ArrayDeque<>()).add(b);
+            s.add(new Stored(b, (int) sim.peek("stored_cell"), (int) sim.peek("stored_offset")));
         }
     }
 
@@ -114,11 +112,11 @@ public final class QueueStoreTraffic {
         queuesWithStored.add(q);
         ByteArrayOutputStream run = new ByteArrayOutputStream();
         offeredCommands = 0;
-        for (byte[] b : storedData.get(q)) {
-            if (offeredCommands > 0 && run.size() + b.length > maxRunBytes) {
+        for (Stored c : stored.get(q)) {
+            if (offeredCommands > 0 && run.size() + c.bytes().length > maxRunBytes) {
                 break;
             }
-            run.writeBytes(b);
+            run.writeBytes(c.bytes());
             offeredCommands++;
         }
         offeredFirst = stored.get(q).peek();
@@ -132,10 +130,6 @@ public final class QueueStoreTraffic {
 
     /** Nothing sent waits to be stored, nothing stored waits to be requested. */
     public boolean allRequested() {
-        return source.idle() && sentData.isEmpty() && queuesWithStored.isEmpty() && offered == null;
-    }
-
-    public int cellBytes() {
-        return config.cellBytes();
+        return source.idle() && sentCommands.isEmpty() && queuesWithStored.isEmpty() && offered == null;
     }
 }
