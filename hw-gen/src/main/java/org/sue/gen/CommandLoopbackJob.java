@@ -2,9 +2,9 @@ package org.sue.gen;
 
 import java.util.Random;
 import org.sue.cmd.CommandLoopback;
-import org.sue.cmd.CommandLoopbackRun;
 import org.sue.cmd.CommandPath;
 import org.sue.cmd.CommandTable;
+import org.sue.cmd.tb.CommandLoopbackRun;
 
 /**
  * The main job's command path simulation: random commands from the XPU through the default command path (ingress,

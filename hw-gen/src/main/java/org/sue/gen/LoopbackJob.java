@@ -6,12 +6,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
-import org.sue.lib.stream.StreamMonitor;
-import org.sue.net.FrameCodec;
+import org.sue.lib.stream.tb.StreamMonitor;
 import org.sue.net.HeaderFormat;
-import org.sue.net.LoopbackRun;
 import org.sue.net.NetConfig;
-import org.sue.net.PcapWriter;
+import org.sue.net.model.FrameCodec;
+import org.sue.net.tb.LoopbackRun;
+import org.sue.net.tb.PcapWriter;
 
 /**
  * The main job's simulation: random PDUs through transmit -> receive ({@link org.sue.net.FramingLoopback}) in the JVM

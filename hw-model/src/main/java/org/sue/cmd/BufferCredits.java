@@ -8,6 +8,7 @@ import org.sue.core.Expr;
 import org.sue.core.Hw;
 import org.sue.core.Port;
 import org.sue.core.Reg;
+import org.sue.net.SueMeta;
 
 /**
  * Returns the XPU's credits by free buffer space, not by the commands leaving: a shared buffer with a reserve per
@@ -31,7 +32,6 @@ import org.sue.core.Reg;
  * data is returned before a command without, per VC (credits of one kind are interchangeable).
  */
 public final class BufferCredits extends Component {
-    static final int VCS = PackingBuffer.VCS;
 
     /** {@code cellBytes}: bytes of one cell; credits per VC as the XPU starts with them. */
     public record Config(int cells, int cellBytes, int cmdCredits, int dataCredits) {
@@ -47,7 +47,7 @@ public final class BufferCredits extends Component {
                 throw new IllegalArgumentException("BufferCredits dataCredits must be 0..cmdCredits per VC, got "
                         + dataCredits);
             }
-            long reserves = (long) VCS * reserve(cellBytes, cmdCredits, dataCredits);
+            long reserves = (long) SueMeta.VCS * reserve(cellBytes, cmdCredits, dataCredits);
             if (cells < 1 || reserves > cells) {
                 throw new IllegalArgumentException("BufferCredits cells (" + cells + ") cannot hold what the credits"
                         + " allow: " + cmdCredits + " command and " + dataCredits + " data credits per VC can fill "
@@ -71,11 +71,11 @@ public final class BufferCredits extends Component {
         }
 
         private static int cmdCost(int cellBytes) {
-            return ceil(CommandCodec.MAX_CONTROL_ONLY_BYTES, cellBytes);
+            return ceil(PackedCommand.MAX_CONTROL_ONLY_BYTES, cellBytes);
         }
 
         private static int dataCost(int cellBytes) {
-            return ceil(CommandCodec.MAX_PACKED_BYTES, cellBytes) - cmdCost(cellBytes);
+            return ceil(PackedCommand.MAX_PACKED_BYTES, cellBytes) - cmdCost(cellBytes);
         }
 
         private static int reserve(int cellBytes, int cmdCredits, int dataCredits) {
@@ -84,11 +84,11 @@ public final class BufferCredits extends Component {
 
         /** Cells any VC may use beyond its reserve. */
         public int shared() {
-            return cells - VCS * reserve();
+            return cells - SueMeta.VCS * reserve();
         }
     }
 
-    static int ceil(int a, int b) {
+    public static int ceil(int a, int b) {
         return (a + b - 1) / b;
     }
 
@@ -122,7 +122,7 @@ public final class BufferCredits extends Component {
         relData = out("rel_data", 1);
 
         // a charge stays within the cells plus the cells of one command being stored; sums of four need two more bits
-        int w = Hw.log2Up(2L * config.cells() + 2L * ceil(CommandCodec.MAX_PACKED_BYTES, config.cellBytes())) + 2;
+        int w = Hw.log2Up(2L * config.cells() + 2L * ceil(PackedCommand.MAX_PACKED_BYTES, config.cellBytes())) + 2;
         int ow = Hw.log2Up(config.cmdCredits() + 1L); // commands owed: their credits are neither out nor held
         int reserve = config.reserve();
         Expr reserveLit = Hw.lit(w, reserve);
@@ -132,7 +132,7 @@ public final class BufferCredits extends Component {
         List<Reg> owedPlain = new ArrayList<>();
         List<Reg> owedData = new ArrayList<>();
         List<Expr> over = new ArrayList<>();
-        for (int v = 0; v < VCS; v++) {
+        for (int v = 0; v < SueMeta.VCS; v++) {
             Reg c = reg("charge_" + v, w, reserve);
             charge.add(c);
             owedPlain.add(reg("owed_plain_" + v, ow, 0));
@@ -144,7 +144,7 @@ public final class BufferCredits extends Component {
 
         List<Expr> eligible = new ArrayList<>();
         List<Expr> cost = new ArrayList<>();
-        for (int v = 0; v < VCS; v++) {
+        for (int v = 0; v < SueMeta.VCS; v++) {
             Expr withData = owedData.get(v).ne(0);
             Expr k = wire("release_cost_" + v, Hw.mux(withData, dataCmdCost, cmdCost));
             Expr after = charge.get(v).add(k);
@@ -154,13 +154,13 @@ public final class BufferCredits extends Component {
             eligible.add(wire("release_ok_" + v, owed.and(withinReserve.or(withinShared))));
             cost.add(k);
         }
-        Reg last = reg("release_last", 2, VCS - 1);
+        Reg last = reg("release_last", 2, SueMeta.VCS - 1);
         Expr pick = wire("release_vc", PackingBuffer.rotatingPick(eligible, last));
         Expr release = wire("give_back", Hw.cat(eligible).orR());
         Expr pickData = wire("release_data", Hw.select(owedData, pick).ne(0));
         when(release, () -> last.set(pick));
 
-        for (int v = 0; v < VCS; v++) {
+        for (int v = 0; v < SueMeta.VCS; v++) {
             Expr used = usedValid.and(usedVc.eq(v));
             Expr stored = storedValid.and(storedVc.eq(v));
             Expr freed = freedValid.and(freedVc.eq(v));

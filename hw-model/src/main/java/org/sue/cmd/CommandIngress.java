@@ -13,6 +13,7 @@ import org.sue.core.Reg;
 import org.sue.lib.stream.Keep;
 import org.sue.lib.stream.StreamConfig;
 import org.sue.lib.stream.StreamPorts;
+import org.sue.net.SueMeta;
 
 /**
  * Transmit side of the XPU command interface (spec Table 1, PROTOCOL.md section 11): checks each command, repacks it
@@ -93,8 +94,7 @@ public final class CommandIngress extends Component {
         }
     }
 
-    static final int VCS = 4;
-    static final int MAX_PACKED = CommandCodec.HEADER_BYTES + 2 * CommandTable.MAX_CONTROL_UNITS
+    static final int MAX_PACKED = PackedCommand.HEADER_BYTES + 2 * CommandTable.MAX_CONTROL_UNITS
             + CommandTable.MAX_DATA_BYTES;
 
     public final Port txCycle;
@@ -154,7 +154,7 @@ public final class CommandIngress extends Component {
                 .or(length.ne(0).and(typeHasData.not())).or(withData.ne(length.ne(0))));
         int dw = Hw.log2Up(config.destinations());
         Expr badDestination = wire("bad_destination", dw < 10 ? xpuid.bits(9, dw).orR() : Hw.lit(1, 0));
-        Expr headerBytes = wire("header_bytes", Hw.cat(units, Hw.lit(1, 0)).resize(9).add(CommandCodec.HEADER_BYTES));
+        Expr headerBytes = wire("header_bytes", Hw.cat(units, Hw.lit(1, 0)).resize(9).add(PackedCommand.HEADER_BYTES));
         Expr packedBytes = wire("packed_bytes", headerBytes.add(length.resize(9)).add(length.bit(0).resize(9)));
         Expr singleBeat = wire("single_beat", length.le(beatBytes));
         Expr beatsNeeded = wire("beats_needed", packedBytes.resize(10).add(outBytes - 1).shr(Hw.log2Up(outBytes))
@@ -165,7 +165,7 @@ public final class CommandIngress extends Component {
         List<Reg> dataAvail = new ArrayList<>();
         List<Reg> cmdOwed = new ArrayList<>();
         List<Reg> dataOwed = new ArrayList<>();
-        for (int v = 0; v < VCS; v++) {
+        for (int v = 0; v < SueMeta.VCS; v++) {
             cmdAvail.add(reg("cmd_avail_" + v, 12, config.cmdCredits()));
             dataAvail.add(reg("data_avail_" + v, 12, config.dataCredits()));
             cmdOwed.add(reg("cmd_owed_" + v, 13, 0));
@@ -254,12 +254,12 @@ public final class CommandIngress extends Component {
         // ---- accumulator: packed bytes, a full output beat leaves as soon as there is one ------------------------
         Reg acc = reg("acc", 8 * capacity, 0);
         Reg fill = reg("fill", fw, 0);
-        int hb = CommandCodec.HEADER_BYTES + 2 * CommandTable.MAX_CONTROL_UNITS;
+        int hb = PackedCommand.HEADER_BYTES + 2 * CommandTable.MAX_CONTROL_UNITS;
         // header: type, 0, length (big-endian), then the control bytes the table gives the type
-        Expr control = txControl.bits(8 * (3 + hb - CommandCodec.HEADER_BYTES) - 1, 24)
-                .and(Keep.bytesBelow(Hw.cat(units, Hw.lit(1, 0)).resize(5), hb - CommandCodec.HEADER_BYTES));
+        Expr control = txControl.bits(8 * (3 + hb - PackedCommand.HEADER_BYTES) - 1, 24)
+                .and(Keep.bytesBelow(Hw.cat(units, Hw.lit(1, 0)).resize(5), hb - PackedCommand.HEADER_BYTES));
         Expr header = wire("header", Hw.cat(control, txControl.bits(23, 8), Hw.lit(8, 0), type));
-        unused("control_tail", txControl.bits(CommandUnpacker.CONTROL_BITS - 1, 8 * (3 + hb - CommandCodec.HEADER_BYTES)));
+        unused("control_tail", txControl.bits(CommandUnpacker.CONTROL_BITS - 1, 8 * (3 + hb - PackedCommand.HEADER_BYTES)));
         Expr firstData = txData.and(Keep.bytesBelow(length, beatBytes)).resize(8 * capacity);
         Expr contData = txData.and(Keep.bytesBelow(dataLeft, beatBytes)).resize(8 * capacity);
         Expr firstAcc = wire("first_acc", header.resize(8 * capacity)
@@ -340,8 +340,8 @@ public final class CommandIngress extends Component {
         Reg cmdReturn = reg("cmd_return", 3, 0);  // {valid, vc}
         Reg dataReturn = reg("data_return", 3, 0);
         // round robin over the VCs that are owed, so no VC's returns wait behind another's
-        Reg cmdLast = reg("cmd_return_last", 2, VCS - 1);
-        Reg dataLast = reg("data_return_last", 2, VCS - 1);
+        Reg cmdLast = reg("cmd_return_last", 2, SueMeta.VCS - 1);
+        Reg dataLast = reg("data_return_last", 2, SueMeta.VCS - 1);
         Expr cmdPick = wire("cmd_pick", PackingBuffer.rotatingPick(nonZero(cmdOwed), cmdLast));
         Expr dataPick = wire("data_pick", PackingBuffer.rotatingPick(nonZero(dataOwed), dataLast));
         Expr cmdGive = wire("cmd_give", anyNonZero(cmdOwed).and(resetting.not()));
@@ -351,7 +351,7 @@ public final class CommandIngress extends Component {
         cmdReturn.set(Hw.cat(cmdGive, cmdPick));
         dataReturn.set(Hw.cat(dataGive, dataPick));
         txCredit.set(Hw.cat(cmdReturn, dataReturn));
-        for (int v = 0; v < VCS; v++) {
+        for (int v = 0; v < SueMeta.VCS; v++) {
             int vv = v;
             Expr rel = released.and(relVc.eq(v));
             Expr cmdBack = rel.resize(13)

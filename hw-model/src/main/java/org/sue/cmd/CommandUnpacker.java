@@ -62,7 +62,6 @@ public final class CommandUnpacker extends Component {
     }
 
     public static final int CONTROL_BITS = 144;
-    static final int VCS = 4;
 
     public final StreamPorts in;
     public final Port rxCycle;
@@ -135,7 +134,7 @@ public final class CommandUnpacker extends Component {
         // ---- credits ----------------------------------------------------------------------------------------------
         List<Reg> cmdAvail = new ArrayList<>();
         List<Reg> dataAvail = new ArrayList<>();
-        for (int v = 0; v < VCS; v++) {
+        for (int v = 0; v < SueMeta.VCS; v++) {
             cmdAvail.add(reg("cmd_avail_" + v, 12, config.cmdCredits()));
             dataAvail.add(reg("data_avail_" + v, 12, config.dataCredits()));
         }
@@ -147,7 +146,7 @@ public final class CommandUnpacker extends Component {
         Wire fire = wire("fire", 1);          // a beat goes to the XPU
         Wire done = wire("pdu_done", 1);      // nothing more of this PDU is delivered
         Wire consume = wire("consume", lw);   // bytes leaving the window's front (unless done)
-        Wire malformed = wire("malformed", 3); // CommandCodec.Malformed ordinal + 1
+        Wire malformed = wire("malformed", 3); // PackedCommand.Malformed ordinal + 1
         Wire cutByReset = wire("cut_by_reset", 1);
         fire.set(0);
         done.set(0);
@@ -160,35 +159,35 @@ public final class CommandUnpacker extends Component {
                 done.set(1);
                 cutByReset.set(1);
             }).elseWhen(fillW.lt(dataNeed), () -> when(shortStream, () -> malformedEnd(done, malformed,
-                    CommandCodec.Malformed.RUNS_PAST_PDU))).otherwise(() -> {
+                    PackedCommand.Malformed.RUNS_PAST_PDU))).otherwise(() -> {
                         fire.set(1);
                         consume.set(Hw.mux(lastData, dataPacked, Hw.lit(lw, beatBytes)));
                         when(dataEndsPdu, () -> done.set(1));
                     });
         }).elseWhen(remaining.eq(0), () -> done.set(1))
                 .elseWhen(fill.eq(0), () -> when(shortStream, () -> malformedEnd(done, malformed,
-                        CommandCodec.Malformed.RUNS_PAST_PDU)))
+                        PackedCommand.Malformed.RUNS_PAST_PDU)))
                 .elseWhen(type.eq(0), () -> done.set(1)) // padding
-                .elseWhen(defined.not(), () -> malformedEnd(done, malformed, CommandCodec.Malformed.UNKNOWN_TYPE))
-                .elseWhen(rem.lt(CommandCodec.HEADER_BYTES), () -> malformedEnd(done, malformed,
-                        CommandCodec.Malformed.RUNS_PAST_PDU))
-                .elseWhen(fillW.lt(CommandCodec.HEADER_BYTES), () -> when(shortStream, () -> malformedEnd(done,
-                        malformed, CommandCodec.Malformed.RUNS_PAST_PDU)))
+                .elseWhen(defined.not(), () -> malformedEnd(done, malformed, PackedCommand.Malformed.UNKNOWN_TYPE))
+                .elseWhen(rem.lt(PackedCommand.HEADER_BYTES), () -> malformedEnd(done, malformed,
+                        PackedCommand.Malformed.RUNS_PAST_PDU))
+                .elseWhen(fillW.lt(PackedCommand.HEADER_BYTES), () -> when(shortStream, () -> malformedEnd(done,
+                        malformed, PackedCommand.Malformed.RUNS_PAST_PDU)))
                 .elseWhen(length.ne(0).and(hasData.not()), () -> malformedEnd(done, malformed,
-                        CommandCodec.Malformed.DATA_ON_TYPE_WITHOUT_DATA))
+                        PackedCommand.Malformed.DATA_ON_TYPE_WITHOUT_DATA))
                 .elseWhen(length.gt(CommandTable.MAX_DATA_BYTES), () -> malformedEnd(done, malformed,
-                        CommandCodec.Malformed.DATA_TOO_LONG))
+                        PackedCommand.Malformed.DATA_TOO_LONG))
                 .elseWhen(commandBytes.gt(rem), () -> malformedEnd(done, malformed,
-                        CommandCodec.Malformed.RUNS_PAST_PDU))
+                        PackedCommand.Malformed.RUNS_PAST_PDU))
                 .elseWhen(fillW.lt(firstNeed), () -> when(shortStream, () -> malformedEnd(done, malformed,
-                        CommandCodec.Malformed.RUNS_PAST_PDU)))
+                        PackedCommand.Malformed.RUNS_PAST_PDU)))
                 .elseWhen(creditOk, () -> {
                     fire.set(1);
                     consume.set(firstNeed);
                     when(shortCommand.and(endsPdu), () -> done.set(1));
                 });
         Expr firstBeat = wire("first_beat", fire.and(inData.not()));
-        for (CommandCodec.Malformed m : CommandCodec.Malformed.values()) {
+        for (PackedCommand.Malformed m : PackedCommand.Malformed.values()) {
             counter("drops_" + m.name().toLowerCase(), malformed.eq(m.ordinal() + 1));
         }
 
@@ -252,13 +251,13 @@ public final class CommandUnpacker extends Component {
             outVc.set(vc);
             outXpu.set(src);
             // rx_control bytes: 0 type, 1..2 data length (big-endian), 3.. the 2u control bytes, zeros after
-            Expr control = window.bits(8 * (CommandCodec.HEADER_BYTES + 2 * CommandTable.MAX_CONTROL_UNITS) - 1,
-                    8 * CommandCodec.HEADER_BYTES);
+            Expr control = window.bits(8 * (PackedCommand.HEADER_BYTES + 2 * CommandTable.MAX_CONTROL_UNITS) - 1,
+                    8 * PackedCommand.HEADER_BYTES);
             Expr controlMask = Keep.byteMask(Hw.ones(2 * CommandTable.MAX_CONTROL_UNITS)
                     .shr(Hw.lit(4, 2 * CommandTable.MAX_CONTROL_UNITS).sub(Hw.cat(units, Hw.lit(1, 0)))));
             outControl.set(Hw.cat(control.and(controlMask), byteAt(window, 3), byteAt(window, 2), type)
                     .resize(CONTROL_BITS));
-            int span = 8 * (beatBytes + CommandCodec.HEADER_BYTES + 2 * CommandTable.MAX_CONTROL_UNITS);
+            int span = 8 * (beatBytes + PackedCommand.HEADER_BYTES + 2 * CommandTable.MAX_CONTROL_UNITS);
             Expr afterHeader = window.bits(span - 1, 0).shr(Hw.cat(headerBytes.bits(4, 0), Hw.lit(3, 0)));
             outData.set(afterHeader.bits(8 * beatBytes - 1, 0).and(Keep.bytesBelow(length, beatBytes)));
         }).elseWhen(fire, () -> {
@@ -281,7 +280,7 @@ public final class CommandUnpacker extends Component {
         Expr cmdReturnVc = rxCredit.bits(4, 3);
         Expr dataReturn = rxCredit.bit(2);
         Expr dataReturnVc = rxCredit.bits(1, 0);
-        for (int v = 0; v < VCS; v++) {
+        for (int v = 0; v < SueMeta.VCS; v++) {
             Expr mine = vc.eq(v);
             account(cmdAvail.get(v), config.cmdCredits(), firstBeat.and(mine),
                     cmdReturn.and(cmdReturnVc.eq(v)), error);
@@ -303,7 +302,7 @@ public final class CommandUnpacker extends Component {
                 .elseWhen(spend.and(give.not()), () -> avail.set(avail.sub(1)));
     }
 
-    private void malformedEnd(Wire done, Wire malformed, CommandCodec.Malformed reason) {
+    private void malformedEnd(Wire done, Wire malformed, PackedCommand.Malformed reason) {
         done.set(1);
         malformed.set(reason.ordinal() + 1);
     }

@@ -88,7 +88,6 @@ public final class PackingBuffer extends Component {
                     (int) (user & 0x3ff));
         }
     }
-    static final int VCS = 4;
     /** PDUs picked and not yet leaving {@code m_axis}, at most. */
     static final int PDUS_AHEAD = 2;
 
@@ -109,10 +108,10 @@ public final class PackingBuffer extends Component {
                         + " got " + destinations);
             }
             // a closed PDU is longer than a cell, so no two waiting PDUs start in one cell (their records' key)
-            int least = CommandCodec.MAX_PACKED_BYTES + cellWidth / 8;
-            if (pduLimit < least || pduLimit > 4096 - org.sue.net.ReliabilityHeader.BYTES) {
+            int least = PackedCommand.MAX_PACKED_BYTES + cellWidth / 8;
+            if (pduLimit < least || pduLimit > 4096 - org.sue.net.FrameFormat.RH_BYTES) {
                 throw new IllegalArgumentException("PackingBuffer pduLimit must be " + least + ".."
-                        + (4096 - org.sue.net.ReliabilityHeader.BYTES) + " bytes (the largest command and a cell must"
+                        + (4096 - org.sue.net.FrameFormat.RH_BYTES) + " bytes (the largest command and a cell must"
                         + " fit; the PDU with its reliability header at most 4096), got " + pduLimit);
             }
             if (xoffThreshold < 1 || xoffThreshold > cells) {
@@ -166,13 +165,13 @@ public final class PackingBuffer extends Component {
         int aw = Hw.log2Up(config.cells());
         int dw = Hw.log2Up(config.destinations());
         int qw = dw + 2;
-        int queues = config.destinations() * VCS;
-        int cw = Hw.log2Up((long) config.cells() * cb / CommandCodec.HEADER_BYTES + 1); // commands of one queue
+        int queues = config.destinations() * SueMeta.VCS;
+        int cw = Hw.log2Up((long) config.cells() * cb / PackedCommand.HEADER_BYTES + 1); // commands of one queue
         int bw = CommandUser.BYTES_WIDTH;
         int lw = SueMeta.Field.LEN.width;
         in = StreamPorts.slave(this::port, new StreamConfig(w, COMMAND_USER_WIDTH));
         out = StreamPorts.master(this::port, new StreamConfig(w, SueMeta.WIDTH));
-        vcReady = in("vc_ready", VCS);
+        vcReady = in("vc_ready", SueMeta.VCS);
         dstReady = in("dst_ready", config.destinations());
         cellUsedValid = out("cell_used_valid", 1);
         cellUsedVc = out("cell_used_vc", 2);
@@ -229,7 +228,7 @@ public final class PackingBuffer extends Component {
         // ---- active lists: per VC, the queues that hold commands, in turn ------------------------------------------
         List<SyncFifo> active = new ArrayList<>();
         int listDepth = Math.min(config.destinations(), config.cells());
-        for (int v = 0; v < VCS; v++) {
+        for (int v = 0; v < SueMeta.VCS; v++) {
             active.add(child("active_" + v, new SyncFifo(new SyncFifo.Config(dw, Math.max(2, listDepth), false))));
         }
         // never full: a queue is on its list at most once
@@ -348,7 +347,7 @@ public final class PackingBuffer extends Component {
         // a queue joins its list with its first command, and goes back after a turn if it still holds commands
         Expr listPush = wire("list_push", isAppend.and(empty).or(isTake.and(takeCount.ne(0))).or(isSkip));
         Expr cVc = cQueue.bits(1, 0);
-        for (int v = 0; v < VCS; v++) {
+        for (int v = 0; v < SueMeta.VCS; v++) {
             active.get(v).pushValid.set(listPush.and(cVc.eq(v)));
             active.get(v).pushData.set(cQueue.bits(qw - 1, 2));
         }
@@ -395,10 +394,10 @@ public final class PackingBuffer extends Component {
         Expr pduLeaving = wire("pdu_leaving", beatOut.and(firstOut));
 
         // ---- scheduler: round robin over the VCs with credit and an active queue, starting after the last served ---
-        Reg rrVc = reg("rr_vc", 2, VCS - 1);
+        Reg rrVc = reg("rr_vc", 2, SueMeta.VCS - 1);
         Reg inFlight = reg("pdus_in_flight", 2, 0); // picked and not yet leaving m_axis: at most PDUS_AHEAD
         List<Expr> eligible = new ArrayList<>();
-        for (int v = 0; v < VCS; v++) {
+        for (int v = 0; v < SueMeta.VCS; v++) {
             eligible.add(active.get(v).popValid.and(vcReady.bit(v)));
         }
         Expr pickVc = rotatingPick(eligible, rrVc);
@@ -407,7 +406,7 @@ public final class PackingBuffer extends Component {
         Expr pickRoom = wire("pick_room", inFlight.lt(PDUS_AHEAD).or(pduLeaving));
         Expr pick = wire("pick", anyEligible.and(pickRoom).and(initializing.not()));
         Expr pickedDst = wire("picked_dst", Hw.select(active.stream().map(f -> f.popData).toList(), pickVc));
-        for (int v = 0; v < VCS; v++) {
+        for (int v = 0; v < SueMeta.VCS; v++) {
             active.get(v).popReady.set(pick.and(pickVc.eq(v)));
         }
         Expr windowOpen = wire("window_open", dstReady.shr(pickedDst).bit(0));

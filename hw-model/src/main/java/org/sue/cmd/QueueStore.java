@@ -15,6 +15,7 @@ import org.sue.lib.SyncFifo;
 import org.sue.lib.stream.Keep;
 import org.sue.lib.stream.StreamConfig;
 import org.sue.lib.stream.StreamPorts;
+import org.sue.net.SueMeta;
 
 /**
  * Per-queue byte runs in one shared memory of cells: the dense storage a packing buffer needs to drain small
@@ -51,7 +52,6 @@ import org.sue.lib.stream.StreamPorts;
  * {@code init_busy} is high and nothing enters.
  */
 public final class QueueStore extends Component {
-    static final int VCS = PackingBuffer.VCS;
     /** Beats read and not yet taken from {@code m_axis}, at most. */
     static final int OUT_DEPTH = 8;
     /** Reader-to-writer notices of a run's last cell, at most waiting. */
@@ -153,7 +153,7 @@ public final class QueueStore extends Component {
             lanes.add(mem("lane_" + i, config.cells(), 8, ReadUnderWrite.READ_FIRST));
         }
         int rowWidth = 1 + aw + fw; // {has tail, tail cell, fill 1..cb}
-        Mem tailTable = mem("queue_tail", config.destinations() * VCS, rowWidth, ReadUnderWrite.READ_FIRST);
+        Mem tailTable = mem("queue_tail", config.destinations() * SueMeta.VCS, rowWidth, ReadUnderWrite.READ_FIRST);
 
         // ---- free cells: every cell once from a counter, then the cells the reader and the writer give back ---------
         // three lists, as up to three cells come back in one cycle: one left behind by the reader, and the first and

@@ -101,8 +101,8 @@ public final class FrameReceiver extends Component {
             chunks.add(0, Hw.mux(arriving, inData.bits(8 * bytes - 1, 0), chunk));
         }
         header = wire("header", Hw.cat(chunks));
-        Expr runt = wire("runt", frameBytes.lt(FrameCodec.MIN_FRAME)
-                .or(frameBytes.le(h + ReliabilityHeader.BYTES + FrameCodec.RCRC_BYTES + FrameCodec.FCS_BYTES)));
+        Expr runt = wire("runt", frameBytes.lt(FrameFormat.MIN_FRAME)
+                .or(frameBytes.le(h + FrameFormat.RH_BYTES + FrameFormat.RCRC_BYTES + FrameFormat.FCS_BYTES)));
         Expr headerReason = wire("header_reason", headerChecks(net, frameBytes));
 
         // ---- FCS: residue over the whole frame, ready two cycles after the last beat --------------------------------
@@ -123,7 +123,7 @@ public final class FrameReceiver extends Component {
         frameResults.pushData.set(Hw.cat(len2, frameReason));
 
         // ---- RH + commands + padding + R-CRC: R-CRC residue and the RH ---------------------------------------------
-        StreamSlice pdu = child("pdu_slice", new StreamSlice(new StreamSlice.Config(w, h, FrameCodec.FCS_BYTES)));
+        StreamSlice pdu = child("pdu_slice", new StreamSlice(new StreamSlice.Config(w, h, FrameFormat.FCS_BYTES)));
         feed(pdu);
         ParallelCrc rcrc = child("rcrc_check", new ParallelCrc(new ParallelCrc.Config(CrcParams.CRC32, w)));
         rcrc.sValid.set(pdu.outValid);
@@ -168,7 +168,7 @@ public final class FrameReceiver extends Component {
 
         // ---- delivery: commands + padding, held until the verdict -----------------------------------------------
         StreamSlice commands = child("command_slice", new StreamSlice(new StreamSlice.Config(w,
-                h + ReliabilityHeader.BYTES, FrameCodec.RCRC_BYTES + FrameCodec.FCS_BYTES)));
+                h + FrameFormat.RH_BYTES, FrameFormat.RCRC_BYTES + FrameFormat.FCS_BYTES)));
         feed(commands);
         PacketFifo fifo = child("fifo", new PacketFifo(new PacketFifo.Config(new StreamConfig(w, SueMeta.WIDTH),
                 config.fifoDepth())));
@@ -277,14 +277,14 @@ public final class FrameReceiver extends Component {
                 checks.add(fail(tagAndType(net, 12, NetConfig.ETHERTYPE_IPV4).not(), DropReason.UNKNOWN_ETHERTYPE));
                 checks.add(fail(hb(ip).ne(0x45).or(hb(ip + 9).ne(17)).or(wire("ipv4_sum", fold2).ne(0xffff)),
                         DropReason.BAD_IP_HEADER));
-                checks.add(fail(get16(ip + 2).ne(frameBytes.sub(FrameCodec.FCS_BYTES + ip)), DropReason.TRUNCATED));
+                checks.add(fail(get16(ip + 2).ne(frameBytes.sub(FrameFormat.FCS_BYTES + ip)), DropReason.TRUNCATED));
                 checks.add(fail(bytes(ip + 16, 4).ne(localIp), DropReason.WRONG_DESTINATION));
-                checks.add(fail(get16(udp + 4).ne(frameBytes.sub(FrameCodec.FCS_BYTES + udp)), DropReason.TRUNCATED));
+                checks.add(fail(get16(udp + 4).ne(frameBytes.sub(FrameFormat.FCS_BYTES + udp)), DropReason.TRUNCATED));
                 checks.add(fail(get16(udp + 2).ne(net.udpDstPort()), DropReason.UNKNOWN_UDP_PORT));
             }
             case ETH_IPV6_UDP -> {
                 int udp = ip + 40;
-                Expr udpBytes = frameBytes.sub(FrameCodec.FCS_BYTES + udp);
+                Expr udpBytes = frameBytes.sub(FrameFormat.FCS_BYTES + udp);
                 checks.add(fail(tagAndType(net, 12, NetConfig.ETHERTYPE_IPV6).not(), DropReason.UNKNOWN_ETHERTYPE));
                 checks.add(fail(hb(ip).bits(7, 4).ne(6).or(hb(ip + 6).ne(17)), DropReason.BAD_IP_HEADER));
                 checks.add(fail(bytes(ip + 24, 16).ne(localIp), DropReason.WRONG_DESTINATION));
@@ -300,20 +300,20 @@ public final class FrameReceiver extends Component {
                 checks.add(fail(get16(4).ne(localXpu.bits(15, 0)), DropReason.WRONG_DESTINATION));
             }
             case AFH_GEN2_NORMAL -> {
-                checks.add(fail(hb(0).ne(FrameCodec.GEN2_NORMAL_FLAGS).or(hb(6).ne(FrameCodec.GEN2_NORMAL_FLAGS))
+                checks.add(fail(hb(0).ne(FrameFormat.GEN2_NORMAL_FLAGS).or(hb(6).ne(FrameFormat.GEN2_NORMAL_FLAGS))
                         .or(tagAndType(net, 12, net.afhGen2EtherType()).not()), DropReason.UNKNOWN_ETHERTYPE));
                 checks.add(fail(get32(2).ne(localXpu), DropReason.WRONG_DESTINATION));
             }
             case AFH_GEN2_COMPRESSED -> {
-                checks.add(fail(hb(0).ne(FrameCodec.GEN2_COMPRESSED_FLAGS)
-                        .or(hb(3).ne(FrameCodec.GEN2_COMPRESSED_FLAGS))
+                checks.add(fail(hb(0).ne(FrameFormat.GEN2_COMPRESSED_FLAGS)
+                        .or(hb(3).ne(FrameFormat.GEN2_COMPRESSED_FLAGS))
                         .or(tagAndType(net, 6, net.afhGen2EtherType()).not()), DropReason.UNKNOWN_ETHERTYPE));
                 checks.add(fail(get16(1).ne(localXpu.bits(15, 0)), DropReason.WRONG_DESTINATION));
             }
             default -> throw new IllegalStateException();
         }
         // RH + commands + padding beyond maxPdu
-        checks.add(fail(frameBytes.gt(net.maxPdu() + h + FrameCodec.RCRC_BYTES + FrameCodec.FCS_BYTES),
+        checks.add(fail(frameBytes.gt(net.maxPdu() + h + FrameFormat.RCRC_BYTES + FrameFormat.FCS_BYTES),
                 DropReason.OVERSIZE_PDU));
         Expr reason = Hw.zeros(4);
         for (int i = checks.size() - 1; i >= 0; i--) {

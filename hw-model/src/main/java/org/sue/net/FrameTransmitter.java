@@ -39,7 +39,7 @@ public final class FrameTransmitter extends Component {
         out = StreamPorts.master(this::port, sc);
 
         RhInserter rh = child("rh_inserter", new RhInserter(new RhInserter.Config(w, net.rhVersion())));
-        StreamPad pad = child("pdu_pad", new StreamPad(new StreamPad.Config(sc, FrameCodec.minPdu(net))));
+        StreamPad pad = child("pdu_pad", new StreamPad(new StreamPad.Config(sc, FrameFormat.minPdu(net))));
         StreamCrcAppend rcrc = child("rcrc_append", new StreamCrcAppend(new StreamCrcAppend.Config(sc, CrcParams.CRC32, 8)));
         NetHeaderInserter header = child("header_inserter", new NetHeaderInserter(
                 new NetHeaderInserter.Config(w, net, config.tableDepth())));

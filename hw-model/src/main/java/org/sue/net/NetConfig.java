@@ -45,7 +45,7 @@ public record NetConfig(HeaderFormat format, boolean vlan, int[] pcpOfVc, int ud
         if (ipTtl < 1 || ipTtl > 255) {
             throw new IllegalArgumentException("NetConfig ipTtl must be 1..255, got " + ipTtl);
         }
-        if (maxPdu < ReliabilityHeader.BYTES || maxPdu > 4096) {
+        if (maxPdu < FrameFormat.RH_BYTES || maxPdu > 4096) {
             throw new IllegalArgumentException("NetConfig maxPdu must be 8..4096 bytes, got " + maxPdu);
         }
         if (rhVersion < 0 || rhVersion > 3) {

@@ -141,10 +141,10 @@ public final class NetHeaderInserter extends Component {
 
     /** UDP header + RH + packed commands (padded to the minimum frame) + R-CRC. */
     private Expr udpLength(NetConfig net, Expr user) {
-        int minCommands = FrameCodec.minPdu(net) - ReliabilityHeader.BYTES;
+        int minCommands = FrameFormat.minPdu(net) - FrameFormat.RH_BYTES;
         Expr len = SueMeta.Field.LEN.of(user).resize(16);
         Expr padded = Hw.mux(len.lt(minCommands), Hw.lit(16, minCommands), len);
-        return wire("udp_length", padded.add(8 + ReliabilityHeader.BYTES + FrameCodec.RCRC_BYTES));
+        return wire("udp_length", padded.add(8 + FrameFormat.RH_BYTES + FrameFormat.RCRC_BYTES));
     }
 
     private static Expr pcpExpr(int[] pcpOfVc, Expr vc) {

@@ -34,7 +34,7 @@ public final class RhInserter extends Component {
         StreamConfig sc = new StreamConfig(config.dataWidth(), SueMeta.WIDTH);
         in = StreamPorts.slave(this::port, sc);
         out = StreamPorts.master(this::port, sc);
-        StreamPrepend prepend = child("prepend", new StreamPrepend(new StreamPrepend.Config(sc, ReliabilityHeader.BYTES)));
+        StreamPrepend prepend = child("prepend", new StreamPrepend(new StreamPrepend.Config(sc, FrameFormat.RH_BYTES)));
 
         Expr user = in.tuser();
         Expr src = SueMeta.Field.SRC_XPU.of(user);

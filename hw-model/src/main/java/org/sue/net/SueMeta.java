@@ -2,6 +2,7 @@ package org.sue.net;
 
 import java.math.BigInteger;
 import org.sue.core.Expr;
+import org.sue.net.model.ReliabilityHeader;
 
 /**
  * Per-packet metadata carried on the stream bus's {@code tuser} (one layout for the whole project), least
@@ -12,6 +13,8 @@ import org.sue.core.Expr;
 public record SueMeta(int dstXpu, int srcXpu, int vc, int psn, int op, int rpsn, int partition, int port, boolean err,
                       int len) {
     public static final int WIDTH = 82;
+    /** Virtual channels: the 2-bit {@code vc} of the RH and of every command. */
+    public static final int VCS = 4;
 
     /** Bit offset and width of each field. */
     public enum Field {

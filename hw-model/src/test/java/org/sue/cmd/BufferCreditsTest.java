@@ -8,7 +8,10 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.sue.cmd.model.BufferCreditsReference;
+import org.sue.cmd.tb.BufferTraffic;
 import org.sue.core.Design;
+import org.sue.net.SueMeta;
 import org.sue.sim.Simulator;
 
 /**
@@ -75,14 +78,14 @@ class BufferCreditsTest {
         Run run = new Run(new BufferCredits.Config(cells, cellBytes, cmdCredits, dataCredits), cells + cellBytes);
         for (int phase = 0; phase < 12; phase++) { // drain fast, slow, and with VCs blocked at random
             run.traffic.drainPercent = phase % 3 == 0 ? 90 : 20;
-            for (int v = 0; v < BufferCredits.VCS; v++) {
+            for (int v = 0; v < SueMeta.VCS; v++) {
                 run.traffic.blocked[v] = phase % 4 == 3 && run.rnd.nextBoolean();
             }
             run.cycles(cells * 6);
         }
         assertTrue(run.traffic.commandsSent() > cells, "traffic flowed: " + run.traffic.commandsSent());
         run.drainAll();
-        for (int v = 0; v < BufferCredits.VCS; v++) {
+        for (int v = 0; v < SueMeta.VCS; v++) {
             assertEquals(run.config.reserve(), run.ref.charge(v), "charge of VC " + v + " back at its reserve");
         }
     }
@@ -112,12 +115,12 @@ class BufferCreditsTest {
         run.traffic.blocked[0] = true;
         run.traffic.drainPercent = 100;
         run.cycles(5000); // VC 0 fills everything it may
-        long[] before = new long[BufferCredits.VCS];
-        for (int v = 0; v < BufferCredits.VCS; v++) {
+        long[] before = new long[SueMeta.VCS];
+        for (int v = 0; v < SueMeta.VCS; v++) {
             before[v] = run.traffic.releases(v);
         }
         run.cycles(5000);
-        for (int v = 1; v < BufferCredits.VCS; v++) {
+        for (int v = 1; v < SueMeta.VCS; v++) {
             long flowed = run.traffic.releases(v) - before[v];
             assertTrue(flowed > 500, "VC " + v + " returned " + flowed + " commands' credits in 5000 cycles");
         }

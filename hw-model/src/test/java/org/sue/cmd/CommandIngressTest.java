@@ -10,8 +10,13 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.sue.cmd.model.CommandCodec;
+import org.sue.cmd.model.CommandIngressReference;
+import org.sue.cmd.model.XpuCredits;
+import org.sue.cmd.tb.FaultyXpu;
+import org.sue.cmd.tb.RandomCommands;
 import org.sue.core.Design;
-import org.sue.lib.stream.StreamMonitor;
+import org.sue.lib.stream.tb.StreamMonitor;
 import org.sue.sim.Simulator;
 
 /**

@@ -5,8 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.sue.cmd.model.CommandCodec;
+import org.sue.cmd.tb.CommandSender;
+import org.sue.cmd.tb.Eligibility;
+import org.sue.cmd.tb.PackingModelFollower;
+import org.sue.cmd.tb.RandomCommands;
 import org.sue.core.Design;
-import org.sue.lib.stream.StreamMonitor;
+import org.sue.lib.stream.tb.StreamMonitor;
 import org.sue.sim.Simulator;
 
 /**

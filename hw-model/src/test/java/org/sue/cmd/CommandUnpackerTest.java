@@ -11,6 +11,9 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.sue.cmd.model.CommandCodec;
+import org.sue.cmd.tb.CommandReceiver;
+import org.sue.cmd.tb.RandomCommands;
 import org.sue.core.Design;
 import org.sue.sim.Simulator;
 
@@ -27,7 +30,7 @@ class CommandUnpackerTest {
         Random rnd = new Random(streamWidth * 31L + dataWidth);
         UnpackerBench bench = new UnpackerBench(new CommandUnpacker.Config(streamWidth, dataWidth, TABLE, 6, 3), rnd);
         List<CommandReceiver.Delivered> expected = new ArrayList<>();
-        long[] malformed = new long[CommandCodec.Malformed.values().length];
+        long[] malformed = new long[PackedCommand.Malformed.values().length];
         for (int p = 0; p < 300; p++) {
             byte[] pdu = RandomCommands.pdu(rnd, TABLE, 1 + rnd.nextInt(12), rnd.nextInt(4) == 0);
             int src = rnd.nextInt(1024);
@@ -43,7 +46,7 @@ class CommandUnpackerTest {
         }
         bench.run(70, 60);
         assertEquals(expected, bench.delivered);
-        for (CommandCodec.Malformed m : CommandCodec.Malformed.values()) {
+        for (PackedCommand.Malformed m : PackedCommand.Malformed.values()) {
             assertEquals(malformed[m.ordinal()], bench.sim.peek("drops_" + m.name().toLowerCase()), m.name());
         }
         assertTrue(Arrays.stream(malformed).sum() > 20, "the random PDUs exercise malformed commands");
@@ -125,7 +128,7 @@ class CommandUnpackerTest {
         final Simulator sim;
         final Random rnd;
         final CommandUnpacker.Config config;
-        final org.sue.lib.stream.StreamSource source;
+        final org.sue.lib.stream.tb.StreamSource source;
         final CommandReceiver xpu;
         final List<CommandReceiver.Delivered> delivered;
         boolean returnCredits = true;
@@ -137,7 +140,7 @@ class CommandUnpackerTest {
             this.rnd = rnd;
             sim = Simulator.compile(Design.elaborate(new CommandUnpacker(config)));
             sim.reset();
-            source = new org.sue.lib.stream.StreamSource(sim, "s_axis");
+            source = new org.sue.lib.stream.tb.StreamSource(sim, "s_axis");
             xpu = new CommandReceiver(sim, config.dataWidth(), TABLE, config.cmdCredits(), config.dataCredits());
             delivered = xpu.delivered();
         }

@@ -15,9 +15,14 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.sue.cmd.model.CommandCodec;
+import org.sue.cmd.tb.Eligibility;
+import org.sue.cmd.tb.PackingBufferCells;
+import org.sue.cmd.tb.PackingModelFollower;
+import org.sue.cmd.tb.RandomCommands;
 import org.sue.core.Design;
-import org.sue.lib.stream.StreamMonitor;
-import org.sue.lib.stream.StreamSource;
+import org.sue.lib.stream.tb.StreamMonitor;
+import org.sue.lib.stream.tb.StreamSource;
 import org.sue.net.SueMeta;
 import org.sue.sim.Simulator;
 

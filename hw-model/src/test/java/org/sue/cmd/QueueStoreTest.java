@@ -10,8 +10,10 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.sue.cmd.tb.QueueStoreTraffic;
 import org.sue.core.Design;
-import org.sue.lib.stream.StreamMonitor;
+import org.sue.lib.stream.tb.StreamMonitor;
+import org.sue.net.SueMeta;
 import org.sue.sim.Simulator;
 
 /**
@@ -140,7 +142,7 @@ class QueueStoreTest {
             first.sim.step();
             initCycles++;
         }
-        assertEquals(config.destinations() * QueueStore.VCS, initCycles, "one cycle per queue to clear the table");
+        assertEquals(config.destinations() * SueMeta.VCS, initCycles, "one cycle per queue to clear the table");
         for (int i = 0; i < 6000; i++) {
             after.drive(rnd);
             first.sim.step();

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.sue.core.Design;
+import org.sue.lib.model.CreditCounterReference;
 import org.sue.sim.Simulator;
 
 class CreditCounterTest {

@@ -19,8 +19,14 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.sue.core.Design;
-import org.sue.lib.stream.StreamMonitor;
-import org.sue.lib.stream.StreamSource;
+import org.sue.lib.stream.tb.StreamMonitor;
+import org.sue.lib.stream.tb.StreamSource;
+import org.sue.net.model.FrameCodec;
+import org.sue.net.model.ReliabilityHeader;
+import org.sue.net.tb.FrameDamage;
+import org.sue.net.tb.LoopbackRun;
+import org.sue.net.tb.PcapWriter;
+import org.sue.net.tb.PcapWriterTest;
 import org.sue.sim.Simulator;
 
 /**

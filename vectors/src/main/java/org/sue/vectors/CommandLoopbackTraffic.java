@@ -2,12 +2,12 @@ package org.sue.vectors;
 
 import java.math.BigInteger;
 import java.util.Random;
-import org.sue.cmd.CommandCodec;
 import org.sue.cmd.CommandLoopback;
 import org.sue.cmd.CommandPath;
-import org.sue.cmd.CommandReceiver;
-import org.sue.cmd.CommandSender;
-import org.sue.cmd.RandomCommands;
+import org.sue.cmd.model.CommandCodec;
+import org.sue.cmd.tb.CommandReceiver;
+import org.sue.cmd.tb.CommandSender;
+import org.sue.cmd.tb.RandomCommands;
 import org.sue.sim.Simulator;
 
 /**

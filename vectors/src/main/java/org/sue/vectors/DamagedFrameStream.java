@@ -1,10 +1,10 @@
 package org.sue.vectors;
 
 import java.util.Random;
-import org.sue.lib.stream.Beats;
-import org.sue.net.FrameDamage;
-import org.sue.net.LoopbackRun;
+import org.sue.lib.stream.tb.Beats;
 import org.sue.net.NetConfig;
+import org.sue.net.tb.FrameDamage;
+import org.sue.net.tb.LoopbackRun;
 import org.sue.sim.Simulator;
 
 /**

@@ -2,7 +2,7 @@ package org.sue.vectors;
 
 import java.util.Random;
 import org.sue.cmd.CommandIngress;
-import org.sue.cmd.FaultyXpu;
+import org.sue.cmd.tb.FaultyXpu;
 import org.sue.sim.Simulator;
 
 /**

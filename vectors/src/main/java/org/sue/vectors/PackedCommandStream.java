@@ -3,12 +3,12 @@ package org.sue.vectors;
 import java.math.BigInteger;
 import java.util.List;
 import java.util.Random;
-import org.sue.cmd.CommandCodec;
 import org.sue.cmd.CommandTable;
 import org.sue.cmd.PackingBuffer;
-import org.sue.cmd.PackingBufferCells;
-import org.sue.cmd.RandomCommands;
-import org.sue.lib.stream.Beats;
+import org.sue.cmd.model.CommandCodec;
+import org.sue.cmd.tb.PackingBufferCells;
+import org.sue.cmd.tb.RandomCommands;
+import org.sue.lib.stream.tb.Beats;
 import org.sue.sim.Simulator;
 
 /**

@@ -1,6 +1,7 @@
 package org.sue.lib.crc;
 
 import java.math.BigInteger;
+import org.sue.lib.crc.model.CrcReference;
 
 /**
  * The XOR masks of a parallel CRC that takes a W-bit beat (W/8 byte lanes, lane i = bits [8i+7:8i], lane 0 first in

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.math.BigInteger;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.sue.lib.crc.model.CrcReference;
+import org.sue.lib.crc.model.CrcReferenceTest;
 
 /** The beat masks and unshift matrices against the bit-serial reference. */
 class CrcMatricesTest {

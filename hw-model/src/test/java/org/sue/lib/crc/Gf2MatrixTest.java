@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.sue.lib.crc.model.CrcReferenceTest;
 
 class Gf2MatrixTest {
     private static Gf2Matrix random(Random rnd, int n) {

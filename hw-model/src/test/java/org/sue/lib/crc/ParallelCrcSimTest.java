@@ -10,7 +10,9 @@ import java.util.zip.Checksum;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.sue.core.Design;
-import org.sue.lib.stream.Beats;
+import org.sue.lib.crc.model.CrcReference;
+import org.sue.lib.crc.model.CrcReferenceTest;
+import org.sue.lib.stream.tb.Beats;
 import org.sue.sim.Simulator;
 
 /** JVM simulation of the RTL CRC against java.util.zip, with random back-to-back frames and idle gaps. */

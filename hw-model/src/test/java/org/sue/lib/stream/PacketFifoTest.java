@@ -13,6 +13,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.sue.core.Design;
+import org.sue.lib.stream.tb.Beats;
+import org.sue.lib.stream.tb.StreamMonitor;
 import org.sue.sim.Simulator;
 
 /**

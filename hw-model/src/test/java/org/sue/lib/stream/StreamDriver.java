@@ -5,6 +5,7 @@ import java.math.BigInteger;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import org.sue.lib.stream.tb.Beats;
 import org.sue.sim.Simulator;
 
 /**
@@ -12,26 +13,26 @@ import org.sue.sim.Simulator;
  * s_hdr when the block has one), collects output packets, and checks the bus rules (no empty beat; full beats
  * except the last). One call to {@link #cycle} is one clock cycle.
  */
-final class StreamDriver {
-    final Simulator sim;
-    final int lanes;
-    final ArrayDeque<StreamPrependTest.Packet> toSend = new ArrayDeque<>();
-    final List<byte[]> received = new ArrayList<>();
-    final List<Long> receivedUser = new ArrayList<>();
-    final List<BigInteger> receivedUserBig = new ArrayList<>();
+public final class StreamDriver {
+    public final Simulator sim;
+    public final int lanes;
+    public final ArrayDeque<StreamPrependTest.Packet> toSend = new ArrayDeque<>();
+    public final List<byte[]> received = new ArrayList<>();
+    public final List<Long> receivedUser = new ArrayList<>();
+    public final List<BigInteger> receivedUserBig = new ArrayList<>();
     /** tuser of packet i; by default the packet's own user field. */
-    java.util.function.IntFunction<BigInteger> userOf;
+    public java.util.function.IntFunction<BigInteger> userOf;
     private int packetIndex;
     private final boolean hasHeader;
     private ByteArrayOutputStream current = new ByteArrayOutputStream();
     private int offset;
 
-    StreamDriver(Simulator sim, int lanes, List<StreamPrependTest.Packet> packets) {
+    public StreamDriver(Simulator sim, int lanes, List<StreamPrependTest.Packet> packets) {
         this(sim, lanes, packets, true);
     }
 
     /** {@code reset}: false when the test has already reset the design and loaded state (e.g. tables). */
-    StreamDriver(Simulator sim, int lanes, List<StreamPrependTest.Packet> packets, boolean reset) {
+    public StreamDriver(Simulator sim, int lanes, List<StreamPrependTest.Packet> packets, boolean reset) {
         this.sim = sim;
         this.lanes = lanes;
         this.hasHeader = sim.topPorts().stream().anyMatch(s -> s.signal().name().equals("s_hdr"));
@@ -41,7 +42,7 @@ final class StreamDriver {
         }
     }
 
-    void cycle(boolean offer, boolean ready) {
+    public void cycle(boolean offer, boolean ready) {
         StreamPrependTest.Packet p = toSend.peek();
         boolean valid = offer && p != null;
         if (valid) {

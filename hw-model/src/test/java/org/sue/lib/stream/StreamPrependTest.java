@@ -10,14 +10,15 @@ import java.util.Random;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.sue.core.Design;
+import org.sue.lib.stream.StreamDriver;
 import org.sue.sim.Simulator;
 
 /**
  * Header insertion against its transaction-level definition (output packet = header ++ payload, same tuser), with
  * random gaps on the input and random backpressure on the output; and exact cycle counts with both sides ready.
  */
-class StreamPrependTest {
-    record Packet(byte[] header, byte[] payload, long user) {
+public class StreamPrependTest {
+    public record Packet(byte[] header, byte[] payload, long user) {
     }
 
     static StreamDriver bench(int width, int h, List<Packet> packets) {
@@ -27,7 +28,7 @@ class StreamPrependTest {
     }
 
     /** s_hdr is little-endian by byte: byte 0 in bits [7:0]. */
-    static byte[] reverse(byte[] b) {
+    public static byte[] reverse(byte[] b) {
         byte[] r = new byte[b.length];
         for (int i = 0; i < b.length; i++) {
             r[i] = b[b.length - 1 - i];
@@ -35,7 +36,7 @@ class StreamPrependTest {
         return r;
     }
 
-    static byte[] concat(byte[] a, byte[] b) {
+    public static byte[] concat(byte[] a, byte[] b) {
         byte[] c = java.util.Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, c, a.length, b.length);
         return c;

@@ -1,0 +1,175 @@
+package org.sue.cmd.tb;
+
+import java.io.ByteArrayOutputStream;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import org.sue.cmd.CommandTable;
+import org.sue.cmd.CommandUnpacker;
+import org.sue.cmd.model.CommandCodec;
+import org.sue.cmd.model.XpuCredits;
+import org.sue.sim.Simulator;
+
+/**
+ * Plays the XPU on the receive side of the command interface (spec Table 2) of a running simulation: collects the
+ * commands delivered on {@code rx_*}, checks every rule of the interface (credits held, rx_valid and rx_cycle
+ * numbering, zero control and data lanes beyond the command) and returns the credits it holds, at most one command
+ * slot and one data buffer per cycle. A broken rule throws {@link IllegalStateException} naming the cycle.
+ *
+ * <p>Per cycle: {@link #sample} after the inputs settle, then {@link #creditReturn} for the value to poke on
+ * {@code rx_credit} before the clock edge.
+ */
+public final class CommandReceiver {
+    /** A command as the XPU received it: source XPU, VC and the command. */
+    public record Delivered(int src, int vc, CommandCodec.Command command) {
+    }
+
+    private final Simulator sim;
+    private final String xpuidPort;
+    private final CommandTable table;
+    private final int beatBytes;
+    private final XpuCredits credits;
+    private final int[] cmdHeld = new int[4];
+    private final int[] dataHeld = new int[4];
+    private final List<Delivered> delivered = new ArrayList<>();
+    private long firstDelivery = -1;
+    private long lastDelivery;
+    private long lastBeat;
+    private int pendingType;
+    private int pendingLen;
+    private byte[] pendingControl;
+    private ByteArrayOutputStream pendingData;
+    private int pendingSrc;
+    private int pendingVc;
+    private int nextCycle;
+
+    public CommandReceiver(Simulator sim, int dataWidth, CommandTable table, int cmdCredits, int dataCredits) {
+        this(sim, dataWidth, table, cmdCredits, dataCredits, "xpuid");
+    }
+
+    /** {@code xpuidPort}: the name the source XPU output has in this design. */
+    public CommandReceiver(Simulator sim, int dataWidth, CommandTable table, int cmdCredits, int dataCredits,
+                           String xpuidPort) {
+        this.sim = sim;
+        this.xpuidPort = xpuidPort;
+        this.table = table;
+        this.beatBytes = dataWidth / 8;
+        this.credits = new XpuCredits(cmdCredits, dataCredits);
+        reset();
+    }
+
+    /** The XPU's side of an interface reset: it holds nothing and has its initial credits again. */
+    public void reset() {
+        credits.reset();
+        Arrays.fill(cmdHeld, 0);
+        Arrays.fill(dataHeld, 0);
+    }
+
+    public List<Delivered> delivered() {
+        return delivered;
+    }
+
+    /** Commands whose slot the XPU still holds (not yet returned). */
+    public int held() {
+        return Arrays.stream(cmdHeld).sum() + Arrays.stream(dataHeld).sum();
+    }
+
+    public long firstDelivery() {
+        return firstDelivery;
+    }
+
+    public long lastDelivery() {
+        return lastDelivery;
+    }
+
+    public long lastBeat() {
+        return lastBeat;
+    }
+
+    /** True when the XPU holds exactly its initial credits of both kinds on every VC. */
+    public boolean creditsBack() {
+        return credits.allBack();
+    }
+
+    /** The rx_credit value for this cycle: frees one held slot and one held buffer, each on a random VC. */
+    public long creditReturn(Random rnd, int percent) {
+        int c = rnd.nextInt(4);
+        int cmdVc = cmdHeld[c] > 0 && rnd.nextInt(100) < percent ? c : -1;
+        int d = rnd.nextInt(4);
+        int dataVc = dataHeld[d] > 0 && rnd.nextInt(100) < percent ? d : -1;
+        if (cmdVc >= 0) {
+            cmdHeld[cmdVc]--;
+        }
+        if (dataVc >= 0) {
+            dataHeld[dataVc]--;
+        }
+        credits.give(cmdVc, dataVc);
+        return XpuCredits.word(cmdVc, dataVc);
+    }
+
+    /** Reads this cycle's rx_* outputs. */
+    public void sample() {
+        int valid = (int) sim.peek("rx_valid");
+        if (valid == 0) {
+            return;
+        }
+        long[] data = sim.peekWide("rx_data");
+        int cycle = (int) sim.peek("rx_cycle");
+        lastBeat = sim.cycle();
+        if (cycle == 0) {
+            byte[] control = lanes(sim.peekWide("rx_control"), CommandUnpacker.CONTROL_BITS / 8);
+            pendingType = control[0] & 0xff;
+            pendingLen = (control[1] & 0xff) << 8 | (control[2] & 0xff);
+            int ctl = table.controlBytes(pendingType);
+            pendingControl = Arrays.copyOfRange(control, 3, 3 + ctl);
+            for (int j = 3 + ctl; j < control.length; j++) {
+                check(control[j] == 0, "rx_control byte " + j + " beyond the carried control is not zero");
+            }
+            check(valid == (pendingLen > 0 ? 2 : 1), "rx_valid " + valid + " for data length " + pendingLen);
+            pendingSrc = (int) sim.peek(xpuidPort);
+            pendingVc = (int) sim.peek("rx_vc");
+            pendingData = new ByteArrayOutputStream();
+            nextCycle = 0;
+            check(credits.has(pendingVc, false), "delivered without a command credit on VC " + pendingVc);
+            check(credits.has(pendingVc, pendingLen > 0), "delivered without a data credit on VC " + pendingVc);
+            credits.take(pendingVc, pendingLen > 0);
+            cmdHeld[pendingVc]++;
+            if (pendingLen > 0) {
+                dataHeld[pendingVc]++;
+            }
+            if (firstDelivery < 0) {
+                firstDelivery = sim.cycle();
+            }
+            lastDelivery = sim.cycle();
+        } else {
+            check(valid == 2, "data beat with rx_valid " + valid);
+        }
+        check(cycle == nextCycle, "rx_cycle " + cycle + ", expected " + nextCycle);
+        nextCycle++;
+        byte[] beat = lanes(data, beatBytes);
+        int n = Math.max(0, Math.min(beatBytes, pendingLen - pendingData.size()));
+        for (int j = n; j < beatBytes; j++) {
+            check(beat[j] == 0, "rx_data lane " + j + " beyond the data is not zero");
+        }
+        pendingData.write(beat, 0, n);
+        if (pendingData.size() == pendingLen) {
+            delivered.add(new Delivered(pendingSrc, pendingVc,
+                    new CommandCodec.Command(pendingType, pendingControl, pendingData.toByteArray())));
+        }
+    }
+
+    private void check(boolean ok, String what) {
+        if (!ok) {
+            throw new IllegalStateException("cycle " + sim.cycle() + ": " + what);
+        }
+    }
+
+    static byte[] lanes(long[] words, int n) {
+        byte[] b = new byte[n];
+        for (int j = 0; j < n; j++) {
+            b[j] = (byte) (words[j / 8] >>> (8 * (j % 8)));
+        }
+        return b;
+    }
+}

@@ -1,0 +1,121 @@
+package org.sue.cmd.tb;
+
+import java.util.ArrayDeque;
+import java.util.Random;
+import org.sue.cmd.CommandUnpacker;
+import org.sue.cmd.model.CommandCodec;
+import org.sue.cmd.model.XpuCredits;
+import org.sue.lib.stream.tb.Beats;
+import org.sue.sim.Simulator;
+
+/**
+ * Plays the XPU on the transmit side of the command interface (spec Table 1, PROTOCOL.md section 11) of a running
+ * simulation: sends queued commands in order, one beat per cycle, only while it holds a command credit (and a data
+ * credit for a command with data) for the command's VC, and takes back the credits SUE returns on {@code tx_credit}.
+ *
+ * <p>Beat 0 carries {@code tx_control} (byte 0 type, bytes 1..2 data length big-endian, then the control bytes) and
+ * the first {@code dataWidth/8} data bytes; later beats the rest, numbered by {@code tx_cycle}; {@code tx_valid} is
+ * 1 for a command without data and 2 on every beat of one with data. Nothing is sent while {@code tx_reset_out} is
+ * high. Call {@link #drive} once per cycle before the clock edge.
+ */
+public final class CommandSender {
+    private record Queued(int dst, int vc, CommandCodec.Command command) {
+    }
+
+    private final Simulator sim;
+    private final int beatBytes;
+    private final XpuCredits credits;
+    private final ArrayDeque<Queued> queue = new ArrayDeque<>();
+    private int beat; // next beat of the head command
+    private long sent;
+    private long firstBeatCycle = -1;
+    private long creditStalls;
+
+    public CommandSender(Simulator sim, int dataWidth, int cmdCredits, int dataCredits) {
+        this.sim = sim;
+        this.beatBytes = dataWidth / 8;
+        this.credits = new XpuCredits(cmdCredits, dataCredits);
+    }
+
+    public void add(int dst, int vc, CommandCodec.Command command) {
+        queue.add(new Queued(dst, vc, command));
+    }
+
+    public boolean idle() {
+        return queue.isEmpty();
+    }
+
+    /** Commands waiting, the one being sent included. */
+    public int queued() {
+        return queue.size();
+    }
+
+    /** Commands fully sent. */
+    public long sent() {
+        return sent;
+    }
+
+    /** The cycle of the first beat sent, -1 before. */
+    public long firstBeatCycle() {
+        return firstBeatCycle;
+    }
+
+    /** True when the XPU holds exactly its initial credits of both kinds on every VC. */
+    /** Cycles a command was ready and waited for its credits (SUE's buffer had no room for more). */
+    public long creditStalls() {
+        return creditStalls;
+    }
+
+    public boolean creditsBack() {
+        return credits.allBack();
+    }
+
+    /**
+     * Takes this cycle's credit returns and drives the next beat (or idles: no command, no credit, or a random gap
+     * when {@code validPercent} is below 100).
+     */
+    public void drive(Random rnd, int validPercent) {
+        long credit = sim.peek("tx_credit");
+        credits.give(XpuCredits.cmdVc(credit), XpuCredits.dataVc(credit));
+        Queued q = queue.peek();
+        boolean go = q != null && sim.peek("tx_reset_out") == 0 // SUE takes nothing while it is in reset
+                && (validPercent >= 100 || rnd.nextInt(100) < validPercent);
+        int len = go ? q.command().data().length : 0;
+        if (go && beat == 0) {
+            go = credits.take(q.vc(), len > 0);
+            creditStalls += go ? 0 : 1;
+        }
+        if (!go) {
+            sim.poke("tx_valid", 0);
+            return;
+        }
+        if (beat == 0 && firstBeatCycle < 0) {
+            firstBeatCycle = sim.cycle();
+        }
+        sim.poke("tx_valid", len > 0 ? 2 : 1);
+        sim.poke("tx_cycle", beat);
+        sim.poke("tx_vc", q.vc());
+        sim.poke("xpuid", q.dst());
+        sim.poke("tx_err", 0);
+        sim.poke("tx_control", Beats.data(control(q.command(), len), 0, 18, 18));
+        int off = beat * beatBytes;
+        int n = Math.max(0, Math.min(beatBytes, len - off));
+        sim.poke("tx_data", Beats.data(q.command().data(), off, n, beatBytes));
+        beat++;
+        if (beat * beatBytes >= len) {
+            queue.poll();
+            beat = 0;
+            sent++;
+        }
+    }
+
+    /** tx_control bytes: type, data length big-endian, control bytes. */
+    static byte[] control(CommandCodec.Command c, int len) {
+        byte[] b = new byte[CommandUnpacker.CONTROL_BITS / 8];
+        b[0] = (byte) c.type();
+        b[1] = (byte) (len >> 8);
+        b[2] = (byte) len;
+        System.arraycopy(c.control(), 0, b, 3, c.control().length);
+        return b;
+    }
+}

@@ -1,0 +1,198 @@
+package org.sue.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import org.sue.core.Design;
+import org.sue.gen.VerilogEmitter;
+import org.sue.lib.crc.CrcParams;
+import org.sue.lib.crc.ParallelCrc;
+import org.sue.lib.stream.tb.Beats;
+import org.sue.sim.JvmReplay;
+import org.sue.sim.Simulator;
+import org.sue.verilator.ReplayResult;
+import org.sue.verilator.SynthReport;
+import org.sue.verilator.VerilatorReplay;
+import org.sue.verilator.Yosys;
+
+/**
+ * {@code scripts/bench}: JVM simulation vs Verilator on the same design and vectors, throughput, latency and Yosys
+ * figures. Writes every figure to build/bench.json and ends with the summary line CI and the docs quote.
+ */
+public final class Bench {
+    private Bench() {
+    }
+
+    private static final Map<String, Double> FIGURES = new LinkedHashMap<>();
+
+    public static void main(String[] args) throws IOException {
+        long cycles = args.length > 0 ? Long.parseLong(args[0]) : 200_000;
+        Path out = Path.of("build", "bench");
+        Files.createDirectories(out);
+        ParallelCrc.Config cfg = new ParallelCrc.Config(CrcParams.CRC32, 1024);
+        Design design = Design.elaborate(new ParallelCrc(cfg));
+
+        // 1. vectors: back-to-back frames of 64..4096 bytes, recorded from the JVM model
+        Path manifest = out.resolve("crc1024_bench.json");
+        System.out.printf("recording %d cycles of back-to-back frames through Crc32_w1024 ...%n", cycles);
+        Stream stream = new Stream(new Random(42));
+        try (Simulator sim = Simulator.compile(design)) {
+            sim.record(manifest);
+            sim.reset();
+            for (long c = 0; c < cycles; c++) {
+                stream.drive(sim);
+                sim.step();
+            }
+        }
+        put("crc1024_bytes_per_cycle", (double) stream.bytes / stream.beats);
+        put("crc1024_bus_bytes", 128);
+        put("crc1024_latency_cycles", 2);
+
+        // 2. JVM replay of the file (parse, poke, compare every output, step), after a warm-up pass
+        Simulator sim = Simulator.compile(design);
+        JvmReplay.replay(sim, manifest);
+        double best = 0;
+        double bestReplay = 0;
+        long jvmCycles = 0;
+        for (int run = 0; run < 3; run++) {
+            sim = Simulator.compile(design);
+            JvmReplay.Result r = JvmReplay.replay(sim, manifest);
+            if (!r.passed()) {
+                throw new IllegalStateException("JVM replay mismatch: " + r.firstMismatches());
+            }
+            best = Math.max(best, r.cyclesPerSecond());
+            bestReplay = Math.max(bestReplay, r.replayCyclesPerSecond());
+            jvmCycles = r.cycles();
+        }
+        put("jvm_cycles_per_s", Math.round(best));
+        put("jvm_replay_with_parsing_cycles_per_s", Math.round(bestReplay));
+
+        // 3. the same file replayed by Verilator on the generated Verilog (build excluded)
+        VerilogEmitter.Result v = VerilogEmitter.emit(design, out.resolve("rtl"));
+        double vbest = 0;
+        double vbestReplay = 0;
+        ReplayResult vr = null;
+        for (int run = 0; run < 3; run++) {
+            vr = VerilatorReplay.replay(v.files(), v.topModule(), manifest, Set.of(), out.resolve("waves"));
+            if (!vr.passed()) {
+                throw new IllegalStateException("Verilator replay mismatch: " + vr.firstMismatches());
+            }
+            vbest = Math.max(vbest, vr.cyclesPerSecond());
+            vbestReplay = Math.max(vbestReplay, vr.replayCyclesPerSecond());
+        }
+        put("verilator_cycles_per_s", Math.round(vbest));
+        put("verilator_replay_with_parsing_cycles_per_s", Math.round(vbestReplay));
+        put("sim_speed_ratio", Math.round(best / vbest * 1000) / 1000.0);
+        put("bench_cycles", jvmCycles);
+
+        // 4. JVM simulation alone: stimulus precomputed in memory, no file parsing or output comparison
+        put("jvm_sim_only_cycles_per_s", Math.round(simulationOnly(design, 200_000)));
+
+        // 5. synthesis figures of the 1024-bit CRC
+        SynthReport s = Yosys.synth(v.files(), v.topModule());
+        put("crc1024_cells", s.cells());
+        put("crc1024_ffs", s.flipFlops());
+        put("crc1024_depth", s.depth());
+
+        // 6. framing: efficiency, latency, synthesis per block
+        FramingBench.measure(Bench::put, out);
+
+        // 7. command path: packing efficiency, latency, synthesis, simulator speed
+        CommandPathBench.measure(Bench::put, out);
+
+        // 8. per-queue byte runs (the packing buffer's dense storage): drain rate, simulator speed, synthesis
+        QueueStoreBench.measure(Bench::put, out);
+
+        Map<String, Object> json = new LinkedHashMap<>();
+        Path file = Path.of("build", "bench.json");
+        ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+        FIGURES.forEach((k, val) -> json.put(k, val == Math.rint(val) && Math.abs(val) < 1e15 ? (Object) val.longValue() : val));
+        Files.writeString(file, mapper.writeValueAsString(json) + "\n");
+
+        System.out.println();
+        System.out.println("| figure | value |");
+        System.out.println("|---|---|");
+        json.forEach((k, val) -> System.out.printf("| %s | %s |%n", k, val));
+        System.out.println();
+        System.out.println("wrote " + file + " (" + jvmCycles + " cycles replayed per run, best of 3; vector parsing and builds excluded)");
+        System.out.printf("jvm_cycles_per_s=%d verilator_cycles_per_s=%d ratio=%.3f%n", Math.round(best),
+                Math.round(vbest), best / vbest);
+    }
+
+    private static void put(String name, double value) {
+        FIGURES.put(name, value);
+    }
+
+    /** Cycles per second of the compiled model driven from prepared arrays (best of three 1-second-ish runs). */
+    private static double simulationOnly(Design design, int cycles) {
+        Random rnd = new Random(7);
+        long[][] data = new long[1024][16];
+        for (long[] d : data) {
+            for (int i = 0; i < d.length; i++) {
+                d[i] = rnd.nextLong();
+            }
+        }
+        long[] keepAll = {-1L, -1L};
+        Simulator sim = Simulator.compile(design);
+        int hValid = sim.handle("s_valid");
+        int hData = sim.handle("s_data");
+        int hKeep = sim.handle("s_keep");
+        int hLast = sim.handle("s_last");
+        int hCrc = sim.handle("crc");
+        sim.reset();
+        sim.poke(hValid, 1);
+        sim.poke(hKeep, keepAll);
+        double best = 0;
+        long sink = 0;
+        for (int run = 0; run < 4; run++) {
+            long t0 = System.nanoTime();
+            for (int c = 0; c < cycles; c++) {
+                sim.poke(hData, data[c & 1023]);
+                sim.poke(hLast, (c & 31) == 31 ? 1 : 0);
+                sink += sim.peek(hCrc);
+                sim.step();
+            }
+            best = Math.max(best, cycles * 1e9 / (System.nanoTime() - t0));
+        }
+        if (sink == 42) {
+            System.out.println(); // keeps the loop's results alive
+        }
+        return best;
+    }
+
+    /** Back-to-back frames of 64..4096 bytes, no idle cycles. */
+    private static final class Stream {
+        private final Random rnd;
+        private int remaining;
+        long bytes;
+        long beats;
+
+        Stream(Random rnd) {
+            this.rnd = rnd;
+        }
+
+        void drive(Simulator sim) {
+            if (remaining == 0) {
+                remaining = 64 + rnd.nextInt(4033);
+            }
+            int n = Math.min(128, remaining);
+            remaining -= n;
+            byte[] bytesOfBeat = new byte[n];
+            rnd.nextBytes(bytesOfBeat);
+            long[] data = Beats.data(bytesOfBeat, 0, n, 128);
+            long[] keep = Beats.keep(n, 128);
+            sim.poke("s_valid", 1);
+            sim.poke("s_data", data);
+            sim.poke("s_keep", keep);
+            sim.poke("s_last", remaining == 0 ? 1 : 0);
+            bytes += n;
+            beats++;
+        }
+    }
+}

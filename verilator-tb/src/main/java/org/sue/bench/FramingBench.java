@@ -1,0 +1,239 @@
+package org.sue.bench;
+
+import java.math.BigInteger;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.function.BiConsumer;
+import java.util.function.Supplier;
+import org.sue.core.Component;
+import org.sue.core.Design;
+import org.sue.gen.VerilogEmitter;
+import org.sue.lib.crc.CrcParams;
+import org.sue.lib.stream.PacketFifo;
+import org.sue.lib.stream.StreamConfig;
+import org.sue.lib.stream.StreamCrcAppend;
+import org.sue.lib.stream.StreamPad;
+import org.sue.lib.stream.StreamSlice;
+import org.sue.lib.stream.tb.Beats;
+import org.sue.lib.stream.tb.StreamMonitor;
+import org.sue.lib.stream.tb.StreamSource;
+import org.sue.net.FrameFormat;
+import org.sue.net.FrameReceiver;
+import org.sue.net.FrameTransmitter;
+import org.sue.net.HeaderFormat;
+import org.sue.net.NetConfig;
+import org.sue.net.NetHeaderInserter;
+import org.sue.net.RhInserter;
+import org.sue.net.SueMeta;
+import org.sue.net.model.FrameCodec;
+import org.sue.net.tb.LoopbackRun;
+import org.sue.sim.JvmReplay;
+import org.sue.sim.Simulator;
+import org.sue.verilator.ReplayResult;
+import org.sue.verilator.SynthReport;
+import org.sue.verilator.VerilatorReplay;
+import org.sue.verilator.Yosys;
+
+/**
+ * Framing figures for {@code scripts/bench}, 1024-bit bus, default configuration (Ethernet/IPv4/UDP): efficiency of
+ * transmit and receive on back-to-back PDUs of 64, 256, 1500 and 4096 bytes (RH + commands), latency from the first
+ * input beat to the first output beat on an idle block, and Yosys cells and flip-flops per block.
+ *
+ * <p>Efficiency = (sum over packets 2..N of ceil(frame bytes / 128)) / cycles between the last output beats of
+ * packet 1 and packet N, so 1.0 means no bubble in steady back-to-back traffic (the first packet after idle carries
+ * the pipeline fill, which the latency figures report). For transmit the frame is the output; for receive it is the
+ * input, the wider side: a receiver whose deliveries keep pace with frames arriving back to back scores 1.0 (its
+ * output, shorter by the headers, cannot be busier than the wire that feeds it).
+ */
+final class FramingBench {
+    private FramingBench() {
+    }
+
+    static final int WIDTH = 1024;
+    static final int LANES = WIDTH / 8;
+    static final int[] PDU_SIZES = {64, 256, 1500, 4096};
+    static final int PACKETS = 100;
+
+    static void measure(BiConsumer<String, Double> put, Path out) {
+        NetConfig net = NetConfig.defaults(HeaderFormat.ETH_IPV4_UDP);
+        LoopbackRun.Peers peers = LoopbackRun.Peers.of(net);
+        for (int size : PDU_SIZES) {
+            List<LoopbackRun.Pdu> pdus = pdus(size, peers);
+            long[] tx = transmit(net, peers, pdus);
+            put.accept("tx_eff_" + size, round(tx[0] / (double) tx[1]));
+            long[] rx = receive(net, peers, pdus);
+            put.accept("rx_eff_" + size, round(rx[0] / (double) rx[1]));
+            if (size == 64) {
+                put.accept("tx_latency_cycles", (double) tx[2]);
+                put.accept("rx_latency_cycles", (double) rx[2]);
+            }
+            System.out.printf("framing %4d-byte PDUs, steady state: tx %d frame beats in %d cycles, rx %d in %d%n",
+                    size, tx[0], tx[1], rx[0], rx[1]);
+        }
+
+        simulatorSpeed(net, peers, out, put);
+
+        StreamConfig sc = new StreamConfig(WIDTH, SueMeta.WIDTH);
+        Map<String, Supplier<Component>> blocks = new LinkedHashMap<>();
+        blocks.put("tx", () -> new FrameTransmitter(new FrameTransmitter.Config(WIDTH, net, 1024)));
+        blocks.put("rx", () -> new FrameReceiver(new FrameReceiver.Config(WIDTH, net, 128)));
+        blocks.put("rh_inserter", () -> new RhInserter(new RhInserter.Config(WIDTH, 1)));
+        blocks.put("pdu_pad", () -> new StreamPad(new StreamPad.Config(sc, FrameFormat.minPdu(net))));
+        blocks.put("crc_append", () -> new StreamCrcAppend(new StreamCrcAppend.Config(sc, CrcParams.CRC32, 8)));
+        blocks.put("header_inserter", () -> new NetHeaderInserter(new NetHeaderInserter.Config(WIDTH, net, 1024)));
+        blocks.put("rx_slice", () -> new StreamSlice(new StreamSlice.Config(WIDTH, net.headerBytes(), 4)));
+        blocks.put("rx_packet_fifo", () -> new PacketFifo(new PacketFifo.Config(sc, 128)));
+        for (Map.Entry<String, Supplier<Component>> b : blocks.entrySet()) {
+            synthFigures(b.getKey(), Design.elaborate(b.getValue().get()), out, put);
+        }
+    }
+
+    /** Yosys on {@code design}: puts {@code <name>_cells}, {@code <name>_ffs} and {@code <name>_mem_bits}. */
+    static void synthFigures(String name, Design design, Path out, BiConsumer<String, Double> put) {
+        VerilogEmitter.Result v = VerilogEmitter.emit(design, out.resolve("rtl-" + name));
+        SynthReport s = Yosys.synth(v.files(), v.topModule());
+        put.accept(name + "_cells", (double) s.cells());
+        put.accept(name + "_ffs", (double) s.flipFlops());
+        put.accept(name + "_mem_bits", (double) s.memoryBits());
+        System.out.printf("yosys %-16s %7d cells %6d flip-flops %8d memory bits%n", name, s.cells(), s.flipFlops(),
+                s.memoryBits());
+    }
+
+    /**
+     * JVM simulation next to Verilator on the receiver, a much larger design than the CRC of the headline figure:
+     * 20,000 cycles of back-to-back 1500-byte PDU frames recorded from the JVM model, replayed by both (best of 2,
+     * parsing and builds excluded).
+     */
+    static void simulatorSpeed(NetConfig net, LoopbackRun.Peers peers, Path out, BiConsumer<String, Double> put) {
+        Design design = Design.elaborate(new FrameReceiver(new FrameReceiver.Config(WIDTH, net, 128)));
+        Path manifest = out.resolve("rx1024_bench.json");
+        List<LoopbackRun.Pdu> pdus = pdus(1500, peers);
+        try (Simulator sim = Simulator.compile(design)) {
+            sim.record(manifest);
+            sim.reset();
+            peers.setIdentity(sim);
+            sim.poke("m_axis_tready", 1);
+            StreamSource source = new StreamSource(sim, "s_axis");
+            Random noGaps = new Random(0);
+            for (int c = 0, i = 0; c < 20_000; c++) {
+                if (source.idle()) {
+                    LoopbackRun.Pdu p = pdus.get(i++ % pdus.size());
+                    source.add(peers.frame(net, p), BigInteger.ZERO);
+                }
+                source.drive(noGaps, 100);
+                source.advance();
+                sim.step();
+            }
+        }
+        double[] speed = speedFigures("rx1024", "receiver, 1024 bits", design, manifest, out, put);
+        put.accept("rx1024_sim_speed_ratio", round(speed[0] / speed[1]));
+    }
+
+    /**
+     * Replays {@code manifest} on both simulators ({@link #replaySpeeds}): puts {@code <name>_jvm_cycles_per_s} and
+     * {@code <name>_verilator_cycles_per_s}, and returns them.
+     */
+    static double[] speedFigures(String name, String what, Design design, Path manifest, Path out,
+                                 BiConsumer<String, Double> put) {
+        double[] speed = replaySpeeds(design, manifest, out.resolve("rtl-" + name + "-speed"), what);
+        put.accept(name + "_jvm_cycles_per_s", (double) Math.round(speed[0]));
+        put.accept(name + "_verilator_cycles_per_s", (double) Math.round(speed[1]));
+        System.out.printf("%s: JVM %.0f cycles/s, Verilator %.0f cycles/s%n", what, speed[0], speed[1]);
+        return speed;
+    }
+
+    /** {JVM, Verilator} cycles per second replaying {@code manifest} on {@code design}, best of 2 each. */
+    static double[] replaySpeeds(Design design, Path manifest, Path rtlDir, String what) {
+        double jvm = 0;
+        for (int run = 0; run < 2; run++) {
+            JvmReplay.Result r = JvmReplay.replay(Simulator.compile(design), manifest);
+            if (!r.passed()) {
+                throw new IllegalStateException("JVM replay mismatch on the " + what + ": " + r.firstMismatches());
+            }
+            jvm = Math.max(jvm, r.cyclesPerSecond());
+        }
+        VerilogEmitter.Result v = VerilogEmitter.emit(design, rtlDir);
+        double verilator = 0;
+        for (int run = 0; run < 2; run++) {
+            ReplayResult r = VerilatorReplay.replay(v.files(), v.topModule(), manifest, java.util.Set.of(),
+                    rtlDir.resolveSibling("waves"));
+            if (!r.passed()) {
+                throw new IllegalStateException("Verilator replay mismatch on the " + what + ": "
+                        + r.firstMismatches());
+            }
+            verilator = Math.max(verilator, r.cyclesPerSecond());
+        }
+        return new double[] {jvm, verilator};
+    }
+
+    static List<LoopbackRun.Pdu> pdus(int pduBytes, LoopbackRun.Peers peers) {
+        Random rnd = new Random(pduBytes);
+        List<LoopbackRun.Pdu> list = new ArrayList<>();
+        for (int i = 0; i < PACKETS; i++) {
+            byte[] c = new byte[pduBytes - 8];
+            rnd.nextBytes(c);
+            list.add(new LoopbackRun.Pdu(c, new SueMeta(i % LoopbackRun.TABLE_DEPTH, 7, i & 3, i, 0, 0,
+                    peers.me().partition(), 0, false, c.length)));
+        }
+        return list;
+    }
+
+    /** {frame beats, cycles, latency of the first PDU}: see {@link #window}. */
+    static long[] transmit(NetConfig net, LoopbackRun.Peers peers, List<LoopbackRun.Pdu> pdus) {
+        Simulator sim = Simulator.compile(Design.elaborate(new FrameTransmitter(
+                new FrameTransmitter.Config(WIDTH, net, LoopbackRun.TABLE_DEPTH))));
+        sim.reset();
+        peers.loadTable(sim, net);
+        StreamSource source = new StreamSource(sim, "s_axis");
+        StreamMonitor frames = new StreamMonitor(sim, "m_axis", null);
+        for (LoopbackRun.Pdu p : pdus) {
+            source.add(p.commands(), p.meta().pack());
+        }
+        long beats = Beats.count(peers.frame(net, pdus.get(0)).length, LANES); // the same for every packet
+        run(sim, source, frames, pdus.size());
+        return window(beats, source.firstBeatCycle(), frames);
+    }
+
+    static long[] receive(NetConfig net, LoopbackRun.Peers peers, List<LoopbackRun.Pdu> pdus) {
+        Simulator sim = Simulator.compile(Design.elaborate(new FrameReceiver(
+                new FrameReceiver.Config(WIDTH, net, 128))));
+        sim.reset();
+        peers.setIdentity(sim);
+        StreamSource source = new StreamSource(sim, "s_axis");
+        StreamMonitor delivered = new StreamMonitor(sim, "m_axis", null);
+        for (LoopbackRun.Pdu p : pdus) {
+            source.add(peers.frame(net, p), BigInteger.ZERO);
+        }
+        long beats = Beats.count(peers.frame(net, pdus.get(0)).length, LANES); // the same for every packet
+        run(sim, source, delivered, pdus.size());
+        return window(beats, source.firstBeatCycle(), delivered);
+    }
+
+    private static void run(Simulator sim, StreamSource source, StreamMonitor out, int packets) {
+        Random noGaps = new Random(0);
+        for (long c = 0; out.packets().size() < packets; c++) {
+            if (c > 1_000_000) {
+                throw new IllegalStateException("framing bench: only " + out.packets().size() + " packets came out");
+            }
+            source.drive(noGaps, 100);
+            sim.poke("m_axis_tready", 1);
+            source.advance();
+            sim.step();
+        }
+    }
+
+    /** {beats of packets 2..N, cycles between the last beats of packet 1 and N, first-beat latency}. */
+    private static long[] window(long beatsPerPacket, long firstIn, StreamMonitor out) {
+        List<StreamMonitor.Packet> p = out.packets();
+        return new long[] {beatsPerPacket * (p.size() - 1), p.get(p.size() - 1).cycle() - p.get(0).cycle(),
+                out.firstBeatCycle() - firstIn};
+    }
+
+    private static double round(double v) {
+        return Math.round(v * 10000) / 10000.0;
+    }
+}
