@@ -12,7 +12,7 @@ import org.sue.core.ReadUnderWrite;
 import org.sue.core.Reg;
 import org.sue.lib.stream.Keep;
 import org.sue.lib.stream.StreamConfig;
-import org.sue.lib.stream.StreamPorts;
+import org.sue.lib.stream.Stream;
 import org.sue.net.SueMeta;
 
 /**
@@ -111,7 +111,7 @@ public final class CommandIngress extends Component {
     public final Port relValid;
     public final Port relVc;
     public final Port relData;
-    public final StreamPorts out;
+    public final Stream out;
     private final Config config;
 
     public CommandIngress(Config config) {
@@ -137,7 +137,7 @@ public final class CommandIngress extends Component {
         relValid = in("rel_valid", 1);
         relVc = in("rel_vc", 2);
         relData = in("rel_data", 1);
-        out = StreamPorts.master(this::port, new StreamConfig(2 * n, uw));
+        out = Stream.master(this, new StreamConfig(2 * n, uw));
 
         // ---- the beat on the interface ----------------------------------------------------------------------------
         Reg resetting = reg("resetting", 1, 1);

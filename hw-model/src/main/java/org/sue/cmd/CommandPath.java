@@ -5,7 +5,7 @@ import org.sue.core.Component;
 import org.sue.core.Expr;
 import org.sue.core.Port;
 import org.sue.lib.stream.StreamConfig;
-import org.sue.lib.stream.StreamPorts;
+import org.sue.lib.stream.Stream;
 import org.sue.net.SueMeta;
 
 /**
@@ -63,14 +63,14 @@ public final class CommandPath extends Component {
     }
 
     /** PDUs for the RH inserter: packed commands, SueMeta with dst, vc and len. */
-    public final StreamPorts out;
+    public final Stream out;
     private final Config config;
 
     public CommandPath(Config config) {
         this.config = config;
         CommandIngress ingress = child("ingress", new CommandIngress(config.ingress()));
         PackingBuffer packing = child("packing", new PackingBuffer(config.packing()));
-        StreamPorts.connect(ingress.out, packing.in);
+        ingress.out.into(packing.in);
         BufferCredits credits = child("credits", new BufferCredits(config.credits()));
         credits.usedValid.set(packing.cellUsedValid);
         credits.usedVc.set(packing.cellUsedVc);
@@ -81,8 +81,8 @@ public final class CommandPath extends Component {
         credits.freedVc.set(packing.cellFreedVc);
         credits.returnedCount.set(packing.cellReturnedCount);
         credits.returnedVc.set(packing.cellReturnedVc);
-        out = StreamPorts.master(this::port, new StreamConfig(2 * config.dataWidth(), SueMeta.WIDTH));
-        StreamPorts.connect(packing.out, out);
+        out = Stream.master(this, new StreamConfig(2 * config.dataWidth(), SueMeta.WIDTH));
+        packing.out.into(out);
         ingress.relValid.set(credits.relValid);
         ingress.relVc.set(credits.relVc);
         ingress.relData.set(credits.relData);

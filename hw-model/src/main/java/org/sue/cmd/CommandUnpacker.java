@@ -11,7 +11,7 @@ import org.sue.core.Reg;
 import org.sue.core.Wire;
 import org.sue.lib.stream.Keep;
 import org.sue.lib.stream.StreamConfig;
-import org.sue.lib.stream.StreamPorts;
+import org.sue.lib.stream.Stream;
 import org.sue.net.SueMeta;
 
 /**
@@ -63,7 +63,7 @@ public final class CommandUnpacker extends Component {
 
     public static final int CONTROL_BITS = 144;
 
-    public final StreamPorts in;
+    public final Stream in;
     public final Port rxCycle;
     public final Port rxValid;
     public final Port rxVc;
@@ -82,7 +82,7 @@ public final class CommandUnpacker extends Component {
         int beatBytes = config.dataWidth() / 8;
         int capacity = lanes + beatBytes + 32; // holds a whole input beat behind the largest first beat's need
         int fw = Hw.log2Up(capacity + 1);
-        in = StreamPorts.slave(this::port, new StreamConfig(config.streamWidth(), SueMeta.WIDTH));
+        in = Stream.slave(this, new StreamConfig(config.streamWidth(), SueMeta.WIDTH));
         rxCycle = out("rx_cycle", 4);
         rxValid = out("rx_valid", 2);
         rxVc = out("rx_vc", 2);

@@ -14,7 +14,7 @@ import org.sue.core.Reg;
 import org.sue.core.Wire;
 import org.sue.lib.SyncFifo;
 import org.sue.lib.stream.StreamConfig;
-import org.sue.lib.stream.StreamPorts;
+import org.sue.lib.stream.Stream;
 import org.sue.net.SueMeta;
 
 /**
@@ -135,8 +135,8 @@ public final class PackingBuffer extends Component {
 
     }
 
-    public final StreamPorts in;
-    public final StreamPorts out;
+    public final Stream in;
+    public final Stream out;
     public final Port vcReady;
     public final Port dstReady;
     public final Port cellUsedValid;
@@ -169,8 +169,8 @@ public final class PackingBuffer extends Component {
         int cw = Hw.log2Up((long) config.cells() * cb / PackedCommand.HEADER_BYTES + 1); // commands of one queue
         int bw = CommandUser.BYTES_WIDTH;
         int lw = SueMeta.Field.LEN.width;
-        in = StreamPorts.slave(this::port, new StreamConfig(w, COMMAND_USER_WIDTH));
-        out = StreamPorts.master(this::port, new StreamConfig(w, SueMeta.WIDTH));
+        in = Stream.slave(this, new StreamConfig(w, COMMAND_USER_WIDTH));
+        out = Stream.master(this, new StreamConfig(w, SueMeta.WIDTH));
         vcReady = in("vc_ready", SueMeta.VCS);
         dstReady = in("dst_ready", config.destinations());
         cellUsedValid = out("cell_used_valid", 1);
@@ -212,10 +212,10 @@ public final class PackingBuffer extends Component {
         } else {
             dstError.set(0);
         }
-        appends.pushValid.set(store.storedValid);
-        appends.pushData.set(Hw.cat(store.storedData, store.storedQueue, store.storedBytes, store.storedCell,
+        appends.push.valid().set(store.storedValid);
+        appends.push.data().set(Hw.cat(store.storedData, store.storedQueue, store.storedBytes, store.storedCell,
                 store.storedOffset));
-        unused("appends_status", appends.pushReady, appends.creditReturn);
+        unused("appends_status", appends.push.ready(), appends.creditReturn);
         cellUsedValid.set(store.cellAllocValid);
         cellUsedVc.set(store.cellAllocVc);
         cellFreedValid.set(store.cellFreedValid);
@@ -232,8 +232,8 @@ public final class PackingBuffer extends Component {
             active.add(child("active_" + v, new SyncFifo(new SyncFifo.Config(dw, Math.max(2, listDepth), false))));
         }
         // never full: a queue is on its list at most once
-        unused("never_full", active.get(0).pushReady, active.get(1).pushReady, active.get(2).pushReady,
-                active.get(3).pushReady);
+        unused("never_full", active.get(0).push.ready(), active.get(1).push.ready(), active.get(2).push.ready(),
+                active.get(3).push.ready());
 
         // ---- queue manager: stage A reads the row, B the head segment's record, C writes ----------------------------
         // queue_state row, low to high: head (offset, cell), commands, closed segments, open segment (bytes,
@@ -251,9 +251,9 @@ public final class PackingBuffer extends Component {
         Wire takeRequest = wire("take_request", 1); // the scheduler picked: TAKE, or SKIP when take_skip
         Wire takeQueue = wire("take_queue", qw);
         Wire takeSkip = wire("take_skip", 1);
-        Expr grantAppend = wire("grant_append", appends.popValid.and(takeRequest.not()).and(initializing.not()));
-        appends.popReady.set(grantAppend);
-        Expr entry = appends.popData;
+        Expr grantAppend = wire("grant_append", appends.pop.valid().and(takeRequest.not()).and(initializing.not()));
+        appends.pop.ready().set(grantAppend);
+        Expr entry = appends.pop.data();
         Expr opQueue = wire("op_queue", Hw.mux(takeRequest, takeQueue, entry.bits(ew - 2, bw + aw + ow)));
         Expr rowRead = queueState.readSync("row_read", opQueue, Hw.lit(1, 1));
         Reg bValid = reg("b_valid", 1, 0);
@@ -348,8 +348,8 @@ public final class PackingBuffer extends Component {
         Expr listPush = wire("list_push", isAppend.and(empty).or(isTake.and(takeCount.ne(0))).or(isSkip));
         Expr cVc = cQueue.bits(1, 0);
         for (int v = 0; v < SueMeta.VCS; v++) {
-            active.get(v).pushValid.set(listPush.and(cVc.eq(v)));
-            active.get(v).pushData.set(cQueue.bits(qw - 1, 2));
+            active.get(v).push.valid().set(listPush.and(cVc.eq(v)));
+            active.get(v).push.data().set(cQueue.bits(qw - 1, 2));
         }
         Reg xoffValidReg = reg("xoff_valid_reg", 1, 0);
         Reg xoffOnReg = reg("xoff_on_reg", 1, 0);
@@ -365,17 +365,17 @@ public final class PackingBuffer extends Component {
         // a taken PDU: read its run from the store; its length waits for its last beat on m_axis
         SyncFifo runs = child("runs", new SyncFifo(new SyncFifo.Config(qw + aw + ow + lw, 4)));
         SyncFifo lens = child("lens", new SyncFifo(new SyncFifo.Config(lw, 4, false)));
-        unused("never_full_runs", runs.pushReady, lens.pushReady, runs.creditReturn, runs.overflow); // PDUS_AHEAD
+        unused("never_full_runs", runs.push.ready(), lens.push.ready(), runs.creditReturn, runs.overflow); // PDUS_AHEAD
         // a run goes straight to the store when none waits before it (two cycles sooner than through the FIFO)
         Expr run = Hw.cat(cQueue, rowLayout.head(row), takeBytes);
         Expr direct = wire("run_direct", isTake.and(runs.level.eq(0)));
-        Expr rd = Hw.mux(runs.popValid, runs.popData, run);
-        runs.pushValid.set(isTake.and(direct.and(store.rdReady).not()));
-        runs.pushData.set(run);
-        lens.pushValid.set(isTake);
-        lens.pushData.set(takeBytes);
-        store.rdValid.set(runs.popValid.or(direct));
-        runs.popReady.set(store.rdReady);
+        Expr rd = Hw.mux(runs.pop.valid(), runs.pop.data(), run);
+        runs.push.valid().set(isTake.and(direct.and(store.rdReady).not()));
+        runs.push.data().set(run);
+        lens.push.valid().set(isTake);
+        lens.push.data().set(takeBytes);
+        store.rdValid.set(runs.pop.valid().or(direct));
+        runs.pop.ready().set(store.rdReady);
         store.rdQueue.set(rd.bits(qw + aw + ow + lw - 1, aw + ow + lw));
         store.rdCell.set(rd.bits(aw + ow + lw - 1, ow + lw));
         store.rdOffset.set(rd.bits(ow + lw - 1, lw));
@@ -384,11 +384,11 @@ public final class PackingBuffer extends Component {
         out.tkeep().set(store.out.tkeep());
         out.tvalid().set(store.out.tvalid());
         out.tlast().set(store.out.tlast());
-        out.tuser().set(meta(store.out.tuser(), lens.popData, dw)); // the store's tuser is the run's queue
+        out.tuser().set(meta(store.out.tuser(), lens.pop.data(), dw)); // the store's tuser is the run's queue
         store.out.tready().set(out.tready());
-        unused("len_valid", lens.popValid); // a PDU's length waits before its first beat
+        unused("len_valid", lens.pop.valid()); // a PDU's length waits before its first beat
         Expr beatOut = wire("beat_out", out.tvalid().and(out.tready()));
-        lens.popReady.set(beatOut.and(out.tlast()));
+        lens.pop.ready().set(beatOut.and(out.tlast()));
         Reg firstOut = reg("first_beat_out", 1, 1); // the next beat on m_axis starts a PDU
         when(beatOut, () -> firstOut.set(out.tlast()));
         Expr pduLeaving = wire("pdu_leaving", beatOut.and(firstOut));
@@ -398,16 +398,16 @@ public final class PackingBuffer extends Component {
         Reg inFlight = reg("pdus_in_flight", 2, 0); // picked and not yet leaving m_axis: at most PDUS_AHEAD
         List<Expr> eligible = new ArrayList<>();
         for (int v = 0; v < SueMeta.VCS; v++) {
-            eligible.add(active.get(v).popValid.and(vcReady.bit(v)));
+            eligible.add(active.get(v).pop.valid().and(vcReady.bit(v)));
         }
         Expr pickVc = rotatingPick(eligible, rrVc);
         Expr anyEligible = wire("any_eligible", Hw.cat(eligible).orR());
         // a PDU starting to leave makes room at once: the next pick reaches m_axis as the two ahead of it are sent
         Expr pickRoom = wire("pick_room", inFlight.lt(PDUS_AHEAD).or(pduLeaving));
         Expr pick = wire("pick", anyEligible.and(pickRoom).and(initializing.not()));
-        Expr pickedDst = wire("picked_dst", Hw.select(active.stream().map(f -> f.popData).toList(), pickVc));
+        Expr pickedDst = wire("picked_dst", Hw.select(active.stream().map(f -> f.pop.data()).toList(), pickVc));
         for (int v = 0; v < SueMeta.VCS; v++) {
-            active.get(v).popReady.set(pick.and(pickVc.eq(v)));
+            active.get(v).pop.ready().set(pick.and(pickVc.eq(v)));
         }
         Expr windowOpen = wire("window_open", dstReady.shr(pickedDst).bit(0));
         when(pick, () -> rrVc.set(pickVc));

@@ -14,7 +14,7 @@ import org.sue.core.Wire;
 import org.sue.lib.SyncFifo;
 import org.sue.lib.stream.Keep;
 import org.sue.lib.stream.StreamConfig;
-import org.sue.lib.stream.StreamPorts;
+import org.sue.lib.stream.Stream;
 import org.sue.net.SueMeta;
 
 /**
@@ -86,8 +86,8 @@ public final class QueueStore extends Component {
     /** Width of a run length: up to 4096 bytes. */
     public static final int RUN_WIDTH = 13;
 
-    public final StreamPorts in;
-    public final StreamPorts out;
+    public final Stream in;
+    public final Stream out;
     public final Port storedValid;
     public final Port storedQueue;
     public final Port storedBytes;
@@ -121,8 +121,8 @@ public final class QueueStore extends Component {
         int dw = Hw.log2Up(config.destinations());
         int qw = config.queueWidth();
         int bw = PackingBuffer.CommandUser.BYTES_WIDTH;
-        in = StreamPorts.slave(this::port, new StreamConfig(w, PackingBuffer.COMMAND_USER_WIDTH));
-        out = StreamPorts.master(this::port, new StreamConfig(w, qw));
+        in = Stream.slave(this, new StreamConfig(w, PackingBuffer.COMMAND_USER_WIDTH));
+        out = Stream.master(this, new StreamConfig(w, qw));
         storedValid = out("stored_valid", 1);
         storedQueue = out("stored_queue", qw);
         storedBytes = out("stored_bytes", bw);
@@ -161,7 +161,7 @@ public final class QueueStore extends Component {
         List<SyncFifo> freeLists = new ArrayList<>();
         for (String name : List.of("freed_by_reader", "freed_first", "freed_last")) {
             SyncFifo list = child(name, new SyncFifo(new SyncFifo.Config(aw, config.cells(), false)));
-            unused(name + "_never_full", list.pushReady); // a cell is in one list at most once
+            unused(name + "_never_full", list.push.ready()); // a cell is in one list at most once
             freeLists.add(list);
         }
         SyncFifo freedByReader = freeLists.get(0);
@@ -176,9 +176,9 @@ public final class QueueStore extends Component {
         Expr refillData = fresh.bits(aw - 1, 0);
         Expr taken = fromCounter; // a source before this one gives the cell
         for (SyncFifo list : freeLists) {
-            list.popReady.set(wantCell.and(taken.not()));
-            refillData = Hw.mux(taken, refillData, list.popData);
-            taken = taken.or(list.popValid);
+            list.pop.ready().set(wantCell.and(taken.not()));
+            refillData = Hw.mux(taken, refillData, list.pop.data());
+            taken = taken.or(list.pop.valid());
         }
         Expr refill = wire("refill", wantCell.and(taken));
         Expr refillCell = refillData;
@@ -199,12 +199,12 @@ public final class QueueStore extends Component {
         // a beat goes in only if a spare cell is sure to wait for it in stage B
         in.tready().set(spareNext.and(initializing.not()));
         Expr beatIn = wire("beat_in", in.tvalid().and(in.tready()));
-        Expr noticeIn = wire("notice_in", notices.popValid.and(beatIn.not()).and(initializing.not()));
-        notices.popReady.set(noticeIn);
+        Expr noticeIn = wire("notice_in", notices.pop.valid().and(beatIn.not()).and(initializing.not()));
+        notices.pop.ready().set(noticeIn);
         Expr inQueue = Hw.cat(PackingBuffer.CommandUser.dst(in.tuser()).bits(dw - 1, 0),
                 PackingBuffer.CommandUser.vc(in.tuser()));
         // a notice: {queue, first cell left behind, the first cell, last cell, end offset in it 1..cb}
-        Expr noticeQueue = notices.popData.bits(qw + 2 * aw + fw, 2 * aw + fw + 1);
+        Expr noticeQueue = notices.pop.data().bits(qw + 2 * aw + fw, 2 * aw + fw + 1);
         Expr aQueue = wire("a_queue", Hw.mux(beatIn, inQueue, noticeQueue));
         Expr rowRead = tailTable.readSync("row_read", aQueue, Hw.lit(1, 1));
         Reg aFirst = reg("first_beat", 1, 1);  // the next beat starts a command
@@ -244,10 +244,10 @@ public final class QueueStore extends Component {
             });
         });
         when(noticeIn, () -> {
-            bFirstGone.set(notices.popData.bit(2 * aw + fw));
-            bFirstCell.set(notices.popData.bits(2 * aw + fw - 1, aw + fw));
-            bCell.set(notices.popData.bits(aw + fw - 1, fw));
-            bEnd.set(notices.popData.bits(fw - 1, 0));
+            bFirstGone.set(notices.pop.data().bit(2 * aw + fw));
+            bFirstCell.set(notices.pop.data().bits(2 * aw + fw - 1, aw + fw));
+            bCell.set(notices.pop.data().bits(aw + fw - 1, fw));
+            bEnd.set(notices.pop.data().bits(fw - 1, 0));
         });
 
         // ---- writer stage B: write the beat into the tail cell's free lanes and a new cell, or judge a notice -------
@@ -300,10 +300,10 @@ public final class QueueStore extends Component {
         fwdRow.set(newRow);
         // the run's first cell, left behind: free now that the notice of the run before, which ended in it, is judged
         Expr firstGone = wire("first_gone", isNotice.and(bFirstGone));
-        freedFirst.pushValid.set(firstGone);
-        freedFirst.pushData.set(bFirstCell);
-        freedLast.pushValid.set(reclaim);
-        freedLast.pushData.set(bCell);
+        freedFirst.push.valid().set(firstGone);
+        freedFirst.push.data().set(bFirstCell);
+        freedLast.push.valid().set(reclaim);
+        freedLast.push.data().set(bCell);
         // where the command starts: its first beat's first lane
         Reg cmdCell = reg("cmd_cell", aw, 0);
         Reg cmdOffset = reg("cmd_offset", ow, 0);
@@ -334,7 +334,7 @@ public final class QueueStore extends Component {
         Expr toCellEnd = wire("to_cell_end", Hw.lit(fw, cb).sub(rOffset.resize(fw)));
         Expr passes = wire("passes_cell", rLeft.gt(toCellEnd.resize(RUN_WIDTH))); // the run goes on into nextCell
         Expr outRoom = wire("out_room", outstanding.lt(OUT_DEPTH));
-        Expr readBeat = wire("read_beat", reading.and(outRoom).and(lastBeat.not().or(notices.pushReady)));
+        Expr readBeat = wire("read_beat", reading.and(outRoom).and(lastBeat.not().or(notices.push.ready())));
         Expr runDone = wire("run_done", readBeat.and(lastBeat));
         Expr accept = wire("accept_run", rdValid.and(reading.not().or(runDone)).and(initializing.not()));
         rdReady.set(accept);
@@ -365,10 +365,10 @@ public final class QueueStore extends Component {
         }
         // a cell left behind goes back, except the run's first: the run before may have ended in it, and its notice
         // must be judged first; so the first and the last cell go to the writer in the run's notice
-        freedByReader.pushValid.set(readBeat.and(passes).and(rFirst.not()));
-        freedByReader.pushData.set(rCell);
-        notices.pushValid.set(runDone);
-        notices.pushData.set(Hw.cat(rQueue, Hw.mux(rFirst, passes, rFirstGone), rFirstCell,
+        freedByReader.push.valid().set(readBeat.and(passes).and(rFirst.not()));
+        freedByReader.push.data().set(rCell);
+        notices.push.valid().set(runDone);
+        notices.push.data().set(Hw.cat(rQueue, Hw.mux(rFirst, passes, rFirstGone), rFirstCell,
                 Hw.mux(passes, nextCell, rCell),
                 Hw.mux(passes, rLeft.sub(toCellEnd.resize(RUN_WIDTH)).resize(fw),
                         rOffset.resize(fw).add(rLeft.resize(fw)))));
@@ -391,27 +391,27 @@ public final class QueueStore extends Component {
         Expr back = wire("read_rotated", Hw.cat(readData, readData).shr(Hw.cat(pOffset, Hw.lit(3, 0)))
                 .bits(w - 1, 0).and(Keep.bytesBelow(pBytes, cb)));
         SyncFifo outFifo = child("out_fifo", new SyncFifo(new SyncFifo.Config(w + fw + 1 + qw, OUT_DEPTH, false)));
-        unused("out_never_full", outFifo.pushReady); // a beat is read only with room for it
-        outFifo.pushValid.set(pValid);
-        outFifo.pushData.set(Hw.cat(pQueue, pLast, pBytes, back));
-        out.tvalid().set(outFifo.popValid);
-        out.tdata().set(outFifo.popData.bits(w - 1, 0));
-        out.tkeep().set(Keep.below(outFifo.popData.bits(w + fw - 1, w), cb));
-        out.tlast().set(outFifo.popData.bit(w + fw));
-        out.tuser().set(outFifo.popData.bits(w + fw + qw, w + fw + 1));
-        outFifo.popReady.set(out.tready());
+        unused("out_never_full", outFifo.push.ready()); // a beat is read only with room for it
+        outFifo.push.valid().set(pValid);
+        outFifo.push.data().set(Hw.cat(pQueue, pLast, pBytes, back));
+        out.tvalid().set(outFifo.pop.valid());
+        out.tdata().set(outFifo.pop.data().bits(w - 1, 0));
+        out.tkeep().set(Keep.below(outFifo.pop.data().bits(w + fw - 1, w), cb));
+        out.tlast().set(outFifo.pop.data().bit(w + fw));
+        out.tuser().set(outFifo.pop.data().bits(w + fw + qw, w + fw + 1));
+        outFifo.pop.ready().set(out.tready());
         Expr beatOut = wire("beat_out", out.tvalid().and(out.tready()));
         outstanding.set(outstanding.add(readBeat.resize(outstanding.width())).sub(beatOut.resize(outstanding.width())));
 
         // ---- accounting -------------------------------------------------------------------------------------------
         Reg inUse = reg("cells_in_use_reg", aw + 1, 0);
         Expr returnedNow = wire("returned_now", firstGone.resize(2).add(reclaim.resize(2)));
-        Expr freedNow = wire("freed_now", freedByReader.pushValid.resize(2).add(returnedNow));
+        Expr freedNow = wire("freed_now", freedByReader.push.valid().resize(2).add(returnedNow));
         inUse.set(inUse.add(allocNow.resize(aw + 1)).sub(freedNow.resize(aw + 1)));
         cellsInUse.set(inUse);
         cellAllocValid.set(allocNow);
         cellAllocVc.set(bQueue.bits(1, 0));
-        cellFreedValid.set(freedByReader.pushValid);
+        cellFreedValid.set(freedByReader.push.valid());
         cellFreedVc.set(rQueue.bits(1, 0));
         cellReturnedCount.set(returnedNow);
         cellReturnedVc.set(bQueue.bits(1, 0));

@@ -94,7 +94,7 @@ public abstract class Component {
         return register(new Port(name, width, PortDirection.OUT, this, SourceLoc.here()), SourceLoc.here());
     }
 
-    /** A port of either direction; lets bundle helpers (e.g. {@code StreamPorts}) create ports through {@code this::port}. */
+    /** A port of either direction; lets bundle helpers (e.g. {@code Stream}) create ports. */
     protected final Port port(String name, int width, PortDirection direction) {
         SourceLoc here = SourceLoc.here();
         return register(new Port(name, width, direction, this, here), here);

@@ -9,7 +9,7 @@ public record SourceLoc(String file, int line) {
     /** The construction core itself; user code (even in this package) is everything else. */
     private static final java.util.Set<String> CORE = java.util.Set.of("Expr", "Hw", "Component", "Signal", "Port",
             "Reg", "Wire", "Mem", "MemRead", "WhenChain", "SwitchBuilder", "Design", "Const", "Op", "Names",
-            "SourceLoc", "Undriven");
+            "SourceLoc", "Undriven", "Layout", "Scope");
 
     private static boolean isCore(String className) {
         if (!className.startsWith("org.sue.core.")) {

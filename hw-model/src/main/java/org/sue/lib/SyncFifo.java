@@ -4,10 +4,12 @@ import java.util.Map;
 import org.sue.core.Component;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
+import org.sue.core.Layout;
 import org.sue.core.Mem;
 import org.sue.core.Port;
 import org.sue.core.ReadUnderWrite;
 import org.sue.core.Reg;
+import org.sue.lib.stream.Stream;
 
 /**
  * Synchronous first-word-fall-through FIFO on a block-RAM-style memory (synchronous read), one push and one pop per
@@ -38,12 +40,10 @@ public final class SyncFifo extends Component {
         }
     }
 
-    public final Port pushValid;
-    public final Port pushReady;
-    public final Port pushData;
-    public final Port popValid;
-    public final Port popReady;
-    public final Port popData;
+    /** Words in: {@code push_valid}, {@code push_ready} (not full), {@code push_data}. */
+    public final Stream push;
+    /** Words out, first in first out: {@code pop_valid}, {@code pop_ready}, {@code pop_data}. */
+    public final Stream pop;
     public final Port level;
     public final Port creditReturn;
     public final Port overflow;
@@ -54,12 +54,9 @@ public final class SyncFifo extends Component {
         int w = config.width();
         int depth = config.depth();
         int levelWidth = Hw.log2Up(depth + 1);
-        pushValid = in("push_valid", 1);
-        pushReady = out("push_ready", 1);
-        pushData = in("push_data", w);
-        popValid = out("pop_valid", 1);
-        popReady = in("pop_ready", 1);
-        popData = out("pop_data", w);
+        Layout word = Layout.plain("data", w);
+        push = Stream.slave(this, "push", word);
+        pop = Stream.master(this, "pop", word);
         level = config.statusPorts() ? out("level", levelWidth) : null;
         creditReturn = config.statusPorts() ? out("credit_return", 1) : null;
         overflow = config.statusPorts() ? out("overflow", 1) : null;
@@ -69,32 +66,27 @@ public final class SyncFifo extends Component {
         Reg wrPtr = reg("wr_ptr", aw, 0);
         Reg rdPtr = reg("rd_ptr", aw, 0);
         Reg ramCount = reg("ram_count", levelWidth, 0);
-        Reg outValid = reg("out_valid", 1, 0);
         Reg occupancy = reg("occupancy", levelWidth, 0);
 
         Expr full = wire("full", occupancy.eq(depth));
-        Expr push = wire("push", pushValid.and(full.not()));
-        Expr pop = wire("pop", outValid.and(popReady));
-        // Refill the output register whenever it is empty or being emptied, from the memory.
-        Expr load = wire("load", ramCount.ne(0).and(outValid.not().or(pop)));
+        Expr write = wire("write", push.valid().and(full.not()));
+        ram.write(write, wrPtr, push.data());
+        // the memory's read register is the output stage, refilled whenever it is empty or being emptied
+        Stream.RamRead out = Stream.fromRam("out", ram, rdPtr, ramCount.ne(0), word);
+        out.out().into(pop);
+        Expr read = pop.fire();
 
-        ram.write(push, wrPtr, pushData);
-        Expr readData = ram.readSync("out_data", rdPtr, load);
+        when(write, () -> wrPtr.set(next(wrPtr, depth)));
+        when(out.load(), () -> rdPtr.set(next(rdPtr, depth)));
+        ramCount.set(ramCount.add(write.resize(levelWidth)).sub(out.load().resize(levelWidth)));
+        occupancy.set(occupancy.add(write.resize(levelWidth)).sub(read.resize(levelWidth)));
 
-        when(push, () -> wrPtr.set(next(wrPtr, depth)));
-        when(load, () -> rdPtr.set(next(rdPtr, depth)));
-        ramCount.set(ramCount.add(push.resize(levelWidth)).sub(load.resize(levelWidth)));
-        occupancy.set(occupancy.add(push.resize(levelWidth)).sub(pop.resize(levelWidth)));
-        when(load, () -> outValid.set(1)).elseWhen(pop, () -> outValid.set(0));
-
-        pushReady.set(full.not());
-        popValid.set(outValid);
-        popData.set(readData);
+        push.ready().set(full.not());
         if (config.statusPorts()) {
             Reg creditPulse = reg("credit_pulse", 1, 0);
             Reg overflowFlag = reg("overflow_flag", 1, 0);
-            creditPulse.set(pop);
-            when(pushValid.and(full), () -> overflowFlag.set(1));
+            creditPulse.set(read);
+            when(push.valid().and(full), () -> overflowFlag.set(1));
             level.set(occupancy);
             creditReturn.set(creditPulse);
             overflow.set(overflowFlag);

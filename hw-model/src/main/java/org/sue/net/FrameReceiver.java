@@ -15,7 +15,7 @@ import org.sue.lib.crc.ParallelCrc;
 import org.sue.lib.stream.Keep;
 import org.sue.lib.stream.PacketFifo;
 import org.sue.lib.stream.StreamConfig;
-import org.sue.lib.stream.StreamPorts;
+import org.sue.lib.stream.Stream;
 import org.sue.lib.stream.StreamSlice;
 
 /**
@@ -58,7 +58,7 @@ public final class FrameReceiver extends Component {
     public final Port localXpu;
     public final Port localIp;
     public final Port localPartition;
-    public final StreamPorts out;
+    public final Stream out;
     /** Counter and status outputs by port name: drops_<reason>, frames_good, drops_overflow, ... */
     public final Map<String, Port> status = new LinkedHashMap<>();
     private final Config config;
@@ -80,7 +80,7 @@ public final class FrameReceiver extends Component {
         localXpu = in("local_xpu", 32);
         localIp = ipFormat ? in("local_ip", net.format() == HeaderFormat.ETH_IPV4_UDP ? 32 : 128) : null;
         localPartition = in("local_partition", 10);
-        out = StreamPorts.master(this::port, new StreamConfig(w, SueMeta.WIDTH));
+        out = Stream.master(this, new StreamConfig(w, SueMeta.WIDTH));
 
         // ---- frame length and header capture -------------------------------------------------------------------
         int lw = 16; // frame lengths; a longer frame saturates and is oversize anyway
@@ -119,8 +119,8 @@ public final class FrameReceiver extends Component {
         Expr frameReason = Hw.mux(runt2, code(DropReason.RUNT),
                 Hw.mux(fcs.crc.ne(CRC32_RESIDUE), code(DropReason.BAD_FCS), reason2));
         SyncFifo frameResults = child("frame_results", new SyncFifo(new SyncFifo.Config(rw + 13, 8, false)));
-        frameResults.pushValid.set(fcs.crcValid);
-        frameResults.pushData.set(Hw.cat(len2, frameReason));
+        frameResults.push.valid().set(fcs.crcValid);
+        frameResults.push.data().set(Hw.cat(len2, frameReason));
 
         // ---- RH + commands + padding + R-CRC: R-CRC residue and the RH ---------------------------------------------
         StreamSlice pdu = child("pdu_slice", new StreamSlice(new StreamSlice.Config(w, h, FrameFormat.FCS_BYTES)));
@@ -137,15 +137,15 @@ public final class FrameReceiver extends Component {
         when(pdu.outValid.and(pduFirst), () -> rhHeld.set(rhNow));
         Expr rh2 = delayTwo("rh", Hw.mux(pduFirst, rhNow, rhHeld)); // until the R-CRC result
         SyncFifo pduResults = child("pdu_results", new SyncFifo(new SyncFifo.Config(65, 8, false)));
-        pduResults.pushValid.set(rcrc.crcValid);
-        pduResults.pushData.set(Hw.cat(rcrc.crc.eq(CRC32_RESIDUE), rh2));
+        pduResults.push.valid().set(rcrc.crcValid);
+        pduResults.push.data().set(Hw.cat(rcrc.crc.eq(CRC32_RESIDUE), rh2));
 
         // ---- verdict ---------------------------------------------------------------------------------------------
-        Expr verdict = wire("verdict", frameResults.popValid.and(pduResults.popValid));
-        frameResults.popReady.set(verdict);
-        pduResults.popReady.set(verdict);
-        Expr rh = pduResults.popData.bits(63, 0);
-        Expr rcrcOk = pduResults.popData.bit(64);
+        Expr verdict = wire("verdict", frameResults.pop.valid().and(pduResults.pop.valid()));
+        frameResults.pop.ready().set(verdict);
+        pduResults.pop.ready().set(verdict);
+        Expr rh = pduResults.pop.data().bits(63, 0);
+        Expr rcrcOk = pduResults.pop.data().bit(64);
         // RH bytes as received: byte j in bits [8j+7:8j]; the words are big-endian
         Expr word0 = Hw.cat(rh.bits(7, 0), rh.bits(15, 8));
         Expr psn = Hw.cat(rh.bits(23, 16), rh.bits(31, 24));
@@ -155,13 +155,13 @@ public final class FrameReceiver extends Component {
         unused("rh_reserved", word0.bits(11, 10), word2.bits(13, 10)); // ignored by a receiver (spec 3.3)
         // header fields this format does not check (addresses, TTL, ...) and the XPU bits it does not compare
         unused("unchecked", header, localXpu);
-        Expr earlier = frameResults.popData.bits(rw - 1, 0);
+        Expr earlier = frameResults.pop.data().bits(rw - 1, 0);
         Expr reason = wire("reason", Hw.mux(earlier.ne(0), earlier,
                 Hw.mux(rcrcOk.not(), code(DropReason.BAD_RCRC),
                         Hw.mux(word0.bits(15, 14).ne(net.rhVersion()), code(DropReason.UNSUPPORTED_RH_VERSION),
                                 Hw.mux(partition.ne(localPartition), code(DropReason.PARTITION_MISMATCH),
                                         Hw.zeros(rw))))));
-        Expr len = frameResults.popData.bits(rw + 12, rw);
+        Expr len = frameResults.pop.data().bits(rw + 12, rw);
         // SueMeta, most significant field first: len, err, port, partition, rpsn, op, psn, vc, src, dst
         Expr user = Hw.cat(len, Hw.zeros(1), Hw.zeros(2), partition, rpsn, word0.bits(13, 12), psn, word2.bits(15, 14),
                 word0.bits(9, 0), localXpu.bits(9, 0));
@@ -179,7 +179,7 @@ public final class FrameReceiver extends Component {
         fifo.verdictValid.set(verdict);
         fifo.verdictDrop.set(reason.ne(0));
         fifo.verdictUser.set(user);
-        StreamPorts.connect(fifo.out, out);
+        fifo.out.into(out);
 
         // ---- counters --------------------------------------------------------------------------------------------
         for (DropReason r : DropReason.values()) {
@@ -189,7 +189,7 @@ public final class FrameReceiver extends Component {
         status("drops_overflow", fifo.dropsOverflow);
         // the result queues are sized never to fill; if one did, verdicts would go astray: say so
         Reg resultOverflow = reg("result_overflow", 1, 0);
-        when(fcs.crcValid.and(frameResults.pushReady.not()).or(rcrc.crcValid.and(pduResults.pushReady.not())),
+        when(fcs.crcValid.and(frameResults.push.ready().not()).or(rcrc.crcValid.and(pduResults.push.ready().not())),
                 () -> resultOverflow.set(1));
         status("internal_error", fifo.protocolError.or(resultOverflow));
         // the FIFO's own count of "drop" verdicts: equal to the sum of drops_<reason>, a check on the wiring

@@ -7,7 +7,7 @@ import org.sue.lib.crc.CrcParams;
 import org.sue.lib.stream.StreamConfig;
 import org.sue.lib.stream.StreamCrcAppend;
 import org.sue.lib.stream.StreamPad;
-import org.sue.lib.stream.StreamPorts;
+import org.sue.lib.stream.Stream;
 
 /**
  * Transmit side of SUE framing: packed commands with their {@link SueMeta} in, complete Ethernet frames out, as
@@ -23,8 +23,8 @@ public final class FrameTransmitter extends Component {
         }
     }
 
-    public final StreamPorts in;
-    public final StreamPorts out;
+    public final Stream in;
+    public final Stream out;
     public final Port tableWrite;
     public final Port tableAddress;
     public final Port tableData;
@@ -35,8 +35,8 @@ public final class FrameTransmitter extends Component {
         NetConfig net = config.net();
         int w = config.dataWidth();
         StreamConfig sc = new StreamConfig(w, SueMeta.WIDTH);
-        in = StreamPorts.slave(this::port, sc);
-        out = StreamPorts.master(this::port, sc);
+        in = Stream.slave(this, sc);
+        out = Stream.master(this, sc);
 
         RhInserter rh = child("rh_inserter", new RhInserter(new RhInserter.Config(w, net.rhVersion())));
         StreamPad pad = child("pdu_pad", new StreamPad(new StreamPad.Config(sc, FrameFormat.minPdu(net))));
@@ -44,12 +44,12 @@ public final class FrameTransmitter extends Component {
         NetHeaderInserter header = child("header_inserter", new NetHeaderInserter(
                 new NetHeaderInserter.Config(w, net, config.tableDepth())));
         StreamCrcAppend fcs = child("fcs_append", new StreamCrcAppend(new StreamCrcAppend.Config(sc, CrcParams.CRC32, 8)));
-        StreamPorts.connect(in, rh.in);
-        StreamPorts.connect(rh.out, pad.in);
-        StreamPorts.connect(pad.out, rcrc.in);
-        StreamPorts.connect(rcrc.out, header.in);
-        StreamPorts.connect(header.out, fcs.in);
-        StreamPorts.connect(fcs.out, out);
+        in.into(rh.in);
+        rh.out.into(pad.in);
+        pad.out.into(rcrc.in);
+        rcrc.out.into(header.in);
+        header.out.into(fcs.in);
+        fcs.out.into(out);
         tableWrite = in("tbl_wr_en", 1);
         tableAddress = in("tbl_wr_addr", header.tableAddress.width());
         tableData = in("tbl_wr_data", header.tableData.width());

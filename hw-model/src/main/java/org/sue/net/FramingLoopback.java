@@ -5,7 +5,7 @@ import org.sue.core.Component;
 import org.sue.core.Hw;
 import org.sue.core.Port;
 import org.sue.lib.stream.StreamConfig;
-import org.sue.lib.stream.StreamPorts;
+import org.sue.lib.stream.Stream;
 
 /**
  * A {@link FrameTransmitter} wired straight into a {@link FrameReceiver}, as if through a cable: PDUs in on
@@ -14,8 +14,8 @@ import org.sue.lib.stream.StreamPorts;
  * loopback simulation and the randomised end-to-end tests.
  */
 public final class FramingLoopback extends Component {
-    public final StreamPorts in;
-    public final StreamPorts out;
+    public final Stream in;
+    public final Stream out;
     private final FrameTransmitter.Config txConfig;
     private final FrameReceiver.Config rxConfig;
 
@@ -27,11 +27,11 @@ public final class FramingLoopback extends Component {
         this.txConfig = tx;
         this.rxConfig = rx;
         StreamConfig sc = new StreamConfig(tx.dataWidth(), SueMeta.WIDTH);
-        in = StreamPorts.slave(this::port, sc);
-        out = StreamPorts.master(this::port, sc);
+        in = Stream.slave(this, sc);
+        out = Stream.master(this, sc);
         FrameTransmitter transmitter = child("tx", new FrameTransmitter(tx));
         FrameReceiver receiver = child("rx", new FrameReceiver(rx));
-        StreamPorts.connect(in, transmitter.in);
+        in.into(transmitter.in);
         transmitter.tableWrite.set(in("tbl_wr_en", 1));
         transmitter.tableAddress.set(in("tbl_wr_addr", transmitter.tableAddress.width()));
         transmitter.tableData.set(in("tbl_wr_data", transmitter.tableData.width()));
@@ -45,7 +45,7 @@ public final class FramingLoopback extends Component {
             receiver.localIp.set(in("local_ip", receiver.localIp.width()));
         }
         receiver.localPartition.set(in("local_partition", 10));
-        StreamPorts.connect(receiver.out, out);
+        receiver.out.into(out);
         for (Map.Entry<String, Port> e : receiver.status.entrySet()) {
             out(e.getKey(), e.getValue().width()).set(e.getValue());
         }

@@ -11,7 +11,7 @@ import org.sue.core.Port;
 import org.sue.core.ReadUnderWrite;
 import org.sue.core.Reg;
 import org.sue.lib.stream.StreamConfig;
-import org.sue.lib.stream.StreamPorts;
+import org.sue.lib.stream.Stream;
 import org.sue.lib.stream.StreamPrepend;
 
 /**
@@ -38,8 +38,8 @@ public final class NetHeaderInserter extends Component {
         }
     }
 
-    public final StreamPorts in;
-    public final StreamPorts out;
+    public final Stream in;
+    public final Stream out;
     public final Port tableWrite;
     public final Port tableAddress;
     public final Port tableData;
@@ -50,8 +50,8 @@ public final class NetHeaderInserter extends Component {
         NetConfig net = config.net();
         int h = net.headerBytes();
         StreamConfig sc = new StreamConfig(config.dataWidth(), SueMeta.WIDTH);
-        in = StreamPorts.slave(this::port, sc);
-        out = StreamPorts.master(this::port, sc);
+        in = Stream.slave(this, sc);
+        out = Stream.master(this, sc);
         Mem table = mem("header_table", config.tableDepth(), 8 * h, ReadUnderWrite.READ_FIRST);
         int aw = table.addressWidth();
         tableWrite = in("tbl_wr_en", 1);
@@ -88,7 +88,7 @@ public final class NetHeaderInserter extends Component {
         prepend.in.tlast().set(last);
         prepend.in.tuser().set(user);
         prepend.header.set(wire("header", patch(net, template, user)));
-        StreamPorts.connect(prepend.out, out);
+        prepend.out.into(out);
     }
 
     /** The template with this packet's PCP, lengths and IPv4 checksum filled in. */

@@ -7,7 +7,7 @@ import org.sue.core.Component;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
 import org.sue.lib.stream.StreamConfig;
-import org.sue.lib.stream.StreamPorts;
+import org.sue.lib.stream.Stream;
 import org.sue.lib.stream.StreamPrepend;
 
 /**
@@ -25,15 +25,15 @@ public final class RhInserter extends Component {
         }
     }
 
-    public final StreamPorts in;
-    public final StreamPorts out;
+    public final Stream in;
+    public final Stream out;
     private final Config config;
 
     public RhInserter(Config config) {
         this.config = config;
         StreamConfig sc = new StreamConfig(config.dataWidth(), SueMeta.WIDTH);
-        in = StreamPorts.slave(this::port, sc);
-        out = StreamPorts.master(this::port, sc);
+        in = Stream.slave(this, sc);
+        out = Stream.master(this, sc);
         StreamPrepend prepend = child("prepend", new StreamPrepend(new StreamPrepend.Config(sc, FrameFormat.RH_BYTES)));
 
         Expr user = in.tuser();
@@ -53,8 +53,8 @@ public final class RhInserter extends Component {
         }
         prepend.header.set(wire("rh", Hw.cat(bytesMsbFirst)));
 
-        StreamPorts.connect(in, prepend.in);
-        StreamPorts.connect(prepend.out, out);
+        in.into(prepend.in);
+        prepend.out.into(out);
     }
 
     @Override

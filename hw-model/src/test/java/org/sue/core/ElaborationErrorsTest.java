@@ -241,7 +241,7 @@ class ElaborationErrorsTest {
         HdlException e = assertThrows(HdlException.class, () -> new Component() {
             {
                 in("s_axis_tdata", 8);
-                at[0] = line(); org.sue.lib.stream.StreamPorts.slave(this::port, new org.sue.lib.stream.StreamConfig(64, 4));
+                at[0] = line(); org.sue.lib.stream.Stream.slave(this, new org.sue.lib.stream.StreamConfig(64, 4));
             }
         });
         assertTrue(e.getMessage().contains("collides"), e.getMessage());

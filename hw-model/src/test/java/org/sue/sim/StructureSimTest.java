@@ -32,14 +32,14 @@ class StructureSimTest {
         TwoFifos() {
             SyncFifo a = child("first", new SyncFifo(new SyncFifo.Config(72, 4)));
             SyncFifo b = child("second", new SyncFifo(new SyncFifo.Config(72, 4)));
-            a.pushValid.set(inValid);
-            a.pushData.set(inData);
-            b.pushValid.set(a.popValid);
-            b.pushData.set(a.popData);
-            a.popReady.set(b.pushReady);
-            b.popReady.set(Hw.bool(true));
-            outValid.set(b.popValid);
-            outData.set(b.popData);
+            a.push.valid().set(inValid);
+            a.push.data().set(inData);
+            b.push.valid().set(a.pop.valid());
+            b.push.data().set(a.pop.data());
+            a.pop.ready().set(b.push.ready());
+            b.pop.ready().set(Hw.bool(true));
+            outValid.set(b.pop.valid());
+            outData.set(b.pop.data());
         }
     }
 

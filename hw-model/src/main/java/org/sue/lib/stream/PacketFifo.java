@@ -54,7 +54,7 @@ public final class PacketFifo extends Component {
     public final Port verdictValid;
     public final Port verdictDrop;
     public final Port verdictUser;
-    public final StreamPorts out;
+    public final Stream out;
     public final Port dropsBad;
     public final Port dropsOverflow;
     public final Port protocolError;
@@ -73,7 +73,7 @@ public final class PacketFifo extends Component {
         verdictValid = in("v_valid", 1);
         verdictDrop = in("v_drop", 1);
         verdictUser = in("v_user", u);
-        out = StreamPorts.master(this::port, sc);
+        out = Stream.master(this, sc);
         dropsBad = out("drops_bad", 32);
         dropsOverflow = out("drops_overflow", 32);
         protocolError = out("protocol_error", 1);
@@ -102,37 +102,37 @@ public final class PacketFifo extends Component {
 
         // packets waiting for their verdict: {beats left in memory, overflowed, end}
         SyncFifo pending = child("pending", new SyncFifo(new SyncFifo.Config(pw + 2, config.pendingDepth(), false)));
-        pending.pushValid.set(packetEnd);
-        pending.pushData.set(Hw.cat(nextWrite.ne(start), discarding.or(overflowNow), nextWrite));
-        Expr pendingEnd = pending.popData.bits(pw - 1, 0);
-        Expr overflowed = pending.popData.bit(pw);
-        Expr hasBeats = pending.popData.bit(pw + 1);
-        pending.popReady.set(verdictValid);
-        when(packetEnd.and(pending.pushReady.not()).or(verdictValid.and(pending.popValid.not())),
+        pending.push.valid().set(packetEnd);
+        pending.push.data().set(Hw.cat(nextWrite.ne(start), discarding.or(overflowNow), nextWrite));
+        Expr pendingEnd = pending.pop.data().bits(pw - 1, 0);
+        Expr overflowed = pending.pop.data().bit(pw);
+        Expr hasBeats = pending.pop.data().bit(pw + 1);
+        pending.pop.ready().set(verdictValid);
+        when(packetEnd.and(pending.push.ready().not()).or(verdictValid.and(pending.pop.valid().not())),
                 () -> error.set(1));
-        Expr judged = wire("judged", verdictValid.and(pending.popValid));
+        Expr judged = wire("judged", verdictValid.and(pending.pop.valid()));
         Reg overflowCount = saturatingCounter("drops_overflow_count", 32, judged.and(overflowed));
         Reg badCount = saturatingCounter("drops_bad_count", 32, judged.and(verdictDrop).and(overflowed.not()));
 
         // packets judged, in order: {user, keep, end}; at most one per beat in memory, so it cannot fill
         SyncFifo judgedQueue = child("judged_queue", new SyncFifo(new SyncFifo.Config(u + 1 + pw, config.depth(), false)));
-        judgedQueue.pushValid.set(judged.and(hasBeats));
-        when(judged.and(hasBeats).and(judgedQueue.pushReady.not()), () -> error.set(1));
-        judgedQueue.pushData.set(Hw.cat(verdictUser, verdictDrop.or(overflowed).not(), pendingEnd));
-        Expr descEnd = judgedQueue.popData.bits(pw - 1, 0);
-        Expr descKeep = judgedQueue.popData.bit(pw);
-        Expr descUser = judgedQueue.popData.bits(pw + u, pw + 1);
+        judgedQueue.push.valid().set(judged.and(hasBeats));
+        when(judged.and(hasBeats).and(judgedQueue.push.ready().not()), () -> error.set(1));
+        judgedQueue.push.data().set(Hw.cat(verdictUser, verdictDrop.or(overflowed).not(), pendingEnd));
+        Expr descEnd = judgedQueue.pop.data().bits(pw - 1, 0);
+        Expr descKeep = judgedQueue.pop.data().bit(pw);
+        Expr descUser = judgedQueue.pop.data().bits(pw + u, pw + 1);
 
         // read side: stream a kept packet into the output register, jump over a dropped one
         Reg outValid = reg("out_valid", 1, 0);
         Reg outUser = regNoReset("out_user", u);
         Expr pop = wire("pop", outValid.and(out.tready()));
-        Expr skip = wire("skip", judgedQueue.popValid.and(descKeep.not()));
-        Expr load = wire("load", judgedQueue.popValid.and(descKeep).and(outValid.not().or(pop)));
+        Expr skip = wire("skip", judgedQueue.pop.valid().and(descKeep.not()));
+        Expr load = wire("load", judgedQueue.pop.valid().and(descKeep).and(outValid.not().or(pop)));
         Expr lastOfPacket = wire("last_of_packet", read.add(1).eq(descEnd));
         Expr word = ram.readSync("out_word", read.bits(aw - 1, 0), load);
         when(skip, () -> read.set(descEnd)).elseWhen(load, () -> read.set(read.add(1)));
-        judgedQueue.popReady.set(skip.or(load.and(lastOfPacket)));
+        judgedQueue.pop.ready().set(skip.or(load.and(lastOfPacket)));
         when(load, () -> {
             outValid.set(1);
             outUser.set(descUser);

@@ -19,4 +19,9 @@ public record StreamConfig(int dataWidth, int userWidth) {
     public int lanes() {
         return dataWidth / 8;
     }
+
+    /** The payload of a stream of this shape: tdata, tkeep, tlast, tuser. */
+    public org.sue.core.Layout layout() {
+        return Stream.packet(dataWidth, userWidth);
+    }
 }

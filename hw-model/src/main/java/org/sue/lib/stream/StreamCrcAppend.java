@@ -38,8 +38,8 @@ public final class StreamCrcAppend extends Component {
         }
     }
 
-    public final StreamPorts in;
-    public final StreamPorts out;
+    public final Stream in;
+    public final Stream out;
     private final Config config;
 
     public StreamCrcAppend(Config config) {
@@ -48,31 +48,31 @@ public final class StreamCrcAppend extends Component {
         int lanes = sc.lanes();
         int w = sc.dataWidth();
         int u = sc.userWidth();
-        in = StreamPorts.slave(this::port, sc);
-        out = StreamPorts.master(this::port, sc);
+        in = Stream.slave(this, sc);
+        out = Stream.master(this, sc);
 
         ParallelCrc crc = child("crc_unit", new ParallelCrc(new ParallelCrc.Config(config.crc(), w)));
         SyncFifo beats = child("beat_fifo", new SyncFifo(new SyncFifo.Config(w + lanes + 1 + u, config.fifoDepth(), false)));
         SyncFifo crcs = child("crc_fifo", new SyncFifo(new SyncFifo.Config(32, config.fifoDepth() + 4, false)));
 
         // the result FIFO is sized never to fill; gating on it anyway keeps a sizing mistake from losing a CRC
-        Expr room = wire("room", beats.pushReady.and(crcs.pushReady));
+        Expr room = wire("room", beats.push.ready().and(crcs.push.ready()));
         Expr inFire = wire("in_fire", in.tvalid().and(room));
         in.tready().set(room);
         crc.sValid.set(inFire);
         crc.sData.set(in.tdata());
         crc.sKeep.set(in.tkeep());
         crc.sLast.set(in.tlast());
-        beats.pushValid.set(inFire); // only when there is room: a push while full would raise the FIFO's overflow flag
-        beats.pushData.set(Hw.cat(in.tuser(), in.tlast(), in.tkeep(), in.tdata()));
-        crcs.pushValid.set(crc.crcValid);
-        crcs.pushData.set(crc.crc);
+        beats.push.valid().set(inFire); // only when there is room: a push while full would raise the FIFO's overflow flag
+        beats.push.data().set(Hw.cat(in.tuser(), in.tlast(), in.tkeep(), in.tdata()));
+        crcs.push.valid().set(crc.crcValid);
+        crcs.push.data().set(crc.crc);
 
-        Expr data = wire("beat_data", beats.popData.bits(w - 1, 0));
-        Expr keep = wire("beat_keep", beats.popData.bits(w + lanes - 1, w));
-        Expr last = wire("beat_last", beats.popData.bit(w + lanes));
-        Expr user = wire("beat_user", beats.popData.bits(w + lanes + u, w + lanes + 1));
-        Expr value = wire("crc_value", crcs.popData);
+        Expr data = wire("beat_data", beats.pop.data().bits(w - 1, 0));
+        Expr keep = wire("beat_keep", beats.pop.data().bits(w + lanes - 1, w));
+        Expr last = wire("beat_last", beats.pop.data().bit(w + lanes));
+        Expr user = wire("beat_user", beats.pop.data().bits(w + lanes + u, w + lanes + 1));
+        Expr value = wire("crc_value", crcs.pop.data());
 
         Reg tail = reg("tail", 1, 0);
         Reg tailData = regNoReset("tail_data", 32);
@@ -102,7 +102,7 @@ public final class StreamCrcAppend extends Component {
                 Hw.mux(keep.bit(lanes - 2), Hw.lit(2, 1), Hw.mux(keep.bit(lanes - 3), Hw.lit(2, 2), Hw.lit(2, 3))));
 
         Expr needsCrc = last;
-        Expr beatReady = wire("beat_ready", beats.popValid.and(needsCrc.not().or(crcs.popValid)));
+        Expr beatReady = wire("beat_ready", beats.pop.valid().and(needsCrc.not().or(crcs.pop.valid())));
         out.tvalid().set(tail.or(beatReady));
         out.tdata().set(Hw.mux(tail, tailData.resize(w), Hw.mux(last, mergedData, data)));
         out.tkeep().set(Hw.mux(tail, tailKeep.resize(lanes), Hw.mux(last, mergedKeep, Hw.ones(lanes))));
@@ -110,8 +110,8 @@ public final class StreamCrcAppend extends Component {
         out.tuser().set(Hw.mux(tail, tailUser, user));
 
         Expr take = wire("take", out.tready().and(tail.not()).and(beatReady));
-        beats.popReady.set(take);
-        crcs.popReady.set(take.and(last));
+        beats.pop.ready().set(take);
+        crcs.pop.ready().set(take.and(last));
         when(tail.and(out.tready()), () -> tail.set(0));
         when(take.and(spill), () -> {
             tail.set(1);

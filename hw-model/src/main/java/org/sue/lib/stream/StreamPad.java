@@ -27,8 +27,8 @@ public final class StreamPad extends Component {
         }
     }
 
-    public final StreamPorts in;
-    public final StreamPorts out;
+    public final Stream in;
+    public final Stream out;
     private final Config config;
 
     public StreamPad(Config config) {
@@ -37,8 +37,8 @@ public final class StreamPad extends Component {
         int lanes = sc.lanes();
         int min = config.minBytes();
         int p = (min + lanes - 1) / lanes;
-        in = StreamPorts.slave(this::port, sc);
-        out = StreamPorts.master(this::port, sc);
+        in = Stream.slave(this, sc);
+        out = Stream.master(this, sc);
 
         Reg beat = reg("beat", Hw.log2Up(p + 1L), 0);  // beat index in the packet, saturating at P
         Reg padding = reg("padding", 1, 0);           // sending zero beats after the packet's last input beat

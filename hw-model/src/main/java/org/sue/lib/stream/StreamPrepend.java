@@ -33,8 +33,8 @@ public final class StreamPrepend extends Component {
         }
     }
 
-    public final StreamPorts in;
-    public final StreamPorts out;
+    public final Stream in;
+    public final Stream out;
     public final Port header;
     private final Config config;
 
@@ -45,9 +45,9 @@ public final class StreamPrepend extends Component {
         int h = config.headerBytes();
         int q = h / lanes;
         int r = h % lanes;
-        in = StreamPorts.slave(this::port, sc);
+        in = Stream.slave(this, sc);
         header = in("s_hdr", 8 * h);
-        out = StreamPorts.master(this::port, sc);
+        out = Stream.master(this, sc);
 
         // header beats already sent for this packet (none to send when the header is shorter than a beat)
         Reg headerBeat = q == 0 ? null : reg("header_beat", Hw.log2Up(q + 1L), 0);
