@@ -1,0 +1,281 @@
+package org.sue.lib.stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.function.BiFunction;
+import org.junit.jupiter.api.Test;
+import org.sue.core.Component;
+import org.sue.core.Design;
+import org.sue.core.Expr;
+import org.sue.core.HdlException;
+import org.sue.core.Layout;
+import org.sue.core.Port;
+import org.sue.sim.Simulator;
+
+/**
+ * Each stream operator between an input and an output stream, under random valid and ready: the beats that leave
+ * are exactly the ones the operator's rule lets through, in order (the reference is the list of beats taken at the
+ * input), one beat per cycle when nothing stalls, and the registered operators cut the path they promise to cut.
+ */
+class StreamOperatorsTest {
+    static final Layout WORD = Layout.of("word", Layout.bits("value", 12), Layout.bits("tag", 4));
+
+    /** in -> op -> out, with a 1-bit {@code cond} input for the conditional operators. */
+    static final class OneOp extends Component {
+        OneOp(BiFunction<Stream, Expr, Stream> op) {
+            Stream in = Stream.slave(this, "in", WORD);
+            Port cond = in("cond", 1);
+            Stream out = Stream.master(this, "out", WORD);
+            op.apply(in, cond).into(out);
+        }
+    }
+
+    record Run(List<Long> taken, List<Long> takenWhileCond, List<Long> delivered, long cycles) {
+    }
+
+    /** Offers 0, 1, 2, ... with the given valid / ready / cond probabilities (percent) for {@code cycles}. */
+    static Run run(Simulator sim, int validPct, int readyPct, int condPct, long cycles, long seed) {
+        Random rnd = new Random(seed);
+        sim.reset();
+        long next = 0;
+        List<Long> taken = new ArrayList<>();
+        List<Long> takenWhileCond = new ArrayList<>();
+        List<Long> delivered = new ArrayList<>();
+        boolean offering = false;
+        for (long c = 0; c < cycles; c++) {
+            // a producer keeps its beat offered until taken
+            offering = offering || rnd.nextInt(100) < validPct;
+            boolean cond = rnd.nextInt(100) < condPct;
+            sim.poke("in_valid", offering ? 1 : 0);
+            sim.poke("in_value", next & 0xfff);
+            sim.poke("in_tag", next >> 12 & 0xf);
+            sim.poke("cond", cond ? 1 : 0);
+            sim.poke("out_ready", rnd.nextInt(100) < readyPct ? 1 : 0);
+            if (offering && sim.peek("in_ready") == 1) {
+                (cond ? takenWhileCond : taken).add(next);
+                next++;
+                offering = false;
+            }
+            if (sim.peek("out_valid") == 1 && sim.peek("out_ready") == 1) {
+                delivered.add(sim.peek("out_tag") << 12 | sim.peek("out_value"));
+            }
+            sim.step();
+        }
+        return new Run(taken, takenWhileCond, delivered, cycles);
+    }
+
+    static Simulator sim(BiFunction<Stream, Expr, Stream> op) {
+        return Simulator.compile(Design.elaborate(new OneOp(op)));
+    }
+
+    static void assertPrefix(List<Long> all, List<Long> delivered, int inFlight) {
+        assertTrue(delivered.size() <= all.size() && all.size() - delivered.size() <= inFlight,
+                all.size() + " taken, " + delivered.size() + " delivered");
+        assertEquals(all.subList(0, delivered.size()), delivered, "beats leave in order, none lost or repeated");
+    }
+
+    @Test
+    void registerStagesAndQueuesPassEveryBeatInOrderAtFullRate() {
+        List<BiFunction<Stream, Expr, Stream>> ops = List.of((s, c) -> s.stage(), (s, c) -> s.skid(),
+                (s, c) -> s.queue(4), (s, c) -> s.stage().skid().queue(3));
+        for (BiFunction<Stream, Expr, Stream> op : ops) {
+            Simulator sim = sim(op);
+            for (int[] rates : new int[][] {{100, 100}, {60, 40}, {30, 90}, {90, 20}}) {
+                Run r = run(sim, rates[0], rates[1], 0, 3000, rates[0] * 7 + rates[1]);
+                List<Long> all = new ArrayList<>(r.taken());
+                all.addAll(r.takenWhileCond());
+                assertPrefix(all, r.delivered(), 8);
+                if (rates[0] == 100 && rates[1] == 100) {
+                    assertTrue(r.delivered().size() >= r.cycles() - 8, "one beat per cycle: " + r.delivered().size()
+                            + " in " + r.cycles() + " cycles");
+                }
+            }
+        }
+    }
+
+    @Test
+    void stageRegistersValidAndSkidRegistersReady() {
+        Simulator stage = sim((s, c) -> s.stage());
+        stage.reset();
+        stage.poke("in_valid", 1);
+        stage.poke("out_ready", 0);
+        stage.step(); // one beat held
+        for (int v = 0; v < 2; v++) {
+            stage.poke("in_valid", v);
+            assertEquals(1, stage.peek("out_valid"), "out_valid comes from a register, not from in_valid");
+        }
+        Simulator skid = sim((s, c) -> s.skid());
+        skid.reset();
+        skid.poke("in_valid", 1);
+        skid.poke("out_ready", 0);
+        skid.step(); // the beat waits in the buffer
+        for (int r = 0; r < 2; r++) {
+            skid.poke("out_ready", r);
+            assertEquals(0, skid.peek("in_ready"), "in_ready comes from a register, not from out_ready");
+        }
+    }
+
+    @Test
+    void haltWhenHoldsBeatsAndContinueWhenIsItsInverse() {
+        for (boolean halt : new boolean[] {true, false}) {
+            Simulator sim = sim(halt ? Stream::haltWhen : Stream::continueWhen);
+            Run r = run(sim, 70, 70, 50, 2000, 5);
+            if (halt) {
+                assertEquals(List.of(), r.takenWhileCond(), "nothing moves while halted");
+                assertEquals(r.taken(), r.delivered());
+            } else {
+                assertEquals(List.of(), r.taken(), "nothing moves unless continued");
+                assertEquals(r.takenWhileCond(), r.delivered());
+            }
+            assertTrue(r.delivered().size() > 300, r.delivered().size() + " beats moved");
+        }
+    }
+
+    @Test
+    void throwWhenDropsExactlyTheBeatsOfferedWhileTheConditionHolds() {
+        Simulator sim = sim(Stream::throwWhen);
+        Run r = run(sim, 70, 60, 30, 2000, 6);
+        assertEquals(r.taken(), r.delivered(), "beats taken without the condition pass, in order");
+        assertTrue(r.takenWhileCond().size() > 100, "beats were dropped: " + r.takenWhileCond().size());
+    }
+
+    /** in -> fork(2) -> out_a, out_b. */
+    static final class Fork extends Component {
+        Fork() {
+            Stream in = Stream.slave(this, "in", WORD);
+            List<Stream> outs = in.fork(2);
+            outs.get(0).into(Stream.master(this, "out_a", WORD));
+            outs.get(1).into(Stream.master(this, "out_b", WORD));
+        }
+    }
+
+    @Test
+    void forkDeliversEveryBeatToEachOutputAtItsOwnPace() {
+        Simulator sim = Simulator.compile(Design.elaborate(new Fork()));
+        Random rnd = new Random(7);
+        sim.reset();
+        List<Long> taken = new ArrayList<>();
+        List<Long> a = new ArrayList<>();
+        List<Long> b = new ArrayList<>();
+        long next = 0;
+        int fullRateCycles = 0;
+        for (int c = 0; c < 3000; c++) {
+            boolean allReady = c >= 2500;
+            sim.poke("in_valid", 1);
+            sim.poke("in_value", next);
+            sim.poke("out_a_ready", allReady || rnd.nextBoolean() ? 1 : 0);
+            sim.poke("out_b_ready", allReady || rnd.nextInt(3) == 0 ? 1 : 0);
+            for (String o : List.of("a", "b")) {
+                if (sim.peek("out_" + o + "_valid") == 1 && sim.peek("out_" + o + "_ready") == 1) {
+                    (o.equals("a") ? a : b).add(sim.peek("out_" + o + "_value"));
+                }
+            }
+            if (sim.peek("in_ready") == 1) {
+                taken.add(next);
+                next = (next + 1) & 0xfff;
+                fullRateCycles += allReady ? 1 : 0;
+            }
+            sim.step();
+        }
+        assertPrefix(taken, a, 1);
+        assertPrefix(taken, b, 1);
+        assertEquals(500, fullRateCycles, "with both outputs ready, one beat per cycle");
+    }
+
+    /** Three inputs into a round-robin arbiter; the chosen index is an output. */
+    static final class Arb extends Component {
+        Arb() {
+            List<Stream> ins = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                ins.add(Stream.slave(this, "in" + i, WORD));
+            }
+            Arbiter.Arbitration a = Arbiter.roundRobin("arb", ins);
+            a.out().into(Stream.master(this, "out", WORD));
+            out("chosen", 2).set(a.chosen());
+        }
+    }
+
+    @Test
+    void roundRobinArbiterIsFairKeepsEachInputInOrderAndHoldsAnOfferedBeat() {
+        Simulator sim = Simulator.compile(Design.elaborate(new Arb()));
+        Random rnd = new Random(8);
+        sim.reset();
+        long[] next = new long[3];
+        boolean[] offering = new boolean[3];
+        List<List<Long>> delivered = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+        List<Long> grants = new ArrayList<>();
+        long offeredPayload = -1;
+        for (int c = 0; c < 4000; c++) {
+            boolean saturated = c >= 3000;
+            for (int i = 0; i < 3; i++) {
+                offering[i] |= saturated || rnd.nextInt(100) < 40;
+                sim.poke("in" + i + "_valid", offering[i] ? 1 : 0);
+                sim.poke("in" + i + "_value", next[i]);
+                sim.poke("in" + i + "_tag", i);
+            }
+            sim.poke("out_ready", saturated || rnd.nextInt(100) < 50 ? 1 : 0);
+            if (offeredPayload >= 0) {
+                assertEquals(1, sim.peek("out_valid"), "an offered beat stays offered");
+                assertEquals(offeredPayload, sim.peek("out_tag") << 12 | sim.peek("out_value"),
+                        "and keeps its payload until taken (cycle " + c + ")");
+            }
+            offeredPayload = -1;
+            if (sim.peek("out_valid") == 1) {
+                int tag = (int) sim.peek("out_tag");
+                if (sim.peek("out_ready") == 1) {
+                    delivered.get(tag).add(sim.peek("out_value"));
+                    if (saturated) {
+                        grants.add((long) tag);
+                    }
+                } else {
+                    offeredPayload = sim.peek("out_tag") << 12 | sim.peek("out_value");
+                }
+            }
+            for (int i = 0; i < 3; i++) {
+                if (offering[i] && sim.peek("in" + i + "_ready") == 1) {
+                    next[i] = (next[i] + 1) & 0xfff;
+                    offering[i] = false;
+                }
+            }
+            sim.step();
+        }
+        for (int i = 0; i < 3; i++) {
+            List<Long> d = delivered.get(i);
+            for (int k = 0; k < d.size(); k++) {
+                assertEquals((long) (k & 0xfff), d.get(k), "input " + i + " beat " + k);
+            }
+        }
+        assertEquals(1000, grants.size(), "saturated: one beat per cycle");
+        for (int k = 3; k < grants.size(); k++) {
+            assertEquals(grants.get(k - 3), grants.get(k), "saturated inputs take turns: " + grants.subList(0, 12));
+        }
+    }
+
+    @Test
+    void misuseNamesTheProblemAndTheLine() {
+        HdlException flowIntoStream = assertThrows(HdlException.class, () -> Design.elaborate(new Component() {
+            {
+                Stream.slaveFlow(this, "in", WORD).into(Stream.master(this, "out", WORD));
+            }
+        }));
+        assertTrue(flowIntoStream.getMessage().contains("'in' (a flow) to 'out' (a stream)")
+                && flowIntoStream.getMessage().contains("StreamOperatorsTest.java"), flowIntoStream.getMessage());
+        HdlException fields = assertThrows(HdlException.class, () -> Design.elaborate(new Component() {
+            {
+                Stream.slave(this, "in", WORD).into(Stream.master(this, "out", Layout.plain("data", 16)));
+            }
+        }));
+        assertTrue(fields.getMessage().contains("fields [value, tag] and [data] differ"), fields.getMessage());
+        HdlException noReady = assertThrows(HdlException.class, () -> Design.elaborate(new Component() {
+            {
+                Stream.slaveFlow(this, "in", WORD).haltWhen(in("c", 1));
+            }
+        }));
+        assertTrue(noReady.getMessage().contains("'in' is a flow: it has no ready"), noReady.getMessage());
+    }
+}
