@@ -16,8 +16,8 @@ import org.sue.lib.stream.Stream;
 import org.sue.net.SueMeta;
 
 /**
- * Transmit side of the XPU command interface (spec Table 1, PROTOCOL.md section 11): checks each command, repacks it
- * into its packed bytes (PROTOCOL.md section 4) and hands it to the {@link PackingBuffer} as one packet on
+ * Transmit side of the XPU command interface (spec Table 1, docs/protocol.md section 11): checks each command, repacks it
+ * into its packed bytes (docs/protocol.md section 4) and hands it to the {@link PackingBuffer} as one packet on
  * {@code m_axis} (twice the XPU's data width, tuser {has_data, packed bytes, vc, dst}); returns the XPU's credits.
  *
  * <p><b>Beats.</b> A beat with {@code tx_cycle} = 0 starts a command: {@code tx_control} (byte 0 type, bytes 1..2

@@ -5,7 +5,7 @@ import org.sue.core.Expr;
 import org.sue.core.Hw;
 
 /**
- * Which command types an XPU uses (PROTOCOL.md section 4): for each 8-bit type, the control length carried to the
+ * Which command types an XPU uses (docs/protocol.md section 4): for each 8-bit type, the control length carried to the
  * destination in 2-byte units (0..7: at most 15 control bytes follow type and length in tx_control) and whether data
  * follows. Type 0 is never a command: a zero type byte ends a PDU's command list (minimum-size padding is zeros).
  */

@@ -15,7 +15,7 @@ import org.sue.lib.stream.Stream;
 import org.sue.net.SueMeta;
 
 /**
- * Receive side of the command interface (spec Table 2): takes received PDUs (packed commands, PROTOCOL.md section 4,
+ * Receive side of the command interface (spec Table 2): takes received PDUs (packed commands, docs/protocol.md section 4,
  * as the framing receiver delivers them, SueMeta on tuser) and hands their commands to the XPU one at a time, in PDU
  * order, while the XPU has credit for them.
  *

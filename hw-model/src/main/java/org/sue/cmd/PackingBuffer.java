@@ -19,7 +19,7 @@ import org.sue.net.SueMeta;
 
 /**
  * Per-{destination, VC} packing buffers in one shared memory, the scheduler that picks them, and PDU assembly (spec
- * 4.4, PROTOCOL.md section 4).
+ * 4.4, docs/protocol.md section 4).
  *
  * <p><b>Storage</b> ({@link QueueStore}): each queue ({destination, VC}) is one byte stream in shared cells, its
  * commands ({@link CommandIngress}'s packed commands, one packet each, tuser {has_data, bytes, vc, dst}) following

@@ -1,6 +1,6 @@
 package org.sue.net;
 
-/** Why a received frame was dropped (PROTOCOL.md section 12); each has its own counter. */
+/** Why a received frame was dropped (docs/protocol.md section 12); each has its own counter. */
 public enum DropReason {
     /** shorter than 64 bytes, or too short to hold the headers, an RH, one command byte, the R-CRC and the FCS */
     RUNT,

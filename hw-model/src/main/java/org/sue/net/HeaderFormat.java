@@ -1,6 +1,6 @@
 package org.sue.net;
 
-/** The network encapsulations of spec 3.4.1 - 3.4.3 (PROTOCOL.md section 5). */
+/** The network encapsulations of spec 3.4.1 - 3.4.3 (docs/protocol.md section 5). */
 public enum HeaderFormat {
     /** Ethernet II (+ optional 802.1Q) / IPv4 / UDP. */
     ETH_IPV4_UDP,

@@ -1,7 +1,7 @@
 package org.sue.net;
 
 /**
- * Encapsulation choices of one SUE instance. Every value marked [ours] in PROTOCOL.md is a field here, not a
+ * Encapsulation choices of one SUE instance. Every value marked [ours] in docs/protocol.md is a field here, not a
  * constant in code.
  *
  * @param vlan              insert an 802.1Q tag whose PCP is {@code pcpOfVc[vc]}
@@ -60,7 +60,7 @@ public record NetConfig(HeaderFormat format, boolean vlan, int[] pcpOfVc, int ud
         }
     }
 
-    /** The defaults of PROTOCOL.md for a format: no VLAN, PCP 0/2/4/6, UDP port 0x5355, EtherTypes 0x88B5/0x88B6. */
+    /** The defaults of docs/protocol.md for a format: no VLAN, PCP 0/2/4/6, UDP port 0x5355, EtherTypes 0x88B5/0x88B6. */
     public static NetConfig defaults(HeaderFormat format) {
         return new NetConfig(format, false, new int[] {0, 2, 4, 6}, 0x5355, 0x88B5, 0, false, 0x88B6, 64, 4096, 1);
     }

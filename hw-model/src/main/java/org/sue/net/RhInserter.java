@@ -11,7 +11,7 @@ import org.sue.lib.stream.Stream;
 import org.sue.lib.stream.StreamPrepend;
 
 /**
- * Transmit side: builds the 8-byte reliability header (PROTOCOL.md section 2) from each packet's {@link SueMeta}
+ * Transmit side: builds the 8-byte reliability header (docs/protocol.md section 2) from each packet's {@link SueMeta}
  * sideband (ver from the configuration; op, source XPU, PSN, VC, partition, RPSN from tuser) and puts it in front of
  * the packed commands, at one beat per cycle ({@link StreamPrepend} does the insertion).
  */

@@ -25,7 +25,7 @@ class RhInserterTest {
         Random rnd = new Random(width);
         List<StreamPrependTest.Packet> packets = new ArrayList<>();
         List<SueMeta> metas = new ArrayList<>();
-        // the check vector of PROTOCOL.md section 2 first
+        // the check vector of docs/protocol.md section 2 first
         metas.add(new SueMeta(0x42, 0x123, 3, 0x6789, 1, 0x4567, 0x345, 0, false, 0));
         for (int i = 1; i < 120; i++) {
             metas.add(new SueMeta(rnd.nextInt(1024), rnd.nextInt(1024), rnd.nextInt(4), rnd.nextInt(65536),

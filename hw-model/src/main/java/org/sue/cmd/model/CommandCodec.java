@@ -8,7 +8,7 @@ import org.sue.cmd.CommandTable;
 import org.sue.cmd.PackedCommand;
 
 /**
- * Plain-Java reference of packed commands (PROTOCOL.md section 4): each command is
+ * Plain-Java reference of packed commands (docs/protocol.md section 4): each command is
  * {@code | type (8) | rsvd (8, 0) | data_len (16, big-endian) | control (table's length) | data | pad to 2 bytes |},
  * commands of one PDU back to back. Unpacking stops at the end of the PDU or at a zero type byte (padding); a
  * malformed command (type not in the table, data on a type without data, data longer than 256 bytes, length running

@@ -12,7 +12,7 @@ import org.sue.cmd.CommandTable;
 /**
  * Plain-Java reference of {@link CommandIngress}, beat by beat with no timing: which commands are handed on (their
  * packed bytes, destination, VC), which are dropped and why, and whether the XPU held the credits it used. It follows
- * the rules of the interface as PROTOCOL.md section 11 and the class comment of {@link CommandIngress} state them; the
+ * the rules of the interface as docs/protocol.md section 11 and the class comment of {@link CommandIngress} state them; the
  * credits the XPU gets back are given to it as they are seen on {@code tx_credit} ({@link #returned}). Staging
  * overflow depends on timing and is not modelled: a run compared with this reference must not overflow.
  */

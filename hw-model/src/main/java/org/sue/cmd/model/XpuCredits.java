@@ -4,7 +4,7 @@ import java.util.Arrays;
 
 /**
  * The credits an XPU holds on one direction of the command interface: per VC, command slots and 256-byte data
- * buffers (PROTOCOL.md section 11). A command takes one slot and, with data, one buffer; the other side returns them on
+ * buffers (docs/protocol.md section 11). A command takes one slot and, with data, one buffer; the other side returns them on
  * a 6-bit credit word {cmd_credit, cmd_vc[1:0], data_credit, data_vc[1:0]}.
  */
 public final class XpuCredits {

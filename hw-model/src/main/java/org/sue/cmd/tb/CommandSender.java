@@ -9,7 +9,7 @@ import org.sue.lib.stream.tb.Beats;
 import org.sue.sim.Simulator;
 
 /**
- * Plays the XPU on the transmit side of the command interface (spec Table 1, PROTOCOL.md section 11) of a running
+ * Plays the XPU on the transmit side of the command interface (spec Table 1, docs/protocol.md section 11) of a running
  * simulation: sends queued commands in order, one beat per cycle, only while it holds a command credit (and a data
  * credit for a command with data) for the command's VC, and takes back the credits SUE returns on {@code tx_credit}.
  *

@@ -10,7 +10,7 @@ import org.sue.net.LocalIdentity;
 import org.sue.net.NetConfig;
 
 /**
- * Plain-Java reference of SUE framing (PROTOCOL.md sections 1-3, 5): the transmit side builds
+ * Plain-Java reference of SUE framing (docs/protocol.md sections 1-3, 5): the transmit side builds
  * {@code network header | RH | packed commands | padding | R-CRC | FCS}; the receive side checks and strips it, or
  * names the reason it drops the frame.
  *

@@ -3,7 +3,7 @@ package org.sue.net.model;
 import org.sue.net.FrameFormat;
 
 /**
- * The 8-byte SUE reliability header (spec 3.3, PROTOCOL.md section 2): four big-endian 16-bit words
+ * The 8-byte SUE reliability header (spec 3.3, docs/protocol.md section 2): four big-endian 16-bit words
  * {ver[15:14] op[13:12] rsvd xpuid[9:0]}, {psn}, {vc[15:14] rsvd partition[9:0]}, {rpsn}. {@code xpuid} is the
  * source XPU. {@code op}: 0 none, 1 ACK, 2 NACK, 3 reserved ([ours]).
  */
