@@ -6,8 +6,11 @@ import java.util.Map;
 import org.sue.core.Component;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
+import org.sue.core.Layout;
 import org.sue.core.Port;
 import org.sue.core.Reg;
+import org.sue.lib.stream.Arbiter;
+import org.sue.lib.stream.Stream;
 import org.sue.net.SueMeta;
 
 /**
@@ -92,34 +95,30 @@ public final class BufferCredits extends Component {
         return (a + b - 1) / b;
     }
 
-    public final Port usedValid;
-    public final Port usedVc;
-    public final Port storedValid;
-    public final Port storedVc;
-    public final Port storedData;
-    public final Port freedValid;
-    public final Port freedVc;
+    /** A cell was handed out to a queue of this VC: {@code cell_used_*}. */
+    public static final Layout CELL_EVENT = Layout.plain("vc", SueMeta.VC_WIDTH);
+    /** A command of this VC, with or without data: {@code cmd_stored_*} (in its queue) and {@code rel_*} (released). */
+    public static final Layout COMMAND_EVENT = Layout.of("command_event", Layout.bits("vc", SueMeta.VC_WIDTH),
+            Layout.bits("data", 1));
+
+    public final Stream cellUsed;
+    public final Stream cmdStored;
+    public final Stream cellFreed;
+    /** Cells a run's notice gave back (0..2, of one VC): not a flow, a count. */
     public final Port returnedCount;
     public final Port returnedVc;
-    public final Port relValid;
-    public final Port relVc;
-    public final Port relData;
+    /** The credits of one command may go back to the XPU. */
+    public final Stream release;
     private final Config config;
 
     public BufferCredits(Config config) {
         this.config = config;
-        usedValid = in("cell_used_valid", 1);
-        usedVc = in("cell_used_vc", 2);
-        storedValid = in("cmd_stored_valid", 1);
-        storedVc = in("cmd_stored_vc", 2);
-        storedData = in("cmd_stored_data", 1);
-        freedValid = in("cell_freed_valid", 1);
-        freedVc = in("cell_freed_vc", 2);
+        cellUsed = Stream.slaveFlow(this, "cell_used", CELL_EVENT);
+        cmdStored = Stream.slaveFlow(this, "cmd_stored", COMMAND_EVENT);
+        cellFreed = Stream.slaveFlow(this, "cell_freed", CELL_EVENT);
         returnedCount = in("cell_returned_count", 2); // up to two more cells freed at once, of one VC
         returnedVc = in("cell_returned_vc", 2);
-        relValid = out("rel_valid", 1);
-        relVc = out("rel_vc", 2);
-        relData = out("rel_data", 1);
+        release = Stream.masterFlow(this, "rel", COMMAND_EVENT);
 
         // a charge stays within the cells plus the cells of one command being stored; sums of four need two more bits
         int w = Hw.log2Up(2L * config.cells() + 2L * ceil(PackedCommand.MAX_PACKED_BYTES, config.cellBytes())) + 2;
@@ -155,35 +154,35 @@ public final class BufferCredits extends Component {
             cost.add(k);
         }
         Reg last = reg("release_last", 2, SueMeta.VCS - 1);
-        Expr pick = wire("release_vc", PackingBuffer.rotatingPick(eligible, last));
-        Expr release = wire("give_back", Hw.cat(eligible).orR());
+        Expr pick = wire("release_vc", Arbiter.rotatingPick(eligible, last));
+        Expr giveBack = wire("give_back", Hw.cat(eligible).orR());
         Expr pickData = wire("release_data", Hw.select(owedData, pick).ne(0));
-        when(release, () -> last.set(pick));
+        when(giveBack, () -> last.set(pick));
 
         for (int v = 0; v < SueMeta.VCS; v++) {
-            Expr used = usedValid.and(usedVc.eq(v));
-            Expr stored = storedValid.and(storedVc.eq(v));
-            Expr freed = freedValid.and(freedVc.eq(v));
+            Expr used = cellUsed.valid().and(cellUsed.field("vc").eq(v));
+            Expr stored = cmdStored.valid().and(cmdStored.field("vc").eq(v));
+            Expr freed = cellFreed.valid().and(cellFreed.field("vc").eq(v));
             Expr returned = Hw.mux(returnedVc.eq(v), returnedCount, Hw.zeros(2));
-            Expr out = release.and(pick.eq(v));
-            Expr storedCost = Hw.mux(stored, Hw.mux(storedData, dataCmdCost, cmdCost), Hw.zeros(w));
+            Expr out = giveBack.and(pick.eq(v));
+            Expr storedCost = Hw.mux(stored, Hw.mux(cmdStored.field("data"), dataCmdCost, cmdCost), Hw.zeros(w));
             Expr returnedCost = Hw.mux(out, cost.get(v), Hw.zeros(w));
             Reg c = charge.get(v);
             c.set(c.add(used.resize(w)).add(returnedCost).sub(freed.resize(w)).sub(returned.resize(w)).sub(storedCost));
             Reg plain = owedPlain.get(v);
             Reg data = owedData.get(v);
-            plain.set(plain.add(stored.and(storedData.not()).resize(ow)).sub(out.and(pickData.not()).resize(ow)));
-            data.set(data.add(stored.and(storedData).resize(ow)).sub(out.and(pickData).resize(ow)));
+            plain.set(plain.add(stored.and(cmdStored.field("data").not()).resize(ow)).sub(out.and(pickData.not()).resize(ow)));
+            data.set(data.add(stored.and(cmdStored.field("data")).resize(ow)).sub(out.and(pickData).resize(ow)));
         }
         Reg relValidReg = reg("rel_valid_reg", 1, 0);
         Reg relVcReg = reg("rel_vc_reg", 2, 0);
         Reg relDataReg = reg("rel_data_reg", 1, 0);
-        relValidReg.set(release);
+        relValidReg.set(giveBack);
         relVcReg.set(pick);
-        relDataReg.set(release.and(pickData));
-        relValid.set(relValidReg);
-        relVc.set(relVcReg);
-        relData.set(relDataReg);
+        relDataReg.set(giveBack.and(pickData));
+        release.valid().set(relValidReg);
+        release.field("vc").set(relVcReg);
+        release.field("data").set(relDataReg);
     }
 
     public Config config() {

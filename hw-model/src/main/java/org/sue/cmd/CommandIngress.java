@@ -6,10 +6,12 @@ import java.util.Map;
 import org.sue.core.Component;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
+import org.sue.core.Layout;
 import org.sue.core.Mem;
 import org.sue.core.Port;
 import org.sue.core.ReadUnderWrite;
 import org.sue.core.Reg;
+import org.sue.lib.stream.Arbiter;
 import org.sue.lib.stream.Keep;
 import org.sue.lib.stream.StreamConfig;
 import org.sue.lib.stream.Stream;
@@ -90,12 +92,9 @@ public final class CommandIngress extends Component {
         /** Output beats of the largest command. */
         static int maxCommandBeats(int dataWidth) {
             int outBytes = dataWidth / 4;
-            return (MAX_PACKED + outBytes - 1) / outBytes;
+            return (PackedCommand.MAX_PACKED_BYTES + outBytes - 1) / outBytes;
         }
     }
-
-    static final int MAX_PACKED = PackedCommand.HEADER_BYTES + 2 * CommandTable.MAX_CONTROL_UNITS
-            + CommandTable.MAX_DATA_BYTES;
 
     public final Port txCycle;
     public final Port txValid;
@@ -108,25 +107,91 @@ public final class CommandIngress extends Component {
     public final Port txResetIn;
     public final Port txResetOut;
     public final Port creditError;
-    public final Port relValid;
-    public final Port relVc;
-    public final Port relData;
+    /** The packing buffer released a command: its credits may go back ({@code rel_*}). */
+    public final Stream release;
     public final Stream out;
     private final Config config;
 
+    // sizes
+    private final int n;
+    private final int beatBytes;
+    private final int outBytes;
+    private final int capacity; // accumulator: header + a beat + a beat, before a full beat leaves
+    private final int fw;
+    private final int cw;       // byte count of a staged beat
+    /** A staged output beat: data, tuser, byte count, last. */
+    private final Layout staged;
+
+    // the beat on the interface
+    private final Reg resetting;
+    private Expr live;
+    private Expr first;
+    private Expr type;
+    private Expr length;
+    private Expr units;
+    private Expr withData;
+    private Expr badCommand;
+    private Expr badDestination;
+    private Expr headerBytes;
+    private Expr packedBytes;
+    private Expr singleBeat;
+    private Expr beatsNeeded;
+    // credits the XPU holds and returns owed, per VC
+    private final List<Reg> cmdAvail = new ArrayList<>();
+    private final List<Reg> dataAvail = new ArrayList<>();
+    private final List<Reg> cmdOwed = new ArrayList<>();
+    private final List<Reg> dataOwed = new ArrayList<>();
+    // the command in progress
+    private final Reg inCommand;
+    private final Reg skipping;
+    private final Reg expect;
+    private final Reg dataLeft;
+    private final Reg padByte;
+    private final Reg cmdVc;
+    private final Reg cmdUser;
+    private Expr contGood;
+    private Expr contTxErr;
+    private Expr contReserved;
+    private Expr contSequence;
+    private Expr cutByReset;
+    private Expr stray;
+    private Expr abandon;
+    // staging memory
+    private final Reg wrPtr;
+    private final Reg cmdStart;
+    private final Reg commitPtr;
+    private final Reg rdPtr;
+    private final Reg spillValid;
+    private Expr wrBase;
+    private Expr room;
+    // beat 0
+    private Expr takeCredit;
+    private Expr start;
+    private Expr startSingle;
+    private Expr returnFirst;
+    private Expr lastCont;
+    private Expr ends;
+    // accumulator
+    private Expr emitA;
+    private Expr twoOut;
+    private Expr entryA;
+    private Expr entryB;
+    private Reg stagingError;
+
     public CommandIngress(Config config) {
         this.config = config;
-        int n = config.dataWidth();
-        int beatBytes = n / 8;
-        int outBytes = 2 * beatBytes;
-        int capacity = outBytes + beatBytes; // accumulator: header + a beat + a beat, before a full beat leaves
-        int fw = Hw.log2Up(capacity + 1);
-        int cw = Hw.log2Up(outBytes + 1); // byte count of a staged beat
-        int uw = PackingBuffer.COMMAND_USER_WIDTH;
+        n = config.dataWidth();
+        beatBytes = n / 8;
+        outBytes = 2 * beatBytes;
+        capacity = outBytes + beatBytes;
+        fw = Hw.log2Up(capacity + 1);
+        cw = Hw.log2Up(outBytes + 1);
+        staged = Layout.of("staged", Layout.bits("data", 2 * n), Layout.bits("user", CommandUser.WIDTH),
+                Layout.bits("count", cw), Layout.bits("last", 1));
         txCycle = in("tx_cycle", 4);
         txValid = in("tx_valid", 2);
-        txVc = in("tx_vc", 2);
-        xpuid = in("xpuid", 10);
+        txVc = in("tx_vc", SueMeta.VC_WIDTH);
+        xpuid = in("xpuid", SueMeta.XPU_WIDTH);
         txControl = in("tx_control", CommandUnpacker.CONTROL_BITS);
         txData = in("tx_data", n);
         txErr = in("tx_err", 1);
@@ -134,92 +199,103 @@ public final class CommandIngress extends Component {
         txResetIn = in("tx_reset_in", 1);
         txResetOut = out("tx_reset_out", 1);
         creditError = out("credit_error", 1);
-        relValid = in("rel_valid", 1);
-        relVc = in("rel_vc", 2);
-        relData = in("rel_data", 1);
-        out = Stream.master(this, new StreamConfig(2 * n, uw));
+        release = Stream.slaveFlow(this, "rel", BufferCredits.COMMAND_EVENT);
+        out = Stream.master(this, new StreamConfig(2 * n, CommandUser.WIDTH));
 
-        // ---- the beat on the interface ----------------------------------------------------------------------------
-        Reg resetting = reg("resetting", 1, 1);
-        Expr live = wire("live", txValid.ne(0).and(resetting.not()).and(txResetIn.not()));
-        Expr first = wire("first_beat", live.and(txCycle.eq(0)));
-        Expr type = wire("cmd_type", txControl.bits(7, 0));
-        Expr length = wire("data_length", Hw.cat(txControl.bits(15, 8), txControl.bits(23, 16)));
-        CommandTable.Lookup typeInfo = config.table().lookup(type);
-        Expr defined = wire("type_defined", typeInfo.defined());
-        Expr units = wire("control_units", typeInfo.units());
-        Expr typeHasData = wire("type_has_data", typeInfo.hasData());
-        Expr withData = wire("with_data", txValid.eq(2));
-        Expr badCommand = wire("bad_command", defined.not().or(length.gt(CommandTable.MAX_DATA_BYTES))
-                .or(length.ne(0).and(typeHasData.not())).or(withData.ne(length.ne(0))));
-        int dw = Hw.log2Up(config.destinations());
-        Expr badDestination = wire("bad_destination", dw < 10 ? xpuid.bits(9, dw).orR() : Hw.lit(1, 0));
-        Expr headerBytes = wire("header_bytes", Hw.cat(units, Hw.lit(1, 0)).resize(9).add(PackedCommand.HEADER_BYTES));
-        Expr packedBytes = wire("packed_bytes", headerBytes.add(length.resize(9)).add(length.bit(0).resize(9)));
-        Expr singleBeat = wire("single_beat", length.le(beatBytes));
-        Expr beatsNeeded = wire("beats_needed", packedBytes.resize(10).add(outBytes - 1).shr(Hw.log2Up(outBytes))
-                .resize(3));
-
-        // ---- credits: what the XPU holds, and returns owed --------------------------------------------------------
-        List<Reg> cmdAvail = new ArrayList<>();
-        List<Reg> dataAvail = new ArrayList<>();
-        List<Reg> cmdOwed = new ArrayList<>();
-        List<Reg> dataOwed = new ArrayList<>();
+        resetting = reg("resetting", 1, 1);
         for (int v = 0; v < SueMeta.VCS; v++) {
             cmdAvail.add(reg("cmd_avail_" + v, 12, config.cmdCredits()));
             dataAvail.add(reg("data_avail_" + v, 12, config.dataCredits()));
             cmdOwed.add(reg("cmd_owed_" + v, 13, 0));
             dataOwed.add(reg("data_owed_" + v, 13, 0));
         }
-        Expr haveCredit = wire("have_credit", Hw.select(cmdAvail, txVc).ne(0)
-                .and(withData.not().or(Hw.select(dataAvail, txVc).ne(0))));
+        inCommand = reg("in_command", 1, 0);
+        skipping = reg("skipping", 1, 0);     // after a dropped beat 0: ignore beats up to the next beat 0
+        expect = reg("expect_cycle", 4, 0);
+        dataLeft = reg("data_left", 9, 0);    // data bytes still owed
+        padByte = reg("pad_byte", 1, 0);      // odd data length: one zero byte after the data
+        cmdVc = reg("cmd_vc", SueMeta.VC_WIDTH, 0);
+        cmdUser = reg("cmd_user", CommandUser.WIDTH, 0);
+        int pw = Hw.log2Up(config.stagingBeats()) + 1;
+        wrPtr = reg("wr_ptr", pw, 0);
+        cmdStart = reg("cmd_start", pw, 0);
+        commitPtr = reg("commit_ptr", pw, 0);
+        rdPtr = reg("rd_ptr", pw, 0);
+        spillValid = reg("spill_valid", 1, 0);
 
-        // ---- the command in progress (data beats still owed) -----------------------------------------------------
-        Reg inCommand = reg("in_command", 1, 0);
-        Reg skipping = reg("skipping", 1, 0);     // after a dropped beat 0: ignore beats up to the next beat 0
-        Reg expect = reg("expect_cycle", 4, 0);
-        Reg dataLeft = reg("data_left", 9, 0);    // data bytes still owed
-        Reg padByte = reg("pad_byte", 1, 0);      // odd data length: one zero byte after the data
-        Reg cmdVc = reg("cmd_vc", 2, 0);
-        Reg cmdUser = reg("cmd_user", uw, 0);
+        decodeBeat();
+        checkContinuation();
+        stagingRoom();
+        judgeFirstBeat();
+        trackCommand();
+        accumulate();
+        Mem staging = writeStaging();
+        readWholeCommands(staging);
+        returnCredits();
+    }
+
+    /** The beat on the interface: a beat 0's command type looked up in the table, its length and checks. */
+    private void decodeBeat() {
+        live = wire("live", txValid.ne(0).and(resetting.not()).and(txResetIn.not()));
+        first = wire("first_beat", live.and(txCycle.eq(0)));
+        type = wire("cmd_type", txControl.bits(7, 0));
+        length = wire("data_length", Hw.cat(txControl.bits(15, 8), txControl.bits(23, 16)));
+        CommandTable.Lookup typeInfo = config.table().lookup(type);
+        Expr defined = wire("type_defined", typeInfo.defined());
+        units = wire("control_units", typeInfo.units());
+        Expr typeHasData = wire("type_has_data", typeInfo.hasData());
+        withData = wire("with_data", txValid.eq(2));
+        badCommand = wire("bad_command", defined.not().or(length.gt(CommandTable.MAX_DATA_BYTES))
+                .or(length.ne(0).and(typeHasData.not())).or(withData.ne(length.ne(0))));
+        int dw = Hw.log2Up(config.destinations());
+        badDestination = wire("bad_destination", dw < SueMeta.XPU_WIDTH
+                ? xpuid.bits(SueMeta.XPU_WIDTH - 1, dw).orR() : Hw.lit(1, 0));
+        headerBytes = wire("header_bytes", Hw.cat(units, Hw.lit(1, 0)).resize(9).add(PackedCommand.HEADER_BYTES));
+        packedBytes = wire("packed_bytes", headerBytes.add(length.resize(9)).add(length.bit(0).resize(9)));
+        singleBeat = wire("single_beat", length.le(beatBytes));
+        beatsNeeded = wire("beats_needed", packedBytes.resize(10).add(outBytes - 1).shr(Hw.log2Up(outBytes))
+                .resize(3));
+    }
+
+    /** A data beat of the command in progress: in order, with tx_err, reserved, out of sequence, or cut by reset. */
+    private void checkContinuation() {
         Expr continuation = wire("continuation", live.and(inCommand).and(txCycle.ne(0)));
         Expr inOrder = wire("in_order", txCycle.eq(expect).and(txValid.eq(2)));
-        Expr contGood = wire("cont_good", continuation.and(inOrder).and(txErr.not()));
-        Expr contTxErr = wire("cont_tx_err", continuation.and(inOrder).and(txErr));
-        Expr contReserved = wire("cont_reserved", continuation.and(txValid.eq(3)));
-        Expr contSequence = wire("cont_sequence", continuation.and(inOrder.not()).and(txValid.ne(3))
+        contGood = wire("cont_good", continuation.and(inOrder).and(txErr.not()));
+        contTxErr = wire("cont_tx_err", continuation.and(inOrder).and(txErr));
+        contReserved = wire("cont_reserved", continuation.and(txValid.eq(3)));
+        contSequence = wire("cont_sequence", continuation.and(inOrder.not()).and(txValid.ne(3))
                 .or(first.and(inCommand)));
-        Expr cutByReset = wire("cut_by_reset", inCommand.and(txResetIn.or(resetting)));
-        Expr stray = wire("stray_beat", live.and(inCommand.not()).and(skipping.not()).and(txCycle.ne(0)));
+        cutByReset = wire("cut_by_reset", inCommand.and(txResetIn.or(resetting)));
+        stray = wire("stray_beat", live.and(inCommand.not()).and(skipping.not()).and(txCycle.ne(0)));
         // the unfinished command is dropped: its beats in staging roll back, its credits return
-        Expr abandon = wire("abandon", contTxErr.or(contReserved).or(contSequence).or(cutByReset));
+        abandon = wire("abandon", contTxErr.or(contReserved).or(contSequence).or(cutByReset));
+    }
 
-        // ---- staging memory: free room for a new command ----------------------------------------------------------
+    /** Free room in the staging memory for a whole new command. */
+    private void stagingRoom() {
         int depth = config.stagingBeats();
-        int aw = Hw.log2Up(depth);
-        int pw = aw + 1;
-        Reg wrPtr = reg("wr_ptr", pw, 0);
-        Reg cmdStart = reg("cmd_start", pw, 0);
-        Reg commitPtr = reg("commit_ptr", pw, 0);
-        Reg rdPtr = reg("rd_ptr", pw, 0);
-        Reg spillValid = reg("spill_valid", 1, 0);
-        Expr wrBase = wire("wr_base", Hw.mux(abandon, cmdStart, wrPtr));
+        int pw = wrPtr.width();
+        wrBase = wire("wr_base", Hw.mux(abandon, cmdStart, wrPtr));
         Expr used = wire("used", wrBase.sub(rdPtr).add(spillValid.resize(pw)));
-        Expr room = wire("room", Hw.lit(pw + 1, depth).sub(used.resize(pw + 1)).ge(beatsNeeded.resize(pw + 1)));
+        room = wire("room", Hw.lit(pw + 1, depth).sub(used.resize(pw + 1)).ge(beatsNeeded.resize(pw + 1)));
+    }
 
-        // ---- decision on a beat 0 ---------------------------------------------------------------------------------
+    /** A beat 0 takes the credits, then is dropped for its first failing check or starts the command. */
+    private void judgeFirstBeat() {
         Expr reserved = txValid.eq(3);
-        Expr takeCredit = wire("take_credit", first.and(reserved.not()).and(haveCredit));
+        Expr haveCredit = wire("have_credit", Hw.select(cmdAvail, txVc).ne(0)
+                .and(withData.not().or(Hw.select(dataAvail, txVc).ne(0))));
+        takeCredit = wire("take_credit", first.and(reserved.not()).and(haveCredit));
         Expr noCredit = wire("no_credit", first.and(reserved.not()).and(haveCredit.not()));
         Expr dropBad = wire("drop_bad_command", takeCredit.and(badCommand));
         Expr dropDst = wire("drop_bad_destination", takeCredit.and(badCommand.not()).and(badDestination));
         Expr checked = takeCredit.and(badCommand.not()).and(badDestination.not());
         Expr dropTxErr = wire("drop_tx_err_first", checked.and(txErr));
         Expr dropOverflow = wire("drop_overflow", checked.and(txErr.not()).and(room.not()));
-        Expr start = wire("start", checked.and(txErr.not()).and(room));
-        Expr startSingle = wire("start_single", start.and(singleBeat));
-        Expr firstDropped = wire("first_dropped", first.and(start.not()));
-        Expr returnFirst = wire("return_first", takeCredit.and(start.not())); // took credits, then dropped
+        start = wire("start", checked.and(txErr.not()).and(room));
+        startSingle = wire("start_single", start.and(singleBeat));
+        returnFirst = wire("return_first", takeCredit.and(start.not())); // took credits, then dropped
 
         counter("drops_reserved_valid", first.and(reserved).or(contReserved));
         counter("drops_no_credit", noCredit);
@@ -232,16 +308,19 @@ public final class CommandIngress extends Component {
         Reg creditErrorFlag = reg("credit_error_flag", 1, 0);
         when(noCredit, () -> creditErrorFlag.set(1));
         creditError.set(creditErrorFlag);
+    }
 
-        // ---- command state --------------------------------------------------------------------------------------
-        Expr lastCont = wire("last_cont", contGood.and(dataLeft.le(beatBytes)));
+    /** The command in progress: which data beat comes next, and how many bytes it still owes. */
+    private void trackCommand() {
+        Expr firstDropped = wire("first_dropped", first.and(start.not()));
+        lastCont = wire("last_cont", contGood.and(dataLeft.le(beatBytes)));
         when(start.and(singleBeat.not()), () -> {
             inCommand.set(1);
             expect.set(1);
             dataLeft.set(length.sub(beatBytes).resize(9));
             padByte.set(length.bit(0));
             cmdVc.set(txVc);
-            cmdUser.set(user(length.ne(0), packedBytes, txVc, xpuid));
+            cmdUser.set(user());
         }).elseWhen(lastCont.or(abandon), () -> inCommand.set(0))
                 .elseWhen(contGood, () -> {
                     expect.set(expect.add(1));
@@ -249,17 +328,24 @@ public final class CommandIngress extends Component {
                 });
         when(firstDropped.or(abandon.and(first.not())).or(stray), () -> skipping.set(1))
                 .elseWhen(first, () -> skipping.set(0));
-        counter("commands_accepted", startSingle.or(lastCont));
+        ends = wire("ends", startSingle.or(lastCont));
+        counter("commands_accepted", ends);
+    }
 
-        // ---- accumulator: packed bytes, a full output beat leaves as soon as there is one ------------------------
+    /**
+     * Packed bytes collect in an accumulator; a full output beat leaves as soon as there is one, and a command's
+     * last input beat may complete two ({@code entryA}, then {@code entryB}).
+     */
+    private void accumulate() {
         Reg acc = reg("acc", 8 * capacity, 0);
         Reg fill = reg("fill", fw, 0);
-        int hb = PackedCommand.HEADER_BYTES + 2 * CommandTable.MAX_CONTROL_UNITS;
+        int hb = PackedCommand.MAX_CONTROL_ONLY_BYTES;
         // header: type, 0, length (big-endian), then the control bytes the table gives the type
         Expr control = txControl.bits(8 * (3 + hb - PackedCommand.HEADER_BYTES) - 1, 24)
                 .and(Keep.bytesBelow(Hw.cat(units, Hw.lit(1, 0)).resize(5), hb - PackedCommand.HEADER_BYTES));
         Expr header = wire("header", Hw.cat(control, txControl.bits(23, 8), Hw.lit(8, 0), type));
-        unused("control_tail", txControl.bits(CommandUnpacker.CONTROL_BITS - 1, 8 * (3 + hb - PackedCommand.HEADER_BYTES)));
+        unused("control_tail", txControl.bits(CommandUnpacker.CONTROL_BITS - 1,
+                8 * (3 + hb - PackedCommand.HEADER_BYTES)));
         Expr firstData = txData.and(Keep.bytesBelow(length, beatBytes)).resize(8 * capacity);
         Expr contData = txData.and(Keep.bytesBelow(dataLeft, beatBytes)).resize(8 * capacity);
         Expr firstAcc = wire("first_acc", header.resize(8 * capacity)
@@ -269,18 +355,17 @@ public final class CommandIngress extends Component {
         Expr contFill = fill.add(Hw.mux(lastCont, dataLeft.resize(fw), Hw.lit(fw, beatBytes)));
         Expr nextAcc = wire("next_acc", Hw.mux(first, firstAcc, contAcc));
         Expr nextFill = wire("next_fill", Hw.mux(first, firstFill, contFill));
-        Expr ends = wire("ends", startSingle.or(lastCont));
         Expr total = wire("total", nextFill.add(Hw.mux(first, length.bit(0), padByte).resize(fw)));
         Expr grows = wire("grows", start.or(contGood)); // bytes entered the accumulator this cycle
-        Expr twoOut = wire("two_out", ends.and(total.gt(outBytes)));
+        twoOut = wire("two_out", ends.and(total.gt(outBytes)));
         Expr fullOut = wire("full_out", grows.and(ends.not()).and(nextFill.ge(outBytes)));
-        Expr emitA = wire("emit_a", ends.or(fullOut));
+        emitA = wire("emit_a", ends.or(fullOut));
         Expr aLast = wire("a_last", ends.and(twoOut.not()));
-        Expr aCount = Hw.mux(aLast, total.resize(cw), Hw.lit(cw, outBytes));
-        Expr bCount = total.sub(outBytes).resize(cw);
-        Expr beatUser = Hw.mux(first, user(length.ne(0), packedBytes, txVc, xpuid), cmdUser);
-        Expr aData = nextAcc.bits(8 * outBytes - 1, 0);
-        Expr bData = nextAcc.bits(8 * capacity - 1, 8 * outBytes).resize(8 * outBytes);
+        Expr beatUser = Hw.mux(first, user(), cmdUser);
+        entryA = staged.expr().set("last", aLast).set("count", Hw.mux(aLast, total.resize(cw), Hw.lit(cw, outBytes)))
+                .set("user", beatUser).set("data", nextAcc.bits(8 * outBytes - 1, 0)).build();
+        entryB = staged.expr().set("last", 1).set("count", total.sub(outBytes).resize(cw)).set("user", beatUser)
+                .set("data", nextAcc.bits(8 * capacity - 1, 8 * outBytes).resize(8 * outBytes)).build();
         when(fullOut, () -> {
             acc.set(nextAcc.shr(8 * outBytes));
             fill.set(nextFill.sub(outBytes));
@@ -291,59 +376,65 @@ public final class CommandIngress extends Component {
             acc.set(0);
             fill.set(0);
         });
+    }
 
-        // ---- staging writes: spill first, then this cycle's beats; one write per cycle ------------------------------
-        int ew = 1 + cw + uw + 2 * n; // {last, count, user, data}
-        Reg spill = reg("spill", ew, 0);
-        Expr entryA = Hw.cat(aLast, aCount, beatUser, aData);
-        Expr entryB = Hw.cat(Hw.lit(1, 1), bCount, beatUser, bData);
+    /** One staging write a cycle: a waiting beat first, then this cycle's; a dropped command's beats roll back. */
+    private Mem writeStaging() {
+        Reg spill = reg("spill", staged.width(), 0);
         Expr entry = wire("write_entry", Hw.mux(spillValid, spill, entryA));
         Expr write = wire("write", spillValid.or(emitA));
         // what waits: A behind the spill, or B behind A
         Expr keepA = spillValid.and(emitA);
         Expr keepB = spillValid.not().and(twoOut);
         Expr spillNow = keepA.or(keepB);
-        Reg stagingError = reg("staging_error_flag", 1, 0); // three beats at once: cannot happen (see class doc)
+        stagingError = reg("staging_error_flag", 1, 0); // three beats at once: cannot happen (see class doc)
         when(spillValid.and(twoOut), () -> stagingError.set(1));
         when(spillNow, () -> spill.set(Hw.mux(keepA, entryA, entryB)));
         spillValid.set(spillNow);
-        Mem staging = mem("staging", depth, ew, ReadUnderWrite.READ_FIRST);
+        Mem staging = mem("staging", config.stagingBeats(), staged.width(), ReadUnderWrite.READ_FIRST);
+        int aw = staging.addressWidth();
         staging.write(write, wrBase.bits(aw - 1, 0), entry);
         Expr written = wire("written", Hw.mux(write, wrBase.add(1), wrBase));
         wrPtr.set(written);
         when(start.and(singleBeat.not()), () -> cmdStart.set(written));
-        when(write.and(entry.bit(ew - 1)), () -> commitPtr.set(written));
+        when(write.and(staged.get(entry, "last")), () -> commitPtr.set(written));
+        return staging;
+    }
 
-        // ---- read side: whole commands only ------------------------------------------------------------------------
-        Reg outValid = reg("out_valid", 1, 0);
-        Expr pop = wire("pop", outValid.and(out.tready()));
-        Expr load = wire("load", rdPtr.ne(commitPtr).and(outValid.not().or(pop)));
-        Expr word = staging.readSync("out_word", rdPtr.bits(aw - 1, 0), load);
-        when(load, () -> {
-            rdPtr.set(rdPtr.add(1));
-            outValid.set(1);
-        }).elseWhen(pop, () -> outValid.set(0));
-        out.tvalid().set(outValid);
-        out.tdata().set(word.bits(2 * n - 1, 0));
-        out.tuser().set(word.bits(2 * n + uw - 1, 2 * n));
-        out.tkeep().set(Keep.below(word.bits(2 * n + uw + cw - 1, 2 * n + uw), outBytes));
-        out.tlast().set(word.bit(ew - 1));
+    /** The read side shows whole commands only: up to the last committed beat. */
+    private void readWholeCommands(Mem staging) {
+        int aw = staging.addressWidth();
+        Stream.RamRead word = Stream.fromRam("out", staging, rdPtr.bits(aw - 1, 0), rdPtr.ne(commitPtr), staged);
+        when(word.load(), () -> rdPtr.set(rdPtr.add(1)));
+        Stream beat = word.out();
+        out.tvalid().set(beat.valid());
+        out.tdata().set(beat.field("data"));
+        out.tuser().set(beat.field("user"));
+        out.tkeep().set(Keep.below(beat.field("count"), outBytes));
+        out.tlast().set(beat.field("last"));
+        beat.ready().set(out.tready());
+    }
 
-        // ---- credit returns: releases and dropped commands; one of each kind per cycle -------------------------------
+    /**
+     * Credits go back for released commands and for dropped ones that had taken them, at most one of each kind a
+     * cycle, round robin over the VCs owed; the reset handshake holds {@code tx_reset_out} until every command handed
+     * on is released, then restores the XPU's initial credits.
+     */
+    private void returnCredits() {
         Reg inFlight = reg("in_flight", 16, 0); // commands handed on and not yet released
         // a release with nothing handed on is the buffer's fault, not the XPU's: ignored, and the flag sticks
-        Expr spurious = wire("release_spurious", relValid.and(inFlight.eq(0)).and(ends.not()));
-        Expr released = wire("released", relValid.and(spurious.not()));
+        Expr spurious = wire("release_spurious", release.valid().and(inFlight.eq(0)).and(ends.not()));
+        Expr released = wire("released", release.valid().and(spurious.not()));
         Reg releaseError = reg("release_error_flag", 1, 0);
         when(spurious, () -> releaseError.set(1));
         inFlight.set(inFlight.add(ends.resize(16)).sub(released.resize(16)));
         Reg cmdReturn = reg("cmd_return", 3, 0);  // {valid, vc}
         Reg dataReturn = reg("data_return", 3, 0);
         // round robin over the VCs that are owed, so no VC's returns wait behind another's
-        Reg cmdLast = reg("cmd_return_last", 2, SueMeta.VCS - 1);
-        Reg dataLast = reg("data_return_last", 2, SueMeta.VCS - 1);
-        Expr cmdPick = wire("cmd_pick", PackingBuffer.rotatingPick(nonZero(cmdOwed), cmdLast));
-        Expr dataPick = wire("data_pick", PackingBuffer.rotatingPick(nonZero(dataOwed), dataLast));
+        Reg cmdLast = reg("cmd_return_last", SueMeta.VC_WIDTH, SueMeta.VCS - 1);
+        Reg dataLast = reg("data_return_last", SueMeta.VC_WIDTH, SueMeta.VCS - 1);
+        Expr cmdPick = wire("cmd_pick", Arbiter.rotatingPick(nonZero(cmdOwed), cmdLast));
+        Expr dataPick = wire("data_pick", Arbiter.rotatingPick(nonZero(dataOwed), dataLast));
         Expr cmdGive = wire("cmd_give", anyNonZero(cmdOwed).and(resetting.not()));
         Expr dataGive = wire("data_give", anyNonZero(dataOwed).and(resetting.not()));
         when(cmdGive, () -> cmdLast.set(cmdPick));
@@ -351,13 +442,14 @@ public final class CommandIngress extends Component {
         cmdReturn.set(Hw.cat(cmdGive, cmdPick));
         dataReturn.set(Hw.cat(dataGive, dataPick));
         txCredit.set(Hw.cat(cmdReturn, dataReturn));
+        Expr relVc = release.field("vc");
         for (int v = 0; v < SueMeta.VCS; v++) {
             int vv = v;
             Expr rel = released.and(relVc.eq(v));
             Expr cmdBack = rel.resize(13)
                     .add(returnFirst.and(txVc.eq(v)).resize(13))
                     .add(abandon.and(cmdVc.eq(v)).resize(13));
-            Expr dataBack = rel.and(relData).resize(13)
+            Expr dataBack = rel.and(release.field("data")).resize(13)
                     .add(returnFirst.and(txVc.eq(v)).and(withData).resize(13))
                     .add(abandon.and(cmdVc.eq(v)).resize(13)); // only commands with data span beats
             Expr cmdOut = cmdGive.and(cmdPick.eq(v));
@@ -384,9 +476,10 @@ public final class CommandIngress extends Component {
         out("internal_error", 1).set(stagingError.or(releaseError));
     }
 
-    /** The packing buffer's tuser for a command: {has_data, packed bytes, vc, dst}. */
-    private static Expr user(Expr hasData, Expr packedBytes, Expr vc, Expr dst) {
-        return Hw.cat(hasData, packedBytes, vc, dst);
+    /** The packing buffer's tuser for the command starting on this beat. */
+    private Expr user() {
+        return CommandUser.LAYOUT.expr().set(CommandUser.HAS_DATA, length.ne(0)).set(CommandUser.BYTES, packedBytes)
+                .set(CommandUser.VC, txVc).set(CommandUser.DST, xpuid).build();
     }
 
     private static Expr anyNonZero(List<Reg> regs) {

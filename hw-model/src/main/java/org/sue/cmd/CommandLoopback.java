@@ -50,10 +50,10 @@ public final class CommandLoopback extends Component {
         }
         // the PDU turns around: its destination becomes the source the receive side reports
         Expr user = tx.out.tuser();
-        Expr dst = SueMeta.Field.DST_XPU.of(user);
-        int aboveSrc = SueMeta.Field.SRC_XPU.lo + SueMeta.Field.SRC_XPU.width;
+        Expr dst = SueMeta.DST_XPU.of(user);
+        int aboveSrc = SueMeta.SRC_XPU.offset() + SueMeta.SRC_XPU.width();
         rx.in.tuser().set(Hw.cat(user.bits(SueMeta.WIDTH - 1, aboveSrc), dst, dst));
-        unused("src", SueMeta.Field.SRC_XPU.of(user));
+        unused("src", SueMeta.SRC_XPU.of(user));
         rx.in.tdata().set(tx.out.tdata());
         rx.in.tkeep().set(tx.out.tkeep());
         rx.in.tvalid().set(tx.out.tvalid());

@@ -72,20 +72,14 @@ public final class CommandPath extends Component {
         PackingBuffer packing = child("packing", new PackingBuffer(config.packing()));
         ingress.out.into(packing.in);
         BufferCredits credits = child("credits", new BufferCredits(config.credits()));
-        credits.usedValid.set(packing.cellUsedValid);
-        credits.usedVc.set(packing.cellUsedVc);
-        credits.storedValid.set(packing.cmdStoredValid);
-        credits.storedVc.set(packing.cmdStoredVc);
-        credits.storedData.set(packing.cmdStoredData);
-        credits.freedValid.set(packing.cellFreedValid);
-        credits.freedVc.set(packing.cellFreedVc);
+        packing.cellUsed.into(credits.cellUsed);
+        packing.cmdStored.into(credits.cmdStored);
+        packing.cellFreed.into(credits.cellFreed);
         credits.returnedCount.set(packing.cellReturnedCount);
         credits.returnedVc.set(packing.cellReturnedVc);
         out = Stream.master(this, new StreamConfig(2 * config.dataWidth(), SueMeta.WIDTH));
         packing.out.into(out);
-        ingress.relValid.set(credits.relValid);
-        ingress.relVc.set(credits.relVc);
-        ingress.relData.set(credits.relData);
+        credits.release.into(ingress.release);
         for (Port p : ingress.ports()) {
             if (!p.name().startsWith("m_axis_") && !p.name().startsWith("rel_") && p != ingress.txResetOut) {
                 expose(p);

@@ -96,7 +96,7 @@ public final class CommandUnpacker extends Component {
 
         Reg window = reg("window", 8 * capacity, 0); // bytes at and above fill are zero
         Reg fill = reg("fill", fw, 0);
-        Reg remaining = reg("remaining", SueMeta.Field.LEN.width, 0); // PDU bytes not yet consumed
+        Reg remaining = reg("remaining", SueMeta.LEN.width(), 0); // PDU bytes not yet consumed
         Reg lastIn = reg("last_in", 1, 1); // the PDU's last beat is in the window (1 between PDUs)
         Reg dropping = reg("dropping", 1, 0); // swallowing the rest of a PDU up to its last beat
         Reg inData = reg("in_data", 1, 0); // between the beats of a command with data
@@ -215,16 +215,16 @@ public final class CommandUnpacker extends Component {
             dropping.set(take.and(in.tlast()).not());
         });
         when(startPdu, () -> {
-            remaining.set(SueMeta.Field.LEN.of(in.tuser()));
-            src.set(SueMeta.Field.SRC_XPU.of(in.tuser()));
-            vc.set(SueMeta.Field.VC.of(in.tuser()));
+            remaining.set(SueMeta.LEN.of(in.tuser()));
+            src.set(SueMeta.SRC_XPU.of(in.tuser()));
+            vc.set(SueMeta.VC.of(in.tuser()));
         }).elseWhen(done, () -> remaining.set(0))
                 .otherwise(() -> remaining.set(remaining.sub(consume.resize(remaining.width()))));
         // a beat never consumes more than a PDU holds (LEN bits); the adder width above is only for the compares
-        unused("consume_top", consume.bits(lw - 1, SueMeta.Field.LEN.width));
+        unused("consume_top", consume.bits(lw - 1, SueMeta.LEN.width()));
         // only the source, VC and length matter here
-        unused("tuser", in.tuser().bits(SueMeta.Field.LEN.lo - 1, SueMeta.Field.VC.lo + SueMeta.Field.VC.width),
-                in.tuser().bits(SueMeta.Field.SRC_XPU.lo - 1, 0));
+        unused("tuser", in.tuser().bits(SueMeta.LEN.offset() - 1, SueMeta.VC.offset() + SueMeta.VC.width()),
+                in.tuser().bits(SueMeta.SRC_XPU.offset() - 1, 0));
 
         // ---- command state: beat 0 opens a command with more data, its last data beat closes it --------------------
         when(done, () -> inData.set(0)).elseWhen(firstBeat.and(shortCommand.not()), () -> {

@@ -6,6 +6,7 @@ import java.util.Map;
 import org.sue.core.Component;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
+import org.sue.core.Layout;
 import org.sue.core.Mem;
 import org.sue.core.Port;
 import org.sue.core.ReadUnderWrite;
@@ -13,8 +14,8 @@ import org.sue.core.Reg;
 import org.sue.core.Wire;
 import org.sue.lib.SyncFifo;
 import org.sue.lib.stream.Keep;
-import org.sue.lib.stream.StreamConfig;
 import org.sue.lib.stream.Stream;
+import org.sue.lib.stream.StreamConfig;
 import org.sue.net.SueMeta;
 
 /**
@@ -24,13 +25,13 @@ import org.sue.net.SueMeta;
  * whatever the command sizes.
  *
  * <p><b>Writer.</b> Commands arrive one beat per cycle ({@link CommandIngress}'s packed commands, tuser
- * {@link PackingBuffer.CommandUser}). The {@code queue_tail} table (one row per queue: has a tail cell, the cell, its
- * fill) says where the queue's stream ends; a beat is rotated by the fill and written into the lanes of the tail cell
- * that are still free and the low lanes of one new cell. So the cell memory is one memory per byte lane, each with
- * its own address. A new cell comes from a spare register refilled from the free lists; the tail cell's
- * {@code cell_link} entry points to it. When a command's last beat is written, {@code stored_*} tells where it
- * starts (cell, offset), how long it is and whether it has data. A table read (one cycle before the write) with the previous write
- * forwarded keeps back-to-back beats of one queue exact.
+ * {@link CommandUser}). The {@code queue_tail} table (one row per queue: has a tail cell, the cell, its fill) says
+ * where the queue's stream ends; a beat is rotated by the fill and written into the lanes of the tail cell that are
+ * still free and the low lanes of one new cell. So the cell memory is one memory per byte lane, each with its own
+ * address. A new cell comes from a spare register refilled from the free lists; the tail cell's {@code cell_link}
+ * entry points to it. When a command's last beat is written, {@code stored_*} tells where it starts (cell, offset),
+ * how long it is and whether it has data. A table read (one cycle before the write) with the previous write forwarded
+ * keeps back-to-back beats of one queue exact.
  *
  * <p><b>Reader.</b> A run request ({@code rd_*}: queue, start cell and offset, bytes; whole commands already
  * stored) is read a beat per cycle: lanes at and above the offset come from the current cell, lanes below it from
@@ -79,31 +80,35 @@ public final class QueueStore extends Component {
         }
 
         public int queueWidth() {
-            return Hw.log2Up(destinations) + 2;
+            return Hw.log2Up(destinations) + SueMeta.VC_WIDTH;
+        }
+
+        /** A run to read ({@code rd_*}): its queue, where it starts, its length in bytes. */
+        public Layout run() {
+            return Layout.of("run", Layout.bits("queue", queueWidth()), Layout.bits("cell", Hw.log2Up(cells)),
+                    Layout.bits("offset", Hw.log2Up(cellBytes())), Layout.bits("bytes", SueMeta.LEN_WIDTH));
+        }
+
+        /** A command stored ({@code stored_*}): its queue, length, where it starts, whether it has data. */
+        public Layout stored() {
+            return Layout.of("stored", Layout.bits("queue", queueWidth()),
+                    Layout.bits("bytes", CommandUser.BYTES_WIDTH), Layout.bits("cell", Hw.log2Up(cells)),
+                    Layout.bits("offset", Hw.log2Up(cellBytes())), Layout.bits("data", 1));
         }
     }
 
-    /** Width of a run length: up to 4096 bytes. */
-    public static final int RUN_WIDTH = 13;
+    private static final Layout VC_ONLY = Layout.plain("vc", SueMeta.VC_WIDTH);
 
     public final Stream in;
     public final Stream out;
-    public final Port storedValid;
-    public final Port storedQueue;
-    public final Port storedBytes;
-    public final Port storedCell;
-    public final Port storedOffset;
-    public final Port storedData;
-    public final Port rdValid;
-    public final Port rdReady;
-    public final Port rdQueue;
-    public final Port rdCell;
-    public final Port rdOffset;
-    public final Port rdBytes;
-    public final Port cellAllocValid;
-    public final Port cellAllocVc;
-    public final Port cellFreedValid;
-    public final Port cellFreedVc;
+    /** A command was written whole: {@code stored_*} (a flow: {@link Config#stored}). */
+    public final Stream stored;
+    /** Runs to read: {@code rd_*} ({@link Config#run}). */
+    public final Stream rd;
+    /** A cell was handed out, for a queue of this VC: {@code cell_alloc_*}. */
+    public final Stream cellAlloc;
+    /** The reader freed a cell a run left behind: {@code cell_freed_*}. */
+    public final Stream cellFreed;
     public final Port cellReturnedCount;
     public final Port cellReturnedVc;
     public final Port cellsInUse;
@@ -111,51 +116,96 @@ public final class QueueStore extends Component {
     public final Port overflowError;
     private final Config config;
 
+    // sizes
+    private final int w;
+    private final int cb;
+    private final int ow;  // an offset inside a cell
+    private final int fw;  // a fill or count of bytes 0..cb
+    private final int aw;
+    private final int qw;
+    /** A queue's row of {@code queue_tail}: where its stream ends. */
+    private final Layout tailRow;
+    /** A run's notice from the reader to the writer. */
+    private final Layout notice;
+    /** A beat read, on its way to {@code m_axis}. */
+    private final Layout fetched;
+
+    // storage
+    private final Mem cellLink;
+    private final List<Mem> lanes = new ArrayList<>();
+    private final Mem tailTable;
+    // free cells
+    private final SyncFifo freedByReader;
+    private final SyncFifo freedFirst;
+    private final SyncFifo freedLast;
+    private final Reg spareValid;
+    private final Reg spare;
+    private final Wire consumeSpare;
+    private final Expr spareNext;
+    // writer
+    private final Expr initializing;
+    /** Notices as the reader sends them ({@code run_done}, {@code notice_data}) and as the writer takes them. */
+    private final Wire runDone;
+    private final Wire noticeData;
+    private final Stream noticeSent;
+    private final Stream notices;
+    private final Reg bValid;
+    private final Reg bBeat;
+    private final Reg bQueue;
+    private final Reg bFirst;
+    private final Reg bLast;
+    private final Reg bBytes;
+    private final Reg bCmdBytes;
+    private final Reg bCmdData;
+    private final Reg bData;
+    private final Reg bFirstGone;
+    private final Reg bFirstCell;
+    private final Reg bCell;
+    private final Reg bEnd;
+    private final Expr rowRead;
+    private Expr allocNow;
+    private Expr firstGone;
+    private Expr reclaim;
+    // reader
+    private Reg rQueue;
+
     public QueueStore(Config config) {
         this.config = config;
-        int w = config.cellWidth();
-        int cb = config.cellBytes();
-        int ow = Hw.log2Up(cb);          // an offset inside a cell
-        int fw = ow + 1;                 // a fill or count of bytes 0..cb
-        int aw = Hw.log2Up(config.cells());
-        int dw = Hw.log2Up(config.destinations());
-        int qw = config.queueWidth();
-        int bw = PackingBuffer.CommandUser.BYTES_WIDTH;
-        in = Stream.slave(this, new StreamConfig(w, PackingBuffer.COMMAND_USER_WIDTH));
+        w = config.cellWidth();
+        cb = config.cellBytes();
+        ow = Hw.log2Up(cb);
+        fw = ow + 1;
+        aw = Hw.log2Up(config.cells());
+        qw = config.queueWidth();
+        tailRow = Layout.of("tail_row", Layout.bits("fill", fw), Layout.bits("cell", aw), Layout.bits("has_tail", 1));
+        notice = Layout.of("notice", Layout.bits("end", fw), Layout.bits("last_cell", aw),
+                Layout.bits("first_cell", aw), Layout.bits("first_gone", 1), Layout.bits("queue", qw));
+        fetched = Layout.of("fetched", Layout.bits("data", w), Layout.bits("bytes", fw), Layout.bits("last", 1),
+                Layout.bits("queue", qw));
+
+        in = Stream.slave(this, new StreamConfig(w, CommandUser.WIDTH));
         out = Stream.master(this, new StreamConfig(w, qw));
-        storedValid = out("stored_valid", 1);
-        storedQueue = out("stored_queue", qw);
-        storedBytes = out("stored_bytes", bw);
-        storedCell = out("stored_cell", aw);
-        storedOffset = out("stored_offset", ow);
-        storedData = out("stored_data", 1);
-        rdValid = in("rd_valid", 1);
-        rdReady = out("rd_ready", 1);
-        rdQueue = in("rd_queue", qw);
-        rdCell = in("rd_cell", aw);
-        rdOffset = in("rd_offset", ow);
-        rdBytes = in("rd_bytes", RUN_WIDTH);
-        cellAllocValid = out("cell_alloc_valid", 1);
-        cellAllocVc = out("cell_alloc_vc", 2);
-        cellFreedValid = out("cell_freed_valid", 1);
-        cellFreedVc = out("cell_freed_vc", 2);
+        stored = Stream.masterFlow(this, "stored", config.stored());
+        rd = Stream.slave(this, "rd", config.run());
+        cellAlloc = Stream.masterFlow(this, "cell_alloc", VC_ONLY);
+        cellFreed = Stream.masterFlow(this, "cell_freed", VC_ONLY);
         cellReturnedCount = out("cell_returned_count", 2);
         cellReturnedVc = out("cell_returned_vc", 2);
         cellsInUse = out("cells_in_use", aw + 1);
         initBusy = out("init_busy", 1);
         overflowError = out("overflow_error", 1);
 
+        // ---- storage ----
         // declared before the lanes: the back end lowers memories in order, and the lanes' read address uses its read
-        Mem cellLink = mem("cell_link", config.cells(), aw, ReadUnderWrite.READ_FIRST);
+        cellLink = mem("cell_link", config.cells(), aw, ReadUnderWrite.READ_FIRST);
         // one memory per byte lane, so a beat can straddle two cells
-        List<Mem> lanes = new ArrayList<>();
         for (int i = 0; i < cb; i++) {
             lanes.add(mem("lane_" + i, config.cells(), 8, ReadUnderWrite.READ_FIRST));
         }
-        int rowWidth = 1 + aw + fw; // {has tail, tail cell, fill 1..cb}
-        Mem tailTable = mem("queue_tail", config.destinations() * SueMeta.VCS, rowWidth, ReadUnderWrite.READ_FIRST);
+        tailTable = mem("queue_tail", config.destinations() * SueMeta.VCS, tailRow.width(),
+                ReadUnderWrite.READ_FIRST);
 
-        // ---- free cells: every cell once from a counter, then the cells the reader and the writer give back ---------
+        // ---- free cells: every cell once from a counter, then the cells the reader and the writer give back ----
         // three lists, as up to three cells come back in one cycle: one left behind by the reader, and the first and
         // last cells of a run, judged by the writer
         List<SyncFifo> freeLists = new ArrayList<>();
@@ -164,15 +214,63 @@ public final class QueueStore extends Component {
             unused(name + "_never_full", list.push.ready()); // a cell is in one list at most once
             freeLists.add(list);
         }
-        SyncFifo freedByReader = freeLists.get(0);
-        SyncFifo freedFirst = freeLists.get(1);
-        SyncFifo freedLast = freeLists.get(2);
+        freedByReader = freeLists.get(0);
+        freedFirst = freeLists.get(1);
+        freedLast = freeLists.get(2);
+        spareValid = reg("spare_valid", 1, 0);
+        spare = reg("spare_cell", aw, 0);
+        consumeSpare = wire("consume_spare", 1); // the writer takes the spare this cycle
+        spareNext = spareCell(freeLists);
+
+        // ---- writer stage A: take a beat (or, in a cycle without one, a reader's notice) and read its queue's row ----
+        Reg initRow = reg("init_row", qw + 1, 0);
+        initializing = wire("initializing", initRow.bit(qw).not());
+        when(initializing, () -> initRow.set(initRow.add(1)));
+        initBusy.set(initializing);
+        runDone = wire("run_done", 1);
+        noticeData = wire("notice_data", notice.width());
+        noticeSent = Stream.of(this, "notice", runDone, notice, noticeData);
+        notices = noticeSent.queue("notices", NOTICE_DEPTH);
+        bValid = reg("b_valid", 1, 0);
+        bBeat = reg("b_beat", 1, 0);
+        bQueue = reg("b_queue", qw, 0);
+        bFirst = reg("b_first", 1, 0);
+        bLast = reg("b_last", 1, 0);
+        bBytes = reg("b_bytes", fw, 0);     // bytes in the beat, 1..cb
+        bCmdBytes = reg("b_cmd_bytes", CommandUser.BYTES_WIDTH, 0);
+        bCmdData = reg("b_cmd_data", 1, 0);
+        bData = regNoReset("b_data", w);
+        bFirstGone = reg("b_notice_first_gone", 1, 0); // notice: the run left its first cell behind
+        bFirstCell = reg("b_notice_first", aw, 0);
+        bCell = reg("b_notice_cell", aw, 0); // the run's last cell and its end offset 1..cb
+        bEnd = reg("b_notice_end", fw, 0);
+        rowRead = writerTakeBeatOrNotice();
+
+        // ---- writer stage B: write the beat into the tail cell's free lanes and a new cell, or judge a notice -------
+        writerWriteOrJudge(initRow);
+
+        // ---- reader: a beat per cycle; lanes at and above the offset from the current cell, the rest from the next --
+        reader();
+
+        // ---- accounting ----
+        Reg inUse = reg("cells_in_use_reg", aw + 1, 0);
+        Expr returnedNow = wire("returned_now", firstGone.resize(2).add(reclaim.resize(2)));
+        Expr freedNow = wire("freed_now", freedByReader.push.valid().resize(2).add(returnedNow));
+        inUse.set(inUse.add(allocNow.resize(aw + 1)).sub(freedNow.resize(aw + 1)));
+        cellsInUse.set(inUse);
+        cellAlloc.valid().set(allocNow);
+        cellAlloc.field("vc").set(bQueue.bits(1, 0));
+        cellFreed.valid().set(freedByReader.push.valid());
+        cellFreed.field("vc").set(rQueue.bits(1, 0));
+        cellReturnedCount.set(returnedNow);
+        cellReturnedVc.set(bQueue.bits(1, 0));
+    }
+
+    /** The spare cell register, refilled from a counter (each cell once) and then the free lists; its next valid. */
+    private Expr spareCell(List<SyncFifo> freeLists) {
         Reg fresh = reg("fresh_cells", aw + 1, 0);
         Expr fromCounter = wire("alloc_from_counter", fresh.bit(aw).not());
-        Reg spareValid = reg("spare_valid", 1, 0);
-        Reg spare = reg("spare_cell", aw, 0);
-        Wire consume = wire("consume_spare", 1); // the writer takes the spare this cycle
-        Expr wantCell = wire("want_cell", spareValid.not().or(consume));
+        Expr wantCell = wire("want_cell", spareValid.not().or(consumeSpare));
         Expr refillData = fresh.bits(aw - 1, 0);
         Expr taken = fromCounter; // a source before this one gives the cell
         for (SyncFifo list : freeLists) {
@@ -186,30 +284,25 @@ public final class QueueStore extends Component {
             spare.set(refillCell);
             when(fromCounter, () -> fresh.set(fresh.add(1)));
         });
-        Expr spareNext = wire("spare_next", refill.or(spareValid.and(consume.not())));
-        spareValid.set(spareNext);
+        Expr next = wire("spare_next", refill.or(spareValid.and(consumeSpare.not())));
+        spareValid.set(next);
+        return next;
+    }
 
-        // ---- writer stage A: take a beat (or, in a cycle without one, a reader's notice) and read its queue's row ----
-        SyncFifo notices = child("notices", new SyncFifo(new SyncFifo.Config(qw + 1 + 2 * aw + fw, NOTICE_DEPTH,
-                false)));
-        Reg initRow = reg("init_row", qw + 1, 0);
-        Expr initializing = wire("initializing", initRow.bit(qw).not());
-        when(initializing, () -> initRow.set(initRow.add(1)));
-        initBusy.set(initializing);
+    /** Stage A: an input beat, or else a notice, reads its queue's tail row; returns the row read. */
+    private Expr writerTakeBeatOrNotice() {
         // a beat goes in only if a spare cell is sure to wait for it in stage B
         in.tready().set(spareNext.and(initializing.not()));
-        Expr beatIn = wire("beat_in", in.tvalid().and(in.tready()));
-        Expr noticeIn = wire("notice_in", notices.pop.valid().and(beatIn.not()).and(initializing.not()));
-        notices.pop.ready().set(noticeIn);
-        Expr inQueue = Hw.cat(PackingBuffer.CommandUser.dst(in.tuser()).bits(dw - 1, 0),
-                PackingBuffer.CommandUser.vc(in.tuser()));
-        // a notice: {queue, first cell left behind, the first cell, last cell, end offset in it 1..cb}
-        Expr noticeQueue = notices.pop.data().bits(qw + 2 * aw + fw, 2 * aw + fw + 1);
-        Expr aQueue = wire("a_queue", Hw.mux(beatIn, inQueue, noticeQueue));
-        Expr rowRead = tailTable.readSync("row_read", aQueue, Hw.lit(1, 1));
+        Expr beatIn = wire("beat_in", in.fire());
+        Expr noticeIn = wire("notice_in", notices.valid().and(beatIn.not()).and(initializing.not()));
+        notices.ready().set(noticeIn);
+        Expr inQueue = Hw.cat(CommandUser.DST.of(in.tuser()).bits(qw - SueMeta.VC_WIDTH - 1, 0),
+                CommandUser.VC.of(in.tuser()));
+        Expr aQueue = wire("a_queue", Hw.mux(beatIn, inQueue, notices.field("queue")));
+        Expr row = tailTable.readSync("row_read", aQueue, Hw.lit(1, 1));
         Reg aFirst = reg("first_beat", 1, 1);  // the next beat starts a command
-        Reg aLeft = reg("bytes_left", bw, 0);  // bytes of the command not yet taken
-        Expr left = wire("left", Hw.mux(aFirst, PackingBuffer.CommandUser.bytes(in.tuser()), aLeft));
+        Reg aLeft = reg("bytes_left", CommandUser.BYTES_WIDTH, 0);  // bytes of the command not yet taken
+        Expr left = wire("left", Hw.mux(aFirst, CommandUser.BYTES.of(in.tuser()), aLeft));
         Expr beatBytes = wire("beat_bytes", Hw.mux(left.le(cb), left.resize(fw), Hw.lit(fw, cb)));
         when(beatIn, () -> {
             aFirst.set(in.tlast());
@@ -217,19 +310,6 @@ public final class QueueStore extends Component {
         });
         unused("keep", in.tkeep());
 
-        Reg bValid = reg("b_valid", 1, 0);
-        Reg bBeat = reg("b_beat", 1, 0);
-        Reg bQueue = reg("b_queue", qw, 0);
-        Reg bFirst = reg("b_first", 1, 0);
-        Reg bLast = reg("b_last", 1, 0);
-        Reg bBytes = reg("b_bytes", fw, 0);     // bytes in the beat, 1..cb
-        Reg bCmdBytes = reg("b_cmd_bytes", bw, 0);
-        Reg bCmdData = reg("b_cmd_data", 1, 0);
-        Reg bData = regNoReset("b_data", w);
-        Reg bFirstGone = reg("b_notice_first_gone", 1, 0); // notice: the run left its first cell behind
-        Reg bFirstCell = reg("b_notice_first", aw, 0);
-        Reg bCell = reg("b_notice_cell", aw, 0); // the run's last cell and its end offset 1..cb
-        Reg bEnd = reg("b_notice_end", fw, 0);
         bValid.set(beatIn.or(noticeIn));
         bBeat.set(beatIn);
         bQueue.set(aQueue);
@@ -239,25 +319,32 @@ public final class QueueStore extends Component {
             bBytes.set(beatBytes);
             bData.set(in.tdata());
             when(aFirst, () -> {
-                bCmdBytes.set(PackingBuffer.CommandUser.bytes(in.tuser()));
-                bCmdData.set(PackingBuffer.CommandUser.hasData(in.tuser()));
+                bCmdBytes.set(CommandUser.BYTES.of(in.tuser()));
+                bCmdData.set(CommandUser.HAS_DATA.of(in.tuser()));
             });
         });
         when(noticeIn, () -> {
-            bFirstGone.set(notices.pop.data().bit(2 * aw + fw));
-            bFirstCell.set(notices.pop.data().bits(2 * aw + fw - 1, aw + fw));
-            bCell.set(notices.pop.data().bits(aw + fw - 1, fw));
-            bEnd.set(notices.pop.data().bits(fw - 1, 0));
+            bFirstGone.set(notices.field("first_gone"));
+            bFirstCell.set(notices.field("first_cell"));
+            bCell.set(notices.field("last_cell"));
+            bEnd.set(notices.field("end"));
         });
+        return row;
+    }
 
-        // ---- writer stage B: write the beat into the tail cell's free lanes and a new cell, or judge a notice -------
+    /**
+     * Stage B: a beat is rotated to the tail's fill and written into the tail cell's free lanes and the low lanes of
+     * a new cell; a notice frees the run's first cell if it was left behind, and its last cell unless later bytes
+     * of the queue are in it.
+     */
+    private void writerWriteOrJudge(Reg initRow) {
         Reg fwdValid = reg("fwd_valid", 1, 0);
         Reg fwdQueue = reg("fwd_queue", qw, 0);
-        Reg fwdRow = reg("fwd_row", rowWidth, 0);
+        Reg fwdRow = reg("fwd_row", tailRow.width(), 0);
         Expr row = wire("row", Hw.mux(fwdValid.and(fwdQueue.eq(bQueue)), fwdRow, rowRead));
-        Expr hasTail = row.bit(rowWidth - 1);
-        Expr tail = row.bits(aw + fw - 1, fw);
-        Expr fill = row.bits(fw - 1, 0);
+        Expr hasTail = tailRow.get(row, "has_tail");
+        Expr tail = tailRow.get(row, "cell");
+        Expr fill = tailRow.get(row, "fill");
         Expr isBeat = wire("is_beat", bValid.and(bBeat));
         Expr isNotice = wire("is_notice", bValid.and(bBeat.not()));
         // room in the tail cell: the beat starts there at lane `fill`; else it starts at lane 0 of a new cell
@@ -265,8 +352,8 @@ public final class QueueStore extends Component {
         Expr rot = wire("rot", Hw.mux(room, fill.bits(ow - 1, 0), Hw.zeros(ow)));
         Expr spaceLeft = wire("space_left", Hw.lit(fw + 1, cb).sub(fill.resize(fw + 1)));
         Expr spills = wire("spills", room.not().or(bBytes.resize(fw + 1).gt(spaceLeft)));
-        Expr allocNow = wire("alloc_now", isBeat.and(spills));
-        consume.set(allocNow);
+        allocNow = wire("alloc_now", isBeat.and(spills));
+        consumeSpare.set(allocNow);
         Reg overflow = reg("overflow_flag", 1, 0);
         when(allocNow.and(spareValid.not()), () -> overflow.set(1)); // the input's ready should have prevented it
         overflowError.set(overflow);
@@ -288,22 +375,25 @@ public final class QueueStore extends Component {
         Expr beatTailCell = Hw.mux(spills, spare, tail);
         Expr beatFill = Hw.mux(spills, Hw.mux(room, lowLanes, endPos), endPos);
         // a notice: the run ended at (cell, end); free the cell if nothing follows the run in it and nothing will
-        Expr tailHere = wire("tail_here", hasTail.and(tail.eq(bCell)));
-        Expr dropTail = wire("drop_tail", isNotice.and(tailHere).and(fill.eq(bEnd)));
-        Expr reclaim = wire("reclaim", dropTail.or(isNotice.and(tailHere.not()).and(bEnd.eq(cb))));
-        Expr newRow = wire("new_row", Hw.mux(isBeat, Hw.cat(Hw.lit(1, 1), beatTailCell, beatFill.resize(fw)),
-                Hw.mux(dropTail, Hw.zeros(rowWidth), row)));
+        Expr noticeCell = bCell;
+        Expr noticeEnd = bEnd;
+        Expr tailHere = wire("tail_here", hasTail.and(tail.eq(noticeCell)));
+        Expr dropTail = wire("drop_tail", isNotice.and(tailHere).and(fill.eq(noticeEnd)));
+        reclaim = wire("reclaim", dropTail.or(isNotice.and(tailHere.not()).and(noticeEnd.eq(cb))));
+        Expr beatRow = tailRow.expr().set("has_tail", 1).set("cell", beatTailCell).set("fill", beatFill.resize(fw))
+                .build();
+        Expr newRow = wire("new_row", Hw.mux(isBeat, beatRow, Hw.mux(dropTail, Hw.zeros(tailRow.width()), row)));
         tailTable.write(bValid.or(initializing), Hw.mux(initializing, initRow.bits(qw - 1, 0), bQueue),
-                Hw.mux(initializing, Hw.zeros(rowWidth), newRow));
+                Hw.mux(initializing, Hw.zeros(tailRow.width()), newRow));
         fwdValid.set(bValid);
         fwdQueue.set(bQueue);
         fwdRow.set(newRow);
         // the run's first cell, left behind: free now that the notice of the run before, which ended in it, is judged
-        Expr firstGone = wire("first_gone", isNotice.and(bFirstGone));
+        firstGone = wire("first_gone", isNotice.and(bFirstGone));
         freedFirst.push.valid().set(firstGone);
         freedFirst.push.data().set(bFirstCell);
         freedLast.push.valid().set(reclaim);
-        freedLast.push.data().set(bCell);
+        freedLast.push.data().set(noticeCell);
         // where the command starts: its first beat's first lane
         Reg cmdCell = reg("cmd_cell", aw, 0);
         Reg cmdOffset = reg("cmd_offset", ow, 0);
@@ -311,19 +401,25 @@ public final class QueueStore extends Component {
             cmdCell.set(firstCell);
             cmdOffset.set(rot);
         });
-        storedValid.set(isBeat.and(bLast));
-        storedQueue.set(bQueue);
-        storedBytes.set(bCmdBytes);
-        storedData.set(bCmdData);
-        storedCell.set(Hw.mux(bFirst, firstCell, cmdCell));
-        storedOffset.set(Hw.mux(bFirst, rot, cmdOffset));
+        stored.valid().set(isBeat.and(bLast));
+        stored.field("queue").set(bQueue);
+        stored.field("bytes").set(bCmdBytes);
+        stored.field("data").set(bCmdData);
+        stored.field("cell").set(Hw.mux(bFirst, firstCell, cmdCell));
+        stored.field("offset").set(Hw.mux(bFirst, rot, cmdOffset));
+    }
 
-        // ---- reader: a beat per cycle; lanes at and above the offset from the current cell, the rest from the next --
+    /**
+     * The reader: runs one after the other, a beat per cycle into a FIFO in front of {@code m_axis}; each run's
+     * last beat sends the writer its notice.
+     */
+    private void reader() {
+        int rw = SueMeta.LEN_WIDTH;
         Reg reading = reg("reading", 1, 0);
-        Reg rQueue = reg("read_queue", qw, 0);
+        rQueue = reg("read_queue", qw, 0);
         Reg rCell = reg("read_cell", aw, 0);
         Reg rOffset = reg("read_offset", ow, 0);
-        Reg rLeft = reg("read_left", RUN_WIDTH, 0); // bytes of the run not yet read
+        Reg rLeft = reg("read_left", rw, 0); // bytes of the run not yet read
         Reg rFirst = reg("read_first_beat", 1, 0);
         Reg rFirstCell = reg("read_first_cell", aw, 0);
         Reg rFirstGone = reg("read_first_gone", 1, 0);
@@ -332,15 +428,15 @@ public final class QueueStore extends Component {
         Expr nextCell = cellLink.readSync("next_cell", linkAddr, Hw.lit(1, 1));
         Expr lastBeat = wire("read_last_beat", rLeft.le(cb));
         Expr toCellEnd = wire("to_cell_end", Hw.lit(fw, cb).sub(rOffset.resize(fw)));
-        Expr passes = wire("passes_cell", rLeft.gt(toCellEnd.resize(RUN_WIDTH))); // the run goes on into nextCell
+        Expr passes = wire("passes_cell", rLeft.gt(toCellEnd.resize(rw))); // the run goes on into nextCell
         Expr outRoom = wire("out_room", outstanding.lt(OUT_DEPTH));
-        Expr readBeat = wire("read_beat", reading.and(outRoom).and(lastBeat.not().or(notices.push.ready())));
-        Expr runDone = wire("run_done", readBeat.and(lastBeat));
-        Expr accept = wire("accept_run", rdValid.and(reading.not().or(runDone)).and(initializing.not()));
-        rdReady.set(accept);
+        Expr readBeat = wire("read_beat", reading.and(outRoom).and(lastBeat.not().or(noticeSent.ready())));
+        runDone.set(readBeat.and(lastBeat));
+        Expr accept = wire("accept_run", rd.valid().and(reading.not().or(runDone)).and(initializing.not()));
+        rd.ready().set(accept);
         // next_cell shows the link of the cell after the current one: the next run's first cell when a run starts,
         // the next link when a beat is read, the same link again while the reader waits
-        linkAddr.set(Hw.mux(accept, rdCell, Hw.mux(readBeat, nextCell, rCell)));
+        linkAddr.set(Hw.mux(accept, rd.field("cell"), Hw.mux(readBeat, nextCell, rCell)));
         when(readBeat, () -> {
             rCell.set(nextCell);
             rLeft.set(rLeft.sub(cb));
@@ -350,12 +446,12 @@ public final class QueueStore extends Component {
         when(runDone, () -> reading.set(0));
         when(accept, () -> {
             reading.set(1);
-            rQueue.set(rdQueue);
-            rCell.set(rdCell);
-            rOffset.set(rdOffset);
-            rLeft.set(rdBytes);
+            rQueue.set(rd.field("queue"));
+            rCell.set(rd.field("cell"));
+            rOffset.set(rd.field("offset"));
+            rLeft.set(rd.field("bytes"));
             rFirst.set(1);
-            rFirstCell.set(rdCell);
+            rFirstCell.set(rd.field("cell"));
         });
         Expr readEnable = wire("read_enable", readBeat);
         List<Expr> laneData = new ArrayList<>(); // lane cb-1 first: Hw.cat puts its first part on top
@@ -367,11 +463,11 @@ public final class QueueStore extends Component {
         // must be judged first; so the first and the last cell go to the writer in the run's notice
         freedByReader.push.valid().set(readBeat.and(passes).and(rFirst.not()));
         freedByReader.push.data().set(rCell);
-        notices.push.valid().set(runDone);
-        notices.push.data().set(Hw.cat(rQueue, Hw.mux(rFirst, passes, rFirstGone), rFirstCell,
-                Hw.mux(passes, nextCell, rCell),
-                Hw.mux(passes, rLeft.sub(toCellEnd.resize(RUN_WIDTH)).resize(fw),
-                        rOffset.resize(fw).add(rLeft.resize(fw)))));
+        noticeData.set(notice.expr().set("queue", rQueue)
+                .set("first_gone", Hw.mux(rFirst, passes, rFirstGone)).set("first_cell", rFirstCell)
+                .set("last_cell", Hw.mux(passes, nextCell, rCell))
+                .set("end", Hw.mux(passes, rLeft.sub(toCellEnd.resize(rw)).resize(fw),
+                        rOffset.resize(fw).add(rLeft.resize(fw)))).build());
 
         // the data comes a cycle later: rotate it back to byte 0 and queue it for m_axis
         Reg pValid = reg("p_valid", 1, 0);
@@ -390,31 +486,18 @@ public final class QueueStore extends Component {
         // lanes past the run's end are zeroed: they may hold anything, even bytes written this cycle
         Expr back = wire("read_rotated", Hw.cat(readData, readData).shr(Hw.cat(pOffset, Hw.lit(3, 0)))
                 .bits(w - 1, 0).and(Keep.bytesBelow(pBytes, cb)));
-        SyncFifo outFifo = child("out_fifo", new SyncFifo(new SyncFifo.Config(w + fw + 1 + qw, OUT_DEPTH, false)));
-        unused("out_never_full", outFifo.push.ready()); // a beat is read only with room for it
-        outFifo.push.valid().set(pValid);
-        outFifo.push.data().set(Hw.cat(pQueue, pLast, pBytes, back));
-        out.tvalid().set(outFifo.pop.valid());
-        out.tdata().set(outFifo.pop.data().bits(w - 1, 0));
-        out.tkeep().set(Keep.below(outFifo.pop.data().bits(w + fw - 1, w), cb));
-        out.tlast().set(outFifo.pop.data().bit(w + fw));
-        out.tuser().set(outFifo.pop.data().bits(w + fw + qw, w + fw + 1));
-        outFifo.pop.ready().set(out.tready());
-        Expr beatOut = wire("beat_out", out.tvalid().and(out.tready()));
+        Stream beat = Stream.of(this, "fetch", pValid, fetched, fetched.expr().set("data", back).set("bytes", pBytes)
+                .set("last", pLast).set("queue", pQueue).build());
+        Stream queued = beat.queue("out", OUT_DEPTH);
+        unused("out_never_full", beat.ready()); // a beat is read only with room for it
+        out.tvalid().set(queued.valid());
+        out.tdata().set(queued.field("data"));
+        out.tkeep().set(Keep.below(queued.field("bytes"), cb));
+        out.tlast().set(queued.field("last"));
+        out.tuser().set(queued.field("queue"));
+        queued.ready().set(out.tready());
+        Expr beatOut = wire("beat_out", out.fire());
         outstanding.set(outstanding.add(readBeat.resize(outstanding.width())).sub(beatOut.resize(outstanding.width())));
-
-        // ---- accounting -------------------------------------------------------------------------------------------
-        Reg inUse = reg("cells_in_use_reg", aw + 1, 0);
-        Expr returnedNow = wire("returned_now", firstGone.resize(2).add(reclaim.resize(2)));
-        Expr freedNow = wire("freed_now", freedByReader.push.valid().resize(2).add(returnedNow));
-        inUse.set(inUse.add(allocNow.resize(aw + 1)).sub(freedNow.resize(aw + 1)));
-        cellsInUse.set(inUse);
-        cellAllocValid.set(allocNow);
-        cellAllocVc.set(bQueue.bits(1, 0));
-        cellFreedValid.set(freedByReader.push.valid());
-        cellFreedVc.set(rQueue.bits(1, 0));
-        cellReturnedCount.set(returnedNow);
-        cellReturnedVc.set(bQueue.bits(1, 0));
     }
 
     public Config config() {

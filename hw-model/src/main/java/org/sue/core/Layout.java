@@ -174,6 +174,19 @@ public final class Layout {
         return outer.nested.get(outer.of(packed), path.substring(dot + 1));
     }
 
+    /** {@code packed} with field {@code path} replaced by {@code value}. */
+    public Expr with(Expr packed, String path, Expr value) {
+        check(packed);
+        int dot = path.indexOf('.');
+        Field f = field(dot < 0 ? path : path.substring(0, dot));
+        Expr v = dot < 0 ? value : f.nested.with(f.of(packed), path.substring(dot + 1), value);
+        ExprBuilder b = expr();
+        for (Field g : fields) {
+            b.set(g, g == f ? v : g.of(packed));
+        }
+        return b.build();
+    }
+
     // ---- hardware: build a value from field expressions -------------------------------------------------------
 
     /** A builder of a value of this layout in hardware; fields not set are zero (as reserved bits are sent). */

@@ -78,7 +78,7 @@ public final class NetHeaderInserter extends Component {
             inPacket.set(in.tlast().not());
         });
         when(ready, () -> valid.set(in.tvalid()));
-        Expr dst = SueMeta.Field.DST_XPU.of(in.tuser());
+        Expr dst = SueMeta.DST_XPU.of(in.tuser());
         Expr address = dst.width() >= aw ? dst.bits(aw - 1, 0) : dst.resize(aw);
         Expr template = table.readSync("template", address, load.and(inPacket.not()));
 
@@ -99,7 +99,7 @@ public final class NetHeaderInserter extends Component {
             b[j] = template.bits(8 * j + 7, 8 * j);
         }
         int[] pcpOfVc = net.pcpOfVc();
-        Expr vc = SueMeta.Field.VC.of(user);
+        Expr vc = SueMeta.VC.of(user);
         Expr pcp = pcpExpr(pcpOfVc, vc);
         int addresses = net.format() == HeaderFormat.AFH_GEN2_COMPRESSED ? 6 : 12;
         if (net.vlan()) {
@@ -142,7 +142,7 @@ public final class NetHeaderInserter extends Component {
     /** UDP header + RH + packed commands (padded to the minimum frame) + R-CRC. */
     private Expr udpLength(NetConfig net, Expr user) {
         int minCommands = FrameFormat.minPdu(net) - FrameFormat.RH_BYTES;
-        Expr len = SueMeta.Field.LEN.of(user).resize(16);
+        Expr len = SueMeta.LEN.of(user).resize(16);
         Expr padded = Hw.mux(len.lt(minCommands), Hw.lit(16, minCommands), len);
         return wire("udp_length", padded.add(8 + FrameFormat.RH_BYTES + FrameFormat.RCRC_BYTES));
     }

@@ -37,13 +37,13 @@ public final class RhInserter extends Component {
         StreamPrepend prepend = child("prepend", new StreamPrepend(new StreamPrepend.Config(sc, FrameFormat.RH_BYTES)));
 
         Expr user = in.tuser();
-        Expr src = SueMeta.Field.SRC_XPU.of(user);
-        Expr psn = SueMeta.Field.PSN.of(user);
-        Expr partition = SueMeta.Field.PARTITION.of(user);
-        Expr rpsn = SueMeta.Field.RPSN.of(user);
+        Expr src = SueMeta.SRC_XPU.of(user);
+        Expr psn = SueMeta.PSN.of(user);
+        Expr partition = SueMeta.PARTITION.of(user);
+        Expr rpsn = SueMeta.RPSN.of(user);
         // wire order: word0 {ver, op, rsvd, xpuid}, psn, word2 {vc, rsvd, partition}, rpsn; all big-endian
-        Expr word0 = Hw.cat(Hw.lit(2, config.rhVersion()), SueMeta.Field.OP.of(user), Hw.zeros(2), src);
-        Expr word2 = Hw.cat(SueMeta.Field.VC.of(user), Hw.zeros(4), partition);
+        Expr word0 = Hw.cat(Hw.lit(2, config.rhVersion()), SueMeta.OP.of(user), Hw.zeros(2), src);
+        Expr word2 = Hw.cat(SueMeta.VC.of(user), Hw.zeros(4), partition);
         List<Expr> wordsInWireOrder = List.of(word0, psn, word2, rpsn);
         List<Expr> bytesMsbFirst = new ArrayList<>(); // s_hdr byte j sits in bits [8j+7:8j]
         for (int w = 3; w >= 0; w--) {

@@ -199,7 +199,7 @@ class CommandIngressTest {
         List<CommandIngressReference.Accepted> handedOn() {
             List<CommandIngressReference.Accepted> list = new ArrayList<>();
             for (StreamMonitor.Packet p : out.packets()) {
-                PackingBuffer.CommandUser u = PackingBuffer.CommandUser.unpack(p.user().longValue());
+                CommandUser u = CommandUser.unpack(p.user().longValue());
                 assertEquals(p.bytes().length, u.bytes(), "packed bytes in tuser");
                 list.add(new CommandIngressReference.Accepted(u.dst(), u.vc(), u.hasData(), p.bytes()));
             }

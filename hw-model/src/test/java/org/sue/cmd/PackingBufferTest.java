@@ -293,7 +293,7 @@ class PackingBufferTest {
 
         void send(CommandCodec.Command c, int dst, int vc) {
             byte[] packed = CommandCodec.pack(TABLE, List.of(c));
-            long user = new PackingBuffer.CommandUser(c.data().length > 0, packed.length, vc, dst).pack();
+            long user = new CommandUser(c.data().length > 0, packed.length, vc, dst).pack();
             source.add(packed, BigInteger.valueOf(user));
             cells.sent(packed.length);
         }

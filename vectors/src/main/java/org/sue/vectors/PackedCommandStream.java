@@ -4,6 +4,7 @@ import java.math.BigInteger;
 import java.util.List;
 import java.util.Random;
 import org.sue.cmd.CommandTable;
+import org.sue.cmd.CommandUser;
 import org.sue.cmd.PackingBuffer;
 import org.sue.cmd.model.CommandCodec;
 import org.sue.cmd.tb.PackingBufferCells;
@@ -54,8 +55,8 @@ public final class PackedCommandStream implements GoldenScenario.Stimulus {
             int len = table.hasData(t) ? rnd.nextInt(257) : 0;
             packet = CommandCodec.pack(table, List.of(new CommandCodec.Command(t,
                     RandomCommands.bytes(rnd, table.controlBytes(t)), RandomCommands.bytes(rnd, len))));
-            user = oneQueue ? new PackingBuffer.CommandUser(len > 0, packet.length, 0, 0).pack()
-                    : new PackingBuffer.CommandUser(len > 0, packet.length, rnd.nextInt(4),
+            user = oneQueue ? new CommandUser(len > 0, packet.length, 0, 0).pack()
+                    : new CommandUser(len > 0, packet.length, rnd.nextInt(4),
                             rnd.nextInt(Math.min(destinations, 6))).pack();
             offset = 0;
             cells.sent(packet.length);

@@ -10,6 +10,7 @@ import java.util.Random;
 import java.util.Set;
 import org.sue.cmd.CommandIngress;
 import org.sue.cmd.CommandTable;
+import org.sue.cmd.CommandUser;
 import org.sue.cmd.PackingBuffer;
 import org.sue.cmd.model.CommandCodec;
 import org.sue.cmd.model.CommandIngressReference;
@@ -209,7 +210,7 @@ public final class FaultyXpu {
         sim.poke("m_axis_tready", rnd.nextInt(100) < readyPercent ? 1 : 0);
         // the packing buffer releases each command some cycles after it came out, one per cycle
         while (handled < out.packets().size()) {
-            PackingBuffer.CommandUser user = PackingBuffer.CommandUser.unpack(
+            CommandUser user = CommandUser.unpack(
                     out.packets().get(handled++).user().longValue());
             releases.add(new long[] {sim.cycle() + releaseDelay, user.vc(), user.hasData() ? 1 : 0});
         }

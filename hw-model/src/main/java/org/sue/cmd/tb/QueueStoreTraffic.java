@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import org.sue.cmd.CommandUser;
 import org.sue.cmd.PackedCommand;
 import org.sue.cmd.PackingBuffer;
 import org.sue.cmd.QueueStore;
@@ -65,7 +66,7 @@ public final class QueueStoreTraffic {
             int q = rnd.nextInt(queues);
             byte[] b = RandomCommands.bytes(rnd, minCommandBytes
                     + rnd.nextInt(maxCommandBytes - minCommandBytes + 1));
-            source.add(b, BigInteger.valueOf(new PackingBuffer.CommandUser(false, b.length, q % 4, q / 4).pack()));
+            source.add(b, BigInteger.valueOf(new CommandUser(false, b.length, q % 4, q / 4).pack()));
             sentCommands.add(new Sent(q, b));
             sent++;
         }

@@ -235,15 +235,23 @@ public final class Stream {
     }
 
     public Stream haltWhen(String newName, Expr cond) {
-        Scope s = scope();
-        Stream out = derived(s, newName, valid.and(cond.not()), true, fields);
-        ready().set(out.ready.and(cond.not()));
-        return out;
+        return gate(newName, cond.not());
     }
 
     /** Beats move only while {@code cond} is high. */
     public Stream continueWhen(Expr cond) {
-        return haltWhen(name + "_wait", cond.not());
+        return continueWhen(name + "_go", cond);
+    }
+
+    public Stream continueWhen(String newName, Expr cond) {
+        return gate(newName, cond);
+    }
+
+    private Stream gate(String newName, Expr pass) {
+        Scope s = scope();
+        Stream out = derived(s, newName, valid.and(pass), true, fields);
+        ready().set(out.ready.and(pass));
+        return out;
     }
 
     /** Beats offered while {@code cond} is high are dropped (taken from this stream, not passed on). */
