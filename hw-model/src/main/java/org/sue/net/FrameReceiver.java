@@ -7,6 +7,7 @@ import java.util.Map;
 import org.sue.core.Component;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
+import org.sue.core.Layout;
 import org.sue.core.Port;
 import org.sue.core.Reg;
 import org.sue.lib.SyncFifo;
@@ -51,10 +52,8 @@ public final class FrameReceiver extends Component {
         }
     }
 
-    public final Port inData;
-    public final Port inKeep;
-    public final Port inValid;
-    public final Port inLast;
+    /** Frames from the MAC: {@code s_axis_*} without tready or tuser (a flow: the receive path never waits). */
+    public final Stream in;
     public final Port localXpu;
     public final Port localIp;
     public final Port localPartition;
@@ -73,10 +72,11 @@ public final class FrameReceiver extends Component {
         int h = net.headerBytes();
         boolean ipFormat = net.format() == HeaderFormat.ETH_IPV4_UDP || net.format() == HeaderFormat.ETH_IPV6_UDP;
         ipOffset = 12 + (net.vlan() ? 4 : 0) + 2;
-        inData = in("s_axis_tdata", w);
-        inKeep = in("s_axis_tkeep", lanes);
-        inValid = in("s_axis_tvalid", 1);
-        inLast = in("s_axis_tlast", 1);
+        in = Stream.slaveFlow(this, "s_axis", Stream.packet(w, 0));
+        Expr inData = in.tdata();
+        Expr inKeep = in.tkeep();
+        Expr inValid = in.valid();
+        Expr inLast = in.tlast();
         localXpu = in("local_xpu", 32);
         localIp = ipFormat ? in("local_ip", net.format() == HeaderFormat.ETH_IPV4_UDP ? 32 : 128) : null;
         localPartition = in("local_partition", 10);
@@ -107,45 +107,43 @@ public final class FrameReceiver extends Component {
 
         // ---- FCS: residue over the whole frame, ready two cycles after the last beat --------------------------------
         ParallelCrc fcs = child("fcs_check", new ParallelCrc(new ParallelCrc.Config(CrcParams.CRC32, w)));
-        fcs.sValid.set(inValid);
-        fcs.sData.set(inData);
-        fcs.sKeep.set(inKeep);
-        fcs.sLast.set(inLast);
+        in.into(fcs.in);
         int rw = 4; // reason codes: DropReason ordinal + 1, 0 = good
         // the frame's checks, held until its FCS result two cycles after the last beat
         Expr runt2 = delayTwo("runt", runt);
         Expr reason2 = delayTwo("header_reason", headerReason);
-        Expr len2 = delayTwo("len", frameBytes.sub(h + 16).resize(13)); // commands + padding (meaningless for a runt)
+        // commands + padding (meaningless for a runt)
+        Expr len2 = delayTwo("len", frameBytes.sub(h + 16).resize(SueMeta.LEN_WIDTH));
         Expr frameReason = Hw.mux(runt2, code(DropReason.RUNT),
-                Hw.mux(fcs.crc.ne(CRC32_RESIDUE), code(DropReason.BAD_FCS), reason2));
-        SyncFifo frameResults = child("frame_results", new SyncFifo(new SyncFifo.Config(rw + 13, 8, false)));
-        frameResults.push.valid().set(fcs.crcValid);
-        frameResults.push.data().set(Hw.cat(len2, frameReason));
+                Hw.mux(fcs.crc.field("value").ne(CRC32_RESIDUE), code(DropReason.BAD_FCS), reason2));
+        Layout frameResult = Layout.of("frame_result", Layout.bits("reason", rw), Layout.bits("len", SueMeta.LEN_WIDTH));
+        // the result queues are sized never to fill: the CRC units' results do not wait (if one did fill, say so)
+        Stream frameResult2 = Stream.of(this, "frame_result", fcs.crc.valid(), frameResult, frameResult.expr()
+                .set("len", len2).set("reason", frameReason).build());
+        Stream frameResults = frameResult2.queue("frame_results", 8);
 
         // ---- RH + commands + padding + R-CRC: R-CRC residue and the RH ---------------------------------------------
         StreamSlice pdu = child("pdu_slice", new StreamSlice(new StreamSlice.Config(w, h, FrameFormat.FCS_BYTES)));
-        feed(pdu);
+        in.into(pdu.in);
         ParallelCrc rcrc = child("rcrc_check", new ParallelCrc(new ParallelCrc.Config(CrcParams.CRC32, w)));
-        rcrc.sValid.set(pdu.outValid);
-        rcrc.sData.set(pdu.outData);
-        rcrc.sKeep.set(pdu.outKeep);
-        rcrc.sLast.set(pdu.outLast);
+        pdu.out.into(rcrc.in);
         Reg pduFirst = reg("pdu_first", 1, 1);
         Reg rhHeld = regNoReset("rh_held", 64);
-        Expr rhNow = pdu.outData.bits(63, 0);
-        when(pdu.outValid, () -> pduFirst.set(pdu.outLast));
-        when(pdu.outValid.and(pduFirst), () -> rhHeld.set(rhNow));
+        Expr rhNow = pdu.out.tdata().bits(63, 0);
+        when(pdu.out.valid(), () -> pduFirst.set(pdu.out.tlast()));
+        when(pdu.out.valid().and(pduFirst), () -> rhHeld.set(rhNow));
         Expr rh2 = delayTwo("rh", Hw.mux(pduFirst, rhNow, rhHeld)); // until the R-CRC result
-        SyncFifo pduResults = child("pdu_results", new SyncFifo(new SyncFifo.Config(65, 8, false)));
-        pduResults.push.valid().set(rcrc.crcValid);
-        pduResults.push.data().set(Hw.cat(rcrc.crc.eq(CRC32_RESIDUE), rh2));
+        Layout pduResult = Layout.of("pdu_result", Layout.bits("rh", 64), Layout.bits("rcrc_ok", 1));
+        Stream pduResult2 = Stream.of(this, "pdu_result", rcrc.crc.valid(), pduResult, pduResult.expr()
+                .set("rcrc_ok", rcrc.crc.field("value").eq(CRC32_RESIDUE)).set("rh", rh2).build());
+        Stream pduResults = pduResult2.queue("pdu_results", 8);
 
         // ---- verdict ---------------------------------------------------------------------------------------------
-        Expr verdict = wire("verdict", frameResults.pop.valid().and(pduResults.pop.valid()));
-        frameResults.pop.ready().set(verdict);
-        pduResults.pop.ready().set(verdict);
-        Expr rh = pduResults.pop.data().bits(63, 0);
-        Expr rcrcOk = pduResults.pop.data().bit(64);
+        Expr verdict = wire("verdict", frameResults.valid().and(pduResults.valid()));
+        frameResults.ready().set(verdict);
+        pduResults.ready().set(verdict);
+        Expr rh = pduResults.field("rh");
+        Expr rcrcOk = pduResults.field("rcrc_ok");
         // RH bytes as received: byte j in bits [8j+7:8j]; the words are big-endian
         Expr word0 = Hw.cat(rh.bits(7, 0), rh.bits(15, 8));
         Expr psn = Hw.cat(rh.bits(23, 16), rh.bits(31, 24));
@@ -155,30 +153,27 @@ public final class FrameReceiver extends Component {
         unused("rh_reserved", word0.bits(11, 10), word2.bits(13, 10)); // ignored by a receiver (spec 3.3)
         // header fields this format does not check (addresses, TTL, ...) and the XPU bits it does not compare
         unused("unchecked", header, localXpu);
-        Expr earlier = frameResults.pop.data().bits(rw - 1, 0);
+        Expr earlier = frameResults.field("reason");
         Expr reason = wire("reason", Hw.mux(earlier.ne(0), earlier,
                 Hw.mux(rcrcOk.not(), code(DropReason.BAD_RCRC),
                         Hw.mux(word0.bits(15, 14).ne(net.rhVersion()), code(DropReason.UNSUPPORTED_RH_VERSION),
                                 Hw.mux(partition.ne(localPartition), code(DropReason.PARTITION_MISMATCH),
                                         Hw.zeros(rw))))));
-        Expr len = frameResults.pop.data().bits(rw + 12, rw);
-        // SueMeta, most significant field first: len, err, port, partition, rpsn, op, psn, vc, src, dst
-        Expr user = Hw.cat(len, Hw.zeros(1), Hw.zeros(2), partition, rpsn, word0.bits(13, 12), psn, word2.bits(15, 14),
-                word0.bits(9, 0), localXpu.bits(9, 0));
+        Expr user = SueMeta.LAYOUT.expr().set(SueMeta.LEN, frameResults.field("len")).set(SueMeta.PARTITION, partition)
+                .set(SueMeta.RPSN, rpsn).set(SueMeta.OP, word0.bits(13, 12)).set(SueMeta.PSN, psn)
+                .set(SueMeta.VC, word2.bits(15, 14)).set(SueMeta.SRC_XPU, word0.bits(9, 0))
+                .set(SueMeta.DST_XPU, localXpu.bits(SueMeta.XPU_WIDTH - 1, 0)).build();
 
         // ---- delivery: commands + padding, held until the verdict -----------------------------------------------
         StreamSlice commands = child("command_slice", new StreamSlice(new StreamSlice.Config(w,
                 h + FrameFormat.RH_BYTES, FrameFormat.RCRC_BYTES + FrameFormat.FCS_BYTES)));
-        feed(commands);
+        in.into(commands.in);
         PacketFifo fifo = child("fifo", new PacketFifo(new PacketFifo.Config(new StreamConfig(w, SueMeta.WIDTH),
                 config.fifoDepth())));
-        fifo.inData.set(commands.outData);
-        fifo.inKeep.set(commands.outKeep);
-        fifo.inValid.set(commands.outValid);
-        fifo.inLast.set(commands.outLast);
-        fifo.verdictValid.set(verdict);
-        fifo.verdictDrop.set(reason.ne(0));
-        fifo.verdictUser.set(user);
+        commands.out.into(fifo.in);
+        fifo.verdict.valid().set(verdict);
+        fifo.verdict.field("drop").set(reason.ne(0));
+        fifo.verdict.field("user").set(user);
         fifo.out.into(out);
 
         // ---- counters --------------------------------------------------------------------------------------------
@@ -189,7 +184,7 @@ public final class FrameReceiver extends Component {
         status("drops_overflow", fifo.dropsOverflow);
         // the result queues are sized never to fill; if one did, verdicts would go astray: say so
         Reg resultOverflow = reg("result_overflow", 1, 0);
-        when(fcs.crcValid.and(frameResults.push.ready().not()).or(rcrc.crcValid.and(pduResults.push.ready().not())),
+        when(frameResult2.valid().and(frameResult2.ready().not()).or(pduResult2.valid().and(pduResult2.ready().not())),
                 () -> resultOverflow.set(1));
         status("internal_error", fifo.protocolError.or(resultOverflow));
         // the FIFO's own count of "drop" verdicts: equal to the sum of drops_<reason>, a check on the wiring
@@ -203,13 +198,6 @@ public final class FrameReceiver extends Component {
         d1.set(e);
         d2.set(d1);
         return d2;
-    }
-
-    private void feed(StreamSlice s) {
-        s.inData.set(inData);
-        s.inKeep.set(inKeep);
-        s.inValid.set(inValid);
-        s.inLast.set(inLast);
     }
 
     private void statusCounter(String name, Expr increment) {

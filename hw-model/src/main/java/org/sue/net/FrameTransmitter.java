@@ -2,7 +2,6 @@ package org.sue.net;
 
 import java.util.Map;
 import org.sue.core.Component;
-import org.sue.core.Port;
 import org.sue.lib.crc.CrcParams;
 import org.sue.lib.stream.StreamConfig;
 import org.sue.lib.stream.StreamCrcAppend;
@@ -25,9 +24,8 @@ public final class FrameTransmitter extends Component {
 
     public final Stream in;
     public final Stream out;
-    public final Port tableWrite;
-    public final Port tableAddress;
-    public final Port tableData;
+    /** Header table writes: {@code tbl_wr_valid}, {@code tbl_wr_addr}, {@code tbl_wr_data}. */
+    public final Stream tableWrite;
     private final Config config;
 
     public FrameTransmitter(Config config) {
@@ -50,12 +48,8 @@ public final class FrameTransmitter extends Component {
         rcrc.out.into(header.in);
         header.out.into(fcs.in);
         fcs.out.into(out);
-        tableWrite = in("tbl_wr_en", 1);
-        tableAddress = in("tbl_wr_addr", header.tableAddress.width());
-        tableData = in("tbl_wr_data", header.tableData.width());
-        header.tableWrite.set(tableWrite);
-        header.tableAddress.set(tableAddress);
-        header.tableData.set(tableData);
+        tableWrite = Stream.slaveFlow(this, "tbl_wr", header.tableWrite.layout());
+        tableWrite.into(header.tableWrite);
     }
 
     public Config config() {

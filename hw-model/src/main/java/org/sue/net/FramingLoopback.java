@@ -32,13 +32,11 @@ public final class FramingLoopback extends Component {
         FrameTransmitter transmitter = child("tx", new FrameTransmitter(tx));
         FrameReceiver receiver = child("rx", new FrameReceiver(rx));
         in.into(transmitter.in);
-        transmitter.tableWrite.set(in("tbl_wr_en", 1));
-        transmitter.tableAddress.set(in("tbl_wr_addr", transmitter.tableAddress.width()));
-        transmitter.tableData.set(in("tbl_wr_data", transmitter.tableData.width()));
-        receiver.inData.set(transmitter.out.tdata());
-        receiver.inKeep.set(transmitter.out.tkeep());
-        receiver.inValid.set(transmitter.out.tvalid());
-        receiver.inLast.set(transmitter.out.tlast());
+        Stream.slaveFlow(this, "tbl_wr", transmitter.tableWrite.layout()).into(transmitter.tableWrite);
+        receiver.in.valid().set(transmitter.out.tvalid());
+        receiver.in.tdata().set(transmitter.out.tdata());
+        receiver.in.tkeep().set(transmitter.out.tkeep());
+        receiver.in.tlast().set(transmitter.out.tlast());
         transmitter.out.tready().set(Hw.bool(true));
         receiver.localXpu.set(in("local_xpu", 32));
         if (receiver.localIp != null) {

@@ -6,8 +6,8 @@ import java.util.Map;
 import org.sue.core.Component;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
+import org.sue.core.Layout;
 import org.sue.core.Mem;
-import org.sue.core.Port;
 import org.sue.core.ReadUnderWrite;
 import org.sue.core.Reg;
 import org.sue.lib.stream.StreamConfig;
@@ -40,9 +40,8 @@ public final class NetHeaderInserter extends Component {
 
     public final Stream in;
     public final Stream out;
-    public final Port tableWrite;
-    public final Port tableAddress;
-    public final Port tableData;
+    /** Header table writes: {@code tbl_wr_valid}, {@code tbl_wr_addr}, {@code tbl_wr_data}. */
+    public final Stream tableWrite;
     private final Config config;
 
     public NetHeaderInserter(Config config) {
@@ -54,41 +53,27 @@ public final class NetHeaderInserter extends Component {
         out = Stream.master(this, sc);
         Mem table = mem("header_table", config.tableDepth(), 8 * h, ReadUnderWrite.READ_FIRST);
         int aw = table.addressWidth();
-        tableWrite = in("tbl_wr_en", 1);
-        tableAddress = in("tbl_wr_addr", aw);
-        tableData = in("tbl_wr_data", 8 * h);
-        table.write(tableWrite, tableAddress, tableData);
+        tableWrite = Stream.slaveFlow(this, "tbl_wr", tableEntry(aw, h));
+        table.write(tableWrite.valid(), tableWrite.field("addr"), tableWrite.field("data"));
         StreamPrepend prepend = child("prepend", new StreamPrepend(new StreamPrepend.Config(sc, h)));
 
         // register stage: loading a packet's first beat also reads its destination's template
-        Reg valid = reg("stage_valid", 1, 0);
-        Reg data = regNoReset("stage_data", sc.dataWidth());
-        Reg keep = regNoReset("stage_keep", sc.lanes());
-        Reg last = regNoReset("stage_last", 1);
-        Reg user = regNoReset("stage_user", SueMeta.WIDTH);
+        Stream staged = in.stage("stage");
         Reg inPacket = reg("in_packet", 1, 0);
-        Expr ready = wire("stage_ready", valid.not().or(prepend.in.tready()));
-        Expr load = wire("load", in.tvalid().and(ready));
-        in.tready().set(ready);
-        when(load, () -> {
-            data.set(in.tdata());
-            keep.set(in.tkeep());
-            last.set(in.tlast());
-            user.set(in.tuser());
-            inPacket.set(in.tlast().not());
-        });
-        when(ready, () -> valid.set(in.tvalid()));
+        Expr load = in.fire();
+        when(load, () -> inPacket.set(in.tlast().not()));
         Expr dst = SueMeta.DST_XPU.of(in.tuser());
         Expr address = dst.width() >= aw ? dst.bits(aw - 1, 0) : dst.resize(aw);
         Expr template = table.readSync("template", address, load.and(inPacket.not()));
 
-        prepend.in.tdata().set(data);
-        prepend.in.tkeep().set(keep);
-        prepend.in.tvalid().set(valid);
-        prepend.in.tlast().set(last);
-        prepend.in.tuser().set(user);
-        prepend.header.set(wire("header", patch(net, template, user)));
+        staged.into(prepend.in);
+        prepend.header.set(wire("header", patch(net, template, staged.tuser())));
         prepend.out.into(out);
+    }
+
+    /** A header table write: the destination's row, the header bytes. */
+    static Layout tableEntry(int addressWidth, int headerBytes) {
+        return Layout.of("table_entry", Layout.bits("addr", addressWidth), Layout.bits("data", 8 * headerBytes));
     }
 
     /** The template with this packet's PCP, lengths and IPv4 checksum filled in. */

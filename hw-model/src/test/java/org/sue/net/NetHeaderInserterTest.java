@@ -58,12 +58,12 @@ class NetHeaderInserterTest {
             sim.reset();
             for (int d = 0; d < depth; d++) {
                 table[d] = randomEntry(rnd, v6, d);
-                sim.poke("tbl_wr_en", 1);
+                sim.poke("tbl_wr_valid", 1);
                 sim.poke("tbl_wr_addr", d);
                 sim.poke("tbl_wr_data", LoopbackRun.headerTemplate(net, table[d]));
                 sim.step();
             }
-            sim.poke("tbl_wr_en", 0);
+            sim.poke("tbl_wr_valid", 0);
             List<StreamPrependTest.Packet> packets = new ArrayList<>();
             List<SueMeta> metas = new ArrayList<>();
             for (int i = 0; i < 80; i++) {

@@ -5,26 +5,23 @@ import org.sue.lib.stream.tb.Beats;
 import org.sue.sim.Simulator;
 
 /**
- * Drives random frames onto an s_valid/s_data/s_keep/s_last stream, back to back, with idle cycles at the given rate.
+ * Drives random frames onto an {@code s_axis} flow (no tready), back to back, with idle cycles at the given rate.
  * Lengths mix single bytes, exact bus multiples and random sizes; keep carries junk on beats that are not last.
  */
 public final class FrameStream implements GoldenScenario.Stimulus {
     private final int lanes;
     private final double idleRate;
-    private final String prefix;
     private int remaining;
 
-    /** {@code prefix}: "s_" for s_valid/s_data/s_keep/s_last, "s_t" for s_tvalid/s_tdata/... */
-    public FrameStream(int lanes, double idleRate, String prefix) {
+    public FrameStream(int lanes, double idleRate) {
         this.lanes = lanes;
         this.idleRate = idleRate;
-        this.prefix = prefix;
     }
 
     @Override
     public void drive(Simulator sim, long cycle, Random rnd) {
         if (rnd.nextDouble() < idleRate) {
-            sim.poke(prefix + "valid", 0);
+            sim.poke("s_axis_tvalid", 0);
             return;
         }
         if (remaining == 0) {
@@ -48,9 +45,9 @@ public final class FrameStream implements GoldenScenario.Stimulus {
                 keep[i / 64] |= 1L << (i % 64);
             }
         }
-        sim.poke(prefix + "valid", 1);
-        sim.poke(prefix + "data", data);
-        sim.poke(prefix + "keep", keep);
-        sim.poke(prefix + "last", last ? 1 : 0);
+        sim.poke("s_axis_tvalid", 1);
+        sim.poke("s_axis_tdata", data);
+        sim.poke("s_axis_tkeep", keep);
+        sim.poke("s_axis_tlast", last ? 1 : 0);
     }
 }

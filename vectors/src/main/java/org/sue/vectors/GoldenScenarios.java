@@ -59,9 +59,9 @@ public final class GoldenScenarios {
                 new StreamConfig(512, 16), 32)), ResetStyle.SYNC_HIGH, 1500,
                 () -> new JudgedPacketStream(64, 3000))); // some packets do not fit: overflow drops
         list.add(new GoldenScenario("slice_w512_h42_t4", () -> new StreamSlice(new StreamSlice.Config(512, 42, 4)),
-                ResetStyle.SYNC_HIGH, 800, () -> new FrameStream(64, 0.2, "s_t")));
+                ResetStyle.SYNC_HIGH, 800, () -> new FrameStream(64, 0.2)));
         list.add(new GoldenScenario("slice_w1024_h74_t8", () -> new StreamSlice(new StreamSlice.Config(1024, 74, 8)),
-                ResetStyle.SYNC_HIGH, 600, () -> new FrameStream(128, 0.2, "s_t")));
+                ResetStyle.SYNC_HIGH, 600, () -> new FrameStream(128, 0.2)));
         list.add(tx("tx_w512_ipv4_vlan", 512, NetConfig.defaults(HeaderFormat.ETH_IPV4_UDP).withVlan(true)));
         list.add(tx("tx_w1024_gen2n", 1024, NetConfig.defaults(HeaderFormat.AFH_GEN2_NORMAL)));
         list.add(rx("rx_w512_gen1_shim", 512,
@@ -171,7 +171,7 @@ public final class GoldenScenarios {
 
     static GoldenScenario crc(String name, CrcParams params, int width, ResetStyle style, long cycles) {
         return new GoldenScenario(name, () -> new ParallelCrc(new ParallelCrc.Config(params, width)), style, cycles,
-                () -> new FrameStream(width / 8, 0.1, "s_"));
+                () -> new FrameStream(width / 8, 0.1));
     }
 
     static GoldenScenario prepend(String name, int width, int headerBytes, long cycles) {
@@ -208,7 +208,7 @@ public final class GoldenScenarios {
                     PacketStream packets = new PacketStream(width / 8, 0, 600);
                     return (Simulator sim, long cycle, Random rnd) -> {
                         boolean writing = cycle < 8;
-                        sim.poke("tbl_wr_en", writing ? 1 : 0);
+                        sim.poke("tbl_wr_valid", writing ? 1 : 0);
                         sim.poke("tbl_wr_addr", cycle & 7);
                         sim.poke("tbl_wr_data", new BigInteger(8 * net.headerBytes(), rnd));
                         if (writing) {

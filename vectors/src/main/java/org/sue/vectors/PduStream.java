@@ -31,7 +31,7 @@ public final class PduStream implements GoldenScenario.Stimulus {
     public void drive(Simulator sim, long cycle, Random rnd) {
         int entries = peers.table().length;
         boolean writing = cycle < entries;
-        sim.poke("tbl_wr_en", writing ? 1 : 0);
+        sim.poke("tbl_wr_valid", writing ? 1 : 0);
         sim.poke("tbl_wr_addr", cycle % entries);
         sim.poke("tbl_wr_data", LoopbackRun.headerTemplate(net, peers.table()[(int) (cycle % entries)]));
         sim.poke("m_axis_tready", rnd.nextInt(5) > 0 ? 1 : 0);

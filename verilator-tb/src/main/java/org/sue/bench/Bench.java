@@ -140,11 +140,11 @@ public final class Bench {
         }
         long[] keepAll = {-1L, -1L};
         Simulator sim = Simulator.compile(design);
-        int hValid = sim.handle("s_valid");
-        int hData = sim.handle("s_data");
-        int hKeep = sim.handle("s_keep");
-        int hLast = sim.handle("s_last");
-        int hCrc = sim.handle("crc");
+        int hValid = sim.handle("s_axis_tvalid");
+        int hData = sim.handle("s_axis_tdata");
+        int hKeep = sim.handle("s_axis_tkeep");
+        int hLast = sim.handle("s_axis_tlast");
+        int hCrc = sim.handle("crc_value");
         sim.reset();
         sim.poke(hValid, 1);
         sim.poke(hKeep, keepAll);
@@ -187,10 +187,10 @@ public final class Bench {
             rnd.nextBytes(bytesOfBeat);
             long[] data = Beats.data(bytesOfBeat, 0, n, 128);
             long[] keep = Beats.keep(n, 128);
-            sim.poke("s_valid", 1);
-            sim.poke("s_data", data);
-            sim.poke("s_keep", keep);
-            sim.poke("s_last", remaining == 0 ? 1 : 0);
+            sim.poke("s_axis_tvalid", 1);
+            sim.poke("s_axis_tdata", data);
+            sim.poke("s_axis_tkeep", keep);
+            sim.poke("s_axis_tlast", remaining == 0 ? 1 : 0);
             bytes += n;
             beats++;
         }

@@ -7,13 +7,14 @@ import java.util.Map;
 import org.sue.core.Component;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
-import org.sue.core.Port;
+import org.sue.core.Layout;
 import org.sue.core.Reg;
+import org.sue.lib.stream.Stream;
 import org.sue.lib.stream.Keep;
 
 /**
  * Parallel CRC over a W-bit stream, one beat per cycle, back-to-back frames (a frame may start the cycle after the
- * previous one's last beat). Byte lane 0 ({@code s_data[7:0]}) comes first; on the last beat {@code s_keep} marks the
+ * previous one's last beat). Byte lane 0 ({@code s_axis_tdata[7:0]}) comes first; on the last beat {@code s_axis_tkeep} marks the
  * valid lanes, contiguous from lane 0 (at least lane 0); on other beats it is ignored.
  *
  * <p>Partial last beats: instead of one CRC unit per possible byte count (128 units at 1024 bits), the invalid lanes
@@ -24,7 +25,7 @@ import org.sue.lib.stream.Keep;
  * network plus log2(W/8) small matrices. {@link ParallelCrcModel} is this algorithm in plain Java, tested against the
  * bit-serial {@link CrcReference} on its own.
  *
- * <p>Latency: {@code crc_valid} / {@code crc} appear two cycles after the cycle that carried the last beat (one
+ * <p>Latency: {@code crc_valid} / {@code crc_value} appear two cycles after the cycle that carried the last beat (one
  * register after the wide XOR network, one after the unshift stages).
  */
 public final class ParallelCrc extends Component {
@@ -44,12 +45,10 @@ public final class ParallelCrc extends Component {
         }
     }
 
-    public final Port sValid;
-    public final Port sData;
-    public final Port sKeep;
-    public final Port sLast;
-    public final Port crcValid;
-    public final Port crc;
+    /** Beats in: {@code s_axis_tdata}, {@code s_axis_tkeep}, {@code s_axis_tvalid}, {@code s_axis_tlast} (a flow). */
+    public final Stream in;
+    /** One result per frame: {@code crc_valid}, {@code crc_value}. */
+    public final Stream crc;
     private final Config config;
 
     public ParallelCrc(Config config) {
@@ -60,12 +59,12 @@ public final class ParallelCrc extends Component {
         CrcMatrices m = new CrcMatrices(p, config.dataWidth());
         int shiftWidth = m.unshiftStages();
 
-        sValid = in("s_valid", 1);
-        sData = in("s_data", config.dataWidth());
-        sKeep = in("s_keep", lanes);
-        sLast = in("s_last", 1);
-        crcValid = out("crc_valid", 1);
-        crc = out("crc", w);
+        in = Stream.slaveFlow(this, "s_axis", Stream.packet(config.dataWidth(), 0));
+        crc = Stream.masterFlow(this, "crc", Layout.plain("value", w));
+        Expr sValid = in.valid();
+        Expr sData = in.tdata();
+        Expr sKeep = in.tkeep();
+        Expr sLast = in.tlast();
 
         Reg state = reg("state", w, p.init());
         Reg raw = regNoReset("raw", w);
@@ -108,8 +107,8 @@ public final class ParallelCrc extends Component {
         crcOut.set(finish(p, register));
         crcOutValid.set(rawValid);
 
-        crcValid.set(crcOutValid);
-        crc.set(crcOut);
+        crc.valid().set(crcOutValid);
+        crc.field("value").set(crcOut);
     }
 
     private static BigInteger ones(int w) {

@@ -4,6 +4,7 @@ import java.util.Map;
 import org.sue.core.Component;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
+import org.sue.core.Layout;
 import org.sue.core.Mem;
 import org.sue.core.Port;
 import org.sue.core.ReadUnderWrite;
@@ -16,8 +17,8 @@ import org.sue.lib.SyncFifo;
  * packet judged bad never emerges, not even partly. A packet that does not fit in the free space is dropped whole
  * too (its verdict is still consumed). Throughput: one beat in and one beat out per cycle.
  *
- * <p>Input: {@code s_axis_*} without tready or tuser (the writer never waits). Verdicts: {@code v_valid},
- * {@code v_drop}, {@code v_user} (the packet's tuser, held for all its output beats), one per input packet, in packet
+ * <p>Input: {@code s_axis_*} without tready or tuser (the writer never waits). Verdicts: {@code verdict_valid},
+ * {@code verdict_drop}, {@code verdict_user} (the packet's tuser, held for all its output beats), one per input packet, in packet
  * order, at least two cycles after the packet's last beat. Each packet's end is queued when its last beat arrives;
  * a verdict takes the oldest end and, if the packet left any beats in memory, queues a descriptor {end, keep, user}.
  * The read side follows the descriptors: it streams a kept packet and jumps over a dropped one. So no packet has to
@@ -47,13 +48,10 @@ public final class PacketFifo extends Component {
         }
     }
 
-    public final Port inData;
-    public final Port inKeep;
-    public final Port inValid;
-    public final Port inLast;
-    public final Port verdictValid;
-    public final Port verdictDrop;
-    public final Port verdictUser;
+    /** Beats in: {@code s_axis_*} without tready or tuser (the writer never waits). */
+    public final Stream in;
+    /** One verdict per input packet, in order: {@code verdict_valid}, {@code verdict_drop}, {@code verdict_user}. */
+    public final Stream verdict;
     public final Stream out;
     public final Port dropsBad;
     public final Port dropsOverflow;
@@ -64,21 +62,17 @@ public final class PacketFifo extends Component {
         this.config = config;
         StreamConfig sc = config.stream();
         int w = sc.dataWidth();
-        int lanes = sc.lanes();
         int u = sc.userWidth();
-        inData = in("s_axis_tdata", w);
-        inKeep = in("s_axis_tkeep", lanes);
-        inValid = in("s_axis_tvalid", 1);
-        inLast = in("s_axis_tlast", 1);
-        verdictValid = in("v_valid", 1);
-        verdictDrop = in("v_drop", 1);
-        verdictUser = in("v_user", u);
+        Layout beat = Stream.packet(w, 0);
+        in = Stream.slaveFlow(this, "s_axis", beat);
+        verdict = Stream.slaveFlow(this, "verdict", Layout.of("verdict", Layout.bits("drop", 1),
+                Layout.bits("user", u)));
         out = Stream.master(this, sc);
         dropsBad = out("drops_bad", 32);
         dropsOverflow = out("drops_overflow", 32);
         protocolError = out("protocol_error", 1);
 
-        Mem ram = mem("ram", config.depth(), w + lanes + 1, ReadUnderWrite.READ_FIRST);
+        Mem ram = mem("ram", config.depth(), beat.width(), ReadUnderWrite.READ_FIRST);
         int aw = ram.addressWidth();
         int pw = aw + 1; // pointers one bit wider than the address: equal = empty, differing only in the top bit = full
         Reg write = reg("wr_ptr", pw, 0);
@@ -89,60 +83,66 @@ public final class PacketFifo extends Component {
 
         // write side
         Expr full = wire("full", write.sub(read).eq(config.depth()));
-        Expr store = wire("store", inValid.and(discarding.not()).and(full.not()));
-        Expr overflowNow = wire("overflow_now", inValid.and(discarding.not()).and(full));
+        Expr store = wire("store", in.valid().and(discarding.not()).and(full.not()));
+        Expr overflowNow = wire("overflow_now", in.valid().and(discarding.not()).and(full));
         Expr nextWrite = wire("next_write", Hw.mux(store, write.add(1), write));
-        ram.write(store, write.bits(aw - 1, 0), Hw.cat(inLast, inKeep, inData));
+        ram.write(store, write.bits(aw - 1, 0), in.payload());
         write.set(nextWrite);
-        Expr packetEnd = wire("packet_end", inValid.and(inLast));
+        Expr packetEnd = wire("packet_end", in.valid().and(in.tlast()));
         when(packetEnd, () -> {
             start.set(nextWrite);
             discarding.set(0);
         }).elseWhen(overflowNow, () -> discarding.set(1));
 
-        // packets waiting for their verdict: {beats left in memory, overflowed, end}
-        SyncFifo pending = child("pending", new SyncFifo(new SyncFifo.Config(pw + 2, config.pendingDepth(), false)));
+        // packets waiting for their verdict
+        Layout waiting = Layout.of("waiting", Layout.bits("end", pw), Layout.bits("overflowed", 1),
+                Layout.bits("has_beats", 1));
+        SyncFifo pending = child("pending", new SyncFifo(new SyncFifo.Config(waiting.width(), config.pendingDepth(),
+                false)));
         pending.push.valid().set(packetEnd);
-        pending.push.data().set(Hw.cat(nextWrite.ne(start), discarding.or(overflowNow), nextWrite));
-        Expr pendingEnd = pending.pop.data().bits(pw - 1, 0);
-        Expr overflowed = pending.pop.data().bit(pw);
-        Expr hasBeats = pending.pop.data().bit(pw + 1);
-        pending.pop.ready().set(verdictValid);
-        when(packetEnd.and(pending.push.ready().not()).or(verdictValid.and(pending.pop.valid().not())),
+        pending.push.data().set(waiting.expr().set("has_beats", nextWrite.ne(start))
+                .set("overflowed", discarding.or(overflowNow)).set("end", nextWrite).build());
+        Expr pendingEnd = waiting.get(pending.pop.data(), "end");
+        Expr overflowed = waiting.get(pending.pop.data(), "overflowed");
+        Expr hasBeats = waiting.get(pending.pop.data(), "has_beats");
+        pending.pop.ready().set(verdict.valid());
+        when(packetEnd.and(pending.push.ready().not()).or(verdict.valid().and(pending.pop.valid().not())),
                 () -> error.set(1));
-        Expr judged = wire("judged", verdictValid.and(pending.pop.valid()));
+        Expr judged = wire("judged", verdict.valid().and(pending.pop.valid()));
         Reg overflowCount = saturatingCounter("drops_overflow_count", 32, judged.and(overflowed));
-        Reg badCount = saturatingCounter("drops_bad_count", 32, judged.and(verdictDrop).and(overflowed.not()));
+        Reg badCount = saturatingCounter("drops_bad_count", 32, judged.and(verdict.field("drop"))
+                .and(overflowed.not()));
 
-        // packets judged, in order: {user, keep, end}; at most one per beat in memory, so it cannot fill
-        SyncFifo judgedQueue = child("judged_queue", new SyncFifo(new SyncFifo.Config(u + 1 + pw, config.depth(), false)));
+        // packets judged, in order; at most one per beat in memory, so it cannot fill
+        Layout descriptor = Layout.of("descriptor", Layout.bits("end", pw), Layout.bits("keep", 1),
+                Layout.bits("user", u));
+        SyncFifo judgedQueue = child("judged_queue", new SyncFifo(new SyncFifo.Config(descriptor.width(),
+                config.depth(), false)));
         judgedQueue.push.valid().set(judged.and(hasBeats));
         when(judged.and(hasBeats).and(judgedQueue.push.ready().not()), () -> error.set(1));
-        judgedQueue.push.data().set(Hw.cat(verdictUser, verdictDrop.or(overflowed).not(), pendingEnd));
-        Expr descEnd = judgedQueue.pop.data().bits(pw - 1, 0);
-        Expr descKeep = judgedQueue.pop.data().bit(pw);
-        Expr descUser = judgedQueue.pop.data().bits(pw + u, pw + 1);
+        judgedQueue.push.data().set(descriptor.expr().set("user", verdict.field("user"))
+                .set("keep", verdict.field("drop").or(overflowed).not()).set("end", pendingEnd).build());
+        Expr descEnd = descriptor.get(judgedQueue.pop.data(), "end");
+        Expr descKeep = descriptor.get(judgedQueue.pop.data(), "keep");
+        Expr descUser = descriptor.get(judgedQueue.pop.data(), "user");
 
-        // read side: stream a kept packet into the output register, jump over a dropped one
-        Reg outValid = reg("out_valid", 1, 0);
-        Reg outUser = regNoReset("out_user", u);
-        Expr pop = wire("pop", outValid.and(out.tready()));
+        // read side: stream a kept packet through the output register, jump over a dropped one
         Expr skip = wire("skip", judgedQueue.pop.valid().and(descKeep.not()));
-        Expr load = wire("load", judgedQueue.pop.valid().and(descKeep).and(outValid.not().or(pop)));
+        Stream.RamRead word = Stream.fromRam("out", ram, read.bits(aw - 1, 0), judgedQueue.pop.valid().and(descKeep),
+                beat);
+        Expr load = word.load();
         Expr lastOfPacket = wire("last_of_packet", read.add(1).eq(descEnd));
-        Expr word = ram.readSync("out_word", read.bits(aw - 1, 0), load);
         when(skip, () -> read.set(descEnd)).elseWhen(load, () -> read.set(read.add(1)));
         judgedQueue.pop.ready().set(skip.or(load.and(lastOfPacket)));
-        when(load, () -> {
-            outValid.set(1);
-            outUser.set(descUser);
-        }).elseWhen(pop, () -> outValid.set(0));
+        Reg outUser = regNoReset("out_user", u);
+        when(load, () -> outUser.set(descUser));
 
-        out.tvalid().set(outValid);
-        out.tdata().set(word.bits(w - 1, 0));
-        out.tkeep().set(word.bits(w + lanes - 1, w));
-        out.tlast().set(word.bit(w + lanes));
+        out.tvalid().set(word.out().valid());
+        out.tdata().set(word.out().tdata());
+        out.tkeep().set(word.out().tkeep());
+        out.tlast().set(word.out().tlast());
         out.tuser().set(outUser);
+        word.out().ready().set(out.tready());
         dropsBad.set(badCount);
         dropsOverflow.set(overflowCount);
         protocolError.set(error);

@@ -59,14 +59,14 @@ public final class StreamCrcAppend extends Component {
         Expr room = wire("room", beats.push.ready().and(crcs.push.ready()));
         Expr inFire = wire("in_fire", in.tvalid().and(room));
         in.tready().set(room);
-        crc.sValid.set(inFire);
-        crc.sData.set(in.tdata());
-        crc.sKeep.set(in.tkeep());
-        crc.sLast.set(in.tlast());
+        crc.in.valid().set(inFire);
+        crc.in.tdata().set(in.tdata());
+        crc.in.tkeep().set(in.tkeep());
+        crc.in.tlast().set(in.tlast());
         beats.push.valid().set(inFire); // only when there is room: a push while full would raise the FIFO's overflow flag
         beats.push.data().set(Hw.cat(in.tuser(), in.tlast(), in.tkeep(), in.tdata()));
-        crcs.push.valid().set(crc.crcValid);
-        crcs.push.data().set(crc.crc);
+        crcs.push.valid().set(crc.crc.valid());
+        crcs.push.data().set(crc.crc.field("value"));
 
         Expr data = wire("beat_data", beats.pop.data().bits(w - 1, 0));
         Expr keep = wire("beat_keep", beats.pop.data().bits(w + lanes - 1, w));

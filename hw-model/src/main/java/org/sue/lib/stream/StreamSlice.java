@@ -6,7 +6,6 @@ import java.util.Map;
 import org.sue.core.Component;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
-import org.sue.core.Port;
 import org.sue.core.Reg;
 
 /**
@@ -37,14 +36,10 @@ public final class StreamSlice extends Component {
         }
     }
 
-    public final Port inData;
-    public final Port inKeep;
-    public final Port inValid;
-    public final Port inLast;
-    public final Port outData;
-    public final Port outKeep;
-    public final Port outValid;
-    public final Port outLast;
+    /** Packets in: {@code s_axis_*} without tready or tuser (a flow). */
+    public final Stream in;
+    /** The cut packets: {@code m_axis_*}, a flow. */
+    public final Stream out;
     private final Config config;
 
     public StreamSlice(Config config) {
@@ -56,14 +51,12 @@ public final class StreamSlice extends Component {
         int e = (d + lanes - 1) / lanes;
         int k = e - h / lanes;
         int r = h % lanes;
-        inData = in("s_tdata", w);
-        inKeep = in("s_tkeep", lanes);
-        inValid = in("s_tvalid", 1);
-        inLast = in("s_tlast", 1);
-        outData = out("m_tdata", w);
-        outKeep = out("m_tkeep", lanes);
-        outValid = out("m_tvalid", 1);
-        outLast = out("m_tlast", 1);
+        in = Stream.slaveFlow(this, "s_axis", Stream.packet(w, 0));
+        out = Stream.masterFlow(this, "m_axis", Stream.packet(w, 0));
+        Expr inData = in.tdata();
+        Expr inKeep = in.tkeep();
+        Expr inValid = in.valid();
+        Expr inLast = in.tlast();
 
         // beat index within the packet, saturating at E (from there on every beat completes an output beat)
         Reg beat = reg("beat", Hw.log2Up(e + 1L), 0);
@@ -119,10 +112,10 @@ public final class StreamSlice extends Component {
         flush.set(owesFlush);
         when(owesFlush, () -> flushCount.set(Hw.mux(atE, count.sub(lanes), count)));
 
-        outData.set(mData);
-        outKeep.set(mKeep);
-        outValid.set(mValid);
-        outLast.set(mLast);
+        out.tdata().set(mData);
+        out.tkeep().set(mKeep);
+        out.valid().set(mValid);
+        out.tlast().set(mLast);
     }
 
     public Config config() {

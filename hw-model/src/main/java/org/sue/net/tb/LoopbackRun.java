@@ -65,12 +65,12 @@ public final class LoopbackRun {
         /** Writes every table entry into a transmitter's header table, one per cycle. */
         public void loadTable(Simulator sim, NetConfig net) {
             for (int d = 0; d < table.length; d++) {
-                sim.poke("tbl_wr_en", 1);
+                sim.poke("tbl_wr_valid", 1);
                 sim.poke("tbl_wr_addr", d);
                 sim.poke("tbl_wr_data", headerTemplate(net, table[d]));
                 sim.step();
             }
-            sim.poke("tbl_wr_en", 0);
+            sim.poke("tbl_wr_valid", 0);
         }
 
         /** Sets a receiver's local_xpu, local_ip (the IP formats have it) and local_partition inputs. */

@@ -26,10 +26,10 @@ class ParallelCrcSimTest {
         int lanes = width / 8;
         Random rnd = new Random(width * 31L + kind.hashCode());
         ArrayDeque<Long> expected = new ArrayDeque<>();
-        int hValid = sim.handle("s_valid");
-        int hData = sim.handle("s_data");
-        int hKeep = sim.handle("s_keep");
-        int hLast = sim.handle("s_last");
+        int hValid = sim.handle("s_axis_tvalid");
+        int hData = sim.handle("s_axis_tdata");
+        int hKeep = sim.handle("s_axis_tkeep");
+        int hLast = sim.handle("s_axis_tlast");
         sim.reset();
         int frames = 0;
         int checked = 0;
@@ -84,7 +84,7 @@ class ParallelCrcSimTest {
 
     private static int collect(Simulator sim, ArrayDeque<Long> expected) {
         if (sim.peek("crc_valid") == 1) {
-            assertEquals(Long.toHexString(expected.removeFirst()), Long.toHexString(sim.peek("crc")));
+            assertEquals(Long.toHexString(expected.removeFirst()), Long.toHexString(sim.peek("crc_value")));
             return 1;
         }
         return 0;

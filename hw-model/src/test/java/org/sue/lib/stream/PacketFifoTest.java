@@ -63,11 +63,11 @@ class PacketFifoTest {
             }
             long[] v = verdicts.peek();
             boolean give = v != null && v[0] <= sim.cycle();
-            sim.poke("v_valid", give ? 1 : 0);
+            sim.poke("verdict_valid", give ? 1 : 0);
             if (give) {
                 verdicts.poll();
-                sim.poke("v_drop", v[1]);
-                sim.poke("v_user", v[2]);
+                sim.poke("verdict_drop", v[1]);
+                sim.poke("verdict_user", v[2]);
             }
             sim.poke("m_axis_tready", rnd.nextInt(100) < readyPercent ? 1 : 0);
             sim.step();

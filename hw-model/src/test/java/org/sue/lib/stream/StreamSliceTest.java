@@ -38,24 +38,24 @@ class StreamSliceTest {
                     idle();
                 }
                 int n = Math.min(lanes, p.length - off);
-                sim.poke("s_tdata", Beats.data(p, off, n, lanes));
-                sim.poke("s_tkeep", Beats.keep(n, lanes));
-                sim.poke("s_tlast", off + n >= p.length ? 1 : 0);
-                sim.poke("s_tvalid", 1);
+                sim.poke("s_axis_tdata", Beats.data(p, off, n, lanes));
+                sim.poke("s_axis_tkeep", Beats.keep(n, lanes));
+                sim.poke("s_axis_tlast", off + n >= p.length ? 1 : 0);
+                sim.poke("s_axis_tvalid", 1);
                 step();
             }
         }
 
         void idle() {
-            sim.poke("s_tvalid", 0);
+            sim.poke("s_axis_tvalid", 0);
             step();
         }
 
         private void step() {
-            if (sim.peek("m_tvalid") == 1) {
-                long[] data = sim.peekWide("m_tdata");
-                long[] keep = sim.peekWide("m_tkeep");
-                boolean last = sim.peek("m_tlast") == 1;
+            if (sim.peek("m_axis_tvalid") == 1) {
+                long[] data = sim.peekWide("m_axis_tdata");
+                long[] keep = sim.peekWide("m_axis_tkeep");
+                boolean last = sim.peek("m_axis_tlast") == 1;
                 for (int i = 0; i < lanes; i++) {
                     boolean kept = ((keep[i / 64] >>> (i % 64)) & 1) != 0;
                     if (kept) {
