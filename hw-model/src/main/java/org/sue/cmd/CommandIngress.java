@@ -13,8 +13,8 @@ import org.sue.core.ReadUnderWrite;
 import org.sue.core.Reg;
 import org.sue.lib.stream.Arbiter;
 import org.sue.lib.stream.Keep;
-import org.sue.lib.stream.StreamConfig;
 import org.sue.lib.stream.Stream;
+import org.sue.lib.stream.StreamConfig;
 import org.sue.net.SueMeta;
 
 /**

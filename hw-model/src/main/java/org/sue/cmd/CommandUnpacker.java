@@ -10,8 +10,8 @@ import org.sue.core.Port;
 import org.sue.core.Reg;
 import org.sue.core.Wire;
 import org.sue.lib.stream.Keep;
-import org.sue.lib.stream.StreamConfig;
 import org.sue.lib.stream.Stream;
+import org.sue.lib.stream.StreamConfig;
 import org.sue.net.SueMeta;
 
 /**

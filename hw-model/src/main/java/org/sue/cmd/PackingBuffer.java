@@ -14,8 +14,8 @@ import org.sue.core.Reg;
 import org.sue.core.Wire;
 import org.sue.lib.SyncFifo;
 import org.sue.lib.stream.Arbiter;
-import org.sue.lib.stream.StreamConfig;
 import org.sue.lib.stream.Stream;
+import org.sue.lib.stream.StreamConfig;
 import org.sue.net.FrameFormat;
 import org.sue.net.SueMeta;
 

@@ -15,8 +15,8 @@ import org.sue.lib.crc.CrcParams;
 import org.sue.lib.crc.ParallelCrc;
 import org.sue.lib.stream.Keep;
 import org.sue.lib.stream.PacketFifo;
-import org.sue.lib.stream.StreamConfig;
 import org.sue.lib.stream.Stream;
+import org.sue.lib.stream.StreamConfig;
 import org.sue.lib.stream.StreamSlice;
 
 /**

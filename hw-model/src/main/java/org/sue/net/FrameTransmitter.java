@@ -3,10 +3,10 @@ package org.sue.net;
 import java.util.Map;
 import org.sue.core.Component;
 import org.sue.lib.crc.CrcParams;
+import org.sue.lib.stream.Stream;
 import org.sue.lib.stream.StreamConfig;
 import org.sue.lib.stream.StreamCrcAppend;
 import org.sue.lib.stream.StreamPad;
-import org.sue.lib.stream.Stream;
 
 /**
  * Transmit side of SUE framing: packed commands with their {@link SueMeta} in, complete Ethernet frames out, as

@@ -4,8 +4,8 @@ import java.util.Map;
 import org.sue.core.Component;
 import org.sue.core.Hw;
 import org.sue.core.Port;
-import org.sue.lib.stream.StreamConfig;
 import org.sue.lib.stream.Stream;
+import org.sue.lib.stream.StreamConfig;
 
 /**
  * A {@link FrameTransmitter} wired straight into a {@link FrameReceiver}, as if through a cable: PDUs in on

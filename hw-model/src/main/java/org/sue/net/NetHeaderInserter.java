@@ -10,8 +10,8 @@ import org.sue.core.Layout;
 import org.sue.core.Mem;
 import org.sue.core.ReadUnderWrite;
 import org.sue.core.Reg;
-import org.sue.lib.stream.StreamConfig;
 import org.sue.lib.stream.Stream;
+import org.sue.lib.stream.StreamConfig;
 import org.sue.lib.stream.StreamPrepend;
 
 /**

@@ -6,8 +6,8 @@ import java.util.Map;
 import org.sue.core.Component;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
-import org.sue.lib.stream.StreamConfig;
 import org.sue.lib.stream.Stream;
+import org.sue.lib.stream.StreamConfig;
 import org.sue.lib.stream.StreamPrepend;
 
 /**

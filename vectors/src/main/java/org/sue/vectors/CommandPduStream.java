@@ -3,7 +3,7 @@ package org.sue.vectors;
 import java.util.Random;
 import org.sue.cmd.CommandTable;
 import org.sue.cmd.tb.RandomCommands;
-import org.sue.lib.stream.tb.Beats;
+import org.sue.lib.stream.model.Beats;
 import org.sue.net.SueMeta;
 import org.sue.sim.Simulator;
 

@@ -9,7 +9,7 @@ import org.sue.cmd.PackingBuffer;
 import org.sue.cmd.model.CommandCodec;
 import org.sue.cmd.tb.PackingBufferCells;
 import org.sue.cmd.tb.RandomCommands;
-import org.sue.lib.stream.tb.Beats;
+import org.sue.lib.stream.model.Beats;
 import org.sue.sim.Simulator;
 
 /**

@@ -2,7 +2,7 @@ package org.sue.vectors;
 
 import java.math.BigInteger;
 import java.util.Random;
-import org.sue.lib.stream.tb.Beats;
+import org.sue.lib.stream.model.Beats;
 import org.sue.sim.Simulator;
 
 /**

@@ -1,7 +1,7 @@
 package org.sue.vectors;
 
 import java.util.Random;
-import org.sue.lib.stream.tb.Beats;
+import org.sue.lib.stream.model.Beats;
 import org.sue.net.NetConfig;
 import org.sue.net.SueMeta;
 import org.sue.net.tb.LoopbackRun;

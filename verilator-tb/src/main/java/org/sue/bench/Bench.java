@@ -13,7 +13,7 @@ import org.sue.core.Design;
 import org.sue.gen.VerilogEmitter;
 import org.sue.lib.crc.CrcParams;
 import org.sue.lib.crc.ParallelCrc;
-import org.sue.lib.stream.tb.Beats;
+import org.sue.lib.stream.model.Beats;
 import org.sue.sim.JvmReplay;
 import org.sue.sim.Simulator;
 import org.sue.verilator.ReplayResult;

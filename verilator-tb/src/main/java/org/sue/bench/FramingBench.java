@@ -18,7 +18,7 @@ import org.sue.lib.stream.StreamConfig;
 import org.sue.lib.stream.StreamCrcAppend;
 import org.sue.lib.stream.StreamPad;
 import org.sue.lib.stream.StreamSlice;
-import org.sue.lib.stream.tb.Beats;
+import org.sue.lib.stream.model.Beats;
 import org.sue.lib.stream.tb.StreamMonitor;
 import org.sue.lib.stream.tb.StreamSource;
 import org.sue.net.FrameFormat;

@@ -5,7 +5,7 @@ import java.util.Random;
 import org.sue.cmd.CommandUnpacker;
 import org.sue.cmd.model.CommandCodec;
 import org.sue.cmd.model.XpuCredits;
-import org.sue.lib.stream.tb.Beats;
+import org.sue.lib.stream.model.Beats;
 import org.sue.sim.Simulator;
 
 /**

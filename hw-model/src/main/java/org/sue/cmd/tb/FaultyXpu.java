@@ -15,7 +15,7 @@ import org.sue.cmd.PackingBuffer;
 import org.sue.cmd.model.CommandCodec;
 import org.sue.cmd.model.CommandIngressReference;
 import org.sue.cmd.model.XpuCredits;
-import org.sue.lib.stream.tb.Beats;
+import org.sue.lib.stream.model.Beats;
 import org.sue.lib.stream.tb.StreamMonitor;
 import org.sue.sim.Simulator;
 

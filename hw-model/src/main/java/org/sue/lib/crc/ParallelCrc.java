@@ -9,8 +9,8 @@ import org.sue.core.Expr;
 import org.sue.core.Hw;
 import org.sue.core.Layout;
 import org.sue.core.Reg;
-import org.sue.lib.stream.Stream;
 import org.sue.lib.stream.Keep;
+import org.sue.lib.stream.Stream;
 
 /**
  * Parallel CRC over a W-bit stream, one beat per cycle, back-to-back frames (a frame may start the cycle after the

@@ -57,7 +57,7 @@ public final class StreamCrcAppend extends Component {
 
         // the result FIFO is sized never to fill; gating on it anyway keeps a sizing mistake from losing a CRC
         Expr room = wire("room", beats.push.ready().and(crcs.push.ready()));
-        Expr inFire = wire("in_fire", in.tvalid().and(room));
+        Expr inFire = wire("in_fire", in.fire());
         in.tready().set(room);
         crc.in.valid().set(inFire);
         crc.in.tdata().set(in.tdata());

@@ -63,7 +63,7 @@ public final class StreamPad extends Component {
         out.tuser().set(Hw.mux(padding, userHeld, in.tuser()));
         in.tready().set(padding.not().and(out.tready()));
 
-        Expr outFire = wire("out_fire", out.tvalid().and(out.tready()));
+        Expr outFire = wire("out_fire", out.fire());
         when(outFire, () -> {
             when(out.tlast(), () -> {
                 beat.set(0);

@@ -57,8 +57,8 @@ public final class StreamPrepend extends Component {
 
         Expr inHeader = wire("in_header", q == 0 ? Hw.bool(false) : headerBeat.ne(q).and(inBody.not()).and(tail.not()));
         Expr passing = wire("passing", inHeader.not().and(tail.not()));
-        Expr outFire = wire("out_fire", out.tvalid().and(out.tready()));
-        Expr inFire = wire("in_fire", in.tvalid().and(in.tready()));
+        Expr outFire = wire("out_fire", out.fire());
+        Expr inFire = wire("in_fire", in.fire());
 
         // the header beat being sent now
         Expr headerData = Hw.zeros(sc.dataWidth());

@@ -12,7 +12,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.sue.core.Design;
 import org.sue.lib.crc.model.CrcReference;
 import org.sue.lib.crc.model.CrcReferenceTest;
-import org.sue.lib.stream.tb.Beats;
+import org.sue.lib.stream.model.Beats;
 import org.sue.sim.Simulator;
 
 /** JVM simulation of the RTL CRC against java.util.zip, with random back-to-back frames and idle gaps. */

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.sue.core.Design;
-import org.sue.lib.stream.tb.Beats;
+import org.sue.lib.stream.model.Beats;
 import org.sue.lib.stream.tb.StreamMonitor;
 import org.sue.sim.Simulator;
 

@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.sue.core.Design;
-import org.sue.lib.stream.tb.Beats;
 import org.sue.lib.stream.StreamDriver;
+import org.sue.lib.stream.model.Beats;
 import org.sue.sim.Simulator;
 
 /** Every packet comes out as itself followed by zeros up to the minimum, under random flow control and back to back. */

@@ -3,7 +3,7 @@ package org.sue.lib.crc.model;
 import java.util.OptionalLong;
 import org.sue.lib.crc.CrcMatrices;
 import org.sue.lib.crc.CrcParams;
-import org.sue.lib.stream.tb.Beats;
+import org.sue.lib.stream.model.Beats;
 
 /**
  * Bit-accurate plain-Java model of the algorithm {@link ParallelCrc} implements, so the algorithm is tested on its own

@@ -3,6 +3,7 @@ package org.sue.lib.stream.tb;
 import java.math.BigInteger;
 import java.util.ArrayDeque;
 import java.util.Random;
+import org.sue.lib.stream.model.Beats;
 import org.sue.sim.Simulator;
 
 /**

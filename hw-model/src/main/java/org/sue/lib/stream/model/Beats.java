@@ -1,4 +1,4 @@
-package org.sue.lib.stream.tb;
+package org.sue.lib.stream.model;
 
 /**
  * Packing bytes into stream beats as the hardware sees them: byte lane i is bits [8i+7:8i] of tdata (little-endian

@@ -1,0 +1,66 @@
+package org.sue.arch;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
+import org.junit.jupiter.api.Test;
+import org.sue.core.Component;
+
+/**
+ * Packages by role: {@code org.sue.<layer>} holds what becomes hardware (components and the helpers and formats they
+ * are built from), {@code .model} plain-Java reference models and codecs, {@code .tb} drivers, monitors, traffic and
+ * runs. Hardware never depends on the simulator or on testbench code; reference models stay plain Java.
+ */
+class PackagesByRoleTest {
+    static final JavaClasses MAIN = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("org.sue");
+
+    /** Components use neither the simulator nor testbench code. */
+    static final ArchRule COMPONENTS_ARE_HARDWARE = noClasses().that().areAssignableTo(Component.class)
+            .should().dependOnClassesThat().resideInAnyPackage("org.sue.sim..", "..tb..")
+            .because("a component is what becomes hardware; the simulator and testbenches drive it from outside");
+
+    /** Components live in layer packages, not among models or testbenches. */
+    static final ArchRule COMPONENTS_IN_LAYERS = classes().that().areAssignableTo(Component.class)
+            .and().resideOutsideOfPackage("org.sue.core")
+            .should().resideOutsideOfPackages("..model..", "..tb..", "org.sue.sim..", "org.sue.vec..");
+
+    /** Layer packages (hardware and its formats) do not reach into simulation or testbenches either. */
+    static final ArchRule LAYERS_ARE_HARDWARE = noClasses().that().resideInAnyPackage("org.sue.lib", "org.sue.lib.crc",
+                    "org.sue.lib.stream", "org.sue.net", "org.sue.cmd", "org.sue.core")
+            .should().dependOnClassesThat().resideInAnyPackage("org.sue.sim..", "..tb..");
+
+    /** Reference models are plain Java: no simulator, no testbench. */
+    static final ArchRule MODELS_ARE_PLAIN_JAVA = noClasses().that().resideInAPackage("..model..")
+            .should().dependOnClassesThat().resideInAnyPackage("org.sue.sim..", "..tb..");
+
+    @Test
+    void componentsAreHardware() {
+        COMPONENTS_ARE_HARDWARE.check(MAIN);
+        COMPONENTS_IN_LAYERS.check(MAIN);
+        LAYERS_ARE_HARDWARE.check(MAIN);
+    }
+
+    @Test
+    void referenceModelsArePlainJava() {
+        MODELS_ARE_PLAIN_JAVA.check(MAIN);
+    }
+
+    /** A component that imports the simulator, as the rule must refuse it. */
+    static final class LeakyComponent extends Component {
+        LeakyComponent() {
+            out("probe", 1).set(org.sue.sim.Simulator.class.getSimpleName().isEmpty() ? 1 : 0);
+        }
+    }
+
+    @Test
+    void theRulesCatchAComponentThatUsesTheSimulator() {
+        JavaClasses leaky = new ClassFileImporter().importClasses(LeakyComponent.class);
+        assertThrows(AssertionError.class, () -> COMPONENTS_ARE_HARDWARE.check(leaky));
+    }
+}
