@@ -46,6 +46,7 @@ final class SimCompiler {
     private final List<Reg> regs = new ArrayList<>();
     private final List<MemRead> memReads = new ArrayList<>();
     private int nextId;
+    private ValueNumbering vn;
     private final String resetField;
     final List<SimSignal> simSignals = new ArrayList<>();
     final List<Mem> memList = mems;
@@ -59,24 +60,28 @@ final class SimCompiler {
 
     String generate() {
         collectSignals();
+        List<Expr> roots = new ArrayList<>();
         for (Signal s : allSignals) {
             Expr d = design.driver(s);
             if (d != null) {
-                visit(d);
-                count(d);
+                roots.add(d);
             }
         }
         for (MemRead r : memReads) {
-            visitAndCount(r.address());
-            visitAndCount(r.enable());
+            roots.add(r.address());
+            roots.add(r.enable());
         }
         for (Mem m : mems) {
             if (m.write() != null) {
-                visitAndCount(m.write().enable());
-                visitAndCount(m.write().address());
-                visitAndCount(m.write().data());
+                roots.add(m.write().enable());
+                roots.add(m.write().address());
+                roots.add(m.write().data());
             }
         }
+        roots.forEach(this::visit);
+        vn = new ValueNumbering(order);
+        order.removeIf(e -> vn.of(e) != e); // only representatives are computed
+        roots.forEach(r -> count(vn.of(r)));
         emitCombinational();
         emitTick();
         return assemble();
@@ -122,11 +127,6 @@ final class SimCompiler {
         return width > 64 ? "final long[] " + name + " = new long[" + words(width) + "];" : "long " + name + ";";
     }
 
-    private void visitAndCount(Expr e) {
-        visit(e);
-        count(e);
-    }
-
     /** Depth-first post-order over operator nodes, iteratively (deep expression chains must not overflow the stack). */
     private void visit(Expr root) {
         if (!(root instanceof Op) || fanout.containsKey(root)) {
@@ -168,13 +168,13 @@ final class SimCompiler {
     private void emitCombinational() {
         // Uses by parent operators (each node's args counted once per parent).
         for (Expr e : order) {
-            for (Expr a : ((Op) e).args()) {
+            for (Expr a : args((Op) e)) {
                 count(a);
             }
         }
         for (Expr e : order) {
-            if (e instanceof Op op && op.kind() == OpKind.XOR_R && op.arg(0) instanceof Op) {
-                parityUsers.put(op.arg(0), true);
+            if (e instanceof Op op && op.kind() == OpKind.XOR_R && args(op).get(0) instanceof Op) {
+                parityUsers.put(args(op).get(0), true);
             }
         }
         if (design.resetStyle().async()) {
@@ -236,7 +236,7 @@ final class SimCompiler {
 
     private List<Expr> deps(Expr e, Map<Expr, Boolean> isComb) {
         List<Expr> d = new ArrayList<>();
-        List<Expr> sources = e instanceof Op op ? op.args() : List.of(design.driver((Signal) e));
+        List<Expr> sources = e instanceof Op op ? args(op) : List.of(vn.of(design.driver((Signal) e)));
         for (Expr a : sources) {
             if (a instanceof Op || isComb.containsKey(a)) {
                 d.add(a);
@@ -248,6 +248,11 @@ final class SimCompiler {
     private void emitSignal(Signal s) {
         Expr d = design.driver(s);
         String f = signalField.get(s);
+        String value = ref(d);
+        if (value.matches("[A-Za-z_]\\w*|0x[0-9a-f]+L")) {
+            code.put(s, value); // a copy of a field or a constant: read that instead
+            return;
+        }
         if (s.width() > 64) {
             evalStmts.add("System.arraycopy(" + ref(d) + ", 0, " + f + ", 0, " + words(s.width()) + ");");
         } else {
@@ -255,8 +260,30 @@ final class SimCompiler {
         }
     }
 
+    private final ConcatWords.Context concatContext = new ConcatWords.Context() {
+        @Override
+        public List<Expr> args(Op op) {
+            return SimCompiler.this.args(op);
+        }
+
+        @Override
+        public String ref(Expr e) {
+            return SimCompiler.this.ref(e);
+        }
+    };
+
+    /** The operands of op as computed: each replaced by its representative. */
+    private List<Expr> args(Op op) {
+        List<Expr> a = new ArrayList<>(op.args().size());
+        for (Expr x : op.args()) {
+            a.add(vn.of(x));
+        }
+        return a;
+    }
+
     /** How to read an expression's value in generated code (a field, literal, or inlined expression). */
     private String ref(Expr e) {
+        e = vn.of(e);
         if (e instanceof Const c) {
             return constant(c);
         }
@@ -289,7 +316,7 @@ final class SimCompiler {
     /** A wide AND with a constant whose only user is an XOR reduction: computed fused, as one parity. */
     private boolean fusedIntoParity(Op op) {
         return op.kind() == OpKind.AND && op.width() > 64 && fanout.getOrDefault(op, 0) == 1
-                && (op.arg(0) instanceof Const || op.arg(1) instanceof Const) && parityUsers.containsKey(op);
+                && (args(op).get(0) instanceof Const || args(op).get(1) instanceof Const) && parityUsers.containsKey(op);
     }
 
     private final Map<Expr, Boolean> parityUsers = new IdentityHashMap<>();
@@ -298,9 +325,10 @@ final class SimCompiler {
         if (fusedIntoParity(op)) {
             return;
         }
-        if (op.kind() == OpKind.XOR_R && op.arg(0) instanceof Op and && fusedIntoParity(and)) {
-            Expr x = and.arg(0) instanceof Const ? and.arg(1) : and.arg(0);
-            Const c = (Const) (and.arg(0) instanceof Const ? and.arg(0) : and.arg(1));
+        if (op.kind() == OpKind.XOR_R && args(op).get(0) instanceof Op and && fusedIntoParity(and)) {
+            List<Expr> ands = args(and);
+            Expr x = ands.get(0) instanceof Const ? ands.get(1) : ands.get(0);
+            Const c = (Const) (ands.get(0) instanceof Const ? ands.get(0) : ands.get(1));
             String expr = "SimOps.parityAnd(" + ref(x) + ", " + constant(c) + ")";
             if (fanout.getOrDefault(op, 0) > 1) {
                 String f = newField(1);
@@ -337,7 +365,7 @@ final class SimCompiler {
     private String narrowOp(Op op) {
         int w = op.width();
         String m = w >= 64 ? "" : " & " + hex(SimOps.mask(w));
-        List<Expr> a = op.args();
+        List<Expr> a = args(op);
         Expr a0 = a.get(0);
         boolean wideArg = a0.width() > 64;
         switch (op.kind()) {
@@ -368,16 +396,8 @@ final class SimCompiler {
             case SHL_VAR: return "SimOps.shl(" + ref(a0) + ", " + amount(a.get(1)) + ", " + w + ")";
             case SHR_VAR: return "SimOps.shr(" + ref(a0) + ", " + amount(a.get(1)) + ", " + w + ")";
             case MUX: return "(" + ref(a0) + " != 0L ? " + ref(a.get(1)) + " : " + ref(a.get(2)) + ")";
-            case CONCAT: {
-                StringBuilder sb = new StringBuilder("(");
-                int off = w;
-                for (int i = 0; i < a.size(); i++) {
-                    off -= a.get(i).width();
-                    sb.append(i == 0 ? "" : " | ");
-                    sb.append(off == 0 ? ref(a.get(i)) : "(" + ref(a.get(i)) + " << " + off + ")");
-                }
-                return sb.append(")").toString();
-            }
+            case CONCAT:
+                return ConcatWords.or(new ConcatWords(concatContext, w, a).terms.get(0), t -> "(" + t + ")");
             case SLICE:
                 if (wideArg && (op.p1() & 63) + w <= 64) { // within one word: inline
                     return "((" + ref(a0) + "[" + (op.p1() >>> 6) + "] >>> " + (op.p1() & 63) + ")" + m + ")";
@@ -409,7 +429,7 @@ final class SimCompiler {
     }
 
     private String wideOp(Op op, String d) {
-        List<Expr> a = op.args();
+        List<Expr> a = args(op);
         String top = hex(SimOps.topMask(op.width()));
         switch (op.kind()) {
             case AND: return "SimOps.and(" + d + ", " + ref(a.get(0)) + ", " + ref(a.get(1)) + ");";
@@ -425,25 +445,29 @@ final class SimCompiler {
             case MUX: return "System.arraycopy(" + ref(a.get(0)) + " != 0L ? " + ref(a.get(1)) + " : " + ref(a.get(2))
                     + ", 0, " + d + ", 0, " + words(op.width()) + ");";
             case CONCAT: {
-                // narrow parts that fall inside one word are ORed into it in one statement per word (many byte
-                // lanes are common); wide or straddling parts are deposited
-                StringBuilder sb = new StringBuilder("SimOps.clear(" + d + ");");
-                java.util.TreeMap<Integer, StringBuilder> words = new java.util.TreeMap<>();
-                int off = op.width();
-                for (Expr p : a) {
-                    off -= p.width();
-                    if (p.width() > 64) {
-                        sb.append(" SimOps.depositWide(" + d + ", " + off + ", " + ref(p) + ", " + p.width() + ");");
-                    } else if ((off & 63) + p.width() <= 64) {
-                        StringBuilder word = words.computeIfAbsent(off >>> 6, k -> new StringBuilder());
-                        word.append(word.length() == 0 ? "" : " | ")
-                                .append((off & 63) == 0 ? ref(p) : "(" + ref(p) + " << " + (off & 63) + ")");
-                    } else {
-                        sb.append(" SimOps.deposit(" + d + ", " + off + ", " + ref(p) + ", " + p.width() + ");");
+                // one term per word for runs of similar lanes and for parts inside one word; wide or straddling
+                // parts are deposited into the cleared destination first
+                ConcatWords cw = new ConcatWords(concatContext, op.width(), a);
+                StringBuilder sb = new StringBuilder();
+                if (cw.needsClear()) {
+                    sb.append("SimOps.clear(" + d + ");");
+                    for (int i = 0; i < cw.deposits.size(); i++) {
+                        int[] at = cw.deposits.get(i);
+                        Expr p = cw.depositParts.get(i);
+                        sb.append(p.width() > 64
+                                ? " SimOps.depositWide(" + d + ", " + at[0] + ", " + ref(p) + ", " + p.width() + ");"
+                                : " SimOps.deposit(" + d + ", " + at[0] + ", " + ref(p) + ", " + p.width() + ");");
                     }
                 }
-                words.forEach((i, terms) -> sb.append(" " + d + "[" + i + "] |= " + terms + ";"));
-                return sb.toString();
+                for (int i = 0; i < cw.terms.size(); i++) {
+                    List<String> t = cw.terms.get(i);
+                    if (cw.needsClear() && !t.isEmpty()) {
+                        sb.append(" " + d + "[" + i + "] |= " + String.join(" | ", t) + ";");
+                    } else if (!cw.needsClear()) {
+                        sb.append(" " + d + "[" + i + "] = " + ConcatWords.or(t, x -> x) + ";");
+                    }
+                }
+                return sb.toString().trim();
             }
             case SLICE: return "SimOps.extractWide(" + d + ", " + ref(a.get(0)) + ", " + op.p1() + ", " + top + ");";
             case RESIZE:
@@ -621,8 +645,9 @@ final class SimCompiler {
         sb.append("      default: throw new IllegalArgumentException(\"memory \" + m);\n    }\n  }\n");
     }
 
+    /** Where an accessor reads a signal: its field, or what a copy signal reads instead. */
     private String fieldOf(SimSignal s) {
-        return signalField.get(s.signal());
+        return code.get(s.signal());
     }
 
     private void accessor(StringBuilder sb, String signature, String name, java.util.function.Predicate<SimSignal> use,

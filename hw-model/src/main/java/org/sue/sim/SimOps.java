@@ -206,6 +206,49 @@ public final class SimOps {
         d[0] = v;
     }
 
+    // ---- lane logic on whole words (see ConcatWords) ------------------------------------------------------------------
+
+    /** Bit j set iff {@code x > base + j}: 64 lanes of a thermometer keep at once (x and base well inside long). */
+    public static long thermo(long x, long base) {
+        long n = x - base;
+        return n <= 0 ? 0 : n >= 64 ? -1L : (1L << n) - 1;
+    }
+
+    private static final long[] BYTE_MASKS = new long[256];
+
+    static {
+        for (int b = 0; b < 256; b++) {
+            long m = 0;
+            for (int i = 0; i < 8; i++) {
+                if ((b >>> i & 1) != 0) {
+                    m |= 0xffL << (8 * i);
+                }
+            }
+            BYTE_MASKS[b] = m;
+        }
+    }
+
+    /** The low 8 bits of {@code lanes}, each widened to a byte of ones or zeros. */
+    public static long byteMask(long lanes) {
+        return BYTE_MASKS[(int) (lanes & 0xff)];
+    }
+
+    /** Bytes of x where the mask is set, of y elsewhere. */
+    public static long laneMux(long mask, long x, long y) {
+        return (x & mask) | (y & ~mask);
+    }
+
+    /** Bits [from + 63 : from] of a wide value; bits below 0 or past its end read as zero. */
+    public static long word(long[] a, long from) {
+        if (from <= -64 || from >= 64L * a.length) {
+            return 0;
+        }
+        if (from < 0) {
+            return a[0] << -from;
+        }
+        return extract(a, (int) from, 64);
+    }
+
     // ---- reductions --------------------------------------------------------------------------------------------------
 
     public static long andR(long[] a, int width) {
