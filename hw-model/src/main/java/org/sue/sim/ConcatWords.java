@@ -27,6 +27,9 @@ final class ConcatWords {
         List<Expr> args(Op op);
 
         String ref(Expr e);
+
+        /** For a read port of a {@link MemoryBank}: its bank's read-data field and its bit offset there; else null. */
+        Object[] bankLane(Expr e);
     }
 
     /** A run's shape: parts in one run have equal keys. */
@@ -87,6 +90,10 @@ final class ConcatWords {
     }
 
     private Key key(Expr p, int lo) {
+        Object[] lane = cx.bankLane(p);
+        if (lane != null) {
+            return new Key("bank " + lane[0], null, (Integer) lane[1] - lo, null, null);
+        }
         if (!(p instanceof Op op)) {
             return null;
         }
@@ -136,13 +143,14 @@ final class ConcatWords {
             int a = Math.max(lo, 64 * w) - 64 * w;
             int b = Math.min(hi, 64 * w + 63) - 64 * w;
             long mask = (b == 63 ? -1L : (1L << (b + 1)) - 1) & (-1L << a);
-            String term = switch (k.shape()) {
-                case "thermo" -> "SimOps.thermo(" + cx.ref(k.source()) + ", " + (64L * w + k.offset()) + "L)";
-                case "slice" -> word(k.source(), 64L * w + k.offset());
-                case "bytemask" -> byteMask(k.source(), 8L * w + k.offset());
-                default -> "SimOps.laneMux(" + byteMask(k.source(), 8L * w + k.offset()) + ", "
-                        + word(k.x(), 64L * w) + ", " + word(k.y(), 64L * w) + ")";
-            };
+            String term = k.shape().startsWith("bank ") ? bankWord(k.shape().substring(5), 64L * w + k.offset())
+                    : switch (k.shape()) {
+                        case "thermo" -> "SimOps.thermo(" + cx.ref(k.source()) + ", " + (64L * w + k.offset()) + "L)";
+                        case "slice" -> word(k.source(), 64L * w + k.offset());
+                        case "bytemask" -> byteMask(k.source(), 8L * w + k.offset());
+                        default -> "SimOps.laneMux(" + byteMask(k.source(), 8L * w + k.offset()) + ", "
+                                + word(k.x(), 64L * w) + ", " + word(k.y(), 64L * w) + ")";
+                    };
             terms.get(w).add(mask == -1L ? term : "(" + term + " & " + SimCompiler.hex(mask) + ")");
         }
     }
@@ -158,6 +166,10 @@ final class ConcatWords {
             return "0L";
         }
         return from == 0 ? r : from > 0 ? "(" + r + " >>> " + from + ")" : "(" + r + " << " + (-from) + ")";
+    }
+
+    private static String bankWord(String field, long from) {
+        return from >= 0 && (from & 63) == 0 ? field + "[" + (from >>> 6) + "]" : "SimOps.word(" + field + ", " + from + ")";
     }
 
     /** The byte mask of the 8 bits of v from bit {@code from} (v's lane selects). */

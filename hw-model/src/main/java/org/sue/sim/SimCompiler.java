@@ -81,6 +81,13 @@ final class SimCompiler {
         roots.forEach(this::visit);
         vn = new ValueNumbering(order);
         order.removeIf(e -> vn.of(e) != e); // only representatives are computed
+        banks.addAll(MemoryBank.find(design, vn::of));
+        for (int k = 0; k < banks.size(); k++) {
+            for (int i = 0; i < banks.get(k).lanes.size(); i++) {
+                bankOf.put(banks.get(k).lanes.get(i), new int[] {k, i});
+            }
+        }
+        declareMemories();
         roots.forEach(r -> count(vn.of(r)));
         emitCombinational();
         emitTick();
@@ -104,14 +111,43 @@ final class SimCompiler {
                 addSignal(r, false);
                 memReads.add(r);
             }
-            for (Mem m : c.mems()) {
-                int id = mems.size();
-                mems.add(m);
-                fields.add((m.width() > 64 ? "final long[][] mem" + id + " = new long[" + m.depth() + "]["
-                        + words(m.width()) + "];" : "final long[] mem" + id + " = new long[" + m.depth() + "];"));
+            mems.addAll(c.mems());
+        }
+    }
+
+    /** A field per memory, except byte lanes kept in a bank: one flat array of rows per bank. */
+    private void declareMemories() {
+        for (int m = 0; m < mems.size(); m++) {
+            Mem mem = mems.get(m);
+            if (bankOf.containsKey(mem)) {
+                continue;
+            }
+            fields.add((mem.width() > 64 ? "final long[][] mem" + m + " = new long[" + mem.depth() + "]["
+                    + words(mem.width()) + "];" : "final long[] mem" + m + " = new long[" + mem.depth() + "];"));
+        }
+        for (int k = 0; k < banks.size(); k++) {
+            MemoryBank b = banks.get(k);
+            int w = b.rowWords();
+            int lanes64 = (b.lanes.size() + 63) / 64;
+            fields.add("final long[] bank" + k + " = new long[" + (b.depth() * w) + "];");
+            fields.add("final long[] bankR" + k + " = new long[" + w + "];");
+            fields.add("final long[] nbankR" + k + " = new long[" + w + "];");
+            fields.add("final long[] bankRsel" + k + " = new long[" + lanes64 + "];");
+            fields.add("final long[] bankWen" + k + " = new long[" + lanes64 + "];");
+            fields.add("final long[] bankWsel" + k + " = new long[" + lanes64 + "];");
+            fields.add("final long[] bankWdata" + k + " = new long[" + w + "];");
+            for (int i = 0; i < b.lanes.size(); i++) {
+                MemRead r = b.readPort(i);
+                bankLane.put(r, new Object[] {"bankR" + k, 8 * i});
+                code.put(r, "((bankR" + k + "[" + (i >>> 3) + "] >>> " + 8 * (i & 7) + ") & 0xffL)");
             }
         }
     }
+
+    private final List<MemoryBank> banks = new ArrayList<>();
+    /** memory -> {bank index, lane} */
+    private final Map<Mem, int[]> bankOf = new IdentityHashMap<>();
+    private final Map<Expr, Object[]> bankLane = new IdentityHashMap<>();
 
     private void addSignal(Signal s, boolean settable) {
         int id = simSignals.size();
@@ -269,6 +305,11 @@ final class SimCompiler {
         @Override
         public String ref(Expr e) {
             return SimCompiler.this.ref(e);
+        }
+
+        @Override
+        public Object[] bankLane(Expr e) {
+            return bankLane.get(e);
         }
     };
 
@@ -502,6 +543,9 @@ final class SimCompiler {
             }
         }
         for (MemRead r : memReads) {
+            if (bankLane.containsKey(r)) {
+                continue;
+            }
             String f = signalField.get(r);
             int m = mems.indexOf(r.mem());
             String addr = ref(r.address());
@@ -520,9 +564,12 @@ final class SimCompiler {
             }
         }
         // 2. memory writes (after the reads above: read-first)
+        for (int k = 0; k < banks.size(); k++) {
+            emitBankRead(k);
+        }
         for (int m = 0; m < mems.size(); m++) {
             Mem mem = mems.get(m);
-            if (mem.write() == null) {
+            if (mem.write() == null || bankOf.containsKey(mem)) {
                 continue;
             }
             String addr = ref(mem.write().address());
@@ -533,6 +580,46 @@ final class SimCompiler {
             } else {
                 tickStmts.add(guard + "mem" + m + "[(int) " + addr + "] = " + ref(mem.write().data()) + ";");
             }
+        }
+        for (int k = 0; k < banks.size(); k++) {
+            emitBankWrite(k);
+        }
+    }
+
+    /** The next read data of a bank's lanes: lane i from row sel_i ? a : b. */
+    private void emitBankRead(int k) {
+        MemoryBank b = banks.get(k);
+        laneWords("bankRsel" + k, b.read.selects());
+        tickStmts.add("if (" + ref(b.readEnable) + " != 0L) SimOps.bankRead(bank" + k + ", " + b.rowWords() + ", "
+                + b.depth() + ", " + ref(b.read.a()) + ", " + ref(b.read.b()) + ", bankRsel" + k + ", bankR" + k
+                + ", nbankR" + k + "); else System.arraycopy(bankR" + k + ", 0, nbankR" + k + ", 0, " + b.rowWords()
+                + ");");
+        commitStmts.add("System.arraycopy(nbankR" + k + ", 0, bankR" + k + ", 0, " + b.rowWords() + ");");
+    }
+
+    /** The writes of a bank's lanes: lane i, if enabled, to row sel_i ? a : b. */
+    private void emitBankWrite(int k) {
+        MemoryBank b = banks.get(k);
+        laneWords("bankWen" + k, b.writeEnables);
+        laneWords("bankWsel" + k, b.write.selects());
+        List<Expr> data = new ArrayList<>(b.writeData);
+        java.util.Collections.reverse(data); // most significant lane first, as a concatenation
+        ConcatWords cw = new ConcatWords(concatContext, 8 * data.size(), data);
+        for (int w = 0; w < cw.terms.size(); w++) {
+            tickStmts.add("bankWdata" + k + "[" + w + "] = " + ConcatWords.or(cw.terms.get(w), x -> x) + ";");
+        }
+        tickStmts.add("SimOps.bankWrite(bank" + k + ", " + b.rowWords() + ", " + b.depth() + ", "
+                + ref(b.write.a()) + ", " + ref(b.write.b()) + ", bankWen" + k + ", bankWsel" + k + ", bankWdata"
+                + k + ");");
+    }
+
+    /** Packs one bit per lane into 64-lane words of a field (lane i at bit i % 64 of word i / 64). */
+    private void laneWords(String field, List<Expr> bits) {
+        List<Expr> parts = new ArrayList<>(bits);
+        java.util.Collections.reverse(parts);
+        ConcatWords cw = new ConcatWords(concatContext, parts.size(), parts);
+        for (int w = 0; w < cw.terms.size(); w++) {
+            tickStmts.add(field + "[" + w + "] = " + ConcatWords.or(cw.terms.get(w), x -> x) + ";");
         }
     }
 
@@ -631,14 +718,22 @@ final class SimCompiler {
         // memories
         sb.append("  public void readMem(int m, int a, long[] d) {\n    switch (m) {\n");
         for (int m = 0; m < mems.size(); m++) {
-            sb.append(mems.get(m).width() > 64
+            int[] lane = bankOf.get(mems.get(m));
+            sb.append(lane != null
+                    ? "      case " + m + ": d[0] = SimOps.bankLane(bank" + lane[0] + ", " + banks.get(lane[0]).rowWords()
+                    + ", a, " + lane[1] + "); return;\n"
+                    : mems.get(m).width() > 64
                     ? "      case " + m + ": System.arraycopy(mem" + m + "[a], 0, d, 0, d.length); return;\n"
                     : "      case " + m + ": d[0] = mem" + m + "[a]; return;\n");
         }
         sb.append("      default: throw new IllegalArgumentException(\"memory \" + m);\n    }\n  }\n");
         sb.append("  public void writeMem(int m, int a, long[] v) {\n    switch (m) {\n");
         for (int m = 0; m < mems.size(); m++) {
-            sb.append(mems.get(m).width() > 64
+            int[] lane = bankOf.get(mems.get(m));
+            sb.append(lane != null
+                    ? "      case " + m + ": SimOps.setBankLane(bank" + lane[0] + ", " + banks.get(lane[0]).rowWords()
+                    + ", a, " + lane[1] + ", v[0]); return;\n"
+                    : mems.get(m).width() > 64
                     ? "      case " + m + ": System.arraycopy(v, 0, mem" + m + "[a], 0, v.length); return;\n"
                     : "      case " + m + ": mem" + m + "[a] = v[0]; return;\n");
         }

@@ -249,6 +249,60 @@ public final class SimOps {
         return extract(a, (int) from, 64);
     }
 
+    // ---- memory banks (see MemoryBank): byte lane i of row a at byte i % 8 of word a * rowWords + i / 8 -------------
+
+    /**
+     * Next read data of every lane: lane i reads row {@code a} where its select bit is set, row {@code b} elsewhere;
+     * a lane whose row is out of range keeps its data.
+     */
+    public static void bankRead(long[] bank, int rowWords, int depth, long a, long b, long[] selects, long[] data,
+                                long[] next) {
+        boolean aIn = Long.compareUnsigned(a, depth) < 0;
+        boolean bIn = Long.compareUnsigned(b, depth) < 0;
+        int rowA = (int) a * rowWords;
+        int rowB = (int) b * rowWords;
+        for (int w = 0; w < rowWords; w++) {
+            long fromA = aIn ? bank[rowA + w] : data[w];
+            long fromB = bIn ? bank[rowB + w] : data[w];
+            next[w] = laneMux(byteMask(selects[w >>> 3] >>> ((w & 7) << 3)), fromA, fromB);
+        }
+    }
+
+    /** Writes the enabled lanes: lane i to row {@code a} where its select bit is set, to row {@code b} elsewhere. */
+    public static void bankWrite(long[] bank, int rowWords, int depth, long a, long b, long[] enables,
+                                 long[] selects, long[] data) {
+        boolean aIn = Long.compareUnsigned(a, depth) < 0;
+        boolean bIn = Long.compareUnsigned(b, depth) < 0;
+        int rowA = (int) a * rowWords;
+        int rowB = (int) b * rowWords;
+        for (int w = 0; w < rowWords; w++) {
+            int shift = (w & 7) << 3;
+            long en = enables[w >>> 3] >>> shift;
+            if ((en & 0xff) == 0) {
+                continue;
+            }
+            long sel = selects[w >>> 3] >>> shift;
+            long toA = byteMask(en & sel);
+            long toB = byteMask(en & ~sel);
+            if (aIn && toA != 0) {
+                bank[rowA + w] = laneMux(toA, data[w], bank[rowA + w]);
+            }
+            if (bIn && toB != 0) {
+                bank[rowB + w] = laneMux(toB, data[w], bank[rowB + w]);
+            }
+        }
+    }
+
+    public static long bankLane(long[] bank, int rowWords, int row, int lane) {
+        return (bank[row * rowWords + (lane >>> 3)] >>> ((lane & 7) << 3)) & 0xff;
+    }
+
+    public static void setBankLane(long[] bank, int rowWords, int row, int lane, long value) {
+        int i = row * rowWords + (lane >>> 3);
+        int shift = (lane & 7) << 3;
+        bank[i] = (bank[i] & ~(0xffL << shift)) | ((value & 0xff) << shift);
+    }
+
     // ---- reductions --------------------------------------------------------------------------------------------------
 
     public static long andR(long[] a, int width) {

@@ -64,12 +64,14 @@ class DifferentialSimTest {
             // byte-lane memories: per-lane addresses chosen by a lane bit, per-lane write enables, shared read enable
             List<Expr> laneRead = new ArrayList<>();
             Expr wsel = rnd.nextBoolean() ? sel : keep;
+            int readAddressing = rnd.nextInt(3); // one address for all lanes, or a choice of two by sel or by keep
+            Expr rsel = readAddressing == 1 ? sel : keep;
             for (int l = 0; l < lanes; l++) {
                 Mem m = mem("lane_" + l, depth, 8, ReadUnderWrite.READ_FIRST);
                 Expr wAddr = Hw.mux(wsel.bit(l), addrA, addrB);
                 Expr wEn = write.and(rnd.nextInt(4) == 0 ? sel.bit(l).not() : keep.bit(l).or(pick));
                 m.write(wEn, wAddr, data.bits(8 * l + 7, 8 * l));
-                Expr rAddr = rnd.nextInt(3) == 0 ? addrB : Hw.mux(sel.bit(l), addrB, addrA);
+                Expr rAddr = readAddressing == 0 ? addrB : Hw.mux(rsel.bit(l), addrB, addrA);
                 laneRead.add(m.readSync("read_" + l, rAddr, read));
             }
             java.util.Collections.reverse(laneRead);
