@@ -7,7 +7,6 @@ import java.util.Deque;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.sue.core.Component;
 import org.sue.core.Const;
 import org.sue.core.Design;
@@ -30,7 +29,6 @@ final class SimCompiler {
     private static final int CHUNK_CHARS = 2500;
     /** An inlined expression longer than this is stored in a field instead. */
     private static final int INLINE_CHARS = 300;
-    private static final AtomicInteger CLASS_COUNTER = new AtomicInteger();
 
     private final Design design;
     private final Map<Expr, Integer> fanout = new IdentityHashMap<>();
@@ -54,7 +52,8 @@ final class SimCompiler {
 
     SimCompiler(Design design) {
         this.design = design;
-        this.className = "org.sue.sim.gen.Model" + CLASS_COUNTER.incrementAndGet();
+        // named after the module (readable in profiles); each compiled class has its own class loader
+        this.className = "org.sue.sim.gen." + design.top().moduleName().replaceAll("[^A-Za-z0-9_]", "_") + "Sim";
         this.resetField = "in_rst";
     }
 

@@ -24,6 +24,9 @@ import org.sue.verilator.VerilatorReplay;
  * design to its first simulated cycle.
  *
  * <ul>
+ * <li>{@code <name>_jvm_cycles_per_s}: the replay on a simulator of the design compiled before in this JVM (the
+ * recording compiled it), so the JIT has compiled the model's code, as Verilator's C++ is compiled before it runs.
+ * <li>{@code <name>_jvm_cold_cycles_per_s}: the first replay in a fresh JVM, the JIT's warm-up included.
  * <li>{@code <name>_jvm_first_cycle_s}: code generation, in-memory compilation and one cycle, measured in a fresh
  * JVM ({@link FirstCycle}) so the compiler's own warm-up counts, as it does for the first simulator of a test run.
  * <li>{@code <name>_verilator_first_cycle_s}: Verilog emission plus the Verilator build of the replay harness, built
@@ -66,7 +69,9 @@ public final class SimSpeedBench {
         Path manifest = out.resolve(c.name() + "_speed.json");
         c.recorder().record(design, manifest);
 
-        put.accept(c.name() + "_jvm_first_cycle_s", round(FirstCycle.inFreshJvm(c.name())));
+        double[] fresh = FirstCycle.inFreshJvm(c.name(), manifest);
+        put.accept(c.name() + "_jvm_first_cycle_s", round(fresh[0]));
+        put.accept(c.name() + "_jvm_cold_cycles_per_s", (double) Math.round(fresh[1]));
         double jvm = 0;
         double jvmWithParsing = 0;
         long cycles = 0;
@@ -171,9 +176,11 @@ public final class SimSpeedBench {
         private FirstCycle() {
         }
 
-        static double inFreshJvm(String name) {
+        /** {seconds to the first cycle, cycles per second of a first replay of the manifest}. */
+        static double[] inFreshJvm(String name, Path manifest) {
             List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-Xss16m", "-cp", System.getProperty("java.class.path"), FirstCycle.class.getName(), name);
+                    "-Xss16m", "-cp", System.getProperty("java.class.path"), FirstCycle.class.getName(), name,
+                    manifest.toAbsolutePath().toString());
             try {
                 Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
                 String text = new String(p.getInputStream().readAllBytes());
@@ -182,7 +189,8 @@ public final class SimSpeedBench {
                 }
                 for (String line : text.split("\n")) {
                     if (line.startsWith("FIRST_CYCLE_S ")) {
-                        return Double.parseDouble(line.substring(14).trim());
+                        String[] f = line.trim().split(" ");
+                        return new double[] {Double.parseDouble(f[1]), Double.parseDouble(f[2])};
                     }
                 }
                 throw new IllegalStateException("first-cycle run of " + name + " printed no figure:\n" + text);
@@ -200,7 +208,11 @@ public final class SimSpeedBench {
             Simulator sim = Simulator.compile(design);
             sim.reset();
             double s = (System.nanoTime() - t0) / 1e9;
-            System.out.println("FIRST_CYCLE_S " + s);
+            JvmReplay.Result r = JvmReplay.replay(Simulator.compile(design), Path.of(args[1]));
+            if (!r.passed()) {
+                throw new IllegalStateException("JVM replay mismatch: " + r.firstMismatches());
+            }
+            System.out.println("FIRST_CYCLE_S " + s + " " + r.cyclesPerSecond());
         }
     }
 }
