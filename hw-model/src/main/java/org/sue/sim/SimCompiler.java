@@ -7,7 +7,6 @@ import java.util.Deque;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.sue.core.Component;
 import org.sue.core.Const;
 import org.sue.core.Design;
@@ -30,7 +29,6 @@ final class SimCompiler {
     private static final int CHUNK_CHARS = 2500;
     /** An inlined expression longer than this is stored in a field instead. */
     private static final int INLINE_CHARS = 300;
-    private static final AtomicInteger CLASS_COUNTER = new AtomicInteger();
 
     private final Design design;
     private final Map<Expr, Integer> fanout = new IdentityHashMap<>();
@@ -46,6 +44,7 @@ final class SimCompiler {
     private final List<Reg> regs = new ArrayList<>();
     private final List<MemRead> memReads = new ArrayList<>();
     private int nextId;
+    private ValueNumbering vn;
     private final String resetField;
     final List<SimSignal> simSignals = new ArrayList<>();
     final List<Mem> memList = mems;
@@ -53,30 +52,42 @@ final class SimCompiler {
 
     SimCompiler(Design design) {
         this.design = design;
-        this.className = "org.sue.sim.gen.Model" + CLASS_COUNTER.incrementAndGet();
+        // named after the module (readable in profiles); each compiled class has its own class loader
+        this.className = "org.sue.sim.gen." + design.top().moduleName().replaceAll("[^A-Za-z0-9_]", "_") + "Sim";
         this.resetField = "in_rst";
     }
 
     String generate() {
         collectSignals();
+        List<Expr> roots = new ArrayList<>();
         for (Signal s : allSignals) {
             Expr d = design.driver(s);
             if (d != null) {
-                visit(d);
-                count(d);
+                roots.add(d);
             }
         }
         for (MemRead r : memReads) {
-            visitAndCount(r.address());
-            visitAndCount(r.enable());
+            roots.add(r.address());
+            roots.add(r.enable());
         }
         for (Mem m : mems) {
             if (m.write() != null) {
-                visitAndCount(m.write().enable());
-                visitAndCount(m.write().address());
-                visitAndCount(m.write().data());
+                roots.add(m.write().enable());
+                roots.add(m.write().address());
+                roots.add(m.write().data());
             }
         }
+        roots.forEach(this::visit);
+        vn = new ValueNumbering(order);
+        order.removeIf(e -> vn.of(e) != e); // only representatives are computed
+        banks.addAll(MemoryBank.find(design, vn::of));
+        for (int k = 0; k < banks.size(); k++) {
+            for (int i = 0; i < banks.get(k).lanes.size(); i++) {
+                bankOf.put(banks.get(k).lanes.get(i), new int[] {k, i});
+            }
+        }
+        declareMemories();
+        roots.forEach(r -> count(vn.of(r)));
         emitCombinational();
         emitTick();
         return assemble();
@@ -99,14 +110,43 @@ final class SimCompiler {
                 addSignal(r, false);
                 memReads.add(r);
             }
-            for (Mem m : c.mems()) {
-                int id = mems.size();
-                mems.add(m);
-                fields.add((m.width() > 64 ? "final long[][] mem" + id + " = new long[" + m.depth() + "]["
-                        + words(m.width()) + "];" : "final long[] mem" + id + " = new long[" + m.depth() + "];"));
+            mems.addAll(c.mems());
+        }
+    }
+
+    /** A field per memory, except byte lanes kept in a bank: one flat array of rows per bank. */
+    private void declareMemories() {
+        for (int m = 0; m < mems.size(); m++) {
+            Mem mem = mems.get(m);
+            if (bankOf.containsKey(mem)) {
+                continue;
+            }
+            fields.add((mem.width() > 64 ? "final long[][] mem" + m + " = new long[" + mem.depth() + "]["
+                    + words(mem.width()) + "];" : "final long[] mem" + m + " = new long[" + mem.depth() + "];"));
+        }
+        for (int k = 0; k < banks.size(); k++) {
+            MemoryBank b = banks.get(k);
+            int w = b.rowWords();
+            int lanes64 = (b.lanes.size() + 63) / 64;
+            fields.add("final long[] bank" + k + " = new long[" + (b.depth() * w) + "];");
+            fields.add("final long[] bankR" + k + " = new long[" + w + "];");
+            fields.add("final long[] nbankR" + k + " = new long[" + w + "];");
+            fields.add("final long[] bankRsel" + k + " = new long[" + lanes64 + "];");
+            fields.add("final long[] bankWen" + k + " = new long[" + lanes64 + "];");
+            fields.add("final long[] bankWsel" + k + " = new long[" + lanes64 + "];");
+            fields.add("final long[] bankWdata" + k + " = new long[" + w + "];");
+            for (int i = 0; i < b.lanes.size(); i++) {
+                MemRead r = b.readPort(i);
+                bankLane.put(r, new Object[] {"bankR" + k, 8 * i});
+                code.put(r, "((bankR" + k + "[" + (i >>> 3) + "] >>> " + 8 * (i & 7) + ") & 0xffL)");
             }
         }
     }
+
+    private final List<MemoryBank> banks = new ArrayList<>();
+    /** memory -> {bank index, lane} */
+    private final Map<Mem, int[]> bankOf = new IdentityHashMap<>();
+    private final Map<Expr, Object[]> bankLane = new IdentityHashMap<>();
 
     private void addSignal(Signal s, boolean settable) {
         int id = simSignals.size();
@@ -120,11 +160,6 @@ final class SimCompiler {
 
     private static String declare(String name, int width) {
         return width > 64 ? "final long[] " + name + " = new long[" + words(width) + "];" : "long " + name + ";";
-    }
-
-    private void visitAndCount(Expr e) {
-        visit(e);
-        count(e);
     }
 
     /** Depth-first post-order over operator nodes, iteratively (deep expression chains must not overflow the stack). */
@@ -168,13 +203,13 @@ final class SimCompiler {
     private void emitCombinational() {
         // Uses by parent operators (each node's args counted once per parent).
         for (Expr e : order) {
-            for (Expr a : ((Op) e).args()) {
+            for (Expr a : args((Op) e)) {
                 count(a);
             }
         }
         for (Expr e : order) {
-            if (e instanceof Op op && op.kind() == OpKind.XOR_R && op.arg(0) instanceof Op) {
-                parityUsers.put(op.arg(0), true);
+            if (e instanceof Op op && op.kind() == OpKind.XOR_R && args(op).get(0) instanceof Op) {
+                parityUsers.put(args(op).get(0), true);
             }
         }
         if (design.resetStyle().async()) {
@@ -236,7 +271,7 @@ final class SimCompiler {
 
     private List<Expr> deps(Expr e, Map<Expr, Boolean> isComb) {
         List<Expr> d = new ArrayList<>();
-        List<Expr> sources = e instanceof Op op ? op.args() : List.of(design.driver((Signal) e));
+        List<Expr> sources = e instanceof Op op ? args(op) : List.of(vn.of(design.driver((Signal) e)));
         for (Expr a : sources) {
             if (a instanceof Op || isComb.containsKey(a)) {
                 d.add(a);
@@ -248,6 +283,11 @@ final class SimCompiler {
     private void emitSignal(Signal s) {
         Expr d = design.driver(s);
         String f = signalField.get(s);
+        String value = ref(d);
+        if (value.matches("[A-Za-z_]\\w*|0x[0-9a-f]+L")) {
+            code.put(s, value); // a copy of a field or a constant: read that instead
+            return;
+        }
         if (s.width() > 64) {
             evalStmts.add("System.arraycopy(" + ref(d) + ", 0, " + f + ", 0, " + words(s.width()) + ");");
         } else {
@@ -255,8 +295,35 @@ final class SimCompiler {
         }
     }
 
+    private final ConcatWords.Context concatContext = new ConcatWords.Context() {
+        @Override
+        public List<Expr> args(Op op) {
+            return SimCompiler.this.args(op);
+        }
+
+        @Override
+        public String ref(Expr e) {
+            return SimCompiler.this.ref(e);
+        }
+
+        @Override
+        public Object[] bankLane(Expr e) {
+            return bankLane.get(e);
+        }
+    };
+
+    /** The operands of op as computed: each replaced by its representative. */
+    private List<Expr> args(Op op) {
+        List<Expr> a = new ArrayList<>(op.args().size());
+        for (Expr x : op.args()) {
+            a.add(vn.of(x));
+        }
+        return a;
+    }
+
     /** How to read an expression's value in generated code (a field, literal, or inlined expression). */
     private String ref(Expr e) {
+        e = vn.of(e);
         if (e instanceof Const c) {
             return constant(c);
         }
@@ -289,7 +356,7 @@ final class SimCompiler {
     /** A wide AND with a constant whose only user is an XOR reduction: computed fused, as one parity. */
     private boolean fusedIntoParity(Op op) {
         return op.kind() == OpKind.AND && op.width() > 64 && fanout.getOrDefault(op, 0) == 1
-                && (op.arg(0) instanceof Const || op.arg(1) instanceof Const) && parityUsers.containsKey(op);
+                && (args(op).get(0) instanceof Const || args(op).get(1) instanceof Const) && parityUsers.containsKey(op);
     }
 
     private final Map<Expr, Boolean> parityUsers = new IdentityHashMap<>();
@@ -298,9 +365,10 @@ final class SimCompiler {
         if (fusedIntoParity(op)) {
             return;
         }
-        if (op.kind() == OpKind.XOR_R && op.arg(0) instanceof Op and && fusedIntoParity(and)) {
-            Expr x = and.arg(0) instanceof Const ? and.arg(1) : and.arg(0);
-            Const c = (Const) (and.arg(0) instanceof Const ? and.arg(0) : and.arg(1));
+        if (op.kind() == OpKind.XOR_R && args(op).get(0) instanceof Op and && fusedIntoParity(and)) {
+            List<Expr> ands = args(and);
+            Expr x = ands.get(0) instanceof Const ? ands.get(1) : ands.get(0);
+            Const c = (Const) (ands.get(0) instanceof Const ? ands.get(0) : ands.get(1));
             String expr = "SimOps.parityAnd(" + ref(x) + ", " + constant(c) + ")";
             if (fanout.getOrDefault(op, 0) > 1) {
                 String f = newField(1);
@@ -337,7 +405,7 @@ final class SimCompiler {
     private String narrowOp(Op op) {
         int w = op.width();
         String m = w >= 64 ? "" : " & " + hex(SimOps.mask(w));
-        List<Expr> a = op.args();
+        List<Expr> a = args(op);
         Expr a0 = a.get(0);
         boolean wideArg = a0.width() > 64;
         switch (op.kind()) {
@@ -368,16 +436,8 @@ final class SimCompiler {
             case SHL_VAR: return "SimOps.shl(" + ref(a0) + ", " + amount(a.get(1)) + ", " + w + ")";
             case SHR_VAR: return "SimOps.shr(" + ref(a0) + ", " + amount(a.get(1)) + ", " + w + ")";
             case MUX: return "(" + ref(a0) + " != 0L ? " + ref(a.get(1)) + " : " + ref(a.get(2)) + ")";
-            case CONCAT: {
-                StringBuilder sb = new StringBuilder("(");
-                int off = w;
-                for (int i = 0; i < a.size(); i++) {
-                    off -= a.get(i).width();
-                    sb.append(i == 0 ? "" : " | ");
-                    sb.append(off == 0 ? ref(a.get(i)) : "(" + ref(a.get(i)) + " << " + off + ")");
-                }
-                return sb.append(")").toString();
-            }
+            case CONCAT:
+                return ConcatWords.or(new ConcatWords(concatContext, w, a).terms.get(0), t -> "(" + t + ")");
             case SLICE:
                 if (wideArg && (op.p1() & 63) + w <= 64) { // within one word: inline
                     return "((" + ref(a0) + "[" + (op.p1() >>> 6) + "] >>> " + (op.p1() & 63) + ")" + m + ")";
@@ -409,7 +469,7 @@ final class SimCompiler {
     }
 
     private String wideOp(Op op, String d) {
-        List<Expr> a = op.args();
+        List<Expr> a = args(op);
         String top = hex(SimOps.topMask(op.width()));
         switch (op.kind()) {
             case AND: return "SimOps.and(" + d + ", " + ref(a.get(0)) + ", " + ref(a.get(1)) + ");";
@@ -425,25 +485,29 @@ final class SimCompiler {
             case MUX: return "System.arraycopy(" + ref(a.get(0)) + " != 0L ? " + ref(a.get(1)) + " : " + ref(a.get(2))
                     + ", 0, " + d + ", 0, " + words(op.width()) + ");";
             case CONCAT: {
-                // narrow parts that fall inside one word are ORed into it in one statement per word (many byte
-                // lanes are common); wide or straddling parts are deposited
-                StringBuilder sb = new StringBuilder("SimOps.clear(" + d + ");");
-                java.util.TreeMap<Integer, StringBuilder> words = new java.util.TreeMap<>();
-                int off = op.width();
-                for (Expr p : a) {
-                    off -= p.width();
-                    if (p.width() > 64) {
-                        sb.append(" SimOps.depositWide(" + d + ", " + off + ", " + ref(p) + ", " + p.width() + ");");
-                    } else if ((off & 63) + p.width() <= 64) {
-                        StringBuilder word = words.computeIfAbsent(off >>> 6, k -> new StringBuilder());
-                        word.append(word.length() == 0 ? "" : " | ")
-                                .append((off & 63) == 0 ? ref(p) : "(" + ref(p) + " << " + (off & 63) + ")");
-                    } else {
-                        sb.append(" SimOps.deposit(" + d + ", " + off + ", " + ref(p) + ", " + p.width() + ");");
+                // one term per word for runs of similar lanes and for parts inside one word; wide or straddling
+                // parts are deposited into the cleared destination first
+                ConcatWords cw = new ConcatWords(concatContext, op.width(), a);
+                StringBuilder sb = new StringBuilder();
+                if (cw.needsClear()) {
+                    sb.append("SimOps.clear(" + d + ");");
+                    for (int i = 0; i < cw.deposits.size(); i++) {
+                        int[] at = cw.deposits.get(i);
+                        Expr p = cw.depositParts.get(i);
+                        sb.append(p.width() > 64
+                                ? " SimOps.depositWide(" + d + ", " + at[0] + ", " + ref(p) + ", " + p.width() + ");"
+                                : " SimOps.deposit(" + d + ", " + at[0] + ", " + ref(p) + ", " + p.width() + ");");
                     }
                 }
-                words.forEach((i, terms) -> sb.append(" " + d + "[" + i + "] |= " + terms + ";"));
-                return sb.toString();
+                for (int i = 0; i < cw.terms.size(); i++) {
+                    List<String> t = cw.terms.get(i);
+                    if (cw.needsClear() && !t.isEmpty()) {
+                        sb.append(" " + d + "[" + i + "] |= " + String.join(" | ", t) + ";");
+                    } else if (!cw.needsClear()) {
+                        sb.append(" " + d + "[" + i + "] = " + ConcatWords.or(t, x -> x) + ";");
+                    }
+                }
+                return sb.toString().trim();
             }
             case SLICE: return "SimOps.extractWide(" + d + ", " + ref(a.get(0)) + ", " + op.p1() + ", " + top + ");";
             case RESIZE:
@@ -478,6 +542,9 @@ final class SimCompiler {
             }
         }
         for (MemRead r : memReads) {
+            if (bankLane.containsKey(r)) {
+                continue;
+            }
             String f = signalField.get(r);
             int m = mems.indexOf(r.mem());
             String addr = ref(r.address());
@@ -496,9 +563,12 @@ final class SimCompiler {
             }
         }
         // 2. memory writes (after the reads above: read-first)
+        for (int k = 0; k < banks.size(); k++) {
+            emitBankRead(k);
+        }
         for (int m = 0; m < mems.size(); m++) {
             Mem mem = mems.get(m);
-            if (mem.write() == null) {
+            if (mem.write() == null || bankOf.containsKey(mem)) {
                 continue;
             }
             String addr = ref(mem.write().address());
@@ -509,6 +579,46 @@ final class SimCompiler {
             } else {
                 tickStmts.add(guard + "mem" + m + "[(int) " + addr + "] = " + ref(mem.write().data()) + ";");
             }
+        }
+        for (int k = 0; k < banks.size(); k++) {
+            emitBankWrite(k);
+        }
+    }
+
+    /** The next read data of a bank's lanes: lane i from row sel_i ? a : b. */
+    private void emitBankRead(int k) {
+        MemoryBank b = banks.get(k);
+        laneWords("bankRsel" + k, b.read.selects());
+        tickStmts.add("if (" + ref(b.readEnable) + " != 0L) SimOps.bankRead(bank" + k + ", " + b.rowWords() + ", "
+                + b.depth() + ", " + ref(b.read.a()) + ", " + ref(b.read.b()) + ", bankRsel" + k + ", bankR" + k
+                + ", nbankR" + k + "); else System.arraycopy(bankR" + k + ", 0, nbankR" + k + ", 0, " + b.rowWords()
+                + ");");
+        commitStmts.add("System.arraycopy(nbankR" + k + ", 0, bankR" + k + ", 0, " + b.rowWords() + ");");
+    }
+
+    /** The writes of a bank's lanes: lane i, if enabled, to row sel_i ? a : b. */
+    private void emitBankWrite(int k) {
+        MemoryBank b = banks.get(k);
+        laneWords("bankWen" + k, b.writeEnables);
+        laneWords("bankWsel" + k, b.write.selects());
+        List<Expr> data = new ArrayList<>(b.writeData);
+        java.util.Collections.reverse(data); // most significant lane first, as a concatenation
+        ConcatWords cw = new ConcatWords(concatContext, 8 * data.size(), data);
+        for (int w = 0; w < cw.terms.size(); w++) {
+            tickStmts.add("bankWdata" + k + "[" + w + "] = " + ConcatWords.or(cw.terms.get(w), x -> x) + ";");
+        }
+        tickStmts.add("SimOps.bankWrite(bank" + k + ", " + b.rowWords() + ", " + b.depth() + ", "
+                + ref(b.write.a()) + ", " + ref(b.write.b()) + ", bankWen" + k + ", bankWsel" + k + ", bankWdata"
+                + k + ");");
+    }
+
+    /** Packs one bit per lane into 64-lane words of a field (lane i at bit i % 64 of word i / 64). */
+    private void laneWords(String field, List<Expr> bits) {
+        List<Expr> parts = new ArrayList<>(bits);
+        java.util.Collections.reverse(parts);
+        ConcatWords cw = new ConcatWords(concatContext, parts.size(), parts);
+        for (int w = 0; w < cw.terms.size(); w++) {
+            tickStmts.add(field + "[" + w + "] = " + ConcatWords.or(cw.terms.get(w), x -> x) + ";");
         }
     }
 
@@ -607,22 +717,31 @@ final class SimCompiler {
         // memories
         sb.append("  public void readMem(int m, int a, long[] d) {\n    switch (m) {\n");
         for (int m = 0; m < mems.size(); m++) {
-            sb.append(mems.get(m).width() > 64
+            int[] lane = bankOf.get(mems.get(m));
+            sb.append(lane != null
+                    ? "      case " + m + ": d[0] = SimOps.bankLane(bank" + lane[0] + ", " + banks.get(lane[0]).rowWords()
+                    + ", a, " + lane[1] + "); return;\n"
+                    : mems.get(m).width() > 64
                     ? "      case " + m + ": System.arraycopy(mem" + m + "[a], 0, d, 0, d.length); return;\n"
                     : "      case " + m + ": d[0] = mem" + m + "[a]; return;\n");
         }
         sb.append("      default: throw new IllegalArgumentException(\"memory \" + m);\n    }\n  }\n");
         sb.append("  public void writeMem(int m, int a, long[] v) {\n    switch (m) {\n");
         for (int m = 0; m < mems.size(); m++) {
-            sb.append(mems.get(m).width() > 64
+            int[] lane = bankOf.get(mems.get(m));
+            sb.append(lane != null
+                    ? "      case " + m + ": SimOps.setBankLane(bank" + lane[0] + ", " + banks.get(lane[0]).rowWords()
+                    + ", a, " + lane[1] + ", v[0]); return;\n"
+                    : mems.get(m).width() > 64
                     ? "      case " + m + ": System.arraycopy(v, 0, mem" + m + "[a], 0, v.length); return;\n"
                     : "      case " + m + ": mem" + m + "[a] = v[0]; return;\n");
         }
         sb.append("      default: throw new IllegalArgumentException(\"memory \" + m);\n    }\n  }\n");
     }
 
+    /** Where an accessor reads a signal: its field, or what a copy signal reads instead. */
     private String fieldOf(SimSignal s) {
-        return signalField.get(s.signal());
+        return code.get(s.signal());
     }
 
     private void accessor(StringBuilder sb, String signature, String name, java.util.function.Predicate<SimSignal> use,

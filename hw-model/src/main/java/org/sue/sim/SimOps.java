@@ -206,6 +206,103 @@ public final class SimOps {
         d[0] = v;
     }
 
+    // ---- lane logic on whole words (see ConcatWords) ------------------------------------------------------------------
+
+    /** Bit j set iff {@code x > base + j}: 64 lanes of a thermometer keep at once (x and base well inside long). */
+    public static long thermo(long x, long base) {
+        long n = x - base;
+        return n <= 0 ? 0 : n >= 64 ? -1L : (1L << n) - 1;
+    }
+
+    private static final long[] BYTE_MASKS = new long[256];
+
+    static {
+        for (int b = 0; b < 256; b++) {
+            long m = 0;
+            for (int i = 0; i < 8; i++) {
+                if ((b >>> i & 1) != 0) {
+                    m |= 0xffL << (8 * i);
+                }
+            }
+            BYTE_MASKS[b] = m;
+        }
+    }
+
+    /** The low 8 bits of {@code lanes}, each widened to a byte of ones or zeros. */
+    public static long byteMask(long lanes) {
+        return BYTE_MASKS[(int) (lanes & 0xff)];
+    }
+
+    /** Bytes of x where the mask is set, of y elsewhere. */
+    public static long laneMux(long mask, long x, long y) {
+        return (x & mask) | (y & ~mask);
+    }
+
+    /** Bits [from + 63 : from] of a wide value; bits below 0 or past its end read as zero. */
+    public static long word(long[] a, long from) {
+        if (from <= -64 || from >= 64L * a.length) {
+            return 0;
+        }
+        if (from < 0) {
+            return a[0] << -from;
+        }
+        return extract(a, (int) from, 64);
+    }
+
+    // ---- memory banks (see MemoryBank): byte lane i of row a at byte i % 8 of word a * rowWords + i / 8 -------------
+
+    /**
+     * Next read data of every lane: lane i reads row {@code a} where its select bit is set, row {@code b} elsewhere;
+     * a lane whose row is out of range keeps its data.
+     */
+    public static void bankRead(long[] bank, int rowWords, int depth, long a, long b, long[] selects, long[] data,
+                                long[] next) {
+        boolean aIn = Long.compareUnsigned(a, depth) < 0;
+        boolean bIn = Long.compareUnsigned(b, depth) < 0;
+        int rowA = (int) a * rowWords;
+        int rowB = (int) b * rowWords;
+        for (int w = 0; w < rowWords; w++) {
+            long fromA = aIn ? bank[rowA + w] : data[w];
+            long fromB = bIn ? bank[rowB + w] : data[w];
+            next[w] = laneMux(byteMask(selects[w >>> 3] >>> ((w & 7) << 3)), fromA, fromB);
+        }
+    }
+
+    /** Writes the enabled lanes: lane i to row {@code a} where its select bit is set, to row {@code b} elsewhere. */
+    public static void bankWrite(long[] bank, int rowWords, int depth, long a, long b, long[] enables,
+                                 long[] selects, long[] data) {
+        boolean aIn = Long.compareUnsigned(a, depth) < 0;
+        boolean bIn = Long.compareUnsigned(b, depth) < 0;
+        int rowA = (int) a * rowWords;
+        int rowB = (int) b * rowWords;
+        for (int w = 0; w < rowWords; w++) {
+            int shift = (w & 7) << 3;
+            long en = enables[w >>> 3] >>> shift;
+            if ((en & 0xff) == 0) {
+                continue;
+            }
+            long sel = selects[w >>> 3] >>> shift;
+            long toA = byteMask(en & sel);
+            long toB = byteMask(en & ~sel);
+            if (aIn && toA != 0) {
+                bank[rowA + w] = laneMux(toA, data[w], bank[rowA + w]);
+            }
+            if (bIn && toB != 0) {
+                bank[rowB + w] = laneMux(toB, data[w], bank[rowB + w]);
+            }
+        }
+    }
+
+    public static long bankLane(long[] bank, int rowWords, int row, int lane) {
+        return (bank[row * rowWords + (lane >>> 3)] >>> ((lane & 7) << 3)) & 0xff;
+    }
+
+    public static void setBankLane(long[] bank, int rowWords, int row, int lane, long value) {
+        int i = row * rowWords + (lane >>> 3);
+        int shift = (lane & 7) << 3;
+        bank[i] = (bank[i] & ~(0xffL << shift)) | ((value & 0xff) << shift);
+    }
+
     // ---- reductions --------------------------------------------------------------------------------------------------
 
     public static long andR(long[] a, int width) {

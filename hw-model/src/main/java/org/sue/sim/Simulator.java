@@ -56,11 +56,34 @@ public final class Simulator implements Closeable {
         model.setReset(resetValue);
     }
 
-    /** Generates, compiles and loads the simulation code of a design (typically 0.1-2 s). */
+    /**
+     * Compiled classes by generated source, most recently used last: a design simulated again (the same block in
+     * many tests, a bench's repeated runs) skips the compiler and shares the JIT's work on the class.
+     */
+    private static final Map<String, Class<?>> COMPILED = new java.util.LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Class<?>> eldest) {
+            return size() > 64;
+        }
+    };
+
+    /**
+     * Generates, compiles and loads the simulation code of a design (typically 0.1-2 s; a design whose code was
+     * compiled before in this JVM reuses that class), and returns a simulator in its initial state.
+     */
     public static Simulator compile(Design design) {
         SimCompiler compiler = new SimCompiler(design);
         String source = compiler.generate();
-        Class<?> cls = InMemoryCompiler.compile(compiler.className, source);
+        Class<?> cls;
+        synchronized (COMPILED) {
+            cls = COMPILED.get(source);
+        }
+        if (cls == null) {
+            cls = InMemoryCompiler.compile(compiler.className, source);
+            synchronized (COMPILED) {
+                COMPILED.put(source, cls);
+            }
+        }
         try {
             CompiledModel model = (CompiledModel) cls.getDeclaredConstructor().newInstance();
             Simulator sim = new Simulator(design, model, compiler.simSignals, compiler.memList);

@@ -8,17 +8,13 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Random;
-import java.util.Set;
 import org.sue.core.Design;
 import org.sue.gen.VerilogEmitter;
 import org.sue.lib.crc.CrcParams;
 import org.sue.lib.crc.ParallelCrc;
 import org.sue.lib.stream.model.Beats;
-import org.sue.sim.JvmReplay;
 import org.sue.sim.Simulator;
-import org.sue.verilator.ReplayResult;
 import org.sue.verilator.SynthReport;
-import org.sue.verilator.VerilatorReplay;
 import org.sue.verilator.Yosys;
 
 /**
@@ -35,59 +31,22 @@ public final class Bench {
         long cycles = args.length > 0 ? Long.parseLong(args[0]) : 200_000;
         Path out = Path.of("build", "bench");
         Files.createDirectories(out);
-        ParallelCrc.Config cfg = new ParallelCrc.Config(CrcParams.CRC32, 1024);
-        Design design = Design.elaborate(new ParallelCrc(cfg));
+        Design design = crcDesign();
 
-        // 1. vectors: back-to-back frames of 64..4096 bytes, recorded from the JVM model
-        Path manifest = out.resolve("crc1024_bench.json");
-        System.out.printf("recording %d cycles of back-to-back frames through Crc32_w1024 ...%n", cycles);
+        // 1-3. vectors of back-to-back frames of 64..4096 bytes recorded from the JVM model, replayed by the JVM
+        // simulator and by Verilator on the generated Verilog (builds and vector parsing excluded)
         Stream stream = new Stream(new Random(42));
-        try (Simulator sim = Simulator.compile(design)) {
-            sim.record(manifest);
-            sim.reset();
-            for (long c = 0; c < cycles; c++) {
-                stream.drive(sim);
-                sim.step();
-            }
-        }
+        SimSpeedBench.Speeds speeds = SimSpeedBench.measure(crcCase(cycles, stream), out, Bench::put, 3, true);
         put("crc1024_bytes_per_cycle", (double) stream.bytes / stream.beats);
         put("crc1024_bus_bytes", 128);
         put("crc1024_latency_cycles", 2);
-
-        // 2. JVM replay of the file (parse, poke, compare every output, step), after a warm-up pass
-        Simulator sim = Simulator.compile(design);
-        JvmReplay.replay(sim, manifest);
-        double best = 0;
-        double bestReplay = 0;
-        long jvmCycles = 0;
-        for (int run = 0; run < 3; run++) {
-            sim = Simulator.compile(design);
-            JvmReplay.Result r = JvmReplay.replay(sim, manifest);
-            if (!r.passed()) {
-                throw new IllegalStateException("JVM replay mismatch: " + r.firstMismatches());
-            }
-            best = Math.max(best, r.cyclesPerSecond());
-            bestReplay = Math.max(bestReplay, r.replayCyclesPerSecond());
-            jvmCycles = r.cycles();
-        }
+        double best = speeds.jvm();
+        double vbest = speeds.verilator();
+        long jvmCycles = speeds.cycles();
         put("jvm_cycles_per_s", Math.round(best));
-        put("jvm_replay_with_parsing_cycles_per_s", Math.round(bestReplay));
-
-        // 3. the same file replayed by Verilator on the generated Verilog (build excluded)
-        VerilogEmitter.Result v = VerilogEmitter.emit(design, out.resolve("rtl"));
-        double vbest = 0;
-        double vbestReplay = 0;
-        ReplayResult vr = null;
-        for (int run = 0; run < 3; run++) {
-            vr = VerilatorReplay.replay(v.files(), v.topModule(), manifest, Set.of(), out.resolve("waves"));
-            if (!vr.passed()) {
-                throw new IllegalStateException("Verilator replay mismatch: " + vr.firstMismatches());
-            }
-            vbest = Math.max(vbest, vr.cyclesPerSecond());
-            vbestReplay = Math.max(vbestReplay, vr.replayCyclesPerSecond());
-        }
+        put("jvm_replay_with_parsing_cycles_per_s", Math.round(speeds.jvmWithParsing()));
         put("verilator_cycles_per_s", Math.round(vbest));
-        put("verilator_replay_with_parsing_cycles_per_s", Math.round(vbestReplay));
+        put("verilator_replay_with_parsing_cycles_per_s", Math.round(speeds.verilatorWithParsing()));
         put("sim_speed_ratio", Math.round(best / vbest * 1000) / 1000.0);
         put("bench_cycles", jvmCycles);
 
@@ -95,6 +54,7 @@ public final class Bench {
         put("jvm_sim_only_cycles_per_s", Math.round(simulationOnly(design, 200_000)));
 
         // 5. synthesis figures of the 1024-bit CRC
+        VerilogEmitter.Result v = VerilogEmitter.emit(design, out.resolve("rtl"));
         SynthReport s = Yosys.synth(v.files(), v.topModule());
         put("crc1024_cells", s.cells());
         put("crc1024_ffs", s.flipFlops());
@@ -123,6 +83,29 @@ public final class Bench {
         System.out.println("wrote " + file + " (" + jvmCycles + " cycles replayed per run, best of 3; vector parsing and builds excluded)");
         System.out.printf("jvm_cycles_per_s=%d verilator_cycles_per_s=%d ratio=%.3f%n", Math.round(best),
                 Math.round(vbest), best / vbest);
+    }
+
+    static Design crcDesign() {
+        return Design.elaborate(new ParallelCrc(new ParallelCrc.Config(CrcParams.CRC32, 1024)));
+    }
+
+    /** The headline case: the 1024-bit CRC-32 on {@code cycles} cycles of back-to-back frames. */
+    static SimSpeedBench.Case crcCase(long cycles, Stream stream) {
+        return new SimSpeedBench.Case("crc1024", "CRC-32, 1024 bits", Bench::crcDesign, (design, manifest) -> {
+            System.out.printf("recording %d cycles of back-to-back frames through Crc32_w1024 ...%n", cycles);
+            try (Simulator sim = Simulator.compile(design)) {
+                sim.record(manifest);
+                sim.reset();
+                for (long c = 0; c < cycles; c++) {
+                    stream.drive(sim);
+                    sim.step();
+                }
+            }
+        });
+    }
+
+    static SimSpeedBench.Case crcCase() {
+        return crcCase(200_000, new Stream(new Random(42)));
     }
 
     private static void put(String name, double value) {
@@ -167,7 +150,7 @@ public final class Bench {
     }
 
     /** Back-to-back frames of 64..4096 bytes, no idle cycles. */
-    private static final class Stream {
+    static final class Stream {
         private final Random rnd;
         private int remaining;
         long bytes;

@@ -67,7 +67,7 @@ final class CommandPathBench {
             }
         }
         put.accept("cmd_latency_cycles", (double) latency(config));
-        simulatorSpeed(config, out, put);
+        SimSpeedBench.measure(speedCase(), out, put, 2, true);
         FramingBench.synthFigures("cmdpath", Design.elaborate(new CommandPath(config)), out, put);
     }
 
@@ -157,26 +157,27 @@ final class CommandPathBench {
     }
 
     /**
-     * JVM simulation next to Verilator on the default command path: 20,000 cycles of 64-byte commands over 8
-     * destinations with the slow link, recorded from the JVM model and replayed by both (best of 2, parsing and
-     * builds excluded).
+     * The default command path for the simulator speed figures: 20,000 cycles of 64-byte commands over 8
+     * destinations with the slow link.
      */
-    static void simulatorSpeed(CommandPath.Config config, Path out, BiConsumer<String, Double> put) {
-        Design design = Design.elaborate(new CommandPath(config));
-        Path manifest = out.resolve("cmdpath_bench.json");
-        Random rnd = new Random(64);
-        try (Simulator sim = Simulator.compile(design)) {
-            sim.record(manifest);
-            sim.reset();
-            Eligibility.open(sim, config.destinations());
-            CommandSender xpu = new CommandSender(sim, config.dataWidth(), config.cmdCredits(), config.dataCredits());
-            for (int c = 0; c < 20_000; c++) {
-                offer(xpu, rnd, 64, 8);
-                sim.poke("m_axis_tready", c % LINK_EVERY == 0 ? 1 : 0);
-                sim.step();
-            }
-        }
-        FramingBench.speedFigures("cmdpath", "command path", design, manifest, out, put);
+    static SimSpeedBench.Case speedCase() {
+        CommandPath.Config config = CommandPath.Config.defaults(TABLE);
+        return new SimSpeedBench.Case("cmdpath", "command path", () -> Design.elaborate(new CommandPath(config)),
+                (design, manifest) -> {
+                    Random rnd = new Random(64);
+                    try (Simulator sim = Simulator.compile(design)) {
+                        sim.record(manifest);
+                        sim.reset();
+                        Eligibility.open(sim, config.destinations());
+                        CommandSender xpu = new CommandSender(sim, config.dataWidth(), config.cmdCredits(),
+                                config.dataCredits());
+                        for (int c = 0; c < 20_000; c++) {
+                            offer(xpu, rnd, 64, 8);
+                            sim.poke("m_axis_tready", c % LINK_EVERY == 0 ? 1 : 0);
+                            sim.step();
+                        }
+                    }
+                });
     }
 
     /**

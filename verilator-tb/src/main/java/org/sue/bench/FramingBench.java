@@ -31,11 +31,8 @@ import org.sue.net.RhInserter;
 import org.sue.net.SueMeta;
 import org.sue.net.model.FrameCodec;
 import org.sue.net.tb.LoopbackRun;
-import org.sue.sim.JvmReplay;
 import org.sue.sim.Simulator;
-import org.sue.verilator.ReplayResult;
 import org.sue.verilator.SynthReport;
-import org.sue.verilator.VerilatorReplay;
 import org.sue.verilator.Yosys;
 
 /**
@@ -75,7 +72,7 @@ final class FramingBench {
                     size, tx[0], tx[1], rx[0], rx[1]);
         }
 
-        simulatorSpeed(net, peers, out, put);
+        SimSpeedBench.measure(receiverCase(), out, put, 2, true);
 
         StreamConfig sc = new StreamConfig(WIDTH, SueMeta.WIDTH);
         Map<String, Supplier<Component>> blocks = new LinkedHashMap<>();
@@ -104,70 +101,34 @@ final class FramingBench {
     }
 
     /**
-     * JVM simulation next to Verilator on the receiver, a much larger design than the CRC of the headline figure:
-     * 20,000 cycles of back-to-back 1500-byte PDU frames recorded from the JVM model, replayed by both (best of 2,
-     * parsing and builds excluded).
+     * The receiver for the simulator speed figures, a much larger design than the CRC of the headline figure:
+     * 20,000 cycles of back-to-back 1500-byte PDU frames.
      */
-    static void simulatorSpeed(NetConfig net, LoopbackRun.Peers peers, Path out, BiConsumer<String, Double> put) {
-        Design design = Design.elaborate(new FrameReceiver(new FrameReceiver.Config(WIDTH, net, 128)));
-        Path manifest = out.resolve("rx1024_bench.json");
-        List<LoopbackRun.Pdu> pdus = pdus(1500, peers);
-        try (Simulator sim = Simulator.compile(design)) {
-            sim.record(manifest);
-            sim.reset();
-            peers.setIdentity(sim);
-            sim.poke("m_axis_tready", 1);
-            StreamSource source = new StreamSource(sim, "s_axis");
-            Random noGaps = new Random(0);
-            for (int c = 0, i = 0; c < 20_000; c++) {
-                if (source.idle()) {
-                    LoopbackRun.Pdu p = pdus.get(i++ % pdus.size());
-                    source.add(peers.frame(net, p), BigInteger.ZERO);
-                }
-                source.drive(noGaps, 100);
-                source.advance();
-                sim.step();
-            }
-        }
-        double[] speed = speedFigures("rx1024", "receiver, 1024 bits", design, manifest, out, put);
-        put.accept("rx1024_sim_speed_ratio", round(speed[0] / speed[1]));
-    }
-
-    /**
-     * Replays {@code manifest} on both simulators ({@link #replaySpeeds}): puts {@code <name>_jvm_cycles_per_s} and
-     * {@code <name>_verilator_cycles_per_s}, and returns them.
-     */
-    static double[] speedFigures(String name, String what, Design design, Path manifest, Path out,
-                                 BiConsumer<String, Double> put) {
-        double[] speed = replaySpeeds(design, manifest, out.resolve("rtl-" + name + "-speed"), what);
-        put.accept(name + "_jvm_cycles_per_s", (double) Math.round(speed[0]));
-        put.accept(name + "_verilator_cycles_per_s", (double) Math.round(speed[1]));
-        System.out.printf("%s: JVM %.0f cycles/s, Verilator %.0f cycles/s%n", what, speed[0], speed[1]);
-        return speed;
-    }
-
-    /** {JVM, Verilator} cycles per second replaying {@code manifest} on {@code design}, best of 2 each. */
-    static double[] replaySpeeds(Design design, Path manifest, Path rtlDir, String what) {
-        double jvm = 0;
-        for (int run = 0; run < 2; run++) {
-            JvmReplay.Result r = JvmReplay.replay(Simulator.compile(design), manifest);
-            if (!r.passed()) {
-                throw new IllegalStateException("JVM replay mismatch on the " + what + ": " + r.firstMismatches());
-            }
-            jvm = Math.max(jvm, r.cyclesPerSecond());
-        }
-        VerilogEmitter.Result v = VerilogEmitter.emit(design, rtlDir);
-        double verilator = 0;
-        for (int run = 0; run < 2; run++) {
-            ReplayResult r = VerilatorReplay.replay(v.files(), v.topModule(), manifest, java.util.Set.of(),
-                    rtlDir.resolveSibling("waves"));
-            if (!r.passed()) {
-                throw new IllegalStateException("Verilator replay mismatch on the " + what + ": "
-                        + r.firstMismatches());
-            }
-            verilator = Math.max(verilator, r.cyclesPerSecond());
-        }
-        return new double[] {jvm, verilator};
+    static SimSpeedBench.Case receiverCase() {
+        NetConfig net = NetConfig.defaults(HeaderFormat.ETH_IPV4_UDP);
+        LoopbackRun.Peers peers = LoopbackRun.Peers.of(net);
+        return new SimSpeedBench.Case("rx1024", "receiver, 1024 bits",
+                () -> Design.elaborate(new FrameReceiver(new FrameReceiver.Config(WIDTH, net, 128))),
+                (design, manifest) -> {
+                    List<LoopbackRun.Pdu> pdus = pdus(1500, peers);
+                    try (Simulator sim = Simulator.compile(design)) {
+                        sim.record(manifest);
+                        sim.reset();
+                        peers.setIdentity(sim);
+                        sim.poke("m_axis_tready", 1);
+                        StreamSource source = new StreamSource(sim, "s_axis");
+                        Random noGaps = new Random(0);
+                        for (int c = 0, i = 0; c < 20_000; c++) {
+                            if (source.idle()) {
+                                LoopbackRun.Pdu p = pdus.get(i++ % pdus.size());
+                                source.add(peers.frame(net, p), BigInteger.ZERO);
+                            }
+                            source.drive(noGaps, 100);
+                            source.advance();
+                            sim.step();
+                        }
+                    }
+                });
     }
 
     static List<LoopbackRun.Pdu> pdus(int pduBytes, LoopbackRun.Peers peers) {

@@ -16,7 +16,8 @@ import org.sue.sim.Simulator;
  * <li>{@code queue_store_drain_bytes_per_cycle_<size>}: bytes per cycle on {@code m_axis} while a backlog of
  * {@code size}-byte commands to 64 queues is read as runs of 2 KiB, from the first beat to the last (the bus
  * carries 128 bytes).
- * <li>{@code queue_store_jvm_cycles_per_s}, {@code _verilator_cycles_per_s}: the same recorded traffic replayed.
+ * <li>{@code queue_store_jvm_cycles_per_s}, {@code _verilator_cycles_per_s} and the other figures of
+ * {@link SimSpeedBench}: 20,000 cycles of the traffic to 64 queues replayed.
  * <li>{@code queue_store_cells}, {@code _ffs}, {@code _mem_bits}: Yosys.
  * </ul>
  */
@@ -33,21 +34,27 @@ final class QueueStoreBench {
             System.out.printf("queue store: a backlog of %3d-byte commands drains at %.1f bytes/cycle of %d%n", size,
                     bytes, CONFIG.cellBytes());
         }
+        SimSpeedBench.measure(speedCase(), out, put, 2, true);
         Design design = Design.elaborate(new QueueStore(CONFIG));
-        Path manifest = out.resolve("queue_store_bench.json");
-        try (Simulator sim = Simulator.compile(design)) {
-            sim.record(manifest);
-            sim.reset();
-            QueueStoreTraffic traffic = new QueueStoreTraffic(CONFIG, sim);
-            traffic.queues = 64;
-            Random rnd = new Random(9);
-            for (int c = 0; c < 20_000; c++) {
-                traffic.drive(rnd);
-                sim.step();
-            }
-        }
-        FramingBench.speedFigures("queue_store", "queue store", design, manifest, out, put);
         FramingBench.synthFigures("queue_store", design, out, put);
+    }
+
+    /** 20,000 cycles of the traffic to 64 queues, for the simulator speed figures. */
+    static SimSpeedBench.Case speedCase() {
+        return new SimSpeedBench.Case("queue_store", "queue store", () -> Design.elaborate(new QueueStore(CONFIG)),
+                (design, manifest) -> {
+                    try (Simulator sim = Simulator.compile(design)) {
+                        sim.record(manifest);
+                        sim.reset();
+                        QueueStoreTraffic traffic = new QueueStoreTraffic(CONFIG, sim);
+                        traffic.queues = 64;
+                        Random rnd = new Random(9);
+                        for (int c = 0; c < 20_000; c++) {
+                            traffic.drive(rnd);
+                            sim.step();
+                        }
+                    }
+                });
     }
 
     /** Fills most of the cells with {@code size}-byte commands to 64 queues, then reads everything back. */

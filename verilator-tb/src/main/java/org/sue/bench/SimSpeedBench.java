@@ -1,0 +1,218 @@
+package org.sue.bench;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BiConsumer;
+import java.util.function.Supplier;
+import org.sue.core.Design;
+import org.sue.gen.VerilogEmitter;
+import org.sue.sim.JvmReplay;
+import org.sue.sim.Simulator;
+import org.sue.verilator.ReplayResult;
+import org.sue.verilator.VerilatorReplay;
+
+/**
+ * JVM simulation next to Verilator on the same recorded vectors of one design: cycles per second of each (parsing,
+ * builds and comparisons of the harness excluded, best of the runs), their ratio, and the time from the elaborated
+ * design to its first simulated cycle.
+ *
+ * <ul>
+ * <li>{@code <name>_jvm_cycles_per_s}: the replay on a simulator of the design compiled before in this JVM (the
+ * recording compiled it), so the JIT has compiled the model's code, as Verilator's C++ is compiled before it runs.
+ * <li>{@code <name>_jvm_cold_cycles_per_s}: the first replay in a fresh JVM, the JIT's warm-up included.
+ * <li>{@code <name>_jvm_first_cycle_s}: code generation, in-memory compilation and one cycle, measured in a fresh
+ * JVM ({@link FirstCycle}) so the compiler's own warm-up counts, as it does for the first simulator of a test run.
+ * <li>{@code <name>_verilator_first_cycle_s}: Verilog emission plus the Verilator build of the replay harness, built
+ * into a fresh cache directory so the build is never a cache hit.
+ * </ul>
+ *
+ * <p>Alone ({@code main}): the four designs of the bench, or those named as arguments; {@code --jvm-only} skips
+ * Verilator (for quick before/after measurements of the simulator).
+ */
+public final class SimSpeedBench {
+    private SimSpeedBench() {
+    }
+
+    /** One design with the stimulus whose recording both simulators replay. */
+    record Case(String name, String what, Supplier<Design> design, Recorder recorder) {
+    }
+
+    /** Records the vectors of a design into a manifest. */
+    interface Recorder {
+        void record(Design design, Path manifest);
+    }
+
+    /** The designs of the bench, by figure prefix. */
+    static Map<String, Case> cases() {
+        Map<String, Case> m = new LinkedHashMap<>();
+        for (Case c : List.of(Bench.crcCase(), FramingBench.receiverCase(), CommandPathBench.speedCase(),
+                QueueStoreBench.speedCase())) {
+            m.put(c.name(), c);
+        }
+        return m;
+    }
+
+    /** Best cycles per second of each simulator, without and with the parsing of the vector text. */
+    record Speeds(double jvm, double verilator, double jvmWithParsing, double verilatorWithParsing, long cycles) {
+    }
+
+    /** Records the case's vectors, replays them on both simulators and puts the five figures of {@code c.name()}. */
+    static Speeds measure(Case c, Path out, BiConsumer<String, Double> put, int runs, boolean verilator) {
+        Design design = c.design().get();
+        Path manifest = out.resolve(c.name() + "_speed.json");
+        c.recorder().record(design, manifest);
+
+        double[] fresh = FirstCycle.inFreshJvm(c.name(), manifest);
+        put.accept(c.name() + "_jvm_first_cycle_s", round(fresh[0]));
+        put.accept(c.name() + "_jvm_cold_cycles_per_s", (double) Math.round(fresh[1]));
+        double jvm = 0;
+        double jvmWithParsing = 0;
+        long cycles = 0;
+        for (int run = 0; run < runs; run++) {
+            JvmReplay.Result r = JvmReplay.replay(Simulator.compile(design), manifest);
+            if (!r.passed()) {
+                throw new IllegalStateException("JVM replay mismatch on the " + c.what() + ": " + r.firstMismatches());
+            }
+            jvm = Math.max(jvm, r.cyclesPerSecond());
+            jvmWithParsing = Math.max(jvmWithParsing, r.replayCyclesPerSecond());
+            cycles = r.cycles();
+        }
+        put.accept(c.name() + "_jvm_cycles_per_s", (double) Math.round(jvm));
+        if (!verilator) {
+            System.out.printf("%s: JVM %.0f cycles/s%n", c.what(), jvm);
+            return new Speeds(jvm, Double.NaN, jvmWithParsing, Double.NaN, cycles);
+        }
+
+        Path rtlDir = out.resolve("rtl-" + c.name() + "-speed");
+        String cache = System.getProperty("sue.verilator.cache");
+        double vbest = 0;
+        double vbestWithParsing = 0;
+        try {
+            System.setProperty("sue.verilator.cache", Files.createTempDirectory("sue-first-cycle").toString());
+            long t0 = System.nanoTime();
+            VerilogEmitter.Result v = VerilogEmitter.emit(design, rtlDir);
+            double emitSeconds = (System.nanoTime() - t0) / 1e9;
+            for (int run = 0; run < runs; run++) {
+                ReplayResult r = VerilatorReplay.replay(v.files(), v.topModule(), manifest, Set.of(),
+                        out.resolve("waves"));
+                if (!r.passed()) {
+                    throw new IllegalStateException("Verilator replay mismatch on the " + c.what() + ": "
+                            + r.firstMismatches());
+                }
+                if (run == 0) {
+                    put.accept(c.name() + "_verilator_first_cycle_s", round(emitSeconds + r.buildSeconds()));
+                }
+                vbest = Math.max(vbest, r.cyclesPerSecond());
+                vbestWithParsing = Math.max(vbestWithParsing, r.replayCyclesPerSecond());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            deleteFreshCache();
+            if (cache == null) {
+                System.clearProperty("sue.verilator.cache");
+            } else {
+                System.setProperty("sue.verilator.cache", cache);
+            }
+        }
+        put.accept(c.name() + "_verilator_cycles_per_s", (double) Math.round(vbest));
+        put.accept(c.name() + "_sim_speed_ratio", Math.round(jvm / vbest * 1000) / 1000.0);
+        System.out.printf("%s: JVM %.0f cycles/s, Verilator %.0f cycles/s, ratio %.3f%n", c.what(), jvm, vbest,
+                jvm / vbest);
+        return new Speeds(jvm, vbest, jvmWithParsing, vbestWithParsing, cycles);
+    }
+
+    private static void deleteFreshCache() {
+        Path dir = VerilatorReplay.cacheRoot();
+        try (var walk = Files.walk(dir)) {
+            for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        } catch (IOException e) {
+            System.out.println("[bench] could not delete " + dir + ": " + e.getMessage());
+        }
+    }
+
+    private static double round(double v) {
+        return Math.round(v * 1000) / 1000.0;
+    }
+
+    public static void main(String[] args) throws IOException {
+        boolean verilator = true;
+        List<String> names = new ArrayList<>();
+        for (String a : args) {
+            if (a.equals("--jvm-only")) {
+                verilator = false;
+            } else {
+                names.add(a);
+            }
+        }
+        Map<String, Case> all = cases();
+        if (names.isEmpty()) {
+            names.addAll(all.keySet());
+        }
+        Path out = Path.of("build", "bench");
+        Files.createDirectories(out);
+        Map<String, Double> figures = new LinkedHashMap<>();
+        for (String n : names) {
+            Case c = all.get(n);
+            if (c == null) {
+                throw new IllegalArgumentException("no design " + n + "; known: " + all.keySet());
+            }
+            measure(c, out, figures::put, 3, verilator);
+        }
+        figures.forEach((k, v) -> System.out.println(k + " = " + v));
+    }
+
+    /** Run in a child JVM: elaborates one case's design, then times compile + first cycle. */
+    static final class FirstCycle {
+        private FirstCycle() {
+        }
+
+        /** {seconds to the first cycle, cycles per second of a first replay of the manifest}. */
+        static double[] inFreshJvm(String name, Path manifest) {
+            List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-Xss16m", "-cp", System.getProperty("java.class.path"), FirstCycle.class.getName(), name,
+                    manifest.toAbsolutePath().toString());
+            try {
+                Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+                String text = new String(p.getInputStream().readAllBytes());
+                if (p.waitFor() != 0) {
+                    throw new IllegalStateException("first-cycle run of " + name + " failed:\n" + text);
+                }
+                for (String line : text.split("\n")) {
+                    if (line.startsWith("FIRST_CYCLE_S ")) {
+                        String[] f = line.trim().split(" ");
+                        return new double[] {Double.parseDouble(f[1]), Double.parseDouble(f[2])};
+                    }
+                }
+                throw new IllegalStateException("first-cycle run of " + name + " printed no figure:\n" + text);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+
+        public static void main(String[] args) {
+            Design design = cases().get(args[0]).design().get();
+            long t0 = System.nanoTime();
+            Simulator sim = Simulator.compile(design);
+            sim.reset();
+            double s = (System.nanoTime() - t0) / 1e9;
+            JvmReplay.Result r = JvmReplay.replay(Simulator.compile(design), Path.of(args[1]));
+            if (!r.passed()) {
+                throw new IllegalStateException("JVM replay mismatch: " + r.firstMismatches());
+            }
+            System.out.println("FIRST_CYCLE_S " + s + " " + r.cyclesPerSecond());
+        }
+    }
+}
