@@ -20,28 +20,26 @@ import org.sue.core.Mem;
 import org.sue.core.Port;
 import org.sue.core.ReadUnderWrite;
 import org.sue.core.Reg;
+import org.sue.core.Tag;
 import org.sue.core.Wire;
 import org.sue.lib.SyncFifo;
 
 /** Structure and names of the emitted Verilog. */
 class VerilogEmitterTest {
+    record LeafConfig(@Tag("w") int width) {
+    }
+
     static final class Leaf extends Component {
         final Port a;
         final Port y;
-        private final int width;
 
         Leaf(int width) {
-            this.width = width;
+            super(new LeafConfig(width));
             a = in("a", width);
             y = out("y", width);
             Reg r = reg("held", width, 0);
             r.set(a.add(1));
             y.set(r);
-        }
-
-        @Override
-        public String moduleName() {
-            return "Leaf_w" + width;
         }
     }
 

@@ -1,8 +1,8 @@
 package org.sue.cmd;
 
+import org.sue.core.Tag;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.sue.core.Component;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
@@ -37,7 +37,7 @@ import org.sue.net.SueMeta;
 public final class BufferCredits extends Component {
 
     /** {@code cellBytes}: bytes of one cell; credits per VC as the XPU starts with them. */
-    public record Config(int cells, int cellBytes, int cmdCredits, int dataCredits) {
+    public record Config(@Tag("c") int cells, @Tag("b") int cellBytes, @Tag("k") int cmdCredits, @Tag("kd") int dataCredits) {
         public Config {
             if (cellBytes < 32) {
                 throw new IllegalArgumentException("BufferCredits cellBytes must be at least 32, got " + cellBytes);
@@ -112,6 +112,7 @@ public final class BufferCredits extends Component {
     private final Config config;
 
     public BufferCredits(Config config) {
+        super(config);
         this.config = config;
         cellUsed = Stream.slaveFlow(this, "cell_used", CELL_EVENT);
         cmdStored = Stream.slaveFlow(this, "cmd_stored", COMMAND_EVENT);
@@ -187,17 +188,5 @@ public final class BufferCredits extends Component {
 
     public Config config() {
         return config;
-    }
-
-    @Override
-    public String moduleName() {
-        return "BufferCredits_c" + config.cells() + "_b" + config.cellBytes() + "_k" + config.cmdCredits() + "_"
-                + config.dataCredits();
-    }
-
-    @Override
-    public Map<String, Object> parameters() {
-        return Map.of("cells", config.cells(), "cellBytes", config.cellBytes(), "cmdCredits", config.cmdCredits(),
-                "dataCredits", config.dataCredits());
     }
 }

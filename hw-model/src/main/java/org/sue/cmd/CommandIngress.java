@@ -1,8 +1,8 @@
 package org.sue.cmd;
 
+import org.sue.core.Tag;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.sue.core.Component;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
@@ -58,8 +58,8 @@ import org.sue.net.SueMeta;
  * if the staging memory has room for all of it, so it never overflows half-way.
  */
 public final class CommandIngress extends Component {
-    public record Config(int dataWidth, CommandTable table, int destinations, int cmdCredits, int dataCredits,
-                         int stagingBeats) {
+    public record Config(@Tag("n") int dataWidth, CommandTable table, @Tag("d") int destinations,
+                         @Tag("k") int cmdCredits, @Tag("kd") int dataCredits, @Tag("s") int stagingBeats) {
         public Config(int dataWidth, CommandTable table, int destinations, int cmdCredits, int dataCredits) {
             this(dataWidth, table, destinations, cmdCredits, dataCredits, 16);
         }
@@ -179,6 +179,7 @@ public final class CommandIngress extends Component {
     private Reg stagingError;
 
     public CommandIngress(Config config) {
+        super(config);
         this.config = config;
         n = config.dataWidth();
         beatBytes = n / 8;
@@ -496,16 +497,5 @@ public final class CommandIngress extends Component {
 
     public Config config() {
         return config;
-    }
-
-    @Override
-    public String moduleName() {
-        return "CommandIngress_n" + config.dataWidth() + "_d" + config.destinations();
-    }
-
-    @Override
-    public Map<String, Object> parameters() {
-        return Map.of("dataWidth", config.dataWidth(), "destinations", config.destinations(), "cmdCredits",
-                config.cmdCredits(), "dataCredits", config.dataCredits(), "stagingBeats", config.stagingBeats());
     }
 }

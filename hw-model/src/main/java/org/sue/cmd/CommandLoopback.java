@@ -1,6 +1,6 @@
 package org.sue.cmd;
 
-import java.util.Map;
+import org.sue.core.Tag;
 import org.sue.core.Component;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
@@ -18,7 +18,7 @@ import org.sue.net.SueMeta;
  * {@code rx_drops_*}, ...).
  */
 public final class CommandLoopback extends Component {
-    public record Config(CommandPath.Config path, int rxCmdCredits, int rxDataCredits) {
+    public record Config(CommandPath.Config path, @Tag("rk") int rxCmdCredits, @Tag("rkd") int rxDataCredits) {
         public Config {
             if (path == null) {
                 throw new IllegalArgumentException("CommandLoopback path configuration must be given");
@@ -40,6 +40,7 @@ public final class CommandLoopback extends Component {
     private final Config config;
 
     public CommandLoopback(Config config) {
+        super(config);
         this.config = config;
         CommandPath tx = child("path", new CommandPath(config.path()));
         CommandUnpacker rx = child("unpacker", new CommandUnpacker(config.unpacker()));
@@ -66,20 +67,5 @@ public final class CommandLoopback extends Component {
                 expose(p, "rx_" + p.name()); // xpuid, credit_error and counters share names with the path's
             }
         }
-    }
-
-    @Override
-    public String moduleName() {
-        CommandPath.Config p = config.path();
-        return "CommandLoopback_n" + p.dataWidth() + "_c" + p.cells() + "_d" + p.destinations();
-    }
-
-    @Override
-    public Map<String, Object> parameters() {
-        CommandPath.Config p = config.path();
-        return Map.of("dataWidth", p.dataWidth(), "destinations", p.destinations(), "cells", p.cells(), "pduLimit",
-                p.pduLimit(), "xoffThreshold", p.xoffThreshold(), "xonThreshold", p.xonThreshold(), "cmdCredits",
-                p.cmdCredits(), "dataCredits", p.dataCredits(), "rxCmdCredits", config.rxCmdCredits(),
-                "rxDataCredits", config.rxDataCredits());
     }
 }

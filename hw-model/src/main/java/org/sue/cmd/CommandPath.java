@@ -1,6 +1,6 @@
 package org.sue.cmd;
 
-import java.util.Map;
+import org.sue.core.Tag;
 import org.sue.core.Component;
 import org.sue.core.Expr;
 import org.sue.core.Port;
@@ -24,8 +24,9 @@ public final class CommandPath extends Component {
      * {@code dataWidth}: the XPU's tx_data width (N); cells and the PDU bus are 2N wide. Credits are per VC; one
      * data credit covers one command's up to 256 data bytes.
      */
-    public record Config(int dataWidth, CommandTable table, int destinations, int cells, int pduLimit,
-                         int xoffThreshold, int xonThreshold, int cmdCredits, int dataCredits) {
+    public record Config(@Tag("n") int dataWidth, CommandTable table, @Tag("d") int destinations, @Tag("c") int cells,
+                         @Tag("l") int pduLimit, @Tag("xoff") int xoffThreshold, @Tag("xon") int xonThreshold,
+                         @Tag("k") int cmdCredits, @Tag("kd") int dataCredits) {
         public Config {
             new CommandIngress.Config(dataWidth, table, destinations, cmdCredits, dataCredits); // validates them
             new PackingBuffer.Config(2 * dataWidth, cells, destinations, pduLimit, xoffThreshold, xonThreshold);
@@ -67,6 +68,7 @@ public final class CommandPath extends Component {
     private final Config config;
 
     public CommandPath(Config config) {
+        super(config);
         this.config = config;
         CommandIngress ingress = child("ingress", new CommandIngress(config.ingress()));
         PackingBuffer packing = child("packing", new PackingBuffer(config.packing()));
@@ -98,18 +100,5 @@ public final class CommandPath extends Component {
 
     public Config config() {
         return config;
-    }
-
-    @Override
-    public String moduleName() {
-        return "CommandPath_n" + config.dataWidth() + "_c" + config.cells() + "_d" + config.destinations();
-    }
-
-    @Override
-    public Map<String, Object> parameters() {
-        return Map.of("dataWidth", config.dataWidth(), "destinations", config.destinations(), "cells",
-                config.cells(), "pduLimit", config.pduLimit(), "xoffThreshold", config.xoffThreshold(),
-                "xonThreshold", config.xonThreshold(), "cmdCredits", config.cmdCredits(), "dataCredits",
-                config.dataCredits());
     }
 }

@@ -1,6 +1,7 @@
 package org.sue.cmd;
 
 import java.util.Arrays;
+import org.sue.core.Described;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
 
@@ -9,7 +10,7 @@ import org.sue.core.Hw;
  * destination in 2-byte units (0..7: at most 15 control bytes follow type and length in tx_control) and whether data
  * follows. Type 0 is never a command: a zero type byte ends a PDU's command list (minimum-size padding is zeros).
  */
-public final class CommandTable {
+public final class CommandTable implements Described {
     public static final int MAX_CONTROL_UNITS = 7;
     public static final int MAX_DATA_BYTES = 256;
 
@@ -78,6 +79,33 @@ public final class CommandTable {
         if (!defined(type)) {
             throw new IllegalArgumentException("command type " + type + " is not in the command table");
         }
+    }
+
+    /** Every defined type: {@code type:units[d]} ({@code d} when data follows), ascending; stable, for module hashes. */
+    @Override
+    public String toString() {
+        StringBuilder sb = new StringBuilder("CommandTable{");
+        for (int t : definedTypes()) {
+            sb.append(sb.length() > 13 ? "," : "").append(t).append(':').append(controlUnits[t]).append(hasData[t] ? "d" : "");
+        }
+        return sb.append('}').toString();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof CommandTable t && java.util.Arrays.equals(t.controlUnits, controlUnits)
+                && java.util.Arrays.equals(t.hasData, hasData);
+    }
+
+    @Override
+    public int hashCode() {
+        return java.util.Arrays.hashCode(controlUnits) * 31 + java.util.Arrays.hashCode(hasData);
+    }
+
+    /** No tag: the table goes into the module's hash. */
+    @Override
+    public String moduleTag() {
+        return "";
     }
 
     /** A table for tests and the default configuration: a read request, a write with data, a read response. */

@@ -1,8 +1,8 @@
 package org.sue.cmd;
 
+import org.sue.core.Tag;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.sue.core.Component;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
@@ -38,7 +38,8 @@ import org.sue.net.SueMeta;
  * initial counts; a command cut by it loses its remaining data beats and its PDU, counted in {@code drops_reset}.
  */
 public final class CommandUnpacker extends Component {
-    public record Config(int streamWidth, int dataWidth, CommandTable table, int cmdCredits, int dataCredits) {
+    public record Config(@Tag("s") int streamWidth, @Tag("d") int dataWidth, CommandTable table,
+                         @Tag("k") int cmdCredits, @Tag("kd") int dataCredits) {
         public Config {
             new StreamConfig(streamWidth, SueMeta.WIDTH); // validates streamWidth
             if (dataWidth != 256 && dataWidth != 512 && dataWidth != 1024) {
@@ -77,6 +78,7 @@ public final class CommandUnpacker extends Component {
     private final Config config;
 
     public CommandUnpacker(Config config) {
+        super(config);
         this.config = config;
         int lanes = config.streamWidth() / 8;
         int beatBytes = config.dataWidth() / 8;
@@ -312,16 +314,5 @@ public final class CommandUnpacker extends Component {
 
     public Config config() {
         return config;
-    }
-
-    @Override
-    public String moduleName() {
-        return "CommandUnpacker_s" + config.streamWidth() + "_d" + config.dataWidth();
-    }
-
-    @Override
-    public Map<String, Object> parameters() {
-        return Map.of("streamWidth", config.streamWidth(), "dataWidth", config.dataWidth(), "cmdCredits",
-                config.cmdCredits(), "dataCredits", config.dataCredits());
     }
 }

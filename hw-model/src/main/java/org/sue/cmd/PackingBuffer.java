@@ -1,8 +1,8 @@
 package org.sue.cmd;
 
+import org.sue.core.Tag;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.sue.core.Component;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
@@ -56,8 +56,8 @@ public final class PackingBuffer extends Component {
     /** PDUs picked and not yet leaving {@code m_axis}, at most. */
     static final int PDUS_AHEAD = 2;
 
-    public record Config(int cellWidth, int cells, int destinations, int pduLimit, int xoffThreshold,
-                         int xonThreshold) {
+    public record Config(@Tag("w") int cellWidth, @Tag("c") int cells, @Tag("d") int destinations,
+                         @Tag("l") int pduLimit, @Tag("xoff") int xoffThreshold, @Tag("xon") int xonThreshold) {
         public Config {
             new StreamConfig(cellWidth, SueMeta.WIDTH); // validates cellWidth
             if (cellWidth < 256) {
@@ -144,6 +144,7 @@ public final class PackingBuffer extends Component {
     private Expr pduLeaving;
 
     public PackingBuffer(Config config) {
+        super(config);
         this.config = config;
         int w = config.cellWidth();
         int dw = Hw.log2Up(config.destinations());
@@ -425,17 +426,5 @@ public final class PackingBuffer extends Component {
 
     public Config config() {
         return config;
-    }
-
-    @Override
-    public String moduleName() {
-        return "PackingBuffer_w" + config.cellWidth() + "_c" + config.cells() + "_d" + config.destinations();
-    }
-
-    @Override
-    public Map<String, Object> parameters() {
-        return Map.of("cellWidth", config.cellWidth(), "cells", config.cells(), "destinations",
-                config.destinations(), "pduLimit", config.pduLimit(), "xoffThreshold", config.xoffThreshold(),
-                "xonThreshold", config.xonThreshold());
     }
 }

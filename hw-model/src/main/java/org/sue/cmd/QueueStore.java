@@ -1,8 +1,8 @@
 package org.sue.cmd;
 
+import org.sue.core.Tag;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.sue.core.Component;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
@@ -58,7 +58,7 @@ public final class QueueStore extends Component {
     /** Reader-to-writer notices of a run's last cell, at most waiting. */
     static final int NOTICE_DEPTH = 16;
 
-    public record Config(int cellWidth, int cells, int destinations) {
+    public record Config(@Tag("w") int cellWidth, @Tag("c") int cells, @Tag("d") int destinations) {
         public Config {
             new StreamConfig(cellWidth, 1); // validates cellWidth
             if (cellWidth < 256) {
@@ -170,6 +170,7 @@ public final class QueueStore extends Component {
     private Reg rQueue;
 
     public QueueStore(Config config) {
+        super(config);
         this.config = config;
         w = config.cellWidth();
         cb = config.cellBytes();
@@ -502,16 +503,5 @@ public final class QueueStore extends Component {
 
     public Config config() {
         return config;
-    }
-
-    @Override
-    public String moduleName() {
-        return "QueueStore_w" + config.cellWidth() + "_c" + config.cells() + "_d" + config.destinations();
-    }
-
-    @Override
-    public Map<String, Object> parameters() {
-        return Map.of("cellWidth", config.cellWidth(), "cells", config.cells(), "destinations",
-                config.destinations());
     }
 }

@@ -41,23 +41,50 @@ public abstract class Component {
     /** The conditions of the enclosing when branches, innermost last. */
     private final Deque<Expr> conditions = new ArrayDeque<>();
 
+    /** The configuration record the component was built from, or null. */
+    private final Record configuration;
+    private String moduleName;
+
     protected Component() {
+        this(null);
+    }
+
+    /**
+     * A component built from a configuration record: its module name and parameters derive from the record
+     * ({@link ModuleName}), so two different configurations never share a module name.
+     */
+    protected Component(Record configuration) {
+        this.configuration = configuration;
         blocks.push(body);
     }
 
     // ---- identity ------------------------------------------------------------------------------------------------
 
     /**
-     * Verilog module name. Instances that share a module name must be structurally identical; override to add the
-     * parameters that change the structure (e.g. {@code "SyncFifo_w32_d16"}).
+     * Verilog module name: {@link #moduleBase} and the configuration record's tags, plus a hash of the record where
+     * the tags do not identify it (e.g. {@code "SyncFifo_w32_d16_status"}). Equal configurations share a module, different
+     * ones never do.
      */
-    public String moduleName() {
+    public final String moduleName() {
+        if (moduleName == null) {
+            moduleName = ModuleName.of(moduleBase(), configuration);
+        }
+        return moduleName;
+    }
+
+    /** The module name before the configuration's part: the class name. */
+    protected String moduleBase() {
         String simple = getClass().getSimpleName();
         if (simple.isEmpty()) { // anonymous class: Outer$1 -> Outer_1
             String name = getClass().getName();
             simple = name.substring(name.lastIndexOf('.') + 1).replace('$', '_');
         }
         return simple;
+    }
+
+    /** The configuration record the component was built from, or null. */
+    public Record configuration() {
+        return configuration;
     }
 
     /** Instance name given by the parent, or the module name for the top. */
@@ -79,9 +106,9 @@ public abstract class Component {
     public List<Stmt> body() { return Collections.unmodifiableList(body); }
     public SourceLoc createdAt() { return createdAt; }
 
-    /** Configuration shown in vector manifests and generation reports; override to describe the parameters. */
-    public java.util.Map<String, Object> parameters() {
-        return java.util.Map.of();
+    /** Configuration shown in vector manifests and generation reports: every leaf of the configuration record. */
+    public final java.util.Map<String, Object> parameters() {
+        return ModuleName.parameters(configuration);
     }
 
     // ---- construction API ----------------------------------------------------------------------------------------

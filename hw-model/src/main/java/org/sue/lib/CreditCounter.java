@@ -1,6 +1,6 @@
 package org.sue.lib;
 
-import java.util.Map;
+import org.sue.core.Tag;
 import org.sue.core.Component;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
@@ -19,7 +19,7 @@ import org.sue.core.Reg;
  * </ul>
  */
 public final class CreditCounter extends Component {
-    public record Config(int maxCredits, int amountWidth) {
+    public record Config(@Tag("m") int maxCredits, @Tag("a") int amountWidth) {
         public Config {
             if (maxCredits < 1) {
                 throw new IllegalArgumentException("CreditCounter maxCredits must be at least 1, got " + maxCredits);
@@ -46,6 +46,7 @@ public final class CreditCounter extends Component {
     private final Config config;
 
     public CreditCounter(Config config) {
+        super(config);
         this.config = config;
         int cw = config.countWidth();
         int aw = config.amountWidth();
@@ -83,15 +84,5 @@ public final class CreditCounter extends Component {
 
     public Config config() {
         return config;
-    }
-
-    @Override
-    public String moduleName() {
-        return "CreditCounter_m" + config.maxCredits() + "_a" + config.amountWidth();
-    }
-
-    @Override
-    public Map<String, Object> parameters() {
-        return Map.of("maxCredits", config.maxCredits(), "amountWidth", config.amountWidth());
     }
 }

@@ -1,6 +1,6 @@
 package org.sue.lib;
 
-import java.util.Map;
+import org.sue.core.Tag;
 import org.sue.core.Component;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
@@ -25,7 +25,7 @@ public final class SyncFifo extends Component {
      * Parameters, checked at construction. {@code statusPorts}: the level, credit-return and overflow outputs; a FIFO
      * used inside a block that needs none of them leaves them out (an unread output would be a dangling wire).
      */
-    public record Config(int width, int depth, boolean statusPorts) {
+    public record Config(@Tag("w") int width, @Tag("d") int depth, @Tag("status") boolean statusPorts) {
         public Config(int width, int depth) {
             this(width, depth, true);
         }
@@ -50,6 +50,7 @@ public final class SyncFifo extends Component {
     private final Config config;
 
     public SyncFifo(Config config) {
+        super(config);
         this.config = config;
         int w = config.width();
         int depth = config.depth();
@@ -103,15 +104,5 @@ public final class SyncFifo extends Component {
 
     public Config config() {
         return config;
-    }
-
-    @Override
-    public String moduleName() {
-        return "SyncFifo_w" + config.width() + "_d" + config.depth() + (config.statusPorts() ? "" : "_lean");
-    }
-
-    @Override
-    public Map<String, Object> parameters() {
-        return Map.of("width", config.width(), "depth", config.depth(), "statusPorts", config.statusPorts());
     }
 }

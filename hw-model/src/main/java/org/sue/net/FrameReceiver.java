@@ -1,5 +1,6 @@
 package org.sue.net;
 
+import org.sue.core.Tag;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -39,7 +40,7 @@ public final class FrameReceiver extends Component {
     /** CRC-32 of any message followed by its own CRC (least significant byte first). */
     static final long CRC32_RESIDUE = 0x2144DF1CL;
 
-    public record Config(int dataWidth, NetConfig net, int fifoDepth) {
+    public record Config(@Tag("w") int dataWidth, NetConfig net, @Tag("d") int fifoDepth) {
         public Config {
             new StreamConfig(dataWidth, SueMeta.WIDTH); // validates dataWidth
             if (net == null) {
@@ -65,6 +66,7 @@ public final class FrameReceiver extends Component {
     private Expr header;
 
     public FrameReceiver(Config config) {
+        super(config);
         this.config = config;
         NetConfig net = config.net();
         int w = config.dataWidth();
@@ -316,20 +318,5 @@ public final class FrameReceiver extends Component {
 
     public Config config() {
         return config;
-    }
-
-    @Override
-    public String moduleName() {
-        NetConfig n = config.net();
-        return "FrameReceiver_w" + config.dataWidth() + "_" + n.format().name().toLowerCase() + (n.vlan() ? "_vlan" : "")
-                + "_h" + n.headerBytes() + "_d" + config.fifoDepth();
-    }
-
-    @Override
-    public Map<String, Object> parameters() {
-        NetConfig n = config.net();
-        return Map.of("dataWidth", config.dataWidth(), "format", n.format().name(), "vlan", n.vlan(),
-                "headerBytes", n.headerBytes(), "fifoDepth", config.fifoDepth(), "udpDstPort", n.udpDstPort(),
-                "maxPdu", n.maxPdu(), "rhVersion", n.rhVersion());
     }
 }

@@ -1,6 +1,6 @@
 package org.sue.net;
 
-import java.util.Map;
+import org.sue.core.Tag;
 import org.sue.core.Component;
 import org.sue.lib.crc.CrcParams;
 import org.sue.lib.stream.Stream;
@@ -16,7 +16,7 @@ import org.sue.lib.stream.StreamPad;
  * one beat per cycle, so back-to-back PDUs leave without bubbles; tuser rides along with each frame.
  */
 public final class FrameTransmitter extends Component {
-    public record Config(int dataWidth, NetConfig net, int tableDepth) {
+    public record Config(@Tag("w") int dataWidth, NetConfig net, @Tag("t") int tableDepth) {
         public Config {
             new NetHeaderInserter.Config(dataWidth, net, tableDepth); // validates all three
         }
@@ -29,6 +29,7 @@ public final class FrameTransmitter extends Component {
     private final Config config;
 
     public FrameTransmitter(Config config) {
+        super(config);
         this.config = config;
         NetConfig net = config.net();
         int w = config.dataWidth();
@@ -54,19 +55,5 @@ public final class FrameTransmitter extends Component {
 
     public Config config() {
         return config;
-    }
-
-    @Override
-    public String moduleName() {
-        NetConfig n = config.net();
-        return "FrameTransmitter_w" + config.dataWidth() + "_" + n.format().name().toLowerCase()
-                + (n.vlan() ? "_vlan" : "") + "_h" + n.headerBytes() + "_t" + config.tableDepth();
-    }
-
-    @Override
-    public Map<String, Object> parameters() {
-        NetConfig n = config.net();
-        return Map.of("dataWidth", config.dataWidth(), "format", n.format().name(), "vlan", n.vlan(),
-                "headerBytes", n.headerBytes(), "tableDepth", config.tableDepth(), "rhVersion", n.rhVersion());
     }
 }

@@ -3,6 +3,7 @@ package org.sue.net;
 import java.util.Map;
 import org.sue.core.Component;
 import org.sue.core.Hw;
+import org.sue.core.ModuleName;
 import org.sue.core.Port;
 import org.sue.lib.stream.Stream;
 import org.sue.lib.stream.StreamConfig;
@@ -14,18 +15,21 @@ import org.sue.lib.stream.StreamConfig;
  * loopback simulation and the randomised end-to-end tests.
  */
 public final class FramingLoopback extends Component {
+    /** The two sides, one data width and one net configuration. */
+    public record Config(FrameTransmitter.Config tx, FrameReceiver.Config rx) {
+        public Config {
+            if (tx.dataWidth() != rx.dataWidth() || !ModuleName.describe(tx.net()).equals(ModuleName.describe(rx.net()))) {
+                throw new IllegalArgumentException("FramingLoopback needs one data width and one net configuration on"
+                        + " both sides");
+            }
+        }
+    }
+
     public final Stream in;
     public final Stream out;
-    private final FrameTransmitter.Config txConfig;
-    private final FrameReceiver.Config rxConfig;
 
     public FramingLoopback(FrameTransmitter.Config tx, FrameReceiver.Config rx) {
-        if (tx.dataWidth() != rx.dataWidth() || !tx.net().equals(rx.net())) {
-            throw new IllegalArgumentException("FramingLoopback needs one data width and one net configuration on both"
-                    + " sides");
-        }
-        this.txConfig = tx;
-        this.rxConfig = rx;
+        super(new Config(tx, rx));
         StreamConfig sc = new StreamConfig(tx.dataWidth(), SueMeta.WIDTH);
         in = Stream.slave(this, sc);
         out = Stream.master(this, sc);
@@ -47,17 +51,5 @@ public final class FramingLoopback extends Component {
         for (Map.Entry<String, Port> e : receiver.status.entrySet()) {
             out(e.getKey(), e.getValue().width()).set(e.getValue());
         }
-    }
-
-    @Override
-    public String moduleName() {
-        return "FramingLoopback_w" + txConfig.dataWidth() + "_" + txConfig.net().format().name().toLowerCase()
-                + (txConfig.net().vlan() ? "_vlan" : "") + "_h" + txConfig.net().headerBytes();
-    }
-
-    @Override
-    public Map<String, Object> parameters() {
-        return Map.of("dataWidth", txConfig.dataWidth(), "format", txConfig.net().format().name(),
-                "tableDepth", txConfig.tableDepth(), "fifoDepth", rxConfig.fifoDepth());
     }
 }

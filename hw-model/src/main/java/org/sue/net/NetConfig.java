@@ -1,5 +1,6 @@
 package org.sue.net;
 
+import org.sue.core.Described;
 /**
  * Encapsulation choices of one SUE instance. Every value marked [ours] in docs/protocol.md is a field here, not a
  * constant in code.
@@ -17,7 +18,7 @@ package org.sue.net;
  */
 public record NetConfig(HeaderFormat format, boolean vlan, int[] pcpOfVc, int udpDstPort, int afhGen1EtherType,
                         int afhGen1SecondEtherType, boolean afhGen1Shim, int afhGen2EtherType, int ipTtl, int maxPdu,
-                        int rhVersion) {
+                        int rhVersion) implements Described {
     public static final int ETHERTYPE_IPV4 = 0x0800;
     public static final int ETHERTYPE_IPV6 = 0x86DD;
     public static final int ETHERTYPE_VLAN = 0x8100;
@@ -81,6 +82,12 @@ public record NetConfig(HeaderFormat format, boolean vlan, int[] pcpOfVc, int ud
     }
 
     /** Bytes of network header this configuration puts before the RH. */
+    /** Format, tag and header size; the other fields (EtherTypes, port, PCPs, ...) go into the module's hash. */
+    @Override
+    public String moduleTag() {
+        return format.name().toLowerCase(java.util.Locale.ROOT) + (vlan ? "_vlan" : "") + "_h" + headerBytes();
+    }
+
     public int headerBytes() {
         int tag = vlan ? 4 : 0;
         return switch (format) {

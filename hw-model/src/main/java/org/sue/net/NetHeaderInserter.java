@@ -1,8 +1,8 @@
 package org.sue.net;
 
+import org.sue.core.Tag;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.sue.core.Component;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
@@ -25,7 +25,7 @@ import org.sue.lib.stream.StreamPrepend;
  * packet's first beat is being registered, so the lookup costs no bubble.
  */
 public final class NetHeaderInserter extends Component {
-    public record Config(int dataWidth, NetConfig net, int tableDepth) {
+    public record Config(@Tag("w") int dataWidth, NetConfig net, @Tag("t") int tableDepth) {
         public Config {
             new StreamConfig(dataWidth, SueMeta.WIDTH); // validates dataWidth
             if (net == null) {
@@ -45,6 +45,7 @@ public final class NetHeaderInserter extends Component {
     private final Config config;
 
     public NetHeaderInserter(Config config) {
+        super(config);
         this.config = config;
         NetConfig net = config.net();
         int h = net.headerBytes();
@@ -147,20 +148,5 @@ public final class NetHeaderInserter extends Component {
 
     public Config config() {
         return config;
-    }
-
-    @Override
-    public String moduleName() {
-        NetConfig n = config.net();
-        return "NetHeaderInserter_w" + config.dataWidth() + "_" + n.format().name().toLowerCase() + (n.vlan() ? "_vlan" : "")
-                + "_h" + n.headerBytes() + "_t" + config.tableDepth();
-    }
-
-    @Override
-    public Map<String, Object> parameters() {
-        NetConfig n = config.net();
-        return Map.of("dataWidth", config.dataWidth(), "format", n.format().name(), "vlan", n.vlan(),
-                "headerBytes", n.headerBytes(), "tableDepth", config.tableDepth(),
-                "pcpOfVc", java.util.Arrays.toString(n.pcpOfVc()), "udpDstPort", n.udpDstPort());
     }
 }

@@ -1,8 +1,8 @@
 package org.sue.net;
 
+import org.sue.core.Tag;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.sue.core.Component;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
@@ -16,7 +16,7 @@ import org.sue.lib.stream.StreamPrepend;
  * the packed commands, at one beat per cycle ({@link StreamPrepend} does the insertion).
  */
 public final class RhInserter extends Component {
-    public record Config(int dataWidth, int rhVersion) {
+    public record Config(@Tag("w") int dataWidth, @Tag("v") int rhVersion) {
         public Config {
             new StreamConfig(dataWidth, SueMeta.WIDTH); // validates dataWidth
             if (rhVersion < 0 || rhVersion > 3) {
@@ -30,6 +30,7 @@ public final class RhInserter extends Component {
     private final Config config;
 
     public RhInserter(Config config) {
+        super(config);
         this.config = config;
         StreamConfig sc = new StreamConfig(config.dataWidth(), SueMeta.WIDTH);
         in = Stream.slave(this, sc);
@@ -55,15 +56,5 @@ public final class RhInserter extends Component {
 
         in.into(prepend.in);
         prepend.out.into(out);
-    }
-
-    @Override
-    public String moduleName() {
-        return "RhInserter_w" + config.dataWidth() + "_v" + config.rhVersion();
-    }
-
-    @Override
-    public Map<String, Object> parameters() {
-        return Map.of("dataWidth", config.dataWidth(), "rhVersion", config.rhVersion());
     }
 }

@@ -92,7 +92,7 @@ public final class Bench {
     /** The headline case: the 1024-bit CRC-32 on {@code cycles} cycles of back-to-back frames. */
     static SimSpeedBench.Case crcCase(long cycles, Stream stream) {
         return new SimSpeedBench.Case("crc1024", "CRC-32, 1024 bits", Bench::crcDesign, (design, manifest) -> {
-            System.out.printf("recording %d cycles of back-to-back frames through Crc32_w1024 ...%n", cycles);
+            System.out.printf("recording %d cycles of back-to-back frames through ParallelCrc_crc32_w1024 ...%n", cycles);
             try (Simulator sim = Simulator.compile(design)) {
                 sim.record(manifest);
                 sim.reset();

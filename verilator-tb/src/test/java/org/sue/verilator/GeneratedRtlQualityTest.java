@@ -54,9 +54,9 @@ class GeneratedRtlQualityTest {
     void vhdlIsEmittedToo() throws Exception {
         VerilogEmitter.Result r = VerilogEmitter.emit(Design.elaborate(DefaultDesigns.all().get("crc32_w64").get()),
                 OUT.resolve("vhdl"), HdlLanguage.VHDL);
-        Path vhd = r.files().stream().filter(f -> f.getFileName().toString().equals("Crc32_w64.vhd")).findFirst()
-                .orElseThrow(() -> new AssertionError("no Crc32_w64.vhd among " + r.files()));
-        assertTrue(Files.readString(vhd).contains("entity Crc32_w64 is"), "VHDL entity");
+        Path vhd = r.files().stream().filter(f -> f.getFileName().toString().equals("ParallelCrc_crc32_w64.vhd")).findFirst()
+                .orElseThrow(() -> new AssertionError("no ParallelCrc_crc32_w64.vhd among " + r.files()));
+        assertTrue(Files.readString(vhd).contains("entity ParallelCrc_crc32_w64 is"), "VHDL entity");
     }
 
     @Test

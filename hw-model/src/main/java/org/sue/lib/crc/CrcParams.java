@@ -1,10 +1,13 @@
 package org.sue.lib.crc;
 
+import org.sue.core.Described;
+
 /**
  * A CRC in the Rocksoft/Williams parameter model: width, polynomial (normal form, without the top bit), initial
  * register value, input/output reflection, final XOR.
  */
-public record CrcParams(int width, long poly, long init, boolean reflectIn, boolean reflectOut, long xorOut) {
+public record CrcParams(int width, long poly, long init, boolean reflectIn, boolean reflectOut, long xorOut)
+        implements Described {
     /** IEEE 802.3 / Ethernet FCS; check value 0xCBF43926. */
     public static final CrcParams CRC32 = new CrcParams(32, 0x04C11DB7L, 0xFFFFFFFFL, true, true, 0xFFFFFFFFL);
     /** Castagnoli (iSCSI, RoCE ICRC alternative); check value 0xE3069283. */
@@ -27,6 +30,17 @@ public record CrcParams(int width, long poly, long init, boolean reflectIn, bool
             throw new IllegalArgumentException("CrcParams xorOut 0x" + Long.toHexString(xorOut) + " does not fit in "
                     + width + " bits");
         }
+    }
+
+    /** {@code crc32}, {@code crc32c}, or {@code crc<width>} for another CRC (then with a hash). */
+    @Override
+    public String moduleTag() {
+        return equals(CRC32) ? "crc32" : equals(CRC32C) ? "crc32c" : "crc" + width;
+    }
+
+    @Override
+    public boolean tagIdentifies() {
+        return equals(CRC32) || equals(CRC32C);
     }
 
     public long mask() {

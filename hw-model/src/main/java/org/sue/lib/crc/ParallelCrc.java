@@ -1,9 +1,9 @@
 package org.sue.lib.crc;
 
+import org.sue.core.Tag;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.sue.core.Component;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
@@ -29,7 +29,7 @@ import org.sue.lib.stream.Stream;
  * register after the wide XOR network, one after the unshift stages).
  */
 public final class ParallelCrc extends Component {
-    public record Config(CrcParams crc, int dataWidth) {
+    public record Config(CrcParams crc, @Tag("w") int dataWidth) {
         public Config {
             if (crc == null) {
                 throw new IllegalArgumentException("ParallelCrc crc parameters must be given");
@@ -52,6 +52,7 @@ public final class ParallelCrc extends Component {
     private final Config config;
 
     public ParallelCrc(Config config) {
+        super(config);
         this.config = config;
         CrcParams p = config.crc();
         int w = p.width();
@@ -139,22 +140,5 @@ public final class ParallelCrc extends Component {
 
     public Config config() {
         return config;
-    }
-
-    @Override
-    public String moduleName() {
-        CrcParams p = config.crc();
-        String name = p.equals(CrcParams.CRC32) ? "Crc32" : p.equals(CrcParams.CRC32C) ? "Crc32c"
-                : "Crc" + p.width() + "_" + Long.toHexString(p.poly()) + (p.reflectIn() ? "_ri" : "")
-                + (p.reflectOut() ? "_ro" : "");
-        return name + "_w" + config.dataWidth();
-    }
-
-    @Override
-    public Map<String, Object> parameters() {
-        CrcParams p = config.crc();
-        return Map.of("dataWidth", config.dataWidth(), "crcWidth", p.width(), "poly", "0x" + Long.toHexString(p.poly()),
-                "init", "0x" + Long.toHexString(p.init()), "reflectIn", p.reflectIn(), "reflectOut", p.reflectOut(),
-                "xorOut", "0x" + Long.toHexString(p.xorOut()));
     }
 }

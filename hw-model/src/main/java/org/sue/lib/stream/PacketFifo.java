@@ -1,6 +1,6 @@
 package org.sue.lib.stream;
 
-import java.util.Map;
+import org.sue.core.Tag;
 import org.sue.core.Component;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
@@ -29,7 +29,7 @@ import org.sue.lib.SyncFifo;
  * this block, a full descriptor queue, which cannot happen).
  */
 public final class PacketFifo extends Component {
-    public record Config(StreamConfig stream, int depth, int pendingDepth) {
+    public record Config(StreamConfig stream, @Tag("d") int depth, @Tag("p") int pendingDepth) {
         public Config(StreamConfig stream, int depth) {
             this(stream, depth, 8);
         }
@@ -59,6 +59,7 @@ public final class PacketFifo extends Component {
     private final Config config;
 
     public PacketFifo(Config config) {
+        super(config);
         this.config = config;
         StreamConfig sc = config.stream();
         int w = sc.dataWidth();
@@ -146,17 +147,5 @@ public final class PacketFifo extends Component {
         dropsBad.set(badCount);
         dropsOverflow.set(overflowCount);
         protocolError.set(error);
-    }
-
-    @Override
-    public String moduleName() {
-        return "PacketFifo_w" + config.stream().dataWidth() + "_u" + config.stream().userWidth() + "_d" + config.depth()
-                + "_p" + config.pendingDepth();
-    }
-
-    @Override
-    public Map<String, Object> parameters() {
-        return Map.of("dataWidth", config.stream().dataWidth(), "userWidth", config.stream().userWidth(),
-                "depth", config.depth(), "pendingDepth", config.pendingDepth());
     }
 }

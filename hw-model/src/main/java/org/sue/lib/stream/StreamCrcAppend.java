@@ -1,8 +1,8 @@
 package org.sue.lib.stream;
 
+import org.sue.core.Tag;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.sue.core.Component;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
@@ -24,7 +24,7 @@ import org.sue.lib.crc.ParallelCrc;
  * holds one CRC per packet the beat FIFO can hold, so it never overflows.
  */
 public final class StreamCrcAppend extends Component {
-    public record Config(StreamConfig stream, CrcParams crc, int fifoDepth) {
+    public record Config(StreamConfig stream, CrcParams crc, @Tag("d") int fifoDepth) {
         public Config {
             if (stream == null || crc == null) {
                 throw new IllegalArgumentException("StreamCrcAppend stream and crc parameters must be given");
@@ -43,6 +43,7 @@ public final class StreamCrcAppend extends Component {
     private final Config config;
 
     public StreamCrcAppend(Config config) {
+        super(config);
         this.config = config;
         StreamConfig sc = config.stream();
         int lanes = sc.lanes();
@@ -123,20 +124,5 @@ public final class StreamCrcAppend extends Component {
 
     public Config config() {
         return config;
-    }
-
-    @Override
-    public String moduleName() {
-        CrcParams p = config.crc();
-        String crcName = p.equals(CrcParams.CRC32) ? "crc32" : p.equals(CrcParams.CRC32C) ? "crc32c"
-                : "crc" + Long.toHexString(p.poly());
-        return "StreamCrcAppend_w" + config.stream().dataWidth() + "_u" + config.stream().userWidth() + "_" + crcName
-                + "_d" + config.fifoDepth();
-    }
-
-    @Override
-    public Map<String, Object> parameters() {
-        return Map.of("dataWidth", config.stream().dataWidth(), "userWidth", config.stream().userWidth(),
-                "poly", "0x" + Long.toHexString(config.crc().poly()), "fifoDepth", config.fifoDepth());
     }
 }

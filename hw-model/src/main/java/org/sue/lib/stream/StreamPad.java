@@ -1,8 +1,8 @@
 package org.sue.lib.stream;
 
+import org.sue.core.Tag;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.sue.core.Component;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
@@ -16,7 +16,7 @@ import org.sue.core.Reg;
  * Combinational like {@link StreamPrepend}: tvalid never depends on tready.
  */
 public final class StreamPad extends Component {
-    public record Config(StreamConfig stream, int minBytes) {
+    public record Config(StreamConfig stream, @Tag("m") int minBytes) {
         public Config {
             if (stream == null) {
                 throw new IllegalArgumentException("StreamPad stream configuration must be given");
@@ -32,6 +32,7 @@ public final class StreamPad extends Component {
     private final Config config;
 
     public StreamPad(Config config) {
+        super(config);
         this.config = config;
         StreamConfig sc = config.stream();
         int lanes = sc.lanes();
@@ -78,16 +79,5 @@ public final class StreamPad extends Component {
 
     public Config config() {
         return config;
-    }
-
-    @Override
-    public String moduleName() {
-        return "StreamPad_w" + config.stream().dataWidth() + "_u" + config.stream().userWidth() + "_m" + config.minBytes();
-    }
-
-    @Override
-    public Map<String, Object> parameters() {
-        return Map.of("dataWidth", config.stream().dataWidth(), "userWidth", config.stream().userWidth(),
-                "minBytes", config.minBytes());
     }
 }

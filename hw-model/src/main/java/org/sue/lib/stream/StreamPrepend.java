@@ -1,6 +1,6 @@
 package org.sue.lib.stream;
 
-import java.util.Map;
+import org.sue.core.Tag;
 import org.sue.core.Component;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
@@ -22,7 +22,7 @@ import org.sue.core.Reg;
  * behind it where timing needs one.
  */
 public final class StreamPrepend extends Component {
-    public record Config(StreamConfig stream, int headerBytes) {
+    public record Config(StreamConfig stream, @Tag("h") int headerBytes) {
         public Config {
             if (stream == null) {
                 throw new IllegalArgumentException("StreamPrepend stream configuration must be given");
@@ -39,6 +39,7 @@ public final class StreamPrepend extends Component {
     private final Config config;
 
     public StreamPrepend(Config config) {
+        super(config);
         this.config = config;
         StreamConfig sc = config.stream();
         int lanes = sc.lanes();
@@ -130,17 +131,5 @@ public final class StreamPrepend extends Component {
 
     public Config config() {
         return config;
-    }
-
-    @Override
-    public String moduleName() {
-        return "StreamPrepend_w" + config.stream().dataWidth() + "_h" + config.headerBytes() + "_u"
-                + config.stream().userWidth();
-    }
-
-    @Override
-    public Map<String, Object> parameters() {
-        return Map.of("dataWidth", config.stream().dataWidth(), "userWidth", config.stream().userWidth(),
-                "headerBytes", config.headerBytes());
     }
 }

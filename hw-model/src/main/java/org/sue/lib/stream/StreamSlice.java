@@ -1,8 +1,8 @@
 package org.sue.lib.stream;
 
+import org.sue.core.Tag;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.sue.core.Component;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
@@ -23,7 +23,7 @@ import org.sue.core.Reg;
  * be full. Outputs are registered; lanes past {@code tkeep} are zero.
  */
 public final class StreamSlice extends Component {
-    public record Config(int dataWidth, int headBytes, int tailBytes) {
+    public record Config(@Tag("w") int dataWidth, @Tag("h") int headBytes, @Tag("t") int tailBytes) {
         public Config {
             new StreamConfig(dataWidth, 1); // validates dataWidth
             if (headBytes < 0 || headBytes > 1024) {
@@ -43,6 +43,7 @@ public final class StreamSlice extends Component {
     private final Config config;
 
     public StreamSlice(Config config) {
+        super(config);
         this.config = config;
         int w = config.dataWidth();
         int lanes = w / 8;
@@ -120,15 +121,5 @@ public final class StreamSlice extends Component {
 
     public Config config() {
         return config;
-    }
-
-    @Override
-    public String moduleName() {
-        return "StreamSlice_w" + config.dataWidth() + "_h" + config.headBytes() + "_t" + config.tailBytes();
-    }
-
-    @Override
-    public Map<String, Object> parameters() {
-        return Map.of("dataWidth", config.dataWidth(), "headBytes", config.headBytes(), "tailBytes", config.tailBytes());
     }
 }
