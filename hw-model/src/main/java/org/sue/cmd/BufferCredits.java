@@ -119,6 +119,7 @@ public final class BufferCredits extends Component {
         cellFreed = Stream.slaveFlow(this, "cell_freed", CELL_EVENT);
         returnedCount = in("cell_returned_count", 2); // up to two more cells freed at once, of one VC
         returnedVc = in("cell_returned_vc", 2);
+        payloadOf(returnedCount, returnedVc);
         release = Stream.masterFlow(this, "rel", COMMAND_EVENT);
 
         // a charge stays within the cells plus the cells of one command being stored; sums of four need two more bits

@@ -168,6 +168,7 @@ public final class PackingBuffer extends Component {
         cellFreed = Stream.masterFlow(this, "cell_freed", BufferCredits.CELL_EVENT);
         cellReturnedCount = out("cell_returned_count", 2);
         cellReturnedVc = out("cell_returned_vc", 2);
+        payloadOf(cellReturnedCount, cellReturnedVc); // the VC of the cells returned, if any
         xoff = Stream.masterFlow(this, "xoff", Layout.of("xoff", Layout.bits("on", 1),
                 Layout.bits("xpuid", SueMeta.XPU_WIDTH), Layout.bits("vc", SueMeta.VC_WIDTH)));
         overflowError = out("overflow_error", 1);

@@ -192,6 +192,7 @@ public final class QueueStore extends Component {
         cellFreed = Stream.masterFlow(this, "cell_freed", VC_ONLY);
         cellReturnedCount = out("cell_returned_count", 2);
         cellReturnedVc = out("cell_returned_vc", 2);
+        payloadOf(cellReturnedCount, cellReturnedVc); // the VC of the cells returned, if any
         cellsInUse = out("cells_in_use", aw + 1);
         initBusy = out("init_busy", 1);
         overflowError = out("overflow_error", 1);

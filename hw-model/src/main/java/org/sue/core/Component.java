@@ -36,6 +36,10 @@ public abstract class Component {
     private final List<MemRead> memReads = new ArrayList<>();
     private final List<Mem> mems = new ArrayList<>();
     private final List<Stmt> body = new ArrayList<>();
+    /** Ports whose value means nothing while their valid port is zero (a stream's payload), by valid port. */
+    private final java.util.Map<Port, List<Port>> payloadOf = new java.util.LinkedHashMap<>();
+    /** This component's ports that expose a child's port, and that port. */
+    private final java.util.Map<Port, Port> exposedFrom = new java.util.LinkedHashMap<>();
     /** Where statements go now: the body, or the branch of the when being built. */
     private final Deque<List<Stmt>> blocks = new ArrayDeque<>();
     /** The conditions of the enclosing when branches, innermost last. */
@@ -106,6 +110,49 @@ public abstract class Component {
     public List<Stmt> body() { return Collections.unmodifiableList(body); }
     public SourceLoc createdAt() { return createdAt; }
 
+    /**
+     * Says that {@code payload} ports carry meaning only while {@code valid} is non-zero (a stream's or flow's
+     * payload): golden vectors record them as don't-care in the other cycles, so a simulator that starts with
+     * random register values need not agree with one that starts at zero there.
+     */
+    protected final void payloadOf(Port valid, Port... payload) {
+        SourceLoc here = SourceLoc.here();
+        if (valid.owner() != this) {
+            throw new HdlException("payloadOf: '" + valid.path() + "' is not a port of " + path(), here);
+        }
+        List<Port> list = payloadOf.computeIfAbsent(valid, k -> new ArrayList<>());
+        for (Port p : payload) {
+            if (p.owner() != this || p.direction() != valid.direction()) {
+                throw new HdlException("payloadOf: '" + p.path() + "' is not a port of " + path()
+                        + " going the same way as '" + valid.name() + "'", here);
+            }
+            list.add(p);
+        }
+    }
+
+    /**
+     * The payload ports of each valid port ({@link #payloadOf}), including a child's groups where this component
+     * exposes the child's valid and payload ports ({@link #expose}).
+     */
+    public java.util.Map<Port, List<Port>> payloads() {
+        java.util.Map<Port, List<Port>> all = new java.util.LinkedHashMap<>(payloadOf);
+        java.util.Map<Port, Port> exposing = new java.util.IdentityHashMap<>(); // child port -> this component's
+        exposedFrom.forEach((mine, childs) -> exposing.put(childs, mine));
+        exposedFrom.forEach((mine, childs) -> {
+            List<Port> childPayload = childs.owner().payloads().get(childs);
+            if (childPayload != null && !all.containsKey(mine)) {
+                List<Port> exposed = new ArrayList<>();
+                for (Port c : childPayload) {
+                    if (exposing.containsKey(c)) {
+                        exposed.add(exposing.get(c));
+                    }
+                }
+                all.put(mine, exposed);
+            }
+        });
+        return Collections.unmodifiableMap(all);
+    }
+
     /** Configuration shown in vector manifests and generation reports: every leaf of the configuration record. */
     public final java.util.Map<String, Object> parameters() {
         return ModuleName.parameters(configuration);
@@ -143,6 +190,7 @@ public abstract class Component {
                     + "'", here);
         }
         Port p = register(new Port(name, childPort.width(), childPort.direction(), this, here), here);
+        exposedFrom.put(p, childPort);
         if (p.isInput()) {
             childPort.set(p);
         } else {

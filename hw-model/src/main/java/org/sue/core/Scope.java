@@ -67,6 +67,11 @@ public final class Scope {
         return component.child(name, child);
     }
 
+    /** See {@link Component#payloadOf}. */
+    public void payloadOf(Port valid, Port... payload) {
+        component.payloadOf(valid, payload);
+    }
+
     public WhenChain when(Expr cond, Runnable body) {
         return component.when(cond, body);
     }

@@ -71,6 +71,7 @@ public final class JvmReplay {
                 chunk[c] = reader.newCycleBuffer();
             }
             long[][] actual = reader.newCycleBuffer();
+            boolean[][] dontCare = new boolean[chunkSize][n];
             List<Mismatch> first = new ArrayList<>();
             long mismatches = 0;
             long cycle = 0;
@@ -79,7 +80,7 @@ public final class JvmReplay {
             boolean more = true;
             while (more) {
                 int filled = 0;
-                while (filled < chunkSize && (more = reader.next(chunk[filled]))) {
+                while (filled < chunkSize && (more = reader.next(chunk[filled], dontCare[filled]))) {
                     filled++;
                 }
                 long s0 = System.nanoTime();
@@ -98,7 +99,7 @@ public final class JvmReplay {
                         }
                     }
                     for (int i = 0; i < n; i++) {
-                        if (ports.get(i).dir() != PortDir.OUT) {
+                        if (ports.get(i).dir() != PortDir.OUT || dontCare[c][i]) {
                             continue;
                         }
                         sim.peekInto(ids[i], actual[i]);

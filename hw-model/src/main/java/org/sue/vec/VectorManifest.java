@@ -19,7 +19,9 @@ import java.util.Locale;
  */
 public record VectorManifest(String module, JsonNode config, String clock, String reset, String resetStyle,
                              long cycles, String body, List<PortSpec> ports) {
-    public static final String FORMAT = "sue-vectors-1";
+    /** Version 2 adds the don't-care token {@code x} for outputs; version 1 files (without it) are still read. */
+    public static final String FORMAT = "sue-vectors-2";
+    static final String FORMAT_1 = "sue-vectors-1";
     static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     public VectorManifest {
@@ -42,7 +44,7 @@ public record VectorManifest(String module, JsonNode config, String clock, Strin
     public static VectorManifest read(Path json) {
         try {
             JsonNode n = JSON.readTree(json.toFile());
-            if (!FORMAT.equals(n.path("format").asText())) {
+            if (!FORMAT.equals(n.path("format").asText()) && !FORMAT_1.equals(n.path("format").asText())) {
                 throw new IllegalArgumentException(json + ": not a " + FORMAT + " manifest (format = '"
                         + n.path("format").asText() + "')");
             }

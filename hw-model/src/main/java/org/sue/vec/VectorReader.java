@@ -16,6 +16,7 @@ public final class VectorReader implements Closeable {
     private final Path bodyPath;
     private final BufferedReader in;
     private final long[][] current;
+    private final boolean[] currentDontCare;
     private long line;
     private boolean first = true;
 
@@ -24,6 +25,7 @@ public final class VectorReader implements Closeable {
         this.bodyPath = bodyPath;
         this.in = in;
         this.current = new long[manifest.ports().size()][];
+        this.currentDontCare = new boolean[manifest.ports().size()];
         for (int i = 0; i < current.length; i++) {
             current[i] = new long[manifest.ports().get(i).words()];
         }
@@ -47,6 +49,11 @@ public final class VectorReader implements Closeable {
 
     /** Reads the next cycle into dst (dst[i] sized for port i); false at the end of the body. */
     public boolean next(long[][] dst) {
+        return next(dst, null);
+    }
+
+    /** Like {@link #next(long[][])}; {@code dontCare[i]} tells whether port i's value does not matter this cycle. */
+    public boolean next(long[][] dst, boolean[] dontCare) {
         String s;
         try {
             do {
@@ -73,11 +80,21 @@ public final class VectorReader implements Closeable {
                 if (first) {
                     throw error("'.' on the first cycle for port '" + p.name() + "'");
                 }
-            } else if (!Hex.parse(s, pos, end, current[field], p.width())) {
+            } else if (end - pos == 1 && s.charAt(pos) == 'x') {
+                if (p.dir() != PortDir.OUT) {
+                    throw error("'x' for input '" + p.name() + "': only an output can be don't-care");
+                }
+                currentDontCare[field] = true;
+            } else if (Hex.parse(s, pos, end, current[field], p.width())) {
+                currentDontCare[field] = false;
+            } else {
                 throw error("bad value '" + s.substring(pos, end) + "' for port '" + p.name() + "' (" + p.width()
                         + " bits, hex expected)");
             }
             System.arraycopy(current[field], 0, dst[field], 0, current[field].length);
+            if (dontCare != null) {
+                dontCare[field] = currentDontCare[field];
+            }
             field++;
             pos = end + 1;
         }

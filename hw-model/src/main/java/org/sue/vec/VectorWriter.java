@@ -11,14 +11,16 @@ import java.nio.file.Path;
 import java.util.zip.GZIPOutputStream;
 
 /**
- * Streams a vector body: one line per cycle, one lower-case hex field per port, "." where a value repeats the
- * previous cycle's. The manifest is written on close with the final cycle count.
+ * Streams a vector body: one line per cycle, one lower-case hex field per port, "x" where an output's value does not
+ * matter, "." where a field repeats the previous cycle's. The manifest is written on close with the final cycle
+ * count.
  */
 public final class VectorWriter implements Closeable {
     private final Path manifestPath;
     private final VectorManifest header;
     private final BufferedWriter out;
     private final long[][] previous;
+    private final boolean[] previousDontCare;
     private final char[] buf;
     private long cycles;
 
@@ -27,6 +29,7 @@ public final class VectorWriter implements Closeable {
         this.header = header;
         this.out = out;
         this.previous = new long[header.ports().size()][];
+        this.previousDontCare = new boolean[header.ports().size()];
         int maxWords = 1;
         for (PortSpec p : header.ports()) {
             maxWords = Math.max(maxWords, p.words());
@@ -50,6 +53,11 @@ public final class VectorWriter implements Closeable {
 
     /** One cycle: values[i] holds port i as little-endian 64-bit words. */
     public void writeCycle(long[][] values) {
+        writeCycle(values, null);
+    }
+
+    /** One cycle; where {@code dontCare[i]} (outputs only) the value is written as "x". */
+    public void writeCycle(long[][] values, boolean[] dontCare) {
         try {
             for (int i = 0; i < values.length; i++) {
                 if (i > 0) {
@@ -58,8 +66,22 @@ public final class VectorWriter implements Closeable {
                 long[] v = values[i];
                 int words = header.ports().get(i).words();
                 long[] prev = previous[i];
-                if (prev != null && same(prev, v, words)) {
+                boolean x = dontCare != null && dontCare[i];
+                if (x && header.ports().get(i).dir() != PortDir.OUT) {
+                    throw new IllegalArgumentException("only outputs can be don't-care; " + header.ports().get(i).name()
+                            + " is an input");
+                }
+                if (prev != null && previousDontCare[i] == x && (x || same(prev, v, words))) {
                     out.write('.');
+                    continue;
+                }
+                if (prev == null) {
+                    prev = new long[words];
+                    previous[i] = prev;
+                }
+                previousDontCare[i] = x;
+                if (x) {
+                    out.write('x');
                     continue;
                 }
                 if (prev == null) {

@@ -114,4 +114,45 @@ class VectorFormatTest {
             assertThrows(IllegalArgumentException.class, () -> r.next(r.newCycleBuffer()));
         }
     }
+
+    /** "x" marks an output don't-care; "." repeats it; values after it are read again; an input can never be "x". */
+    @Test
+    void dontCareOutputsRoundTripAndInputsRefuseThem(@TempDir Path dir) throws Exception {
+        Path json = dir.resolve("x.json");
+        int out = 2; // p63: an output
+        long[][] row = new long[WIDTHS.length + 1][];
+        for (int i = 0; i < row.length; i++) {
+            row[i] = new long[i == 0 ? 1 : (WIDTHS[i - 1] + 63) / 64];
+        }
+        boolean[][] marks = {{false, false, true}, {false, false, true}, {false, false, false}, {false, false, true}};
+        try (VectorWriter w = VectorWriter.create(json, header("x.vec"))) {
+            for (int c = 0; c < marks.length; c++) {
+                row[out][0] = c + 5;
+                boolean[] dc = new boolean[row.length];
+                dc[out] = marks[c][2];
+                w.writeCycle(row, dc);
+            }
+        }
+        List<String> lines = Files.readAllLines(dir.resolve("x.vec"));
+        assertEquals("x", lines.get(0).split(" ")[out]);
+        assertEquals(".", lines.get(1).split(" ")[out], "a repeated don't-care is written as a repeat");
+        assertEquals("7", lines.get(2).split(" ")[out]);
+        try (VectorReader r = VectorReader.open(json)) {
+            long[][] dst = r.newCycleBuffer();
+            boolean[] dc = new boolean[row.length];
+            for (boolean[] m : marks) {
+                assertTrue(r.next(dst, dc));
+                assertEquals(m[2], dc[out]);
+            }
+        }
+        String[] first = lines.get(0).split(" ");
+        first[3] = "x"; // p64, an input
+        lines.set(0, String.join(" ", first));
+        Files.write(dir.resolve("x.vec"), lines);
+        try (VectorReader r = VectorReader.open(json)) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> r.next(r.newCycleBuffer(), new boolean[row.length]));
+            assertTrue(e.getMessage().contains("only an output can be don't-care"), e.getMessage());
+        }
+    }
 }

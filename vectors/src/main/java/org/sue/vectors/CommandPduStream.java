@@ -3,7 +3,7 @@ package org.sue.vectors;
 import java.util.Random;
 import org.sue.cmd.CommandTable;
 import org.sue.cmd.tb.RandomCommands;
-import org.sue.lib.stream.model.Beats;
+import org.sue.lib.stream.tb.PacketBeats;
 import org.sue.net.SueMeta;
 import org.sue.sim.Simulator;
 
@@ -17,9 +17,7 @@ public final class CommandPduStream implements GoldenScenario.Stimulus {
     private final int lanes;
     private final int[] cmdHeld = new int[4];
     private final int[] dataHeld = new int[4];
-    private byte[] pdu;
-    private SueMeta meta;
-    private int offset;
+    private PacketBeats beats;
 
     public CommandPduStream(CommandTable table, int lanes) {
         this.table = table;
@@ -48,28 +46,16 @@ public final class CommandPduStream implements GoldenScenario.Stimulus {
         }
         sim.poke("rx_credit", credit);
         sim.poke("rx_reset_in", cycle % 700 == 650 ? 1 : 0);
-        if (pdu == null) {
-            pdu = RandomCommands.pdu(rnd, table, 1 + rnd.nextInt(6), rnd.nextInt(4) == 0);
-            meta = new SueMeta(rnd.nextInt(1024), rnd.nextInt(1024), rnd.nextInt(4), 0, 0, 0, 0, 0, false, pdu.length);
-            offset = 0;
+        if (beats == null) {
+            beats = new PacketBeats(sim, "s_axis");
         }
-        boolean valid = rnd.nextInt(6) > 0;
-        int n = Math.min(lanes, pdu.length - offset);
-        boolean last = offset + n >= pdu.length;
-        long[] data = Beats.data(pdu, offset, n, lanes);
-        for (int w = n / 8 + 1; w < data.length; w++) {
-            data[w] = rnd.nextLong(); // lanes past tkeep carry garbage
+        if (beats.idle()) {
+            byte[] pdu = RandomCommands.pdu(rnd, table, 1 + rnd.nextInt(6), rnd.nextInt(4) == 0);
+            SueMeta meta = new SueMeta(rnd.nextInt(1024), rnd.nextInt(1024), rnd.nextInt(4), 0, 0, 0, 0, 0, false,
+                    pdu.length);
+            beats.start(pdu, meta.pack());
         }
-        sim.poke("s_axis_tvalid", valid ? 1 : 0);
-        sim.poke("s_axis_tdata", data);
-        sim.poke("s_axis_tkeep", Beats.keep(n, lanes));
-        sim.poke("s_axis_tlast", last ? 1 : 0);
-        sim.poke("s_axis_tuser", meta.pack());
-        if (valid && sim.peek("s_axis_tready") == 1) {
-            offset += lanes;
-            if (last) {
-                pdu = null;
-            }
-        }
+        beats.offer(rnd.nextInt(6) > 0, rnd); // lanes past tkeep carry garbage
+        beats.advance();
     }
 }

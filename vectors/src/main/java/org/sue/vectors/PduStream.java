@@ -1,7 +1,7 @@
 package org.sue.vectors;
 
 import java.util.Random;
-import org.sue.lib.stream.model.Beats;
+import org.sue.lib.stream.tb.PacketBeats;
 import org.sue.net.NetConfig;
 import org.sue.net.SueMeta;
 import org.sue.net.tb.LoopbackRun;
@@ -16,9 +16,7 @@ public final class PduStream implements GoldenScenario.Stimulus {
     private final int lanes;
     private final int maxCommands;
     private final LoopbackRun.Peers peers;
-    private byte[] pdu;
-    private SueMeta meta;
-    private int offset;
+    private PacketBeats beats;
 
     public PduStream(NetConfig net, int lanes, int maxCommands) {
         this.net = net;
@@ -39,26 +37,17 @@ public final class PduStream implements GoldenScenario.Stimulus {
             sim.poke("s_axis_tvalid", 0);
             return;
         }
-        if (pdu == null) {
-            pdu = new byte[1 + rnd.nextInt(maxCommands)];
+        if (beats == null) {
+            beats = new PacketBeats(sim, "s_axis");
+        }
+        if (beats.idle()) {
+            byte[] pdu = new byte[1 + rnd.nextInt(maxCommands)];
             rnd.nextBytes(pdu);
-            meta = new SueMeta(rnd.nextInt(entries), rnd.nextInt(1024), rnd.nextInt(4), rnd.nextInt(1 << 16),
+            SueMeta meta = new SueMeta(rnd.nextInt(entries), rnd.nextInt(1024), rnd.nextInt(4), rnd.nextInt(1 << 16),
                     rnd.nextInt(4), rnd.nextInt(1 << 16), rnd.nextInt(1024), 0, false, pdu.length);
-            offset = 0;
+            beats.start(pdu, meta.pack());
         }
-        boolean valid = rnd.nextInt(6) > 0;
-        int n = Math.min(lanes, pdu.length - offset);
-        boolean last = offset + n >= pdu.length;
-        sim.poke("s_axis_tvalid", valid ? 1 : 0);
-        sim.poke("s_axis_tdata", Beats.data(pdu, offset, n, lanes));
-        sim.poke("s_axis_tkeep", Beats.keep(n, lanes));
-        sim.poke("s_axis_tlast", last ? 1 : 0);
-        sim.poke("s_axis_tuser", meta.pack());
-        if (valid && sim.peek("s_axis_tready") == 1) {
-            offset += lanes;
-            if (last) {
-                pdu = null;
-            }
-        }
+        beats.offer(rnd.nextInt(6) > 0, null);
+        beats.advance();
     }
 }

@@ -12,6 +12,7 @@ import org.sue.core.HdlException;
 import org.sue.core.Hw;
 import org.sue.core.Layout;
 import org.sue.core.Mem;
+import org.sue.core.Port;
 import org.sue.core.PortDirection;
 import org.sue.core.Reg;
 import org.sue.core.Scope;
@@ -125,6 +126,7 @@ public final class Stream {
                 fields.put(f.name(), s.port(name + "_" + f.name(), f.width(), forward));
             }
         }
+        s.payloadOf((Port) valid, fields.values().toArray(new Port[0]));
         return new Stream(name, axis, valid, ready, payload, ordered(payload, fields));
     }
 
