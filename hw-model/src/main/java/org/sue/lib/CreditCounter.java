@@ -4,8 +4,10 @@ import org.sue.core.Tag;
 import org.sue.core.Component;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
+import org.sue.core.Layout;
 import org.sue.core.Port;
 import org.sue.core.Reg;
+import org.sue.lib.stream.Stream;
 
 /**
  * Credit counter: starts full at {@code maxCredits}; {@code consume} spends up to the credits held, {@code return}
@@ -35,11 +37,12 @@ public final class CreditCounter extends Component {
         }
     }
 
-    public final Port consumeValid;
-    public final Port consumeAmount;
+    /** A request to spend {@code consume_amount} credits ({@code consume_valid}): a flow. */
+    public final Stream consume;
+    /** The request of this cycle was granted. */
     public final Port consumeOk;
-    public final Port returnValid;
-    public final Port returnAmount;
+    /** Credits given back: {@code return_valid}, {@code return_amount}. */
+    public final Stream giveBack;
     public final Port credits;
     public final Port underflow;
     public final Port overflow;
@@ -51,11 +54,10 @@ public final class CreditCounter extends Component {
         int cw = config.countWidth();
         int aw = config.amountWidth();
         int sumWidth = Math.max(cw, aw) + 1; // room for count + return before saturation
-        consumeValid = in("consume_valid", 1);
-        consumeAmount = in("consume_amount", aw);
+        Layout amount = Layout.plain("amount", aw);
+        consume = Stream.slaveFlow(this, "consume", amount);
         consumeOk = out("consume_ok", 1);
-        returnValid = in("return_valid", 1);
-        returnAmount = in("return_amount", aw);
+        giveBack = Stream.slaveFlow(this, "return", amount);
         credits = out("credits", cw);
         underflow = out("underflow", 1);
         overflow = out("overflow", 1);
@@ -64,16 +66,17 @@ public final class CreditCounter extends Component {
         Reg underflowFlag = reg("underflow_flag", 1, 0);
         Reg overflowFlag = reg("overflow_flag", 1, 0);
 
-        Expr enough = wire("enough", consumeAmount.resize(sumWidth).le(count.resize(sumWidth)));
-        Expr spend = wire("spend", consumeValid.and(enough));
-        Expr spent = Hw.mux(spend, consumeAmount.resize(sumWidth), Hw.zeros(sumWidth));
-        Expr returned = Hw.mux(returnValid, returnAmount.resize(sumWidth), Hw.zeros(sumWidth));
+        Expr asked = consume.field("amount").resize(sumWidth);
+        Expr enough = wire("enough", asked.le(count.resize(sumWidth)));
+        Expr spend = wire("spend", consume.valid().and(enough));
+        Expr spent = Hw.mux(spend, asked, Hw.zeros(sumWidth));
+        Expr returned = Hw.mux(giveBack.valid(), giveBack.field("amount").resize(sumWidth), Hw.zeros(sumWidth));
         Expr sum = wire("sum", count.resize(sumWidth).sub(spent).add(returned));
         Expr limit = Hw.lit(sumWidth, config.maxCredits());
         Expr saturate = wire("saturate", sum.gt(limit));
 
         count.set(Hw.mux(saturate, limit, sum).resize(cw));
-        when(consumeValid.and(enough.not()), () -> underflowFlag.set(1));
+        when(consume.valid().and(enough.not()), () -> underflowFlag.set(1));
         when(saturate, () -> overflowFlag.set(1));
 
         consumeOk.set(spend);
