@@ -82,6 +82,16 @@ public final class VerilogEmitter {
                 "headerWithRepoHash", false,
                 // our own <top>.f replaces SpinalHDL's <top>.lst
                 "printFilelist", false,
+                // no when_<File>_l<line> names: a condition that is a signal is used as it is, another is written
+                // inline or named by the lowering (a name must not change when unrelated Java lines move)
+                "nameWhenByFile", false,
+                // Verilog: each assignment is one expression, as written in Java. The cut puts arbitrary
+                // sub-expressions in _zz_ wires (1-bit ones as [0:0]); VHDL keeps it: GHDL refuses the deep
+                // parentheses of, e.g., SpinalHDL's xor chain of a 1024-bit parity without it
+                "cutLongExpressions", !verilog,
+                // a when that drives registers with and without reset is written in two always blocks: its
+                // condition repeated inline in both, not put in a _zz_when wire
+                "inlineConditionalExpression", true,
                 // widths are checked by our core; SpinalHDL's default limit (4096) would reject long concatenations
                 "bitVectorWidthMax", 1 << 24));
         ClockUse clocks = new ClockUse(design.top());
