@@ -22,7 +22,8 @@ import spinal.core.Verilog$;
 
 /**
  * Emits an elaborated design as Verilog (or VHDL) through SpinalHDL: one file per module, identical modules shared,
- * plus a file list {@code <top>.f}. SpinalHDL keeps global state, so emissions are serialised.
+ * plus a file list {@code <top>.f} (paths relative to it). SpinalHDL keeps global state, so emissions are
+ * serialised.
  */
 public final class VerilogEmitter {
     private VerilogEmitter() {
@@ -60,6 +61,19 @@ public final class VerilogEmitter {
                         + as.keySet() + ". Put the parameters that change the structure into moduleName().");
             }
         }
+    }
+
+    /**
+     * The lines of a file list: each file relative to the list's folder, with '/' separators, so that the folder can
+     * be moved or archived (tools read them with {@code -F}, relative to the list).
+     */
+    static List<String> relativeLines(Path list, java.util.Collection<Path> files) {
+        Path base = list.toAbsolutePath().normalize().getParent();
+        List<String> lines = new ArrayList<>();
+        for (Path f : files) {
+            lines.add(base.relativize(f.toAbsolutePath().normalize()).toString().replace('\\', '/'));
+        }
+        return lines;
     }
 
     public static Result emit(Design design, Path targetDir) {
@@ -107,12 +121,8 @@ public final class VerilogEmitter {
         report.generatedSourcesPaths().foreach(p -> files.add(Path.of(p)));
         String topName = report.toplevelName();
         Path list = targetDir.resolve(topName + ".f");
-        StringBuilder sb = new StringBuilder();
-        for (Path f : files) {
-            sb.append(f.toAbsolutePath()).append('\n');
-        }
         try {
-            Files.writeString(list, sb.toString());
+            Files.write(list, relativeLines(list, files));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
