@@ -5,6 +5,7 @@ ensure_tools() {
   local need=()
   command -v verilator >/dev/null 2>&1 || need+=(verilator)
   command -v yosys >/dev/null 2>&1 || need+=(yosys)
+  command -v ghdl >/dev/null 2>&1 || need+=(ghdl)
   command -v g++ >/dev/null 2>&1 || need+=(g++)
   command -v make >/dev/null 2>&1 || need+=(make)
   command -v mvn >/dev/null 2>&1 || need+=(maven)

@@ -3,7 +3,7 @@ package org.sue.gen;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -15,12 +15,41 @@ import org.sue.core.ResetStyle;
 
 /**
  * The main job ({@code scripts/generate}): writes the Verilog of every default design into one folder, one file per
- * module plus {@code files.f}, then runs the framing loopback simulation ({@link LoopbackJob}) and the command path
- * loopback ({@link CommandLoopbackJob}).
+ * module plus {@code files.f} ({@link #emitDefaultDesigns}), then runs the framing loopback simulation
+ * ({@link LoopbackJob}) and the command path loopback ({@link CommandLoopbackJob}).
  * Arguments: [output folder, default build/rtl] [--vhdl] [--reset=SYNC_HIGH|SYNC_LOW|ASYNC_HIGH|ASYNC_LOW].
  */
 public final class Generate {
     private Generate() {
+    }
+
+    /** What {@link #emitDefaultDesigns} wrote: every module file, each design's result, and the folder's file list. */
+    public record Emission(Path folder, List<Path> files, Map<String, VerilogEmitter.Result> designs, Path fileList) {
+    }
+
+    /**
+     * Writes every default design ({@link DefaultDesigns}) into one folder, as {@code scripts/generate} does: one file
+     * per module (a module shared by designs is written once per design, identically), each design's own
+     * {@code <top>.f}, and {@code files.f} naming every file, relative to the folder (use {@code verilator -F}, which
+     * reads paths relative to the list, not {@code -f}).
+     */
+    public static Emission emitDefaultDesigns(Path out, HdlLanguage lang, ResetStyle reset, boolean verbose)
+            throws IOException {
+        Set<Path> files = new LinkedHashSet<>();
+        Map<String, VerilogEmitter.Result> designs = new LinkedHashMap<>();
+        for (Map.Entry<String, Supplier<Component>> e : DefaultDesigns.all().entrySet()) {
+            long t0 = System.nanoTime();
+            VerilogEmitter.Result r = VerilogEmitter.emit(Design.elaborate(e.getValue().get(), reset), out, lang);
+            files.addAll(r.files());
+            designs.put(e.getKey(), r);
+            if (verbose) {
+                System.out.printf("%-18s -> %-50s %2d module file(s) (%.2f s)%n", e.getKey(), r.topModule(),
+                        r.files().size(), (System.nanoTime() - t0) / 1e9);
+            }
+        }
+        Path list = out.resolve("files.f");
+        Files.write(list, VerilogEmitter.relativeLines(list, files));
+        return new Emission(out, List.copyOf(files), designs, list);
     }
 
     public static void main(String[] args) throws IOException {
@@ -38,21 +67,8 @@ public final class Generate {
                 out = Path.of(a);
             }
         }
-        Set<Path> files = new LinkedHashSet<>();
-        for (Map.Entry<String, Supplier<Component>> e : DefaultDesigns.all().entrySet()) {
-            long t0 = System.nanoTime();
-            VerilogEmitter.Result r = VerilogEmitter.emit(Design.elaborate(e.getValue().get(), reset), out, lang);
-            files.addAll(r.files());
-            System.out.printf("%-18s -> %-50s %2d module file(s) (%.2f s)%n", e.getKey(), r.topModule(),
-                    r.files().size(), (System.nanoTime() - t0) / 1e9);
-        }
-        List<String> lines = new ArrayList<>();
-        for (Path f : files) {
-            lines.add(f.toAbsolutePath().toString());
-        }
-        Path list = out.resolve("files.f");
-        Files.write(list, lines);
-        System.out.println("wrote " + files.size() + " files and " + list);
+        Emission e = emitDefaultDesigns(out, lang, reset, true);
+        System.out.println("wrote " + e.files().size() + " files and " + e.fileList());
         LoopbackJob.run(Path.of("build", "sim"));
         CommandLoopbackJob.run();
     }

@@ -22,7 +22,8 @@ import spinal.core.Verilog$;
 
 /**
  * Emits an elaborated design as Verilog (or VHDL) through SpinalHDL: one file per module, identical modules shared,
- * plus a file list {@code <top>.f}. SpinalHDL keeps global state, so emissions are serialised.
+ * plus a file list {@code <top>.f} (paths relative to it). SpinalHDL keeps global state, so emissions are
+ * serialised.
  */
 public final class VerilogEmitter {
     private VerilogEmitter() {
@@ -62,6 +63,19 @@ public final class VerilogEmitter {
         }
     }
 
+    /**
+     * The lines of a file list: each file relative to the list's folder, with '/' separators, so that the folder can
+     * be moved or archived (tools read them with {@code -F}, relative to the list).
+     */
+    static List<String> relativeLines(Path list, java.util.Collection<Path> files) {
+        Path base = list.toAbsolutePath().normalize().getParent();
+        List<String> lines = new ArrayList<>();
+        for (Path f : files) {
+            lines.add(base.relativize(f.toAbsolutePath().normalize()).toString().replace('\\', '/'));
+        }
+        return lines;
+    }
+
     public static Result emit(Design design, Path targetDir) {
         return emit(design, targetDir, HdlLanguage.VERILOG);
     }
@@ -82,6 +96,16 @@ public final class VerilogEmitter {
                 "headerWithRepoHash", false,
                 // our own <top>.f replaces SpinalHDL's <top>.lst
                 "printFilelist", false,
+                // no when_<File>_l<line> names: a condition that is a signal is used as it is, another is written
+                // inline or named by the lowering (a name must not change when unrelated Java lines move)
+                "nameWhenByFile", false,
+                // Verilog: each assignment is one expression, as written in Java. The cut puts arbitrary
+                // sub-expressions in _zz_ wires (1-bit ones as [0:0]); VHDL keeps it: GHDL refuses the deep
+                // parentheses of, e.g., SpinalHDL's xor chain of a 1024-bit parity without it
+                "cutLongExpressions", !verilog,
+                // a when that drives registers with and without reset is written in two always blocks: its
+                // condition repeated inline in both, not put in a _zz_when wire
+                "inlineConditionalExpression", true,
                 // widths are checked by our core; SpinalHDL's default limit (4096) would reject long concatenations
                 "bitVectorWidthMax", 1 << 24));
         ClockUse clocks = new ClockUse(design.top());
@@ -97,12 +121,8 @@ public final class VerilogEmitter {
         report.generatedSourcesPaths().foreach(p -> files.add(Path.of(p)));
         String topName = report.toplevelName();
         Path list = targetDir.resolve(topName + ".f");
-        StringBuilder sb = new StringBuilder();
-        for (Path f : files) {
-            sb.append(f.toAbsolutePath()).append('\n');
-        }
         try {
-            Files.writeString(list, sb.toString());
+            Files.write(list, relativeLines(list, files));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -110,9 +110,11 @@ class VerilogEmitterTest {
     }
 
     @Test
-    void sourceLinesOfWhenBlocksNameTheJavaFile(@TempDir Path dir) throws Exception {
+    void conditionsAreSignalsOrWrittenInline(@TempDir Path dir) throws Exception {
         VerilogEmitter.Result r = VerilogEmitter.emit(Design.elaborate(new SyncFifo(new SyncFifo.Config(8, 4))), dir);
-        assertTrue(Files.readString(r.files().get(0)).contains("when_SyncFifojava_l"),
-                "SpinalHDL names conditions after the Java file and line that wrote them");
+        String v = Files.readString(r.files().get(0));
+        assertTrue(v.contains("if(write) begin"), "a 1-bit signal is the condition itself:\n" + v);
+        assertTrue(v.contains("if((push_valid && full)) begin"), "an expression read once stays inline:\n" + v);
+        assertFalse(v.contains("when_"), "no when_<File>_l<line> wire:\n" + v);
     }
 }

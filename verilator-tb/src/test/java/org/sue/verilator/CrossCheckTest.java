@@ -65,7 +65,7 @@ class CrossCheckTest {
         Path broken = OUT.resolve("broken").resolve(v.files().get(0).getFileName());
         Files.createDirectories(broken.getParent());
         String text = Files.readString(v.files().get(0));
-        String sabotaged = text.replace("assign write = (push_valid & (~ full));", "assign write = push_valid;");
+        String sabotaged = text.replace("assign write = (push_valid && (! full));", "assign write = push_valid;");
         assertFalse(text.equals(sabotaged), "the sabotage applies to the generated FIFO");
         Files.writeString(broken, sabotaged);
         ReplayResult r = VerilatorReplay.replay(List.of(broken), v.topModule(), GoldenFiles.manifest(s), Set.of(),

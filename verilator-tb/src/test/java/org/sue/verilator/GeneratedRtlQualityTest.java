@@ -19,7 +19,7 @@ import org.sue.gen.VerilogEmitter;
 
 /**
  * Everything scripts/generate writes passes {@code verilator --lint-only -Wall} with no warning and Yosys synthesis
- * with no latch; and both checks do catch a bad module.
+ * with no latch, and its VHDL analyses and elaborates in GHDL; and the checks do catch a bad module.
  */
 class GeneratedRtlQualityTest {
     static final Path OUT = Path.of("target", "quality").toAbsolutePath();
@@ -50,13 +50,57 @@ class GeneratedRtlQualityTest {
         }));
     }
 
+    /** GHDL analyses every file and elaborates the top of each default design (flags: {@link Ghdl#FLAGS}). */
+    @TestFactory
+    Stream<DynamicTest> everyDefaultDesignIsValidVhdl() {
+        return DefaultDesigns.all().entrySet().stream().map(e -> DynamicTest.dynamicTest(e.getKey(), () -> {
+            VerilogEmitter.Result r = VerilogEmitter.emit(Design.elaborate(e.getValue().get()),
+                    OUT.resolve("vhdl").resolve(e.getKey()), HdlLanguage.VHDL);
+            Path top = r.fileList().resolveSibling(r.topModule() + ".vhd");
+            assertTrue(Files.readString(top).contains("entity " + r.topModule() + " is"), "VHDL entity in " + top);
+            assertEquals(List.of(), Ghdl.check(r.files(), r.topModule()), "GHDL " + Ghdl.FLAGS + " on " + r.files());
+        }));
+    }
+
     @Test
-    void vhdlIsEmittedToo() throws Exception {
-        VerilogEmitter.Result r = VerilogEmitter.emit(Design.elaborate(DefaultDesigns.all().get("crc32_w64").get()),
-                OUT.resolve("vhdl"), HdlLanguage.VHDL);
-        Path vhd = r.files().stream().filter(f -> f.getFileName().toString().equals("ParallelCrc_crc32_w64.vhd")).findFirst()
-                .orElseThrow(() -> new AssertionError("no ParallelCrc_crc32_w64.vhd among " + r.files()));
-        assertTrue(Files.readString(vhd).contains("entity ParallelCrc_crc32_w64 is"), "VHDL entity");
+    void theVhdlCheckCatchesATypeErrorAndAnUnboundInstance() throws Exception {
+        Path dir = Files.createDirectories(OUT.resolve("bad-vhdl"));
+        Path typeError = dir.resolve("type_error.vhd");
+        Files.writeString(typeError, """
+                library ieee;
+                use ieee.std_logic_1164.all;
+                use ieee.numeric_std.all;
+                entity type_error is
+                  port(a : in std_logic; y : out unsigned(1 downto 0));
+                end type_error;
+                architecture arch of type_error is
+                begin
+                  y <= a;
+                end arch;
+                """);
+        List<String> analysis = Ghdl.check(List.of(typeError), "type_error");
+        assertFalse(analysis.isEmpty(), "a std_logic driving an unsigned is rejected");
+        assertTrue(analysis.get(0).startsWith("ghdl -a: ") && analysis.get(0).contains("type_error.vhd:9"),
+                analysis.toString());
+        Path unbound = dir.resolve("unbound.vhd");
+        Files.writeString(unbound, """
+                library ieee;
+                use ieee.std_logic_1164.all;
+                entity unbound is
+                  port(a : in std_logic; y : out std_logic);
+                end unbound;
+                architecture arch of unbound is
+                  component missing is
+                    port(a : in std_logic; y : out std_logic);
+                  end component;
+                begin
+                  u : missing port map(a => a, y => y);
+                end arch;
+                """);
+        List<String> elaboration = Ghdl.check(List.of(unbound), "unbound");
+        assertFalse(elaboration.isEmpty(), "an instance of an entity that does not exist is rejected");
+        assertTrue(elaboration.get(0).startsWith("ghdl -e unbound: ") && elaboration.toString().contains("not bound"),
+                elaboration.toString());
     }
 
     @Test
