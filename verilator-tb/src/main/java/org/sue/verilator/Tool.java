@@ -41,8 +41,23 @@ final class Tool {
         }
     }
 
-    /** First line of {@code verilator --version}, part of every build cache key. */
-    static String verilatorVersion() {
-        return run(List.of("verilator", "--version"), null, 60).text().trim();
+    /** Whether a command of that name is on the PATH. */
+    static boolean onPath(String command) {
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
+            if (java.nio.file.Files.isExecutable(java.nio.file.Path.of(dir, command))) {
+                return true;
+            }
+        }
+        return false;
     }
+
+    /** First line of {@code verilator --version}, part of every build cache key. */
+    static synchronized String verilatorVersion() {
+        if (verilatorVersion == null) {
+            verilatorVersion = run(List.of("verilator", "--version"), null, 60).text().trim();
+        }
+        return verilatorVersion;
+    }
+
+    private static String verilatorVersion;
 }

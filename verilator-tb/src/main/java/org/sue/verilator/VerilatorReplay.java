@@ -50,9 +50,10 @@ public final class VerilatorReplay {
                                       Path waveDir, long seed) {
         VectorManifest m = VectorManifest.read(manifestJson);
         String harness = harness(m, top, absentPorts);
-        Path binDir = build(verilog, top, harness);
-        boolean rebuilt = lastBuildRebuilt;
-        double buildSeconds = lastBuildSeconds;
+        Build b = build(verilog, top, harness);
+        Path binDir = b.dir();
+        boolean rebuilt = b.rebuilt();
+        double buildSeconds = b.seconds();
         Path body = plainBody(manifestJson, m);
         ReplayResult r = run(binDir, body, null, seed, rebuilt, buildSeconds);
         if (!r.passed()) {
@@ -140,15 +141,23 @@ public final class VerilatorReplay {
 
     // ---- build (cached) ----------------------------------------------------------------------------------------------
 
-    private static boolean lastBuildRebuilt;
-    private static double lastBuildSeconds;
+    /** A built harness: its directory, whether this call built it, and how long that took. */
+    record Build(Path dir, boolean rebuilt, double seconds) {
+    }
+
+    /** One lock per build directory: two tests may build different designs at once, never the same one twice. */
+    private static final java.util.concurrent.ConcurrentHashMap<Path, Object> BUILD_LOCKS =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** Compiler cache for the C++ build when the machine has one (scripts/test installs ccache). */
+    private static final boolean CCACHE = Tool.onPath("ccache");
 
     public static Path cacheRoot() {
         String p = System.getProperty("sue.verilator.cache");
         return p != null ? Path.of(p) : Path.of(System.getProperty("user.home"), ".cache", "sue-verilator");
     }
 
-    static synchronized Path build(List<Path> verilog, String top, String harness) {
+    static Build build(List<Path> verilog, String top, String harness) {
         try {
             MessageDigest sha = MessageDigest.getInstance("SHA-256");
             sha.update(Tool.verilatorVersion().getBytes(StandardCharsets.UTF_8));
@@ -161,17 +170,30 @@ public final class VerilatorReplay {
             sha.update(harness.getBytes(StandardCharsets.UTF_8));
             String hash = HexFormat.of().formatHex(sha.digest()).substring(0, 24);
             Path dir = cacheRoot().resolve(top + "-" + hash);
+            synchronized (BUILD_LOCKS.computeIfAbsent(dir, k -> new Object())) {
+                return buildIn(dir, verilog, top, harness);
+            }
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static Build buildIn(Path dir, List<Path> verilog, String top, String harness) {
+        try {
             Path bin = dir.resolve("obj").resolve("replay");
             if (Files.isExecutable(bin)) {
-                lastBuildRebuilt = false;
-                lastBuildSeconds = 0;
-                return dir;
+                return new Build(dir, false, 0);
             }
             Files.createDirectories(dir);
             Path src = dir.resolve("src");
             Files.createDirectories(src);
             List<String> cmd = new ArrayList<>(List.of("verilator"));
             cmd.addAll(FLAGS);
+            if (CCACHE) { // the C++ of Verilator's runtime is the same in every build: compiled once
+                cmd.set(cmd.indexOf("OPT_FAST=-O2 OPT_GLOBAL=-O2"), "OPT_FAST=-O2 OPT_GLOBAL=-O2 OBJCACHE=ccache");
+            }
             cmd.addAll(List.of("--top-module", top, "-Mdir", dir.resolve("obj").toString(), "-o", "replay"));
             for (Path f : verilog) {
                 Path copy = src.resolve(f.getFileName());
@@ -184,18 +206,15 @@ public final class VerilatorReplay {
             System.out.println("[verilator] building " + top + " replay harness in " + dir + " ...");
             long t0 = System.nanoTime();
             Tool.Output out = Tool.run(cmd, dir, 1800);
-            lastBuildSeconds = (System.nanoTime() - t0) / 1e9;
+            double seconds = (System.nanoTime() - t0) / 1e9;
             if (out.exitCode() != 0 || !Files.isExecutable(bin)) {
                 throw new IllegalStateException("Verilator build of " + top + " failed (exit " + out.exitCode() + "):\n"
                         + out.tail(40));
             }
-            System.out.printf("[verilator] built %s in %.1f s%n", top, lastBuildSeconds);
-            lastBuildRebuilt = true;
-            return dir;
+            System.out.printf("[verilator] built %s in %.1f s%n", top, seconds);
+            return new Build(dir, true, seconds);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
         }
     }
 

@@ -40,7 +40,7 @@ class CrossCheckTest {
 
     @TestFactory
     Stream<DynamicTest> verilatorReplaysEveryGoldenFile() {
-        return GoldenScenarios.all().stream().map(s -> DynamicTest.dynamicTest(s.name(), () -> {
+        return InParallel.tests(GoldenScenarios.all(), GoldenScenario::name, s -> {
             VerilogEmitter.Result v = emit(s);
             ReplayResult r = VerilatorReplay.replay(v.files(), v.topModule(), GoldenFiles.manifest(s),
                     absentPorts(v, s), OUT.resolve("waves"));
@@ -55,7 +55,7 @@ class CrossCheckTest {
             assertTrue(random.passed(), s.name() + " from random power-up values (seed " + seed + "): "
                     + random.mismatchCount() + " mismatches, first: " + random.firstMismatches() + "; waveform "
                     + random.waveform());
-        }));
+        });
     }
 
     @Test

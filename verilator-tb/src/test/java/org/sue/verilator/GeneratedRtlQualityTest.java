@@ -26,14 +26,14 @@ class GeneratedRtlQualityTest {
 
     @TestFactory
     Stream<DynamicTest> everyDefaultDesignIsLintCleanAndLatchFree() {
-        return DefaultDesigns.all().entrySet().stream().map(e -> DynamicTest.dynamicTest(e.getKey(), () -> {
+        return InParallel.tests(List.copyOf(DefaultDesigns.all().entrySet()), e -> e.getKey(), e -> {
             VerilogEmitter.Result r = VerilogEmitter.emit(Design.elaborate(e.getValue().get()), OUT.resolve(e.getKey()));
             // the whole hierarchy at once, so that instances and their modules are checked together
             assertEquals(List.of(), VerilatorLint.lint(r.files(), r.topModule()), "lint of " + r.files());
             SynthReport s = Yosys.synth(r.files(), r.topModule());
             assertEquals(0, s.latches(), r.topModule() + " infers latches: " + s.cellTypes());
             assertTrue(s.cells() > 0 && s.flipFlops() > 0, r.topModule() + " synthesised to " + s.cells() + " cells");
-        }));
+        });
     }
 
     @TestFactory
@@ -53,13 +53,13 @@ class GeneratedRtlQualityTest {
     /** GHDL analyses every file and elaborates the top of each default design (flags: {@link Ghdl#FLAGS}). */
     @TestFactory
     Stream<DynamicTest> everyDefaultDesignIsValidVhdl() {
-        return DefaultDesigns.all().entrySet().stream().map(e -> DynamicTest.dynamicTest(e.getKey(), () -> {
+        return InParallel.tests(List.copyOf(DefaultDesigns.all().entrySet()), e -> e.getKey(), e -> {
             VerilogEmitter.Result r = VerilogEmitter.emit(Design.elaborate(e.getValue().get()),
                     OUT.resolve("vhdl").resolve(e.getKey()), HdlLanguage.VHDL);
             Path top = r.fileList().resolveSibling(r.topModule() + ".vhd");
             assertTrue(Files.readString(top).contains("entity " + r.topModule() + " is"), "VHDL entity in " + top);
             assertEquals(List.of(), Ghdl.check(r.files(), r.topModule()), "GHDL " + Ghdl.FLAGS + " on " + r.files());
-        }));
+        });
     }
 
     @Test

@@ -1,0 +1,49 @@
+package org.sue.verilator;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Function;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.function.ThrowingConsumer;
+
+/**
+ * Dynamic tests whose bodies run two (or as many as there are cores) at a time: the external tools they drive
+ * (Verilator, Yosys, GHDL) are single-threaded, so the suite would otherwise leave a core idle. Every body is
+ * submitted when the factory runs; each dynamic test waits for its own and reports its failure.
+ */
+final class InParallel {
+    private InParallel() {
+    }
+
+    private static final ExecutorService POOL = Executors.newFixedThreadPool(
+            Math.max(2, Runtime.getRuntime().availableProcessors()), r -> {
+                Thread t = new Thread(r, "in-parallel");
+                t.setDaemon(true);
+                return t;
+            });
+
+    static <T> Stream<DynamicTest> tests(List<T> items, Function<T, String> name, ThrowingConsumer<T> body) {
+        List<Future<Throwable>> results = new ArrayList<>();
+        for (T item : items) {
+            results.add(POOL.submit(() -> {
+                try {
+                    body.accept(item);
+                    return null;
+                } catch (Throwable t) {
+                    return t;
+                }
+            }));
+        }
+        return IntStream.range(0, items.size()).mapToObj(i -> DynamicTest.dynamicTest(name.apply(items.get(i)), () -> {
+            Throwable failure = results.get(i).get();
+            if (failure != null) {
+                throw failure;
+            }
+        }));
+    }
+}
