@@ -52,6 +52,18 @@ public final class Arbiter {
      * output keeps the AXI rule that valid and payload do not change until ready.
      */
     public static Arbitration roundRobin(String name, List<Stream> inputs) {
+        return roundRobin(name, inputs, false);
+    }
+
+    /**
+     * Round robin over packet streams: like {@link #roundRobin(String, List)}, but a packet's input keeps the output
+     * from its first beat to its {@code tlast}, so packets never interleave.
+     */
+    public static Arbitration roundRobinPackets(String name, List<Stream> inputs) {
+        return roundRobin(name, inputs, true);
+    }
+
+    private static Arbitration roundRobin(String name, List<Stream> inputs, boolean packets) {
         int n = inputs.size();
         if (n < 2) {
             throw new HdlException("an arbiter needs at least 2 inputs, got " + n, SourceLoc.here());
@@ -76,13 +88,18 @@ public final class Arbiter {
         Reg heldIndex = sc.reg(name + "_held_index", w, 0);
         Wire chosen = sc.wire(name + "_chosen", Hw.mux(held, heldIndex, rotatingPick(valids, last)));
         Expr any = Hw.cat(valids).orR();
-        Stream out = Stream.of(sc.component(), name, any, layout, Hw.select(payloads, chosen));
+        // mid-packet the held input may pause; then nothing is offered, whatever the others hold
+        Expr offered = packets ? Hw.select(valids, chosen) : any;
+        Stream out = Stream.of(sc.component(), name, offered, layout, Hw.select(payloads, chosen));
         for (int i = 0; i < n; i++) {
             inputs.get(i).ready().set(out.ready().and(chosen.eq(i)));
         }
         sc.when(out.fire(), () -> {
             last.set(chosen);
-            held.set(0);
+            held.set(packets ? out.tlast().not() : Hw.bool(false));
+            if (packets) {
+                heldIndex.set(chosen); // the rest of the packet comes from the same input
+            }
         }).elseWhen(any, () -> {
             held.set(1);
             heldIndex.set(chosen);

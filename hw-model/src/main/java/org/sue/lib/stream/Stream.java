@@ -361,6 +361,28 @@ public final class Stream {
         return fifo.pop.as(newName, layout);
     }
 
+    /** The same handshake with a new payload computed from this one (a combinational map, no register). */
+    public Stream map(String newName, Layout other, Expr packedPayload) {
+        if (packedPayload.width() != other.width()) {
+            throw new HdlException("map '" + newName + "': payload is " + packedPayload.width() + " bits, layout '"
+                    + other.name() + "' " + other.width(), SourceLoc.here());
+        }
+        Map<String, Expr> f = new LinkedHashMap<>();
+        for (Layout.Field field : other.fields()) {
+            f.put(field.name(), other.fields().size() == 1 ? packedPayload : field.of(packedPayload));
+        }
+        Stream out = derived(scope(), newName, valid, hasReady(), f, isPacket(other), other);
+        if (hasReady()) {
+            ready.set(out.ready);
+        }
+        return out;
+    }
+
+    /** The same stream with one payload field replaced. */
+    public Stream with(String newName, String field, Expr value) {
+        return map(newName, layout, layout.with(payload(), field, value));
+    }
+
     /** The same handshake with the payload read through another layout of the same width. */
     public Stream as(String newName, Layout other) {
         if (other.width() != layout.width()) {

@@ -1,0 +1,518 @@
+package org.sue.transport;
+
+import java.util.List;
+import org.sue.core.Component;
+import org.sue.core.Expr;
+import org.sue.core.Hw;
+import org.sue.core.Layout;
+import org.sue.core.Mem;
+import org.sue.core.Port;
+import org.sue.core.ReadUnderWrite;
+import org.sue.core.Reg;
+import org.sue.core.Wire;
+import org.sue.lib.stream.Arbiter;
+import org.sue.lib.stream.Keep;
+import org.sue.lib.stream.Stream;
+import org.sue.lib.stream.StreamConfig;
+import org.sue.net.SueMeta;
+
+/**
+ * Transmit side of one port's transport (docs/protocol.md sections 6.2, 6.3, 6.5, 6.6): PSNs, the retransmit store,
+ * ACK/NACK processing, go-back-N retransmission, the retransmit timeout and the packing buffer's per-destination
+ * eligibility.
+ *
+ * <p>Data path: PDUs from the packing buffer ({@code s_axis}, tuser {@code dst_xpu}, {@code vc}, {@code len}) get the
+ * connection's next PSN and are written beat by beat into a ring of bus beats as they leave for the framing
+ * ({@code m_axis}); a record per PDU (start beat, destination, VC, length, PSN) goes into a ring of records when its
+ * last beat is written. A PDU waits at the input until its beats and a record fit. PDUs of a connection that is being
+ * retransmitted are stored but not sent: the retransmission sends them after the older ones.
+ *
+ * <p>Stages, each the only writer of its tables:
+ * <ul>
+ * <li><b>writer</b> (new PDUs): {@code next_psn}, the data and record rings, {@code t_send}; closes a destination's
+ * window ({@code blocked}) when it sends the {@code windowPdus}-th unacknowledged PDU;</li>
+ * <li><b>ACK engine</b> ({@code peer_ack}, one event per cycle): {@code una} (oldest unacknowledged PSN),
+ * {@code t_ack}; a NACK queues a retransmission; reopens the window;</li>
+ * <li><b>reclaimer</b>: frees the oldest record once {@code una} of its connection passed it, one per cycle, never
+ * the record the retransmission is reading;</li>
+ * <li><b>scanner</b>: visits one connection per cycle, queues a retransmission from {@code una} on a timeout
+ * (no new PDU, no retransmission and no advancing ACK for {@code rtoCycles}) and recomputes the window bit;</li>
+ * <li><b>retransmission</b>: takes queued requests one at a time, walks the records from the oldest (two cycles per
+ * record it skips) and sends the connection's PDUs from the requested PSN, then clears {@code retransmitting};
+ * {@code t_retx};</li>
+ * <li><b>ACK-only PDUs</b> asked for on {@code ack_request}: one beat, the byte 0x00, {@code len} 1, PSN 0, VC 0;</li>
+ * <li><b>output</b>: packet round robin over retransmission, new PDUs and ACK-only PDUs; at each first beat the
+ * receive side is asked ({@code ack_query}) for the {@code op}/{@code rpsn} to carry, which it answers the next cycle
+ * ({@code ack_reply}); {@code src_xpu} and {@code partition} are this XPU's.</li>
+ * </ul>
+ *
+ * <p>{@code dst_ready[d]} (to the packing buffer) is low while d is retransmitting or has {@code windowPdus} or more
+ * PDUs unacknowledged. After reset the per-connection tables are cleared one row per cycle ({@code init_busy}).
+ */
+public final class TransportTx extends Component {
+    public final Stream in;
+    public final Stream out;
+    public final Port localXpu;
+    public final Port localPartition;
+    public final Port dstReady;
+    public final Stream peerAck;
+    public final Stream ackQuery;
+    public final Stream ackReply;
+    public final Stream ackRequest;
+
+    private final TransportConfig config;
+    private final int cw;       // connection index bits
+    private final int pw;       // ring pointer bits (with the wrap bit)
+    private final Layout record;
+    private final Layout request;
+    private final Mem data;
+    private final Mem records;
+    private final Mem nextPsn;
+    private final Mem una;
+    private final Mem tSend;
+    private final Mem tAck;
+    private final Mem tRetx;
+    private final TableWrite nextPsnW;
+    private final TableWrite unaW;
+    private final TableWrite tSendW;
+    private final TableWrite tAckW;
+    private final TableWrite tRetxW;
+    private final Reg now;
+    private final Reg initBusy;
+    private final Reg initIdx;
+    private final Reg blocked;
+    private final Reg retransmitting;
+    private final Reg wp;       // data ring: next beat written
+    private final Reg rp;       // data ring: oldest beat still held
+    private final Reg rt;       // record ring: next record written
+    private final Reg rh;       // record ring: oldest record still held
+    // set by the stages, combined in eligibility()
+    private Expr writerBlock;
+    private Expr ackUnblock;
+    private Expr scanWindowFull;
+    private Expr scanConn;
+    private Expr scanValid;
+    private Expr ackRequestPush;
+    private Expr ackRequestPayload;
+    private Expr scanRequestPush;
+    private Expr scanRequestPayload;
+    private Expr walkDone;
+    private Expr walkConn;
+    private Expr walking;
+    private Expr walkIdx;
+    private Expr walkStarting;
+    private Expr writerHolds;    // the writer holds a PDU of connection walkConn (stage or mid-PDU)
+    private Stream fresh;
+    private Stream retransmitted;
+    private Stream ackOnly;
+
+    public TransportTx(TransportConfig config) {
+        super(config);
+        this.config = config;
+        int d = config.destinations();
+        cw = config.connectionWidth();
+        int aw = Hw.log2Up(config.storeBeats());
+        pw = aw + 1;
+        record = Layout.of("retx_record", Layout.bits("addr", aw), Layout.bits("dst", cw),
+                Layout.bits("vc", SueMeta.VC_WIDTH), Layout.bits("len", SueMeta.LEN_WIDTH),
+                Layout.bits("psn", SueMeta.PSN_WIDTH));
+        request = Layout.of("retx_request", Layout.bits("conn", cw), Layout.bits("from", SueMeta.PSN_WIDTH));
+        StreamConfig sc = new StreamConfig(config.busWidth(), SueMeta.WIDTH);
+        in = Stream.slave(this, sc);
+        out = Stream.master(this, sc);
+        localXpu = in("local_xpu", SueMeta.XPU_WIDTH);
+        localPartition = in("local_partition", SueMeta.PARTITION.width());
+        dstReady = out("dst_ready", d);
+        peerAck = Stream.slaveFlow(this, "peer_ack", AckLinks.PEER_ACK);
+        ackQuery = Stream.masterFlow(this, "ack_query", AckLinks.ACK_QUERY);
+        ackReply = Stream.slaveFlow(this, "ack_reply", AckLinks.ACK_REPLY);
+        ackRequest = Stream.slave(this, "ack_request", AckLinks.ACK_REQUEST);
+
+        data = mem("store_beat_ring", config.storeBeats(), config.busWidth(), ReadUnderWrite.READ_FIRST);
+        records = mem("store_record_ring", config.storeBeats(), record.width(), ReadUnderWrite.READ_FIRST);
+        nextPsn = mem("next_psn", d, SueMeta.PSN_WIDTH, ReadUnderWrite.WRITE_FIRST);
+        una = mem("una", d, SueMeta.PSN_WIDTH, ReadUnderWrite.WRITE_FIRST);
+        tSend = mem("t_send", d, TransportConfig.TIME_WIDTH, ReadUnderWrite.READ_FIRST);
+        tAck = mem("t_ack", d, TransportConfig.TIME_WIDTH, ReadUnderWrite.READ_FIRST);
+        tRetx = mem("t_retx", d, TransportConfig.TIME_WIDTH, ReadUnderWrite.READ_FIRST);
+        now = reg("now", TransportConfig.TIME_WIDTH, 0);
+        now.set(now.add(1));
+        initBusy = reg("init_busy_reg", 1, 1);
+        initIdx = reg("init_idx", cw, 0);
+        nextPsnW = writePort(nextPsn);
+        unaW = writePort(una);
+        tSendW = writePort(tSend);
+        tAckW = writePort(tAck);
+        tRetxW = writePort(tRetx);
+        blocked = reg("blocked", d, 0);
+        retransmitting = reg("retransmitting", d, 0);
+        wp = reg("store_wp", pw, 0);
+        rp = reg("store_rp", pw, 0);
+        rt = reg("store_rt", pw, 0);
+        rh = reg("store_rh", pw, 0);
+
+        initSweep();
+        writer();
+        ackEngine();
+        scanner();
+        retransmission();
+        reclaimer();
+        ackOnlyPdus();
+        eligibility();
+        output();
+        status();
+    }
+
+    /** After reset: zero one row per cycle of every per-connection table, each through its writer's port. */
+    private void initSweep() {
+        when(initBusy, () -> {
+            initIdx.set(initIdx.add(1));
+            when(initIdx.eq(config.destinations() - 1), () -> initBusy.set(0));
+        });
+        out("init_busy", 1).set(initBusy);
+    }
+
+    /** New PDUs: PSN lookup in a register stage, room check, store write, record commit, send unless held. */
+    private void writer() {
+        Stream gated = in.haltWhen("new_in", initBusy);
+        Reg inFirst = reg("new_in_first", 1, 1);
+        when(gated.fire(), () -> inFirst.set(gated.tlast()));
+        Expr lookup = gated.fire().and(inFirst);
+        Expr inConn = conn(SueMeta.DST_XPU.of(gated.tuser()));
+        Expr psnRead = nextPsn.readSync("new_next_psn", inConn, lookup);
+        Expr unaRead = una.readSync("new_una", inConn, lookup);
+        Stream staged = gated.stage("new_pdu");
+
+        Reg first = reg("new_first", 1, 1);
+        Expr user = staged.tuser();
+        Expr dst = wire("new_conn", conn(SueMeta.DST_XPU.of(user)));
+        Expr len = SueMeta.LEN.of(user);
+        Expr beats = wire("new_beats", beatsOf(len));
+        Expr freeBeats = wire("store_free_beats", Hw.lit(pw, config.storeBeats()).sub(wp.sub(rp)));
+        Expr recordFree = wire("store_record_free", rt.sub(rh).ne(config.storeBeats()));
+        Expr room = freeBeats.ge(beats.resize(pw)).and(recordFree);
+        Stream admitted = staged.haltWhen("new_admitted", first.and(room.not()));
+
+        Reg heldPsn = regNoReset("new_psn_held", SueMeta.PSN_WIDTH);
+        Reg heldStart = regNoReset("new_start_held", pw - 1);
+        Reg heldBack = reg("new_held_back_reg", 1, 0);
+        Expr psn = wire("new_psn", Hw.mux(first, psnRead, heldPsn));
+        Expr start = Hw.mux(first, wp.bits(pw - 2, 0), heldStart);
+        Expr heldBack1 = wire("new_held_back", Hw.mux(first, retransmitting.shr(dst).bit(0), heldBack));
+        Expr beat = wire("new_beat", admitted.fire());
+        Expr starts = wire("new_starts", beat.and(first));
+        Expr ends = wire("new_ends", beat.and(admitted.tlast()));
+        when(beat, () -> first.set(admitted.tlast()));
+        when(starts, () -> {
+            heldPsn.set(psnRead);
+            heldStart.set(wp.bits(pw - 2, 0));
+            heldBack.set(heldBack1);
+        });
+        // store: every beat, then the record with the last one
+        data.write(beat, wp.bits(pw - 2, 0), admitted.tdata());
+        when(beat, () -> wp.set(wp.add(1)));
+        records.write(ends, rt.bits(pw - 2, 0), record.expr().set("addr", start).set("dst", dst)
+                .set("vc", SueMeta.VC.of(user)).set("len", len).set("psn", psn).build());
+        when(ends, () -> rt.set(rt.add(1)));
+        // tables: the next PSN and the send time (the init sweep shares the write port)
+        nextPsnW.set(starts, dst, psnRead.add(1));
+        tSendW.set(starts, dst, now);
+        Expr outstanding = psnRead.add(1).sub(unaRead);
+        writerBlock = wire("new_window_full", starts.and(outstanding.ge(config.windowPdus())));
+        newDst = dst;
+
+        fresh = admitted.throwWhen("new_held", heldBack1).with("new_sent", Stream.TUSER, SueMeta.LAYOUT.with(user,
+                "psn", psn));
+        Reg midPdu = reg("new_mid_pdu", 1, 0); // a PDU's first beat was taken, its last not yet
+        when(beat, () -> midPdu.set(admitted.tlast().not()));
+        // a PDU already started (its first beat taken now or before) must be in the records before a go-back ends;
+        // one still waiting for room is not: it is decided when it starts
+        writerHoldsFor = c -> beat.or(midPdu).and(dst.eq(c));
+        counter("pdus_sent", starts);
+        counter("pdus_held_for_retransmission", starts.and(heldBack1));
+    }
+
+    private Expr newDst;
+    private java.util.function.Function<Expr, Expr> writerHoldsFor;
+
+    /** peer_ack: one event per cycle; read una and next PSN, then decide and write in the next cycle. */
+    private void ackEngine() {
+        Expr evConnIn = conn(peerAck.field("xpu"));
+        Expr evIn = peerAck.valid().and(initBusy.not());
+        Expr unaRead = una.readSync("ack_una", evConnIn, evIn);
+        Expr nextRead = nextPsn.readSync("ack_next_psn", evConnIn, evIn);
+        Reg ev = reg("ack_ev_valid", 1, 0);
+        Reg evConn = regNoReset("ack_ev_conn", cw);
+        Reg evOp = regNoReset("ack_ev_op", 2);
+        Reg evRpsn = regNoReset("ack_ev_rpsn", SueMeta.PSN_WIDTH);
+        ev.set(evIn);
+        when(evIn, () -> {
+            evConn.set(evConnIn);
+            evOp.set(peerAck.field("op"));
+            evRpsn.set(peerAck.field("rpsn"));
+        });
+        Expr isAck = wire("ack_is_ack", ev.and(evOp.eq(config.opAck())));
+        Expr isNack = wire("ack_is_nack", ev.and(evOp.eq(config.opNack())));
+        Expr acked = wire("ack_cumulative", Hw.mux(isAck, evRpsn.add(1), evRpsn)); // first PSN not yet received
+        Expr advance = acked.sub(unaRead);
+        Expr inWindow = wire("ack_in_window", advance.le(nextRead.sub(unaRead)));
+        Expr moves = wire("ack_moves", isAck.or(isNack).and(inWindow).and(advance.ne(0)));
+        Expr busy = retransmitting.shr(evConn).bit(0);
+        Expr resend = wire("ack_resend", isNack.and(inWindow).and(acked.ne(nextRead)).and(busy.not()));
+        unaW.set(moves, evConn, acked);
+        tAckW.set(moves, evConn, now);
+        ackRequestPush = resend;
+        ackRequestPayload = request.expr().set("conn", evConn).set("from", acked).build();
+        ackUnblock = wire("ack_window_open", isAck.or(isNack).and(inWindow)
+                .and(nextRead.sub(acked).lt(config.windowPdus())));
+        ackUnblockConn = evConn;
+        counter("acks_received", isAck);
+        counter("nacks_received", isNack);
+        counter("acks_ignored", isAck.or(isNack).and(inWindow.not()));
+        counter("nacks_ignored", isNack.and(inWindow).and(busy));
+    }
+
+    private Expr ackUnblockConn;
+
+    /** One connection per cycle: timeout and window bit. */
+    private void scanner() {
+        Reg idx = reg("scan_idx", cw, 0);
+        Reg prev = regNoReset("scan_prev", cw);
+        Reg valid = reg("scan_valid", 1, 0);
+        Expr go = initBusy.not();
+        Expr next = nextPsn.readSync("scan_next_psn", idx, go);
+        Expr oldest = una.readSync("scan_una", idx, go);
+        Expr sent = tSend.readSync("scan_t_send", idx, go);
+        Expr ackd = tAck.readSync("scan_t_ack", idx, go);
+        Expr resent = tRetx.readSync("scan_t_retx", idx, go);
+        valid.set(go);
+        when(go, () -> prev.set(idx));
+        Expr outstanding = wire("scan_outstanding", next.sub(oldest));
+        Expr quiet = wire("scan_quiet", old(sent).and(old(ackd)).and(old(resent)));
+        Expr timeout = wire("scan_timeout", valid.and(outstanding.ne(0)).and(quiet)
+                .and(retransmitting.shr(prev).bit(0).not()));
+        Expr deferred = timeout.and(ackRequestPush); // one request per cycle: the ACK engine's goes first, this one again
+        when(go, () -> idx.set(Hw.mux(deferred, prev, idx.add(1))));
+        scanRequestPush = wire("scan_resend", timeout.and(deferred.not()));
+        scanRequestPayload = request.expr().set("conn", prev).set("from", oldest).build();
+        scanWindowFull = outstanding.ge(config.windowPdus());
+        scanConn = prev;
+        scanValid = valid;
+        counter("timeouts", scanRequestPush);
+    }
+
+    /** A timestamp older than the timeout. */
+    private Expr old(Expr t) {
+        return now.sub(t).gt(config.rtoCycles());
+    }
+
+    /** Retransmission: one request at a time; walk the records from the oldest, send the connection's from n on. */
+    private void retransmission() {
+        Stream push = Stream.of(this, "retx_push", ackRequestPush.or(scanRequestPush), request,
+                Hw.mux(ackRequestPush, ackRequestPayload, scanRequestPayload));
+        Stream requests = push.queue("retx_requests", config.destinations());
+        unused("retx_never_full", push.ready()); // a connection is queued at most once (retransmitting bit)
+        Reg state = reg("walk_state", 2, IDLE);
+        Reg wConn = regNoReset("walk_conn", cw);
+        Reg wFrom = regNoReset("walk_from", SueMeta.PSN_WIDTH);
+        Reg wIdx = regNoReset("walk_idx", pw);
+        Reg sendAddr = regNoReset("walk_addr", pw - 1);
+        Reg remaining = reg("walk_beats", SueMeta.LEN_WIDTH, 0);
+        Reg meta = regNoReset("walk_record", record.width());
+        requests.ready().set(state.eq(IDLE).and(initBusy.not()));
+        walkStarting = wire("walk_starting", requests.fire());
+        walkConn = wConn;
+        walking = state.ne(IDLE);
+        walkIdx = wIdx;
+        Expr atEnd = wire("walk_at_end", state.eq(READ).and(wIdx.eq(rt)));
+        walkDone = wire("walk_done", atEnd.and(writerHoldsFor.apply(wConn).not()));
+        Expr readRecord = state.eq(READ).and(atEnd.not());
+        Expr rec = records.readSync("walk_record_word", wIdx.bits(pw - 2, 0), readRecord);
+        Expr recDst = record.get(rec, "dst");
+        Expr recPsn = record.get(rec, "psn");
+        Expr match = wire("walk_match", state.eq(CHECK).and(recDst.eq(wConn))
+                .and(recPsn.sub(wFrom).lt(1 << (SueMeta.PSN_WIDTH - 1))));
+        Stream.RamRead beats = Stream.fromRam("retx_data", data, sendAddr,
+                state.eq(SEND).and(remaining.ne(0)), Layout.plain("word", config.busWidth()));
+        Expr lastLoad = wire("walk_last_load", beats.load().and(remaining.eq(1)));
+        when(requests.fire(), () -> {
+            wConn.set(conn(requests.field("conn")));
+            wFrom.set(requests.field("from"));
+            wIdx.set(rh);
+            state.set(READ);
+        });
+        when(walkDone, () -> state.set(IDLE));
+        when(readRecord, () -> state.set(CHECK));
+        when(state.eq(CHECK), () -> {
+            when(match, () -> {
+                sendAddr.set(record.get(rec, "addr"));
+                remaining.set(beatsOf(record.get(rec, "len")));
+                meta.set(rec);
+                state.set(SEND);
+            }).otherwise(() -> {
+                wIdx.set(wIdx.add(1));
+                state.set(READ);
+            });
+        });
+        when(beats.load(), () -> {
+            sendAddr.set(sendAddr.add(1));
+            remaining.set(remaining.sub(1));
+        });
+        when(lastLoad, () -> {
+            wIdx.set(wIdx.add(1));
+            state.set(READ);
+        });
+        tRetxW.set(walkDone.or(match), wConn, now);
+        // the beat's side fields travel with the data register
+        Reg sideLast = regNoReset("retx_side_last", 1);
+        Reg sideRecord = regNoReset("retx_side_record", record.width());
+        when(beats.load(), () -> {
+            sideLast.set(remaining.eq(1));
+            sideRecord.set(meta);
+        });
+        Expr sLen = record.get(sideRecord, "len");
+        Expr keep = Hw.mux(sideLast, Keep.below(lastBeatBytes(sLen), config.beatBytes()),
+                Hw.ones(config.beatBytes()));
+        Expr user = SueMeta.LAYOUT.expr().set(SueMeta.DST_XPU, record.get(sideRecord, "dst").resize(SueMeta.XPU_WIDTH))
+                .set(SueMeta.VC, record.get(sideRecord, "vc")).set(SueMeta.PSN, record.get(sideRecord, "psn"))
+                .set(SueMeta.LEN, sLen).build();
+        retransmitted = beats.out().map("retx_pdu", out.layout(), Hw.cat(user, sideLast, keep, beats.out().field("word")));
+        counter("retransmitted_pdus", match);
+    }
+
+    private static final int IDLE = 0;
+    private static final int READ = 1;
+    private static final int CHECK = 2;
+    private static final int SEND = 3;
+
+    /** Frees the oldest record once its connection's una passed it; never the record being retransmitted. */
+    private void reclaimer() {
+        Reg rdPtr = reg("reclaim_rd", pw, 0);
+        Stream.RamRead recs = Stream.fromRam("reclaim_record", records, rdPtr.bits(pw - 2, 0), rdPtr.ne(rt), record);
+        when(recs.load(), () -> rdPtr.set(rdPtr.add(1)));
+        Stream head = recs.out().stage("reclaim_head");
+        // una of the record in the head register: the incoming record's when one loads, else the held one's
+        Expr loading = recs.out().fire();
+        Expr unaRead = una.readSync("reclaim_una", Hw.mux(loading, recs.out().field("dst"), head.field("dst")),
+                Hw.bool(true));
+        Expr acked = unaRead.sub(head.field("psn")).sub(1).lt(1 << (SueMeta.PSN_WIDTH - 1));
+        Expr guarded = walking.and(walkIdx.eq(rh)).or(walkStarting);
+        head.ready().set(acked.and(guarded.not()));
+        when(head.fire(), () -> {
+            rh.set(rh.add(1));
+            rp.set(rp.add(beatsOf(head.field("len")).resize(pw)));
+        });
+        unused("reclaim_addr", head.field("addr"), head.field("vc"));
+    }
+
+    /** ack_request: one beat holding the byte 0x00 (an empty command list), len 1, PSN 0, VC 0. */
+    private void ackOnlyPdus() {
+        Expr user = SueMeta.LAYOUT.expr().set(SueMeta.DST_XPU, ackRequest.field("xpu")).set(SueMeta.LEN,
+                Hw.lit(SueMeta.LEN_WIDTH, 1)).build();
+        ackOnly = ackRequest.map("ack_only", out.layout(), Hw.cat(user, Hw.bool(true),
+                Hw.lit(config.beatBytes(), 1), Hw.zeros(config.busWidth())));
+        counter("ack_only_sent", ackRequest.fire());
+    }
+
+    /** dst_ready: neither retransmitting nor at the window; the writer closes, the ACK engine reopens, the scanner refreshes. */
+    private void eligibility() {
+        int d = config.destinations();
+        Expr scanBit = onehot(scanConn, d);
+        Expr afterScan = Hw.mux(scanValid, Hw.mux(scanWindowFull, blocked.or(scanBit), blocked.and(scanBit.not())),
+                blocked);
+        Expr afterAck = Hw.mux(ackUnblock, afterScan.and(onehot(ackUnblockConn, d).not()), afterScan);
+        blocked.set(Hw.mux(writerBlock, afterAck.or(onehot(newDst, d)), afterAck));
+        Expr setRetx = Hw.mux(ackRequestPush, onehot(ackRequestConn(), d), Hw.zeros(d))
+                .or(Hw.mux(scanRequestPush, onehot(scanConn, d), Hw.zeros(d)));
+        Expr clearRetx = Hw.mux(walkDone, onehot(walkConn, d), Hw.zeros(d));
+        retransmitting.set(retransmitting.or(setRetx).and(clearRetx.not()));
+        dstReady.set(blocked.or(retransmitting).not().and(Hw.mux(initBusy, Hw.zeros(d), Hw.ones(d))));
+    }
+
+    private Expr ackRequestConn() {
+        return request.get(ackRequestPayload, "conn");
+    }
+
+    /** Packet round robin; op/rpsn asked of the receive side at each first beat, filled in one cycle later. */
+    private void output() {
+        Arbiter.Arbitration arb = Arbiter.roundRobinPackets("tx_arb", List.of(retransmitted, fresh, ackOnly));
+        Stream chosen = arb.out();
+        Reg first = reg("tx_first", 1, 1);
+        when(chosen.fire(), () -> first.set(chosen.tlast()));
+        ackQuery.valid().set(chosen.fire().and(first));
+        ackQuery.field("xpu").set(SueMeta.DST_XPU.of(chosen.tuser()));
+        Stream staged = chosen.stage("tx_out");
+        Reg op = regNoReset("tx_op", 2);
+        Reg rpsn = regNoReset("tx_rpsn", SueMeta.PSN_WIDTH);
+        when(ackReply.valid(), () -> {
+            op.set(ackReply.field("op"));
+            rpsn.set(ackReply.field("rpsn"));
+        });
+        Expr opNow = wire("tx_op_now", Hw.mux(ackReply.valid(), ackReply.field("op"), op));
+        Expr rpsnNow = wire("tx_rpsn_now", Hw.mux(ackReply.valid(), ackReply.field("rpsn"), rpsn));
+        Expr user = SueMeta.LAYOUT.expr().set(SueMeta.DST_XPU, SueMeta.DST_XPU.of(staged.tuser()))
+                .set(SueMeta.SRC_XPU, localXpu).set(SueMeta.VC, SueMeta.VC.of(staged.tuser()))
+                .set(SueMeta.PSN, SueMeta.PSN.of(staged.tuser())).set(SueMeta.OP, opNow).set(SueMeta.RPSN, rpsnNow)
+                .set(SueMeta.PARTITION, localPartition).set(SueMeta.LEN, SueMeta.LEN.of(staged.tuser())).build();
+        staged.with("tx_framed", Stream.TUSER, user).into(out);
+        Reg outFirst = reg("out_first", 1, 1);
+        when(out.fire(), () -> outFirst.set(out.tlast()));
+        Expr dataPdu = out.tdata().bits(7, 0).ne(0); // ACK-only PDUs start with the byte 0x00 (section 6.3)
+        counter("acks_piggybacked", out.fire().and(outFirst).and(dataPdu).and(opNow.ne(0)));
+        unused("tx_arb_chosen", arb.chosen());
+    }
+
+    private void status() {
+        out("store_used_beats", pw).set(wp.sub(rp));
+        out("store_records", pw).set(rt.sub(rh));
+        out("retransmitting_any", 1).set(retransmitting.orR());
+    }
+
+    /** The one write port of a per-connection table; during the init sweep it writes zero at the sweep's row. */
+    private record TableWrite(Wire enable, Wire address, Wire data, Reg initBusy, Reg initIdx) {
+        void set(Expr en, Expr addr, Expr value) {
+            enable.set(initBusy.or(en));
+            address.set(Hw.mux(initBusy, initIdx, addr));
+            data.set(Hw.mux(initBusy, Hw.zeros(data.width()), value));
+        }
+    }
+
+    private TableWrite writePort(Mem m) {
+        Wire en = wire(m.name() + "_we", 1);
+        Wire addr = wire(m.name() + "_wa", m.addressWidth());
+        Wire value = wire(m.name() + "_wd", m.width());
+        m.write(en, addr, value);
+        return new TableWrite(en, addr, value, initBusy, initIdx);
+    }
+
+    // ---- helpers ----------------------------------------------------------------------------------------------
+
+    /** A destination XPU id as a connection index (the id's low bits; the packing buffer never exceeds them). */
+    private Expr conn(Expr xpu) {
+        if (cw < xpu.width()) {
+            unused("xpu_high_" + unusedHigh++, xpu.bits(xpu.width() - 1, cw));
+        }
+        return xpu.bits(cw - 1, 0);
+    }
+
+    private int unusedHigh;
+
+    private Expr beatsOf(Expr len) {
+        int shift = Integer.numberOfTrailingZeros(config.beatBytes());
+        return len.add(config.beatBytes() - 1).shr(shift);
+    }
+
+    /** Bytes in a PDU's last beat: 1 .. beatBytes. */
+    private Expr lastBeatBytes(Expr len) {
+        int lw = Hw.log2Up(config.beatBytes() + 1);
+        return len.sub(1).and(config.beatBytes() - 1).resize(lw).add(1);
+    }
+
+    private static Expr onehot(Expr index, int n) {
+        return Hw.lit(n, 1).shl(index);
+    }
+
+    public TransportConfig config() {
+        return config;
+    }
+}

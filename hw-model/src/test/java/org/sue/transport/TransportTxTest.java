@@ -1,0 +1,361 @@
+package org.sue.transport;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.math.BigInteger;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.sue.core.Design;
+import org.sue.lib.stream.tb.PacketBeats;
+import org.sue.lib.stream.tb.StreamMonitor;
+import org.sue.net.SueMeta;
+import org.sue.sim.Simulator;
+import org.sue.transport.model.TransportTxModel;
+
+class TransportTxTest {
+    private static final int LOCAL_XPU = 5;
+    private static final int LOCAL_PARTITION = 7;
+
+    /** 256-bit bus, 8 destinations, 16 KiB store, window 32, timeout 2000 cycles. */
+    static TransportConfig small() {
+        return new TransportConfig(256, 8, 1, 16384, 32, 2000, 100, 4, 1, 2);
+    }
+
+    @ParameterizedTest
+    @CsvSource({"11,0.03", "12,0.1", "13,0.01"})
+    void deliversEveryPduOnceInOrderOverALossyLink(long seed, double loss) {
+        Run r = new Run(small(), seed, loss);
+        r.outage(20_000, 6_000); // everything lost for a while: only the timeout recovers the last PDUs
+        r.traffic(2500, 8);
+        r.drain(400_000);
+        r.checkDelivered();
+        assertTrue(r.sim.peek("retransmitted_pdus") > 0, "retransmissions happened");
+        assertTrue(r.sim.peek("timeouts") > 0, "timeouts happened");
+        assertTrue(r.sim.peek("nacks_received") > 0, "NACKs were processed");
+        assertTrue(r.goBacks > 0, "go-backs were seen on the wire");
+    }
+
+    @Test
+    void losslessTrafficNeedsNoRetransmission() {
+        Run r = new Run(small(), 3, 0);
+        r.traffic(800, 8);
+        r.drain(100_000);
+        r.checkDelivered();
+        assertEquals(0, r.sim.peek("retransmitted_pdus"));
+        assertEquals(0, r.sim.peek("timeouts"));
+    }
+
+    @Test
+    void windowClosesADestinationUntilItsAcksArrive() {
+        Run r = new Run(small(), 5, 0);
+        r.peerSilent = true; // no ACKs: PDUs pile up
+        int sent = 0;
+        while (sent < 40 && r.sim.cycle() < 20_000) {
+            if (r.src.idle() && r.eligible(2)) {
+                r.submit(2, 40);
+                sent++;
+            }
+            r.cycle();
+        }
+        r.idle(50);
+        assertTrue(!r.eligible(2), "destination 2 closed after its window of 32");
+        assertTrue(r.eligible(3), "others stay open");
+        assertTrue(sent <= 32 + 4, "at most the window plus the in-flight slack entered, got " + sent);
+        r.peerSilent = false;
+        r.drain(200_000); // the timeout resends, the peer ACKs, the window opens
+        r.checkDelivered();
+        assertTrue(r.eligible(2));
+    }
+
+    @Test
+    void newPdusLeaveAtOneBeatPerCycle() {
+        Run r = new Run(small(), 9, 0);
+        r.readyPercent = 100;
+        r.validPercent = 100;
+        r.peerSilent = true;
+        long firstBeat = -1;
+        int beats = 0;
+        for (int i = 0; i < 24; i++) {
+            r.queue.add(new int[] {i % 8, 32 * 3}); // three full beats each
+            beats += 3;
+        }
+        while (r.out.packets().size() < 24 && r.sim.cycle() < 5000) {
+            if (r.src.idle() && !r.queue.isEmpty()) {
+                int[] p = r.queue.poll();
+                r.submit(p[0], p[1]);
+            }
+            if (firstBeat < 0 && r.sim.peek("m_axis_tvalid") == 1) {
+                firstBeat = r.sim.cycle();
+            }
+            r.cycle();
+        }
+        long lastBeat = r.out.packets().get(23).cycle();
+        assertEquals(beats - 1, lastBeat - firstBeat, "no bubble between back-to-back PDUs");
+    }
+
+    @Test
+    void invalidConfigurationsNameTheParameter() {
+        assertTrue(assertThrows(IllegalArgumentException.class,
+                () -> new TransportConfig(256, 8, 2, 16384, 32, 2000, 100, 4, 1, 2)).getMessage().contains("ports"));
+        assertTrue(assertThrows(IllegalArgumentException.class,
+                () -> new TransportConfig(256, 8, 1, 10000, 32, 2000, 100, 4, 1, 2)).getMessage().contains("storeBytes"));
+        assertTrue(assertThrows(IllegalArgumentException.class,
+                () -> new TransportConfig(256, 8, 1, 16384, 1 << 15, 2000, 100, 4, 1, 2)).getMessage()
+                .contains("windowPdus"));
+        assertTrue(assertThrows(IllegalArgumentException.class,
+                () -> new TransportConfig(256, 8, 1, 16384, 32, 2000, 100, 4, 2, 2)).getMessage().contains("opAck"));
+        assertTrue(assertThrows(IllegalArgumentException.class,
+                () -> new TransportConfig(256, 8, 1, 16384, 32, 2000, 3000, 4, 1, 2)).getMessage().contains("ackDelay"));
+    }
+
+    /** One transmitter under test, a lossy link each way and a peer receiver that ACKs every PDU and NACKs a gap once. */
+    private static final class Run {
+        final TransportConfig cfg;
+        final Simulator sim;
+        final Random rnd;
+        final double loss;
+        final PacketBeats src;
+        final StreamMonitor out;
+        final TransportTxModel model;
+        final List<List<byte[]>> submitted = new ArrayList<>();
+        final List<List<byte[]>> delivered = new ArrayList<>();
+        final int[] expected;
+        final boolean[] nackSent;
+        final Deque<long[]> backward = new ArrayDeque<>(); // {arrival cycle, conn, op, rpsn}
+        final Deque<int[]> queue = new ArrayDeque<>();
+        final Deque<long[]> replies = new ArrayDeque<>();   // op/rpsn answered to each query, in order
+        final Deque<Integer> ackRequests = new ArrayDeque<>();
+        long outageFrom = -1;
+        long outageTo = -1;
+        int readyPercent = 80;
+        int validPercent = 90;
+        boolean peerSilent;
+        long[] pendingReply;
+        int seenPackets;
+        int goBacks;
+        static final int DELAY = 60;
+
+        Run(TransportConfig cfg, long seed, double loss) {
+            this.cfg = cfg;
+            this.loss = loss;
+            rnd = new Random(seed);
+            sim = Simulator.compile(Design.elaborate(new TransportTx(cfg)));
+            model = new TransportTxModel(cfg.opAck(), cfg.opNack());
+            expected = new int[cfg.destinations()];
+            nackSent = new boolean[cfg.destinations()];
+            for (int i = 0; i < cfg.destinations(); i++) {
+                submitted.add(new ArrayList<>());
+                delivered.add(new ArrayList<>());
+            }
+            sim.reset();
+            sim.poke("local_xpu", LOCAL_XPU);
+            sim.poke("local_partition", LOCAL_PARTITION);
+            src = new PacketBeats(sim, "s_axis");
+            out = new StreamMonitor(sim, "m_axis", null);
+            while (sim.peek("init_busy") == 1) {
+                cycle();
+            }
+        }
+
+        void outage(long from, long length) {
+            outageFrom = from;
+            outageTo = from + length;
+        }
+
+        boolean eligible(int c) {
+            return sim.peekBig("dst_ready").testBit(c);
+        }
+
+        boolean lost() {
+            long now = sim.cycle();
+            return now >= outageFrom && now < outageTo || rnd.nextDouble() < loss;
+        }
+
+        void submit(int c, int bytes) {
+            byte[] b = new byte[bytes];
+            rnd.nextBytes(b);
+            b[0] = (byte) (1 + rnd.nextInt(255)); // a command type, never 0
+            submitted.get(c).add(b);
+            model.newPdu(c, b);
+            BigInteger user = new SueMeta(c, 0, c % 4, 0, 0, 0, 0, 0, false, bytes).pack();
+            src.start(b, user);
+        }
+
+        /** Random PDUs to random eligible destinations among the first {@code dests}. */
+        void traffic(int pdus, int dests) {
+            int sent = 0;
+            long start = sim.cycle();
+            while (sent < pdus) {
+                if (sim.cycle() - start > 2000L * pdus) {
+                    throw new AssertionError("traffic stuck after " + sent + " PDUs: dst_ready "
+                            + sim.peekBig("dst_ready").toString(2) + ", store records " + sim.peek("store_records")
+                            + ", beats " + sim.peek("store_used_beats") + ", delivered "
+                            + delivered.stream().map(List::size).toList());
+                }
+                if (src.idle()) {
+                    int c = rnd.nextInt(dests);
+                    if (eligible(c) && rnd.nextInt(4) != 0) {
+                        submit(c, 1 + rnd.nextInt(rnd.nextInt(8) == 0 ? 2000 : 200));
+                        sent++;
+                    }
+                }
+                if (rnd.nextInt(200) == 0) {
+                    ackRequests.add(rnd.nextInt(cfg.destinations()));
+                }
+                cycle();
+            }
+        }
+
+        void idle(int cycles) {
+            for (int i = 0; i < cycles; i++) {
+                cycle();
+            }
+        }
+
+        void drain(long limit) {
+            long start = sim.cycle();
+            while (!src.idle() || !done()) {
+                if (sim.cycle() - start > limit) {
+                    throw new AssertionError("no progress: store records " + sim.peek("store_records")
+                            + ", delivered " + delivered.stream().map(List::size).toList() + " of "
+                            + submitted.stream().map(List::size).toList() + ", retransmitting "
+                            + sim.peek("retransmitting_any"));
+                }
+                cycle();
+            }
+            idle(2 * cfg.destinations() + 10); // a scanner round refreshes the window bits
+        }
+
+        boolean done() {
+            for (int c = 0; c < cfg.destinations(); c++) {
+                if (delivered.get(c).size() != submitted.get(c).size()) {
+                    return false;
+                }
+            }
+            return sim.peek("store_records") == 0 && sim.peek("store_used_beats") == 0;
+        }
+
+        void checkDelivered() {
+            for (int c = 0; c < cfg.destinations(); c++) {
+                assertEquals(submitted.get(c).size(), delivered.get(c).size(), "PDUs of connection " + c);
+                for (int i = 0; i < submitted.get(c).size(); i++) {
+                    assertArrayEquals(submitted.get(c).get(i), delivered.get(c).get(i), "connection " + c + " PDU " + i);
+                }
+            }
+            assertTrue(model.allAcknowledged());
+            assertEquals(BigInteger.ONE.shiftLeft(cfg.destinations()).subtract(BigInteger.ONE), sim.peekBig("dst_ready"),
+                    "every destination eligible at the end");
+        }
+
+        /** One clock cycle: drive inputs, step, then look at what crossed. */
+        void cycle() {
+            long now = sim.cycle();
+            boolean offering = !src.idle();
+            if (offering) {
+                src.offer(rnd.nextInt(100) < validPercent, rnd);
+            } else {
+                sim.poke("s_axis_tvalid", 0);
+            }
+            sim.poke("m_axis_tready", rnd.nextInt(100) < readyPercent ? 1 : 0);
+            // ack_reply answers the query of the previous cycle
+            if (pendingReply != null) {
+                sim.poke("ack_reply_valid", 1);
+                sim.poke("ack_reply_op", pendingReply[0]);
+                sim.poke("ack_reply_rpsn", pendingReply[1]);
+                replies.add(pendingReply);
+                pendingReply = null;
+            } else {
+                sim.poke("ack_reply_valid", 0);
+            }
+            long[] ev = backward.peekFirst();
+            if (ev != null && ev[0] <= now) {
+                backward.pollFirst();
+                sim.poke("peer_ack_valid", 1);
+                sim.poke("peer_ack_xpu", ev[1]);
+                sim.poke("peer_ack_op", ev[2]);
+                sim.poke("peer_ack_rpsn", ev[3]);
+                model.ack((int) ev[1], (int) ev[2], (int) ev[3], now);
+            } else {
+                sim.poke("peer_ack_valid", 0);
+            }
+            boolean request = !ackRequests.isEmpty();
+            sim.poke("ack_request_valid", request ? 1 : 0);
+            sim.poke("ack_request_xpu", request ? ackRequests.peekFirst() : 0);
+            if (request && sim.peek("ack_request_ready") == 1) {
+                ackRequests.pollFirst();
+            }
+            if (sim.peek("ack_query_valid") == 1) {
+                pendingReply = new long[] {rnd.nextInt(4), rnd.nextInt(1 << 16)};
+            }
+            long timeouts = sim.peek("timeouts");
+            if (offering) {
+                src.advance();
+            }
+            sim.step();
+            if (sim.peek("timeouts") != timeouts) {
+                model.timeout(now, 16);
+            }
+            while (seenPackets < out.packets().size()) {
+                onPacket(out.packets().get(seenPackets++));
+            }
+        }
+
+        private void onPacket(StreamMonitor.Packet p) {
+            SueMeta m = SueMeta.unpack(p.user());
+            long[] reply = replies.pollFirst();
+            assertEquals(reply[0], m.op(), "op from ack_reply");
+            assertEquals(reply[1], m.rpsn(), "rpsn from ack_reply");
+            assertEquals(LOCAL_XPU, m.srcXpu());
+            assertEquals(LOCAL_PARTITION, m.partition());
+            assertEquals(p.bytes().length, m.len());
+            if (p.bytes()[0] == 0) { // ACK-only
+                assertEquals(1, p.bytes().length);
+                assertEquals(0, m.psn());
+                return;
+            }
+            int c = m.dstXpu();
+            if (model.onWire(c, m.psn(), p.bytes(), p.cycle())) {
+                goBacks++;
+            }
+            if (lost()) {
+                return;
+            }
+            peer(c, m.psn(), p.bytes(), p.cycle() + DELAY);
+        }
+
+        /** The receiver at the far end (docs/protocol.md 6.4), answering at once over the lossy backward link. */
+        private void peer(int c, int psn, byte[] bytes, long at) {
+            int diff = Math.floorMod(psn - expected[c], 1 << 16);
+            if (diff == 0) {
+                delivered.get(c).add(bytes);
+                expected[c] = (expected[c] + 1) % (1 << 16);
+                nackSent[c] = false;
+                answer(at, c, 1, (expected[c] - 1) & 0xffff);
+            } else if (diff < 1 << 15) {
+                if (!nackSent[c]) {
+                    nackSent[c] = true;
+                    answer(at, c, 2, expected[c]);
+                }
+            } else {
+                answer(at, c, 1, (expected[c] - 1) & 0xffff);
+            }
+        }
+
+        private void answer(long at, int c, int op, int rpsn) {
+            if (peerSilent || lost()) {
+                return;
+            }
+            long arrival = Math.max(at + DELAY, backward.isEmpty() ? 0 : backward.peekLast()[0]);
+            backward.addLast(new long[] {arrival, c, op, rpsn});
+        }
+    }
+}
