@@ -15,6 +15,8 @@ import org.sue.net.FrameReceiver;
 import org.sue.net.FrameTransmitter;
 import org.sue.net.HeaderFormat;
 import org.sue.net.NetConfig;
+import org.sue.transport.TransportConfig;
+import org.sue.transport.TransportTx;
 
 /** The designs {@code scripts/generate} writes for the default configuration, by name. */
 public final class DefaultDesigns {
@@ -25,6 +27,7 @@ public final class DefaultDesigns {
         Map<String, Supplier<Component>> m = new LinkedHashMap<>();
         m.put("command_fifo", () -> new SyncFifo(new SyncFifo.Config(512, 64)));
         m.put("credit_counter", () -> new CreditCounter(new CreditCounter.Config(1024, 8)));
+        m.put("transport_tx", () -> new TransportTx(TransportConfig.defaults(1024)));
         m.put("crc32_w64", () -> new ParallelCrc(new ParallelCrc.Config(CrcParams.CRC32, 64)));
         m.put("crc32_w512", () -> new ParallelCrc(new ParallelCrc.Config(CrcParams.CRC32, 512)));
         m.put("crc32_w1024", () -> new ParallelCrc(new ParallelCrc.Config(CrcParams.CRC32, 1024)));

@@ -190,7 +190,9 @@ public final class TransportTx extends Component {
         Expr beats = wire("new_beats", beatsOf(len));
         Expr freeBeats = wire("store_free_beats", Hw.lit(pw, config.storeBeats()).sub(wp.sub(rp)));
         Expr recordFree = wire("store_record_free", rt.sub(rh).ne(config.storeBeats()));
-        Expr room = freeBeats.ge(beats.resize(pw)).and(recordFree);
+        int cmp = Math.max(pw, SueMeta.LEN_WIDTH);
+        Expr room = freeBeats.resize(cmp).ge(beats.resize(cmp)).and(recordFree);
+        unused("new_psn_in", SueMeta.PSN.of(user)); // the transport assigns it
         Stream admitted = staged.haltWhen("new_admitted", first.and(room.not()));
 
         Reg heldPsn = regNoReset("new_psn_held", SueMeta.PSN_WIDTH);
@@ -371,6 +373,7 @@ public final class TransportTx extends Component {
             sideRecord.set(meta);
         });
         Expr sLen = record.get(sideRecord, "len");
+        unused("retx_side_addr", record.get(sideRecord, "addr"));
         Expr keep = Hw.mux(sideLast, Keep.below(lastBeatBytes(sLen), config.beatBytes()),
                 Hw.ones(config.beatBytes()));
         Expr user = SueMeta.LAYOUT.expr().set(SueMeta.DST_XPU, record.get(sideRecord, "dst").resize(SueMeta.XPU_WIDTH))
@@ -455,6 +458,9 @@ public final class TransportTx extends Component {
                 .set(SueMeta.PSN, SueMeta.PSN.of(staged.tuser())).set(SueMeta.OP, opNow).set(SueMeta.RPSN, rpsnNow)
                 .set(SueMeta.PARTITION, localPartition).set(SueMeta.LEN, SueMeta.LEN.of(staged.tuser())).build();
         staged.with("tx_framed", Stream.TUSER, user).into(out);
+        Expr inUser = staged.tuser(); // filled in here, whatever the sources carried
+        unused("tx_out_replaced", SueMeta.SRC_XPU.of(inUser), SueMeta.OP.of(inUser), SueMeta.RPSN.of(inUser),
+                SueMeta.PARTITION.of(inUser), SueMeta.PORT.of(inUser), SueMeta.ERR.of(inUser));
         Reg outFirst = reg("out_first", 1, 1);
         when(out.fire(), () -> outFirst.set(out.tlast()));
         Expr dataPdu = out.tdata().bits(7, 0).ne(0); // ACK-only PDUs start with the byte 0x00 (section 6.3)

@@ -32,6 +32,8 @@ import org.sue.net.NetHeaderInserter;
 import org.sue.net.RhInserter;
 import org.sue.net.tb.LoopbackRun;
 import org.sue.sim.Simulator;
+import org.sue.transport.TransportConfig;
+import org.sue.transport.TransportTx;
 
 /** Every committed golden-vector scenario. */
 public final class GoldenScenarios {
@@ -43,6 +45,8 @@ public final class GoldenScenarios {
         list.add(fifo("fifo_w72_d5", 72, 5, ResetStyle.SYNC_HIGH, 1500));
         list.add(fifo("fifo_w256_d16_async_low", 256, 16, ResetStyle.ASYNC_LOW, 600));
         list.add(creditCounter("credit_counter_m1000_a8", 1000, 8, 3000));
+        list.add(new GoldenScenario("transport_tx_w256_d4", () -> new TransportTx(new TransportConfig(256, 4, 1, 16384,
+                8, 400, 60, 2, 1, 2)), ResetStyle.SYNC_HIGH, 8000, () -> new TransportTxTraffic(4, 300)));
         list.add(creditCounter("credit_counter_m16_a3_sync_low", 16, 3, 800, ResetStyle.SYNC_LOW));
         list.add(crc("crc32_w64", CrcParams.CRC32, 64, ResetStyle.SYNC_HIGH, 1500));
         list.add(crc("crc32c_w512", CrcParams.CRC32C, 512, ResetStyle.ASYNC_HIGH, 600));

@@ -33,6 +33,7 @@ public final class CommandReceiver {
     private final int[] cmdHeld = new int[4];
     private final int[] dataHeld = new int[4];
     private final List<Delivered> delivered = new ArrayList<>();
+    private final List<Long> deliveryCycles = new ArrayList<>();
     private long firstDelivery = -1;
     private long lastDelivery;
     private long lastBeat;
@@ -68,6 +69,11 @@ public final class CommandReceiver {
 
     public List<Delivered> delivered() {
         return delivered;
+    }
+
+    /** The cycle each delivered command's first beat came out, in the order of {@link #delivered}. */
+    public List<Long> deliveryCycles() {
+        return deliveryCycles;
     }
 
     /** Commands whose slot the XPU still holds (not yet returned). */
@@ -156,6 +162,7 @@ public final class CommandReceiver {
         if (pendingData.size() == pendingLen) {
             delivered.add(new Delivered(pendingSrc, pendingVc,
                     new CommandCodec.Command(pendingType, pendingControl, pendingData.toByteArray())));
+            deliveryCycles.add(lastDelivery);
         }
     }
 

@@ -30,6 +30,7 @@ public final class CommandSender {
     private long sent;
     private long firstBeatCycle = -1;
     private long creditStalls;
+    private final java.util.List<long[]> starts = new java.util.ArrayList<>();
 
     public CommandSender(Simulator sim, int dataWidth, int cmdCredits, int dataCredits) {
         this.sim = sim;
@@ -53,6 +54,11 @@ public final class CommandSender {
     /** Commands fully sent. */
     public long sent() {
         return sent;
+    }
+
+    /** Per command sent, in order: {destination, VC, cycle of its first beat}. */
+    public java.util.List<long[]> starts() {
+        return starts;
     }
 
     /** The cycle of the first beat sent, -1 before. */
@@ -91,6 +97,9 @@ public final class CommandSender {
         }
         if (beat == 0 && firstBeatCycle < 0) {
             firstBeatCycle = sim.cycle();
+        }
+        if (beat == 0) {
+            starts.add(new long[] {q.dst(), q.vc(), sim.cycle()});
         }
         sim.poke("tx_valid", len > 0 ? 2 : 1);
         sim.poke("tx_cycle", beat);

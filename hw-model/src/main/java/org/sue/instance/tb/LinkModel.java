@@ -1,0 +1,103 @@
+package org.sue.instance.tb;
+
+import java.util.ArrayDeque;
+import java.util.Random;
+
+/**
+ * One direction of the network between two SUE instances: frames enter when their last beat left the sender and come
+ * out {@code delay} cycles later, unless lost. Faults, each seeded: independent loss at {@code lossRate}, a bit flip
+ * at {@code bitErrorRate} per frame (the receiver's FCS check then fails), bursts (with {@code burstRate} per frame a
+ * run of {@code burstLength} frames is lost) and an outage (every frame in a window of cycles is lost). It counts
+ * what it did, so a test can hold the receiver's counters against it.
+ */
+public final class LinkModel {
+    /** How a link misbehaves; all rates per frame. */
+    public record Faults(double lossRate, double bitErrorRate, double burstRate, int burstLength, long outageFrom,
+                         long outageLength) {
+        public static final Faults NONE = new Faults(0, 0, 0, 0, -1, 0);
+
+        public static Faults loss(double rate) {
+            return new Faults(rate, 0, 0, 0, -1, 0);
+        }
+
+        public Faults withBitErrors(double rate) {
+            return new Faults(lossRate, rate, burstRate, burstLength, outageFrom, outageLength);
+        }
+
+        public Faults withBursts(double rate, int length) {
+            return new Faults(lossRate, bitErrorRate, rate, length, outageFrom, outageLength);
+        }
+
+        public Faults withOutage(long from, long length) {
+            return new Faults(lossRate, bitErrorRate, burstRate, burstLength, from, length);
+        }
+    }
+
+    /** A frame in flight: its bytes and the cycle it reaches the receiver. */
+    public record InFlight(byte[] frame, long arrival) {
+    }
+
+    private final int delay;
+    private final Faults faults;
+    private final Random rnd;
+    private final ArrayDeque<InFlight> flight = new ArrayDeque<>();
+    private int burstLeft;
+    private long sent;
+    private long lost;
+    private long damaged;
+
+    public LinkModel(int delay, Faults faults, Random rnd) {
+        if (delay < 0) {
+            throw new IllegalArgumentException("LinkModel delay must be at least 0 cycles, got " + delay);
+        }
+        this.delay = delay;
+        this.faults = faults;
+        this.rnd = rnd;
+    }
+
+    /** A frame left the sender at {@code cycle}. */
+    public void send(byte[] frame, long cycle) {
+        sent++;
+        boolean inOutage = cycle >= faults.outageFrom() && cycle < faults.outageFrom() + faults.outageLength();
+        if (burstLeft == 0 && faults.burstRate() > 0 && rnd.nextDouble() < faults.burstRate()) {
+            burstLeft = faults.burstLength();
+        }
+        if (inOutage || burstLeft > 0 || rnd.nextDouble() < faults.lossRate()) {
+            burstLeft = Math.max(0, burstLeft - 1);
+            lost++;
+            return;
+        }
+        byte[] f = frame.clone();
+        if (rnd.nextDouble() < faults.bitErrorRate()) {
+            int bit = rnd.nextInt(8 * f.length);
+            f[bit / 8] ^= (byte) (1 << (bit % 8));
+            damaged++;
+        }
+        flight.addLast(new InFlight(f, cycle + delay));
+    }
+
+    /** The next frame that has arrived by {@code cycle}, or null. */
+    public byte[] arrived(long cycle) {
+        InFlight f = flight.peekFirst();
+        if (f == null || f.arrival() > cycle) {
+            return null;
+        }
+        return flight.pollFirst().frame();
+    }
+
+    public boolean empty() {
+        return flight.isEmpty();
+    }
+
+    public long sent() {
+        return sent;
+    }
+
+    public long lost() {
+        return lost;
+    }
+
+    public long damaged() {
+        return damaged;
+    }
+}
