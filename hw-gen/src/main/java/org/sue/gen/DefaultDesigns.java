@@ -17,6 +17,7 @@ import org.sue.net.HeaderFormat;
 import org.sue.net.NetConfig;
 import org.sue.transport.TransportConfig;
 import org.sue.transport.TransportTx;
+import org.sue.transport.TransportRx;
 
 /** The designs {@code scripts/generate} writes for the default configuration, by name. */
 public final class DefaultDesigns {
@@ -45,6 +46,8 @@ public final class DefaultDesigns {
                 CommandTable.example(), 64, 32)));
         // the transmit command path, its packing buffer on QueueStore (1024-bit cells, 512 KiB)
         m.put("cmd_path_n512", () -> new CommandPath(CommandPath.Config.defaults(CommandTable.example())));
+        // the transport's receive side: 1024 sources, expected PSNs in RAM
+        m.put("transport_rx_w1024", () -> new TransportRx(TransportConfig.defaults(1024)));
         return m;
     }
 }

@@ -32,7 +32,7 @@ class PackagesByRoleTest {
 
     /** Layer packages (hardware and its formats) do not reach into simulation or testbenches either. */
     static final ArchRule LAYERS_ARE_HARDWARE = noClasses().that().resideInAnyPackage("org.sue.lib", "org.sue.lib.crc",
-                    "org.sue.lib.stream", "org.sue.net", "org.sue.cmd", "org.sue.core")
+                    "org.sue.lib.stream", "org.sue.net", "org.sue.cmd", "org.sue.transport", "org.sue.core")
             .should().dependOnClassesThat().resideInAnyPackage("org.sue.sim..", "..tb..");
 
     /** Reference models are plain Java: no simulator, no testbench. */

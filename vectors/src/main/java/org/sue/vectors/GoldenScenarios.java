@@ -34,6 +34,8 @@ import org.sue.net.tb.LoopbackRun;
 import org.sue.sim.Simulator;
 import org.sue.transport.TransportConfig;
 import org.sue.transport.TransportTx;
+import org.sue.transport.TransportRx;
+import org.sue.transport.tb.TransportRxTraffic;
 
 /** Every committed golden-vector scenario. */
 public final class GoldenScenarios {
@@ -98,7 +100,33 @@ public final class GoldenScenarios {
                 4000, () -> new CommandLoopbackTraffic(loopback)));
         list.add(queueStore("queue_store_w256_c32_d4", new QueueStore.Config(256, 32, 4), 4000));
         list.add(queueStore("queue_store_w1024_c64_d2", new QueueStore.Config(1024, 64, 2), 3000));
+        list.add(transportRx("transport_rx_w1024_d64", new TransportConfig(1024, 64, 1, 16384, 64, 256, 40, 4, 1, 2),
+                3000));
         return list;
+    }
+
+    /**
+     * PDUs from six sources (in order, gaps, repeats, ACK-only, unknown sources, one-beat bursts), queries and
+     * backpressure on both outputs; every 500 cycles new rates.
+     */
+    static GoldenScenario transportRx(String name, TransportConfig config, long cycles) {
+        return new GoldenScenario(name, () -> new TransportRx(config), ResetStyle.SYNC_HIGH, cycles, () -> {
+            TransportRxTraffic[] traffic = new TransportRxTraffic[1]; // made at the first cycle, with the simulator
+            return (Simulator sim, long cycle, Random rnd) -> {
+                if (traffic[0] == null) {
+                    traffic[0] = new TransportRxTraffic(config, sim, rnd, 6);
+                    traffic[0].maxBytes = config.beatBytes() + 64;
+                }
+                if (cycle % 500 == 0) {
+                    traffic[0].validPercent = 30 + rnd.nextInt(71);
+                    traffic[0].outReadyPercent = 30 + rnd.nextInt(71);
+                    traffic[0].queryPercent = rnd.nextInt(25);
+                    traffic[0].requestReadyPercent = 50 + rnd.nextInt(51);
+                }
+                traffic[0].drive(rnd);
+                traffic[0].takeEntered(); // nothing checks them here: the vectors record what happened
+            };
+        });
     }
 
     /** Commands of all sizes to 8 queues and runs read back; every 400 cycles new request and ready rates. */

@@ -1,0 +1,356 @@
+package org.sue.transport;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.sue.core.Component;
+import org.sue.core.Expr;
+import org.sue.core.Hw;
+import org.sue.core.Layout;
+import org.sue.core.Mem;
+import org.sue.core.Port;
+import org.sue.core.ReadUnderWrite;
+import org.sue.core.Reg;
+import org.sue.core.Wire;
+import org.sue.lib.stream.Stream;
+import org.sue.lib.stream.StreamConfig;
+import org.sue.net.SueMeta;
+
+/**
+ * Receive side of the transport of one port (docs/protocol.md sections 6.3 and 6.4): takes the PDUs that passed the
+ * framing checks, delivers those whose PSN is the expected one of their source, and keeps what the transmit side
+ * needs to acknowledge them.
+ *
+ * <p><b>Decision</b>, at a PDU's first beat, one PDU per cycle: a source at or beyond {@code destinations} is dropped
+ * ({@code unknown_source_dropped}, no {@code peer_ack}); a first byte 0 is an ACK-only PDU (not delivered,
+ * {@code ack_only_received}); otherwise {@code diff = psn - expected[src] mod 2^16}: 0 accepts (expected + 1, the
+ * ACK becomes owed, a NACK owed is dropped and another may be sent), 1 .. 2^15 - 1 is later (dropped; the first one
+ * since the last accept makes a NACK owed), the rest is earlier (dropped as a duplicate, an ACK becomes owed). Every
+ * PDU from a known source hands its RH {@code op}/{@code rpsn} to the transmit side on {@code peer_ack} the cycle
+ * after. A decided PDU's remaining beats follow its first: delivered on {@code m_axis} unchanged or dropped.
+ *
+ * <p><b>Pipeline</b>: a beat enters the {@code held} register as the source's row of the {@code connections} RAM is
+ * read, is decided there and leaves through the {@code out} register to {@code m_axis} (two cycles; ready passes
+ * straight through, so {@code m_axis_tready} low stalls {@code s_axis} and no accepted beat is ever lost). The row
+ * written by a decision is forwarded to the beat entering in the same cycle, so one-beat PDUs of one source follow
+ * each other every cycle.
+ *
+ * <p><b>State per source</b>: the {@code connections} RAM holds the expected PSN and the PDUs accepted since the ACK
+ * became owed (or since the last urgent request); it has no reset and needs no clearing sweep, because it is only
+ * believed where flip-flop flags with reset say it was written: the expected PSN where {@code seen} (something was
+ * accepted; else 0), the count where {@code ack_owed}. Flags, one bit per source: {@code seen}, {@code ack_owed},
+ * {@code nack_owed}, {@code nack_sent} (a NACK since the last accept), {@code queued} and {@code stale} (below).
+ *
+ * <p><b>Replies</b>: {@code ack_query} in cycle t gives {@code ack_reply} in t + 1 (valid from a register, the fields
+ * from registers and the RAM's read register) from the state before t: NACK with the expected PSN if one is owed,
+ * else ACK of expected - 1 if anything was accepted, else op 0 and rpsn 0. The reply clears both owed flags in t,
+ * counted in {@code acks_sent} / {@code nacks_sent}; a decision of cycle t that owes one again wins over the clear.
+ *
+ * <p><b>ACK requests</b> ({@code ack_request}, from a register): urgent ones first, when a NACK becomes owed or
+ * {@code ackCount} PDUs were accepted since the ACK became owed (or since the last such request), through a
+ * {@value #URGENT_DEPTH}-entry queue; a request that finds it full is dropped, which is safe because the owed
+ * queue covers every owed flag. The owed queue: when a source's ACK or NACK becomes owed and the source is not
+ * {@code queued}, {source, cycle} joins a FIFO as deep as there are sources (a source at most once in it), checked at
+ * its head against a free-running cycle counter: {@code ackDelay} cycles later the source is requested. A reply that
+ * clears a queued source marks it {@code stale}; when a stale head is due it is dropped if nothing is owed any more,
+ * and if something became owed again it goes back to the tail with the current cycle, so such an ACK is requested
+ * between {@code ackDelay} and {@code 2 ackDelay} cycles after it became owed, never before. Requests of sources
+ * whose flags a reply cleared in the meantime are dropped, urgent ones too.
+ */
+public final class TransportRx extends Component {
+    /** Urgent ACK requests waiting for {@code ack_request}; more are dropped (the owed queue still covers them). */
+    public static final int URGENT_DEPTH = 4;
+
+    public final Stream in;
+    public final Stream out;
+    /** op/rpsn of every PDU from a known source, to the transmit side: {@code peer_ack_*}. */
+    public final Stream peerAck;
+    /** The transmit side frames a PDU to {@code ack_query_xpu}. */
+    public final Stream ackQuery;
+    /** What that PDU carries, the cycle after the query. */
+    public final Stream ackReply;
+    /** Send an ACK-only PDU to {@code ack_request_xpu}. */
+    public final Stream ackRequest;
+    /** Counter outputs by name. */
+    public final Map<String, Port> counters = new LinkedHashMap<>();
+    private final TransportConfig config;
+
+    private final int destinations;
+    private final int cw;
+    /** A row of {@code connections}: the expected PSN and the PDUs accepted since the ACK became owed. */
+    private final Layout row;
+    /** An entry of the owed queue: the source and the cycle it was queued in. */
+    private final Layout owedEntry;
+    private final Layout source;
+
+    private final Reg now;
+    private final Flags seen;
+    private final Flags ackOwed;
+    private final Flags nackOwed;
+    private final Flags nackSent;
+    private final Flags queued;
+    private final Flags stale;
+
+    // the decision of this cycle (all gated by `decide`), for the flags and queues
+    private final Wire idx;
+    private final Wire accept;
+    private final Wire owesAck;
+    private final Wire owesNack;
+    private final Wire urgent;
+    private final Wire push;
+    // the reply of this cycle: clears `queryIdx`'s owed flags
+    private final Wire clearing;
+    private final Wire queryIdx;
+    // the owed queue's head leaves: `unqueue` when nothing of it stays queued
+    private final Wire headIdx;
+    private final Wire headLeaves;
+    private final Wire unqueue;
+
+    public TransportRx(TransportConfig config) {
+        super(config);
+        this.config = config;
+        destinations = config.destinations();
+        cw = config.connectionWidth();
+        row = Layout.of("connection", Layout.bits("expected", SueMeta.PSN_WIDTH),
+                Layout.bits("since_ack", Hw.log2Up(config.ackCount())));
+        owedEntry = Layout.of("owed_entry", Layout.bits("xpu", cw), Layout.bits("time", TransportConfig.TIME_WIDTH));
+        source = Layout.plain("xpu", cw);
+
+        StreamConfig bus = new StreamConfig(config.busWidth(), SueMeta.WIDTH);
+        in = Stream.slave(this, bus);
+        out = Stream.master(this, bus);
+        peerAck = Stream.masterFlow(this, "peer_ack", AckLinks.PEER_ACK);
+        ackQuery = Stream.slaveFlow(this, "ack_query", AckLinks.ACK_QUERY);
+        ackReply = Stream.masterFlow(this, "ack_reply", AckLinks.ACK_REPLY);
+        ackRequest = Stream.master(this, "ack_request", AckLinks.ACK_REQUEST);
+
+        now = reg("now", TransportConfig.TIME_WIDTH, 0);
+        now.set(now.add(1)); // free-running: the owed queue's times are cycles of it
+        seen = new Flags("seen");
+        ackOwed = new Flags("ack_owed");
+        nackOwed = new Flags("nack_owed");
+        nackSent = new Flags("nack_sent");
+        queued = new Flags("queued");
+        stale = new Flags("stale");
+        idx = wire("src_idx", cw);
+        accept = wire("accept_now", 1);
+        owesAck = wire("owes_ack", 1);
+        owesNack = wire("owes_nack", 1);
+        urgent = wire("urgent_now", 1);
+        push = wire("owed_push", 1);
+        clearing = wire("reply_clears", 1);
+        queryIdx = wire("query_idx", cw);
+        headIdx = wire("head_idx", cw);
+        headLeaves = wire("head_leaves", 1);
+        unqueue = wire("head_unqueued", 1);
+
+        Mem connections = mem("connections", destinations, row.width(), ReadUnderWrite.READ_FIRST);
+        pduPath(connections);
+        replies(connections);
+        Stream late = owedQueue();
+        requests(late);
+        flagUpdates();
+    }
+
+    /** s_axis -> held (connection row read) -> decision -> out -> m_axis; peer_ack; the decision counters. */
+    private void pduPath(Mem connections) {
+        Stream held = in.stage("held");
+        Expr user = held.tuser();
+        Expr src = SueMeta.SRC_XPU.of(user);
+        Expr known = wire("known_source", knownXpu(src));
+        idx.set(src.bits(cw - 1, 0));
+        Expr ackOnly = wire("ack_only", held.tdata().bits(7, 0).eq(0)); // an empty command list (section 6.3)
+        Reg atStart = reg("at_start", 1, 1); // the beat in `held` is a PDU's first
+        Reg keepPdu = reg("keep_pdu", 1, 0); // the decision for the PDU's later beats
+
+        // the row of the beat entering `held`; a decision writing the same row in that cycle is forwarded
+        Expr entering = in.ready();
+        Expr readIdx = SueMeta.SRC_XPU.of(in.tuser()).bits(cw - 1, 0);
+        Expr rowRead = connections.readSync("row_read", readIdx, entering);
+        Wire rowWrite = wire("row_write", 1);
+        Wire newRow = wire("new_row", row.width());
+        Reg fwdHit = reg("row_fwd_hit", 1, 0);
+        Reg fwdRow = regNoReset("row_fwd", row.width());
+        when(entering, () -> {
+            fwdHit.set(rowWrite.and(idx.eq(readIdx)));
+            fwdRow.set(newRow);
+        });
+        Expr rowNow = wire("row", Hw.mux(fwdHit, fwdRow, rowRead));
+
+        // only what a flag with reset vouches for is believed: the RAM has no reset
+        Expr expected = wire("expected", Hw.mux(seen.at(idx), row.get(rowNow, "expected"),
+                Hw.zeros(SueMeta.PSN_WIDTH)));
+        Expr diff = wire("psn_diff", SueMeta.PSN.of(user).sub(expected));
+        Expr data = wire("data_pdu", known.and(ackOnly.not()));
+        Expr inOrder = wire("in_order", data.and(diff.eq(0)));
+        Expr drop = wire("drop", Hw.mux(atStart, inOrder.not(), keepPdu.not()));
+        Stream kept = held.throwWhen("kept", drop);
+        kept.stage("out").into(out);
+        Expr decide = wire("decide", held.fire().and(atStart));
+        when(held.fire(), () -> atStart.set(held.tlast()));
+        when(decide, () -> keepPdu.set(inOrder));
+
+        Expr later = wire("later", decide.and(data).and(diff.ne(0)).and(diff.msb().not()));
+        Expr earlier = wire("earlier", decide.and(data).and(diff.msb()));
+        accept.set(decide.and(inOrder));
+        // PDUs accepted since the ACK became owed; a reply clearing it this cycle comes first
+        int nw = Hw.log2Up(config.ackCount() + 1L);
+        Expr owedBefore = ackOwed.at(idx).and(clearing.and(queryIdx.eq(idx)).not());
+        Expr since = wire("since_ack", Hw.mux(owedBefore, row.get(rowNow, "since_ack"),
+                Hw.zeros(row.field("since_ack").width())));
+        Expr counted = wire("accepted_since", since.resize(nw).add(1));
+        Expr countReached = wire("ack_count_reached", counted.eq(config.ackCount()));
+        owesAck.set(accept.or(earlier));
+        owesNack.set(later.and(nackSent.at(idx).not()));
+        urgent.set(owesNack.or(accept.and(countReached)));
+        // a source leaving the owed queue in this cycle is not queued any more
+        Expr stillQueued = queued.at(idx).and(unqueue.and(headIdx.eq(idx)).not());
+        push.set(owesAck.or(owesNack).and(stillQueued.not()));
+
+        rowWrite.set(accept.or(later).or(earlier));
+        newRow.set(row.expr().set("expected", expected.add(accept.resize(SueMeta.PSN_WIDTH)))
+                .set("since_ack", Hw.mux(accept, Hw.mux(countReached, Hw.zeros(nw), counted), since.resize(nw))
+                        .resize(row.field("since_ack").width())).build());
+        connections.write(rowWrite, idx, newRow);
+
+        Expr peer = AckLinks.PEER_ACK.expr().set("xpu", src).set("op", SueMeta.OP.of(user))
+                .set("rpsn", SueMeta.RPSN.of(user)).build();
+        registered("peer", decide.and(known), AckLinks.PEER_ACK, peer).into(peerAck);
+
+        count("accepted", accept);
+        count("out_of_order_dropped", later);
+        count("duplicates_dropped", earlier);
+        count("ack_only_received", decide.and(known).and(ackOnly));
+        count("unknown_source_dropped", decide.and(known.not()));
+    }
+
+    /** ack_query in t -> ack_reply in t + 1 from the state before t; the reply clears the owed flags. */
+    private void replies(Mem connections) {
+        Expr q = ackQuery.field("xpu");
+        Expr knownQ = knownXpu(q);
+        queryIdx.set(q.bits(cw - 1, 0));
+        clearing.set(ackQuery.valid().and(knownQ));
+        Expr nack = wire("reply_nack", knownQ.and(nackOwed.at(queryIdx)));
+        Expr any = wire("reply_seen", knownQ.and(seen.at(queryIdx)));
+        Expr read = connections.readSync("reply_read", queryIdx, ackQuery.valid());
+        Reg valid = reg("reply_valid", 1, 0);
+        Reg nackReg = regNoReset("reply_nack_reg", 1);
+        Reg seenReg = regNoReset("reply_seen_reg", 1);
+        valid.set(ackQuery.valid());
+        when(ackQuery.valid(), () -> {
+            nackReg.set(nack);
+            seenReg.set(any);
+        });
+        Expr expected = row.get(read, "expected");
+        Expr op = Hw.mux(nackReg, Hw.lit(2, config.opNack()), Hw.mux(seenReg, Hw.lit(2, config.opAck()), Hw.zeros(2)));
+        Expr rpsn = Hw.mux(seenReg, Hw.mux(nackReg, expected, expected.sub(1)), Hw.zeros(SueMeta.PSN_WIDTH));
+        ackReply.valid().set(valid);
+        ackReply.field("op").set(op);
+        ackReply.field("rpsn").set(rpsn);
+        unused("reply_row", row.get(read, "since_ack"));
+        count("acks_sent", clearing.and(nack.not()).and(any));
+        count("nacks_sent", clearing.and(nack));
+    }
+
+    /**
+     * Owed sources in the order their ACK or NACK became owed, each at most once; the head is due {@code ackDelay}
+     * cycles after it joined. Returns the requests of due heads that are still owed.
+     */
+    private Stream owedQueue() {
+        // a decision's new entry goes first; a stale head's re-entry waits in `again` meanwhile
+        Wire repushDue = wire("repush_due", 1);
+        Stream repush = Stream.of(this, "repush", repushDue, source, headIdx);
+        Stream again = repush.stage("again").haltWhen(push);
+        Expr pushXpu = Hw.mux(push, idx, again.field("xpu"));
+        Stream entering = Stream.of(this, "owed_in", push.or(again.valid()), owedEntry,
+                owedEntry.expr().set("xpu", pushXpu).set("time", now).build());
+        Stream owed = entering.queue("owed", destinations);
+        again.ready().set(entering.ready()); // never full: one entry per queued source at most
+
+        headIdx.set(owed.field("xpu"));
+        Expr due = wire("head_due", owed.valid().and(now.sub(owed.field("time")).ge(config.ackDelay())));
+        // this cycle's decision and reply count: a set wins over a clear, a clear makes the entry stale
+        Expr clearedNow = clearing.and(queryIdx.eq(headIdx));
+        Expr owedNext = wire("head_owed", owesAck.or(owesNack).and(idx.eq(headIdx))
+                .or(ackOwed.at(headIdx).or(nackOwed.at(headIdx)).and(clearedNow.not())));
+        Expr staleNext = wire("head_stale", stale.at(headIdx).or(clearedNow));
+        Stream late = Stream.of(this, "late", due.and(staleNext.not()), source, headIdx);
+        repushDue.set(due.and(staleNext).and(owedNext));
+        Expr discard = wire("head_discard", due.and(staleNext).and(owedNext.not()));
+        owed.ready().set(late.fire().or(repush.fire()).or(discard));
+        headLeaves.set(owed.fire());
+        unqueue.set(late.fire().or(discard));
+        return late;
+    }
+
+    /** Urgent requests before due ones, into a register: ack_request. */
+    private void requests(Stream late) {
+        Stream urgentIn = Stream.of(this, "urgent_in", urgent, source, idx);
+        Stream queuedUrgent = urgentIn.queue("urgent", URGENT_DEPTH);
+        unused("urgent_room", urgentIn.ready()); // full: dropped, the owed queue covers it
+        Expr u = queuedUrgent.field("xpu");
+        // a reply carried it meanwhile
+        Stream urgentReq = queuedUrgent.throwWhen("urgent_owed", ackOwed.at(u).or(nackOwed.at(u)).not());
+        Stream lateReq = late.haltWhen(urgentReq.valid());
+        Expr xpu = Hw.mux(urgentReq.valid(), u, lateReq.field("xpu")).resize(SueMeta.XPU_WIDTH);
+        Stream request = Stream.of(this, "request", urgentReq.valid().or(lateReq.valid()), AckLinks.ACK_REQUEST, xpu);
+        urgentReq.ready().set(request.ready());
+        lateReq.ready().set(request.ready());
+        request.stage("request_out").into(ackRequest);
+    }
+
+    /** Every flag's next value: sets (this cycle's decision) win over clears (this cycle's reply). */
+    private void flagUpdates() {
+        Expr cleared = oneHot(clearing, queryIdx);
+        seen.update(oneHot(accept, idx), Hw.zeros(destinations));
+        ackOwed.update(oneHot(owesAck, idx), cleared);
+        nackOwed.update(oneHot(owesNack, idx), cleared.or(oneHot(accept, idx)));
+        nackSent.update(oneHot(owesNack, idx), oneHot(accept, idx));
+        queued.update(oneHot(push, idx), oneHot(unqueue, headIdx));
+        // a cleared queued source's entry is stale; the entry leaving takes its stale mark with it
+        Expr left = oneHot(headLeaves, headIdx);
+        stale.bits.set(stale.bits.or(cleared.and(queued.bits)).and(left.not()));
+    }
+
+    /** One bit per source, reset to 0. */
+    private final class Flags {
+        final Reg bits;
+
+        Flags(String name) {
+            bits = reg(name, destinations, 0);
+        }
+
+        Expr at(Expr i) {
+            return bits.shr(i).bit(0);
+        }
+
+        void update(Expr set, Expr clear) {
+            bits.set(bits.and(clear.not()).or(set));
+        }
+    }
+
+    private Expr oneHot(Expr cond, Expr i) {
+        return Hw.mux(cond, Hw.lit(destinations, 1).shl(i), Hw.zeros(destinations));
+    }
+
+    /** The XPU has a connection: below {@code destinations}. */
+    private Expr knownXpu(Expr xpu) {
+        return cw < SueMeta.XPU_WIDTH ? xpu.bits(SueMeta.XPU_WIDTH - 1, cw).orR().not() : Hw.bool(true);
+    }
+
+    /** A flow from registers: valid (reset) and the payload loaded with it. */
+    private Stream registered(String name, Expr valid, Layout layout, Expr payload) {
+        Reg v = reg(name + "_valid", 1, 0);
+        Reg p = regNoReset(name + "_payload", payload.width());
+        v.set(valid);
+        when(valid, () -> p.set(payload));
+        return Stream.flowOf(this, name, v, layout, p);
+    }
+
+    private void count(String name, Expr increment) {
+        counters.put(name, counter(name, increment));
+    }
+
+    public TransportConfig config() {
+        return config;
+    }
+}
