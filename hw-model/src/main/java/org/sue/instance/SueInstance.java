@@ -127,10 +127,11 @@ public final class SueInstance extends Component {
 
     /** MAC -> framing checks -> PSN decision -> unpacking -> XPU receive interface. */
     private void receivePath(FrameReceiver frx, TransportRx trx, CommandUnpacker unpacker) {
-        expose(frx.in.tdata());
-        expose(frx.in.tkeep());
-        expose((Port) frx.in.valid());
-        expose(frx.in.tlast());
+        for (Port p : frx.ports()) {
+            if (p.name().startsWith("s_axis_")) {
+                expose(p); // frames from the MAC
+            }
+        }
         frx.out.into(trx.in);
         trx.out.into(unpacker.in);
         for (Port p : unpacker.ports()) {
@@ -188,7 +189,7 @@ public final class SueInstance extends Component {
     private static boolean isStreamPort(Port p) {
         String n = p.name();
         return n.startsWith("m_axis_") || n.startsWith("s_axis_") || n.startsWith("peer_ack_")
-                || n.startsWith("ack_");
+                || n.startsWith("ack_query_") || n.startsWith("ack_reply_") || n.startsWith("ack_request_");
     }
 
     public Config config() {

@@ -15,9 +15,9 @@ import org.sue.net.NetConfig;
 import org.sue.transport.TransportConfig;
 
 class SueInstanceTest {
-    /** 256-bit XPU data (512-bit bus), 16 destinations, 256 cells, 1 KiB PDUs; a 16 KiB store, timeout 3000 cycles. */
+    /** 256-bit XPU data (512-bit bus), 16 destinations, 1024 cells, 1 KiB PDUs; a 16 KiB store, timeout 3000 cycles. */
     static SueInstance.Config small(HeaderFormat format) {
-        CommandPath.Config path = new CommandPath.Config(256, CommandTable.example(), 16, 256, 1024, 16, 8, 32, 16);
+        CommandPath.Config path = new CommandPath.Config(256, CommandTable.example(), 16, 1024, 1024, 16, 8, 32, 16);
         TransportConfig t = new TransportConfig(512, 16, 1, 16384, 64, 3000, 200, 8, 1, 2);
         return new SueInstance.Config(path, NetConfig.defaults(format), t, 32, 16, 256);
     }
