@@ -15,6 +15,7 @@ import org.sue.net.FrameReceiver;
 import org.sue.net.FrameTransmitter;
 import org.sue.net.HeaderFormat;
 import org.sue.net.NetConfig;
+import org.sue.instance.SueInstance;
 import org.sue.transport.TransportConfig;
 import org.sue.transport.TransportTx;
 import org.sue.transport.TransportRx;
@@ -46,8 +47,21 @@ public final class DefaultDesigns {
                 CommandTable.example(), 64, 32)));
         // the transmit command path, its packing buffer on QueueStore (1024-bit cells, 512 KiB)
         m.put("cmd_path_n512", () -> new CommandPath(CommandPath.Config.defaults(CommandTable.example())));
+        // the whole instance: default (what scripts/generate writes) and 512-bit AFH Gen2
+        m.put("sue_instance", () -> new SueInstance(SueInstance.Config.defaults()));
+        m.put("sue_instance_w512_gen2", () -> new SueInstance(gen2Instance()));
         // the transport's receive side: 1024 sources, expected PSNs in RAM
         m.put("transport_rx_w1024", () -> new TransportRx(TransportConfig.defaults(1024)));
         return m;
+    }
+
+    /** A 512-bit bus (256-bit XPU data), AFH Gen2 compressed with a VLAN tag, otherwise the defaults. */
+    public static SueInstance.Config gen2Instance() {
+        CommandPath.Config p = CommandPath.Config.defaults(CommandTable.example());
+        CommandPath.Config path = new CommandPath.Config(256, p.table(), p.destinations(), p.cells(), p.pduLimit(),
+                p.xoffThreshold(), p.xonThreshold(), p.cmdCredits(), p.dataCredits());
+        TransportConfig t = TransportConfig.defaults(512);
+        return new SueInstance.Config(path, NetConfig.defaults(HeaderFormat.AFH_GEN2_COMPRESSED).withVlan(true), t,
+                64, 32, 256);
     }
 }

@@ -12,11 +12,12 @@ import java.util.function.Supplier;
 import org.sue.core.Component;
 import org.sue.core.Design;
 import org.sue.core.ResetStyle;
+import org.sue.instance.SueInstance;
 
 /**
- * The main job ({@code scripts/generate}): writes the Verilog of every default design into one folder, one file per
- * module plus {@code files.f} ({@link #emitDefaultDesigns}), then runs the framing loopback simulation
- * ({@link LoopbackJob}) and the command path loopback ({@link CommandLoopbackJob}).
+ * The main job ({@code scripts/generate}): writes the Verilog of the default configuration's {@link SueInstance}, one
+ * file per module plus {@code files.f} ({@link #emitInstance}), then runs two instances back to back over a lossy link
+ * ({@link TwoXpuJob}). The test suite emits every default design ({@link #emitDefaultDesigns}) for lint and synthesis.
  * Arguments: [output folder, default build/rtl] [--vhdl] [--reset=SYNC_HIGH|SYNC_LOW|ASYNC_HIGH|ASYNC_LOW].
  */
 public final class Generate {
@@ -52,6 +53,18 @@ public final class Generate {
         return new Emission(out, List.copyOf(files), designs, list);
     }
 
+    /** The default {@link SueInstance} with its submodules, one file per module, and {@code files.f}. */
+    public static Emission emitInstance(Path out, HdlLanguage lang, ResetStyle reset) throws IOException {
+        long t0 = System.nanoTime();
+        VerilogEmitter.Result r = VerilogEmitter.emit(Design.elaborate(new SueInstance(SueInstance.Config.defaults()),
+                reset), out, lang);
+        Path list = out.resolve("files.f");
+        Files.write(list, VerilogEmitter.relativeLines(list, r.files()));
+        System.out.printf("sue_instance -> %s, %d module files (%.1f s)%n", r.topModule(), r.files().size(),
+                (System.nanoTime() - t0) / 1e9);
+        return new Emission(out, List.copyOf(r.files()), Map.of("sue_instance", r), list);
+    }
+
     public static void main(String[] args) throws IOException {
         Path out = Path.of("build", "rtl");
         HdlLanguage lang = HdlLanguage.VERILOG;
@@ -67,9 +80,8 @@ public final class Generate {
                 out = Path.of(a);
             }
         }
-        Emission e = emitDefaultDesigns(out, lang, reset, true);
+        Emission e = emitInstance(out, lang, reset);
         System.out.println("wrote " + e.files().size() + " files and " + e.fileList());
-        LoopbackJob.run(Path.of("build", "sim"));
-        CommandLoopbackJob.run();
+        TwoXpuJob.run(Path.of("build", "sim"), 2000);
     }
 }
