@@ -69,6 +69,9 @@ public final class Bench {
         // 8. per-queue byte runs (the packing buffer's dense storage): drain rate, simulator speed, synthesis
         QueueStoreBench.measure(Bench::put, out);
 
+        // 9. the whole instance: end-to-end latency, goodput under loss against the go-back-N bound, recovery, synthesis
+        SueBench.measure(Bench::put, out);
+
         Map<String, Object> json = new LinkedHashMap<>();
         Path file = Path.of("build", "bench.json");
         ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);

@@ -114,6 +114,24 @@ public final class CommandReceiver {
         return XpuCredits.word(cmdVc, dataVc);
     }
 
+    /** The rx_credit value of an XPU that never holds a command: frees the oldest VC's held slot and buffer. */
+    public long creditReturnPrompt() {
+        int cmdVc = -1;
+        int dataVc = -1;
+        for (int v = 3; v >= 0; v--) {
+            cmdVc = cmdHeld[v] > 0 ? v : cmdVc;
+            dataVc = dataHeld[v] > 0 ? v : dataVc;
+        }
+        if (cmdVc >= 0) {
+            cmdHeld[cmdVc]--;
+        }
+        if (dataVc >= 0) {
+            dataHeld[dataVc]--;
+        }
+        credits.give(cmdVc, dataVc);
+        return XpuCredits.word(cmdVc, dataVc);
+    }
+
     /** Reads this cycle's rx_* outputs. */
     public void sample() {
         int valid = (int) sim.peek("rx_valid");

@@ -13,23 +13,28 @@ import java.util.Random;
 public final class LinkModel {
     /** How a link misbehaves; all rates per frame. */
     public record Faults(double lossRate, double bitErrorRate, double burstRate, int burstLength, long outageFrom,
-                         long outageLength) {
-        public static final Faults NONE = new Faults(0, 0, 0, 0, -1, 0);
+                         long outageLength, long dropFrame) {
+        public static final Faults NONE = new Faults(0, 0, 0, 0, -1, 0, -1);
 
         public static Faults loss(double rate) {
-            return new Faults(rate, 0, 0, 0, -1, 0);
+            return new Faults(rate, 0, 0, 0, -1, 0, -1);
+        }
+
+        /** Loses only the {@code n}-th frame (counted from 0). */
+        public static Faults dropFrame(long n) {
+            return new Faults(0, 0, 0, 0, -1, 0, n);
         }
 
         public Faults withBitErrors(double rate) {
-            return new Faults(lossRate, rate, burstRate, burstLength, outageFrom, outageLength);
+            return new Faults(lossRate, rate, burstRate, burstLength, outageFrom, outageLength, dropFrame);
         }
 
         public Faults withBursts(double rate, int length) {
-            return new Faults(lossRate, bitErrorRate, rate, length, outageFrom, outageLength);
+            return new Faults(lossRate, bitErrorRate, rate, length, outageFrom, outageLength, dropFrame);
         }
 
         public Faults withOutage(long from, long length) {
-            return new Faults(lossRate, bitErrorRate, burstRate, burstLength, from, length);
+            return new Faults(lossRate, bitErrorRate, burstRate, burstLength, from, length, dropFrame);
         }
     }
 
@@ -45,6 +50,7 @@ public final class LinkModel {
     private long sent;
     private long lost;
     private long damaged;
+    private long lastLossCycle = -1;
 
     public LinkModel(int delay, Faults faults, Random rnd) {
         if (delay < 0) {
@@ -57,14 +63,16 @@ public final class LinkModel {
 
     /** A frame left the sender at {@code cycle}. */
     public void send(byte[] frame, long cycle) {
+        boolean chosen = sent == faults.dropFrame();
         sent++;
         boolean inOutage = cycle >= faults.outageFrom() && cycle < faults.outageFrom() + faults.outageLength();
         if (burstLeft == 0 && faults.burstRate() > 0 && rnd.nextDouble() < faults.burstRate()) {
             burstLeft = faults.burstLength();
         }
-        if (inOutage || burstLeft > 0 || rnd.nextDouble() < faults.lossRate()) {
+        if (chosen || inOutage || burstLeft > 0 || rnd.nextDouble() < faults.lossRate()) {
             burstLeft = Math.max(0, burstLeft - 1);
             lost++;
+            lastLossCycle = cycle;
             return;
         }
         byte[] f = frame.clone();
@@ -99,5 +107,10 @@ public final class LinkModel {
 
     public long damaged() {
         return damaged;
+    }
+
+    /** The cycle the last lost frame left its sender, -1 if none was lost. */
+    public long lastLossCycle() {
+        return lastLossCycle;
     }
 }

@@ -36,7 +36,8 @@ import org.sue.sim.Simulator;
 public final class TwoXpuRun {
     /** What one direction did. */
     public record Direction(int commands, int delivered, long bytes, long frames, long framesLost, long framesDamaged,
-                            long retransmitted, long timeouts, long nacksSent, long acksOnly, long[] latencies) {
+                            long retransmitted, long timeouts, long nacksSent, long acksOnly, long[] latencies,
+                            long[] deliveries, long lastLossCycle) {
         /** Latency percentile in cycles (first beat in at the sender to first beat out at the receiver). */
         public long latency(double p) {
             if (latencies.length == 0) {
@@ -44,6 +45,46 @@ public final class TwoXpuRun {
             }
             return latencies[(int) Math.min(latencies.length - 1, Math.floor(p * latencies.length))];
         }
+
+        /** The end of the longest pause between two deliveries (after a loss: when delivery resumed). */
+        public long longestPauseEnd() {
+            long best = -1;
+            long end = -1;
+            for (int i = 1; i < deliveries.length; i++) {
+                if (deliveries[i] - deliveries[i - 1] > best) {
+                    best = deliveries[i] - deliveries[i - 1];
+                    end = deliveries[i];
+                }
+            }
+            return end;
+        }
+    }
+
+    /** What an XPU sends: the VC and the command, drawn for each command. */
+    public interface Mix {
+        Queued next(Random rnd, org.sue.cmd.CommandTable table);
+    }
+
+    /** A command on a VC. */
+    public record Queued(int vc, CommandCodec.Command command) {
+    }
+
+    /** Random types of the table, random control bytes, 0..256 data bytes, random VCs. */
+    public static final Mix RANDOM = (rnd, table) -> {
+        int[] types = table.definedTypes();
+        int t = types[rnd.nextInt(types.length)];
+        CommandCodec.Command c = new CommandCodec.Command(t, RandomCommands.bytes(rnd, table.controlBytes(t)),
+                RandomCommands.bytes(rnd, table.hasData(t) ? rnd.nextInt(257) : 0));
+        return new Queued(rnd.nextInt(4), c);
+    };
+
+    /** Commands of one type with data carrying {@code dataBytes} bytes, all on VC 0. */
+    public static Mix fixed(int dataBytes) {
+        return (rnd, table) -> {
+            int t = java.util.Arrays.stream(table.definedTypes()).filter(table::hasData).findFirst().orElseThrow();
+            return new Queued(0, new CommandCodec.Command(t, RandomCommands.bytes(rnd, table.controlBytes(t)),
+                    RandomCommands.bytes(rnd, dataBytes)));
+        };
     }
 
     public record Result(Direction aToB, Direction bToA, long cycles, boolean intact, boolean creditsBack,
@@ -119,14 +160,11 @@ public final class TwoXpuRun {
             sim.poke("tbl_wr_data", LoopbackRun.headerTemplate(config.net(), e));
         }
 
-        void add(int commands, int peerXpu) {
-            int[] types = config.path().table().definedTypes();
+        void add(int commands, int peerXpu, Mix mix) {
             for (int i = 0; i < commands; i++) {
-                int t = types[rnd.nextInt(types.length)];
-                CommandCodec.Command c = new CommandCodec.Command(t,
-                        RandomCommands.bytes(rnd, config.path().table().controlBytes(t)),
-                        RandomCommands.bytes(rnd, config.path().table().hasData(t) ? rnd.nextInt(257) : 0));
-                int vc = rnd.nextInt(4);
+                Queued q = mix.next(rnd, config.path().table());
+                CommandCodec.Command c = q.command();
+                int vc = q.vc();
                 tx.add(peerXpu, vc, c);
                 sent.computeIfAbsent(vc, k -> new ArrayList<>()).add(c);
                 bytesSent += c.data().length + c.control().length;
@@ -137,7 +175,7 @@ public final class TwoXpuRun {
         /** Inputs of one cycle, before the clock edge. */
         void drive(long now) {
             tx.drive(rnd, txValidPercent);
-            sim.poke("rx_credit", rx.creditReturn(rnd, rxReturnPercent));
+            sim.poke("rx_credit", rxReturnPercent >= 100 ? rx.creditReturnPrompt() : rx.creditReturn(rnd, rxReturnPercent));
             rx.sample();
             if (macIn.idle()) {
                 byte[] f = peerLink().arrived(now);
@@ -206,6 +244,7 @@ public final class TwoXpuRun {
         }
     }
 
+    /** How often the receiving XPUs return a credit, in percent of cycles; 100: at once, on the VC that holds one. */
     public TwoXpuRun rxReturnPercent(int p) {
         rxReturnPercent = p;
         return this;
@@ -231,8 +270,13 @@ public final class TwoXpuRun {
      * delivered for {@code stallCycles}.
      */
     public Result run(int commandsAToB, int commandsBToA, long stallCycles, LongConsumer progress) {
-        a.add(commandsAToB, XPU_B);
-        b.add(commandsBToA, XPU_A);
+        return run(commandsAToB, commandsBToA, RANDOM, stallCycles, progress);
+    }
+
+    /** Like {@link #run(int, int, long, LongConsumer)} with the commands drawn from {@code mix}. */
+    public Result run(int commandsAToB, int commandsBToA, Mix mix, long stallCycles, LongConsumer progress) {
+        a.add(commandsAToB, XPU_B, mix);
+        b.add(commandsBToA, XPU_A, mix);
         long start = a.sim.cycle();
         long lastProgress = start;
         int deliveredBefore = 0;
@@ -277,14 +321,42 @@ public final class TwoXpuRun {
 
     /** Everything {@code from} sent arrived at {@code to} once, unchanged, in order per VC, from {@code from}. */
     private static boolean matches(Side from, Side to) {
+        return to.rx.delivered().stream().allMatch(d -> d.src() == from.xpu) && got(to).equals(from.sent);
+    }
+
+    /** What {@code to}'s XPU received, per VC, in order. */
+    private static Map<Integer, List<CommandCodec.Command>> got(Side to) {
         Map<Integer, List<CommandCodec.Command>> got = new HashMap<>();
         for (CommandReceiver.Delivered d : to.rx.delivered()) {
-            if (d.src() != from.xpu) {
-                return false;
-            }
             got.computeIfAbsent(d.vc(), k -> new ArrayList<>()).add(d.command());
         }
-        return got.equals(from.sent);
+        return got;
+    }
+
+    /** An output of instance A (a counter, a status) as it is now. */
+    public long peekA(String port) {
+        return a.sim.peek(port);
+    }
+
+    public long peekB(String port) {
+        return b.sim.peek(port);
+    }
+
+    /** Commands XPU A sent so far, per VC, in order. */
+    public Map<Integer, List<CommandCodec.Command>> sentAToB() {
+        return a.sent;
+    }
+
+    public Map<Integer, List<CommandCodec.Command>> gotAToB() {
+        return got(b);
+    }
+
+    public Map<Integer, List<CommandCodec.Command>> sentBToA() {
+        return b.sent;
+    }
+
+    public Map<Integer, List<CommandCodec.Command>> gotBToA() {
+        return got(a);
     }
 
     /** Frames the link delivered to {@code to} intact were judged good there; damaged ones failed the FCS. */
@@ -317,8 +389,8 @@ public final class TwoXpuRun {
         Arrays.sort(lat);
         return new Direction(from.sentCount[0], to.rx.delivered().size(), from.bytesSent, from.toPeer.sent(),
                 from.toPeer.lost(), from.toPeer.damaged(), from.counter("tp_tx_retransmitted_pdus"),
-                from.counter("tp_tx_timeouts"), to.counter("tp_rx_nacks_sent"), from.counter("tp_tx_ack_only_sent"),
-                lat);
+                from.counter("tp_tx_timeouts"), to.counter("tp_rx_nacks_sent"), to.counter("tp_tx_ack_only_sent"),
+                lat, ends.stream().mapToLong(Long::longValue).toArray(), from.toPeer.lastLossCycle());
     }
 
     /** The default configuration's instance and net format name, for summaries. */

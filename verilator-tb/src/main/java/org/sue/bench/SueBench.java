@@ -1,0 +1,85 @@
+package org.sue.bench;
+
+import java.nio.file.Path;
+import java.util.function.BiConsumer;
+import org.sue.core.Design;
+import org.sue.instance.SueInstance;
+import org.sue.instance.tb.LinkModel;
+import org.sue.instance.tb.TwoXpuRun;
+
+/**
+ * Figures of a whole SUE instance (default configuration) for {@code scripts/bench}, two instances back to back in the
+ * JVM simulator:
+ *
+ * <ul>
+ * <li>{@code e2e_latency_cycles}: one command with 64 data bytes into idle SUE A, from its first beat on A's
+ * {@code tx_*} to its first beat on B's {@code rx_*}, zero link delay (target 78: 100 ns at 781 MHz for both sides).
+ * <li>{@code goodput_loss_<p>}: command bytes delivered per cycle with frame loss p, relative to the lossless run;
+ * saturating 256-byte commands from A to B on one VC, link round trip 1600 cycles. {@code goodput_gbn_bound_<p>}:
+ * the go-back-N efficiency (1 - p) / (1 + (N - 1) p), N = frames per round trip from the lossless run.
+ * <li>{@code retx_recovery_cycles}: one lost PDU (the 200th frame), from the cycle it left A to the cycle delivery
+ * resumed at B, same round trip.
+ * <li>{@code sue_cells}, {@code sue_ffs}, {@code sue_mem_bits}: Yosys.
+ * </ul>
+ */
+public final class SueBench {
+    private SueBench() {
+    }
+
+    static final int RTT = 1600;
+
+    /** Alone: {@code java ... org.sue.bench.SueBench}, the figures printed, nothing written. */
+    public static void main(String[] args) {
+        measure((k, v) -> System.out.println(k + " = " + v), Path.of("build", "bench"));
+    }
+
+    static void measure(BiConsumer<String, Double> put, Path out) {
+        SueInstance.Config config = SueInstance.Config.defaults();
+        // latency: one command into an idle pair, no link delay
+        TwoXpuRun.Result one = new TwoXpuRun(config, 0, LinkModel.Faults.NONE, 1, null)
+                .run(1, 0, TwoXpuRun.fixed(64), 10_000, null);
+        put.accept("e2e_latency_cycles", (double) one.aToB().latency(0));
+        System.out.printf("sue: one 64-byte command, idle, zero link delay: %d cycles XPU A to XPU B%n",
+                one.aToB().latency(0));
+
+        int commands = 30_000;
+        double lossless = 0;
+        double framesPerRtt = 0;
+        for (double p : new double[] {0, 1e-4, 1e-3, 1e-2}) {
+            long t0 = System.nanoTime();
+            TwoXpuRun.Result r = new TwoXpuRun(config, RTT / 2, LinkModel.Faults.loss(p), 5, null)
+                    .rxReturnPercent(100).txValidPercent(100).run(commands, 0, TwoXpuRun.fixed(256), 200_000, null);
+            if (!r.ok()) {
+                throw new IllegalStateException("goodput run with loss " + p + " lost or reordered commands");
+            }
+            TwoXpuRun.Direction d = r.aToB();
+            long[] del = d.deliveries();
+            double rate = (double) d.bytes() / (del[del.length - 1] - del[0]);
+            if (p == 0) {
+                lossless = rate;
+                framesPerRtt = RTT / ((double) (del[del.length - 1] - del[0]) / d.frames());
+                put.accept("goodput_bytes_per_cycle_lossless", Math.round(rate * 10) / 10.0);
+                put.accept("goodput_frames_per_rtt", Math.round(framesPerRtt * 10) / 10.0);
+                System.out.printf("sue: lossless goodput %.1f command bytes/cycle, %.1f frames per %d-cycle round trip"
+                        + " (%.0f s)%n", rate, framesPerRtt, RTT, (System.nanoTime() - t0) / 1e9);
+            } else {
+                String key = p == 1e-4 ? "1e-4" : p == 1e-3 ? "1e-3" : "1e-2";
+                double bound = (1 - p) / (1 + (framesPerRtt - 1) * p);
+                put.accept("goodput_loss_" + key, Math.round(rate / lossless * 1000) / 1000.0);
+                put.accept("goodput_gbn_bound_" + key, Math.round(bound * 1000) / 1000.0);
+                System.out.printf("sue: loss %s: goodput %.3f of lossless (go-back-N bound %.3f), %d frames lost,"
+                        + " %d retransmitted, %d timeouts (%.0f s)%n", key, rate / lossless, bound, d.framesLost(),
+                        d.retransmitted(), d.timeouts(), (System.nanoTime() - t0) / 1e9);
+            }
+        }
+
+        TwoXpuRun.Result lost = new TwoXpuRun(config, RTT / 2, LinkModel.Faults.dropFrame(200), 6, null)
+                .rxReturnPercent(100).txValidPercent(100).run(4000, 0, TwoXpuRun.fixed(256), 200_000, null);
+        long recovery = lost.aToB().longestPauseEnd() - lost.aToB().lastLossCycle();
+        put.accept("retx_recovery_cycles", (double) recovery);
+        System.out.printf("sue: one lost PDU, round trip %d cycles: delivery resumed %d cycles after it left A%n", RTT,
+                recovery);
+
+        FramingBench.synthFigures("sue", Design.elaborate(new SueInstance(config)), out, put);
+    }
+}
