@@ -73,6 +73,10 @@ public final class SueInstance extends Component {
             return new Config(path, net, t, rxCmdCredits, rxDataCredits, rxFifoDepth);
         }
 
+        public Config withRxFifoDepth(int beats) {
+            return new Config(path, net, transport, rxCmdCredits, rxDataCredits, beats);
+        }
+
         public int busWidth() {
             return 2 * path.dataWidth();
         }

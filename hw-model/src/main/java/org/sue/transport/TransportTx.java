@@ -1,6 +1,7 @@
 package org.sue.transport;
 
 import java.util.List;
+import java.util.function.Function;
 import org.sue.core.Component;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
@@ -101,7 +102,10 @@ public final class TransportTx extends Component {
     private Expr walking;
     private Expr walkIdx;
     private Expr walkStarting;
-    private Expr writerHolds;    // the writer holds a PDU of connection walkConn (stage or mid-PDU)
+    private Function<Expr, Expr> writerHoldsFor; // a PDU of that connection is being written
+    private Expr newDst;
+    private Expr ackUnblockConn;
+    private int unusedHigh;
     private Stream fresh;
     private Stream retransmitted;
     private Stream ackOnly;
@@ -200,7 +204,11 @@ public final class TransportTx extends Component {
         Reg heldBack = reg("new_held_back_reg", 1, 0);
         Expr psn = wire("new_psn", Hw.mux(first, psnRead, heldPsn));
         Expr start = Hw.mux(first, wp.bits(pw - 2, 0), heldStart);
-        Expr heldBack1 = wire("new_held_back", Hw.mux(first, retransmitting.shr(dst).bit(0), heldBack));
+        // a first beat offered to the output and not yet taken stays offered (the arbiter holds it): once offered it
+        // is sent even if its connection starts a go-back meanwhile (the go-back sends it again, after the older ones)
+        Reg offered = reg("new_offered", 1, 0);
+        Expr heldBack1 = wire("new_held_back", Hw.mux(first, retransmitting.shr(dst).bit(0).and(offered.not()),
+                heldBack));
         Expr beat = wire("new_beat", admitted.fire());
         Expr starts = wire("new_starts", beat.and(first));
         Expr ends = wire("new_ends", beat.and(admitted.tlast()));
@@ -225,6 +233,7 @@ public final class TransportTx extends Component {
 
         fresh = admitted.throwWhen("new_held", heldBack1).with("new_sent", Stream.TUSER, SueMeta.LAYOUT.with(user,
                 "psn", psn));
+        offered.set(fresh.valid().and(fresh.ready().not()));
         Reg midPdu = reg("new_mid_pdu", 1, 0); // a PDU's first beat was taken, its last not yet
         when(beat, () -> midPdu.set(admitted.tlast().not()));
         // a PDU already started (its first beat taken now or before) must be in the records before a go-back ends;
@@ -233,9 +242,6 @@ public final class TransportTx extends Component {
         counter("pdus_sent", starts);
         counter("pdus_held_for_retransmission", starts.and(heldBack1));
     }
-
-    private Expr newDst;
-    private java.util.function.Function<Expr, Expr> writerHoldsFor;
 
     /** peer_ack: one event per cycle; read una and next PSN, then decide and write in the next cycle. */
     private void ackEngine() {
@@ -273,8 +279,6 @@ public final class TransportTx extends Component {
         counter("acks_ignored", isAck.or(isNack).and(inWindow.not()));
         counter("nacks_ignored", isNack.and(inWindow).and(busy));
     }
-
-    private Expr ackUnblockConn;
 
     /** One connection per cycle: timeout and window bit. */
     private void scanner() {
@@ -501,7 +505,6 @@ public final class TransportTx extends Component {
         return xpu.bits(cw - 1, 0);
     }
 
-    private int unusedHigh;
 
     private Expr beatsOf(Expr len) {
         int shift = Integer.numberOfTrailingZeros(config.beatBytes());

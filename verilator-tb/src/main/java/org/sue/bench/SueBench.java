@@ -15,7 +15,10 @@ import org.sue.instance.tb.TwoXpuRun;
  * <li>{@code e2e_latency_cycles}: one command with 64 data bytes into idle SUE A, from its first beat on A's
  * {@code tx_*} to its first beat on B's {@code rx_*}, zero link delay (target 78: 100 ns at 781 MHz for both sides).
  * <li>{@code goodput_loss_<p>}: command bytes delivered per cycle with frame loss p, relative to the lossless run;
- * saturating 256-byte commands from A to B on one VC, link round trip 1600 cycles. {@code goodput_gbn_bound_<p>}:
+ * saturating 256-byte commands from A to B on one VC, link round trip 1600 cycles. The receiver's frame FIFO is
+ * {@value #RX_FIFO} beats here: without link flow control (CBFC, PFC) it must hold what a go-back sends at link rate
+ * beyond what the XPU drains (half the link rate at the default widths), or the go-back's own overflow losses
+ * start the next one; with the default 128 beats goodput collapses (0.27 at 1e-4). {@code goodput_gbn_bound_<p>}:
  * the go-back-N efficiency (1 - p) / (1 + (N - 1) p), N = frames per round trip from the lossless run.
  * <li>{@code retx_recovery_cycles}: one lost PDU (the 200th frame), from the cycle it left A to the cycle delivery
  * resumed at B, same round trip.
@@ -27,6 +30,7 @@ public final class SueBench {
     }
 
     static final int RTT = 1600;
+    static final int RX_FIFO = 2048;
 
     /** Alone: {@code java ... org.sue.bench.SueBench}, the figures printed, nothing written. */
     public static void main(String[] args) {
@@ -45,9 +49,10 @@ public final class SueBench {
         int commands = 30_000;
         double lossless = 0;
         double framesPerRtt = 0;
+        SueInstance.Config deep = config.withRxFifoDepth(RX_FIFO);
         for (double p : new double[] {0, 1e-4, 1e-3, 1e-2}) {
             long t0 = System.nanoTime();
-            TwoXpuRun.Result r = new TwoXpuRun(config, RTT / 2, LinkModel.Faults.loss(p), 5, null)
+            TwoXpuRun.Result r = new TwoXpuRun(deep, RTT / 2, LinkModel.Faults.loss(p), 5, null)
                     .rxReturnPercent(100).txValidPercent(100).run(commands, 0, TwoXpuRun.fixed(256), 200_000, null);
             if (!r.ok()) {
                 throw new IllegalStateException("goodput run with loss " + p + " lost or reordered commands");
@@ -73,7 +78,7 @@ public final class SueBench {
             }
         }
 
-        TwoXpuRun.Result lost = new TwoXpuRun(config, RTT / 2, LinkModel.Faults.dropFrame(200), 6, null)
+        TwoXpuRun.Result lost = new TwoXpuRun(deep, RTT / 2, LinkModel.Faults.dropFrame(200), 6, null)
                 .rxReturnPercent(100).txValidPercent(100).run(4000, 0, TwoXpuRun.fixed(256), 200_000, null);
         long recovery = lost.aToB().longestPauseEnd() - lost.aToB().lastLossCycle();
         put.accept("retx_recovery_cycles", (double) recovery);

@@ -210,7 +210,23 @@ public final class TwoXpuRun {
                     + ", retransmitted " + counter("tp_tx_retransmitted_pdus") + ", timeouts "
                     + counter("tp_tx_timeouts") + ", NACKs received " + counter("tp_tx_nacks_received")
                     + ", out-of-order dropped " + counter("tp_rx_out_of_order_dropped") + ", frames good "
-                    + counter("net_frames_good") + ", bad FCS " + counter("net_drops_bad_fcs");
+                    + counter("net_frames_good") + ", bad FCS " + counter("net_drops_bad_fcs") + "; inside: "
+                    + internals();
+        }
+
+        /** The retransmission's and the writer's registers, for a stuck run. */
+        String internals() {
+            StringBuilder b = new StringBuilder();
+            for (String r : new String[] {"walk_state", "walk_conn", "walk_from", "walk_idx", "walk_beats", "store_rt",
+                    "store_rh", "store_wp", "store_rp", "new_mid_pdu", "new_first", "new_pdu_valid", "tx_arb_held",
+                    "tx_arb_held_index", "retx_data_valid", "reclaim_rd", "retx_requests_fifo.count"}) {
+                try {
+                    b.append(r).append('=').append(sim.peek("transport_tx." + r)).append(' ');
+                } catch (IllegalArgumentException e) {
+                    b.append(r).append("=? ");
+                }
+            }
+            return b.toString();
         }
     }
 
