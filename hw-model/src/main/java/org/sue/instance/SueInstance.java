@@ -24,7 +24,8 @@ import org.sue.transport.TransportTx;
  *
  * <p>Ports: the command path's ({@code tx_*}, {@code xpuid}, {@code vc_ready}, xoff, drops and errors); the receive
  * side's with an {@code rx_} prefix ({@code rx_*}, {@code rx_xpuid}, {@code rx_credit_error}, {@code rx_drops_*});
- * the MAC streams {@code m_axis_*} (frames out, FCS included) and {@code s_axis_*} (frames in, a flow); the header
+ * the MAC streams {@code m_axis_*} (frames out, FCS included) and {@code s_axis_*} (frames in, a flow;
+ * {@code s_axis_tuser} high on a frame's last beat: the MAC found it bad, dropped as {@code net_drops_mac_error}); the header
  * table write port {@code tbl_wr_*}; this XPU's identity {@code local_xpu} (the receive check's address; its low 10
  * bits are the XPU id the transport sends as source), {@code local_ip} (IP formats) and {@code local_partition};
  * counters of the framing receiver ({@code net_*}) and of the transport ({@code tp_tx_*}, {@code tp_rx_*}).
@@ -54,7 +55,7 @@ public final class SueInstance extends Component {
                         + path.destinations() + "), got " + transport.destinations());
             }
             unpacker(path, rxCmdCredits, rxDataCredits); // validates the receive credits
-            new FrameReceiver.Config(2 * path.dataWidth(), net, rxFifoDepth);
+            new FrameReceiver.Config(2 * path.dataWidth(), net, rxFifoDepth, true);
             new FrameTransmitter.Config(2 * path.dataWidth(), net, path.destinations());
         }
 
@@ -101,7 +102,7 @@ public final class SueInstance extends Component {
         FrameTransmitter ftx = child("frame_tx", new FrameTransmitter(new FrameTransmitter.Config(config.busWidth(),
                 config.net(), config.path().destinations())));
         FrameReceiver frx = child("frame_rx", new FrameReceiver(new FrameReceiver.Config(config.busWidth(),
-                config.net(), config.rxFifoDepth())));
+                config.net(), config.rxFifoDepth(), true)));
         TransportRx trx = child("transport_rx", new TransportRx(config.transport()));
         CommandUnpacker unpacker = child("unpacker", new CommandUnpacker(config.unpacker()));
 

@@ -14,5 +14,7 @@ public enum DropReason {
     OVERSIZE_PDU,
     BAD_RCRC,
     UNSUPPORTED_RH_VERSION,
-    PARTITION_MISMATCH
+    PARTITION_MISMATCH,
+    /** the MAC flagged the frame bad (tuser on its last beat: a bad FCS or an uncorrectable FEC block it saw) */
+    MAC_ERROR
 }

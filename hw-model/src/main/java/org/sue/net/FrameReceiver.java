@@ -40,7 +40,16 @@ public final class FrameReceiver extends Component {
     /** CRC-32 of any message followed by its own CRC (least significant byte first). */
     static final long CRC32_RESIDUE = 0x2144DF1CL;
 
-    public record Config(@Tag("w") int dataWidth, NetConfig net, @Tag("d") int fifoDepth) {
+    /**
+     * @param macError the MAC marks bad frames: {@code s_axis_tuser} (1 bit) on a frame's last beat drops it as
+     *                 {@code MAC_ERROR}; without it the input has no tuser
+     */
+    public record Config(@Tag("w") int dataWidth, NetConfig net, @Tag("d") int fifoDepth, @Tag("macerr") boolean macError) {
+        /** No MAC error flag. */
+        public Config(int dataWidth, NetConfig net, int fifoDepth) {
+            this(dataWidth, net, fifoDepth, false);
+        }
+
         public Config {
             new StreamConfig(dataWidth, SueMeta.WIDTH); // validates dataWidth
             if (net == null) {
@@ -74,7 +83,10 @@ public final class FrameReceiver extends Component {
         int h = net.headerBytes();
         boolean ipFormat = net.format() == HeaderFormat.ETH_IPV4_UDP || net.format() == HeaderFormat.ETH_IPV6_UDP;
         ipOffset = 12 + (net.vlan() ? 4 : 0) + 2;
-        in = Stream.slaveFlow(this, "s_axis", Stream.packet(w, 0));
+        in = Stream.slaveFlow(this, "s_axis", Stream.packet(w, config.macError() ? 1 : 0));
+        // the frame's bytes, without the MAC's flag, for the units that read them
+        Stream frame = config.macError() ? in.map("frame", Stream.packet(w, 0), Hw.cat(in.tlast(), in.tkeep(),
+                in.tdata())) : in;
         Expr inData = in.tdata();
         Expr inKeep = in.tkeep();
         Expr inValid = in.valid();
@@ -109,15 +121,18 @@ public final class FrameReceiver extends Component {
 
         // ---- FCS: residue over the whole frame, ready two cycles after the last beat --------------------------------
         ParallelCrc fcs = child("fcs_check", new ParallelCrc(new ParallelCrc.Config(CrcParams.CRC32, w)));
-        in.into(fcs.in);
+        frame.into(fcs.in);
         int rw = 4; // reason codes: DropReason ordinal + 1, 0 = good
         // the frame's checks, held until its FCS result two cycles after the last beat
         Expr runt2 = delayTwo("runt", runt);
         Expr reason2 = delayTwo("header_reason", headerReason);
         // commands + padding (meaningless for a runt)
         Expr len2 = delayTwo("len", frameBytes.sub(h + 16).resize(SueMeta.LEN_WIDTH));
-        Expr frameReason = Hw.mux(runt2, code(DropReason.RUNT),
-                Hw.mux(fcs.crc.field("value").ne(CRC32_RESIDUE), code(DropReason.BAD_FCS), reason2));
+        Expr fcsReason = Hw.mux(fcs.crc.field("value").ne(CRC32_RESIDUE), code(DropReason.BAD_FCS), reason2);
+        if (config.macError()) { // the MAC's word on the frame comes before our own checks of its bytes
+            fcsReason = Hw.mux(delayTwo("mac_error", in.tuser().and(inLast)), code(DropReason.MAC_ERROR), fcsReason);
+        }
+        Expr frameReason = Hw.mux(runt2, code(DropReason.RUNT), fcsReason);
         Layout frameResult = Layout.of("frame_result", Layout.bits("reason", rw), Layout.bits("len", SueMeta.LEN_WIDTH));
         // the result queues are sized never to fill: the CRC units' results do not wait (if one did fill, say so)
         Stream frameResult2 = Stream.of(this, "frame_result", fcs.crc.valid(), frameResult, frameResult.expr()
@@ -126,7 +141,7 @@ public final class FrameReceiver extends Component {
 
         // ---- RH + commands + padding + R-CRC: R-CRC residue and the RH ---------------------------------------------
         StreamSlice pdu = child("pdu_slice", new StreamSlice(new StreamSlice.Config(w, h, FrameFormat.FCS_BYTES)));
-        in.into(pdu.in);
+        frame.into(pdu.in);
         ParallelCrc rcrc = child("rcrc_check", new ParallelCrc(new ParallelCrc.Config(CrcParams.CRC32, w)));
         pdu.out.into(rcrc.in);
         Reg pduFirst = reg("pdu_first", 1, 1);
@@ -169,7 +184,7 @@ public final class FrameReceiver extends Component {
         // ---- delivery: commands + padding, held until the verdict -----------------------------------------------
         StreamSlice commands = child("command_slice", new StreamSlice(new StreamSlice.Config(w,
                 h + FrameFormat.RH_BYTES, FrameFormat.RCRC_BYTES + FrameFormat.FCS_BYTES)));
-        in.into(commands.in);
+        frame.into(commands.in);
         PacketFifo fifo = child("fifo", new PacketFifo(new PacketFifo.Config(new StreamConfig(w, SueMeta.WIDTH),
                 config.fifoDepth())));
         commands.out.into(fifo.in);
@@ -180,6 +195,9 @@ public final class FrameReceiver extends Component {
 
         // ---- counters --------------------------------------------------------------------------------------------
         for (DropReason r : DropReason.values()) {
+            if (r == DropReason.MAC_ERROR && !config.macError()) {
+                continue;
+            }
             statusCounter("drops_" + r.name().toLowerCase(), verdict.and(reason.eq(r.ordinal() + 1)));
         }
         statusCounter("frames_good", verdict.and(reason.eq(0)));
