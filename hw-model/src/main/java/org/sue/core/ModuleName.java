@@ -21,15 +21,31 @@ public final class ModuleName {
     private ModuleName() {
     }
 
-    /** {@code base} followed by the configuration's tags and, where they do not identify it, its hash. */
+    /**
+     * Longest module name: Verilator (5.006) does not find a top module whose name has 128 characters or more, so
+     * names stay well below, with room for the prefixes and suffixes tools add.
+     */
+    public static final int MAX_LENGTH = 100;
+
+    /**
+     * {@code base} followed by the configuration's tags and, where they do not identify it, its hash. A name that
+     * would be longer than {@link #MAX_LENGTH} keeps the base and the leading tags that fit and always ends with the
+     * hash, which then identifies the configuration.
+     */
     public static String of(String base, Record config) {
         if (config == null) {
             return base;
         }
         StringBuilder name = new StringBuilder(base);
         boolean complete = appendTags(config, name);
-        if (!complete) {
-            name.append('_').append(hash(config));
+        if (!complete || name.length() > MAX_LENGTH) {
+            String h = hash(config);
+            int keep = name.length();
+            while (keep + 1 + h.length() > MAX_LENGTH && keep > base.length()) {
+                keep = name.lastIndexOf("_", keep - 1); // drop the last whole tag
+            }
+            name.setLength(Math.max(keep, base.length()));
+            name.append('_').append(h);
         }
         return name.toString();
     }

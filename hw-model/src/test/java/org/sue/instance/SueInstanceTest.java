@@ -6,35 +6,26 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
-import org.sue.cmd.CommandPath;
-import org.sue.cmd.CommandTable;
 import org.sue.instance.tb.LinkModel;
+import org.sue.instance.tb.SmallInstance;
 import org.sue.instance.tb.TwoXpuRun;
 import org.sue.net.HeaderFormat;
-import org.sue.net.NetConfig;
 import org.sue.transport.TransportConfig;
 
 class SueInstanceTest {
-    /** 256-bit XPU data (512-bit bus), 16 destinations, 1024 cells, 1 KiB PDUs; a 16 KiB store, timeout 3000 cycles. */
-    static SueInstance.Config small(HeaderFormat format) {
-        CommandPath.Config path = new CommandPath.Config(256, CommandTable.example(), 16, 1024, 1024, 16, 8, 32, 16);
-        TransportConfig t = new TransportConfig(512, 16, 1, 16384, 64, 3000, 200, 8, 1, 2);
-        return new SueInstance.Config(path, NetConfig.defaults(format), t, 32, 16, 256);
-    }
-
     @Test
     void commandsCrossALosslessLinkBothWays() {
-        TwoXpuRun.Result r = new TwoXpuRun(small(HeaderFormat.ETH_IPV4_UDP), 40, LinkModel.Faults.NONE, 1, null)
-                .run(400, 400, 20_000, null);
+        TwoXpuRun.Result r = new TwoXpuRun(SmallInstance.config(HeaderFormat.ETH_IPV4_UDP), 40,
+                LinkModel.Faults.NONE, 1, null).run(400, 400, 20_000, null);
         check(r);
         assertEquals(0, r.aToB().retransmitted() + r.bToA().retransmitted(), "nothing to retransmit");
     }
 
     @Test
     void nothingIsLostOverAFaultyLink() {
-        LinkModel.Faults faults = LinkModel.Faults.loss(0.02).withBitErrors(0.02).withBursts(0.005, 4)
-                .withOutage(30_000, 5_000);
-        TwoXpuRun.Result r = new TwoXpuRun(small(HeaderFormat.ETH_IPV4_UDP), 80, faults, 7, null)
+        LinkModel.Faults faults = LinkModel.Faults.loss(0.02).withBitErrors(0.02).withMacErrors(0.01)
+                .withBursts(0.005, 4).withOutage(30_000, 5_000);
+        TwoXpuRun.Result r = new TwoXpuRun(SmallInstance.config(HeaderFormat.ETH_IPV4_UDP), 80, faults, 7, null)
                 .run(1500, 1500, 60_000, null);
         check(r);
         assertTrue(r.aToB().framesLost() > 0 && r.aToB().framesDamaged() > 0, "the link lost and damaged frames");
@@ -45,14 +36,14 @@ class SueInstanceTest {
 
     @Test
     void afhGen2InstanceWorksToo() {
-        TwoXpuRun.Result r = new TwoXpuRun(small(HeaderFormat.AFH_GEN2_COMPRESSED), 20,
+        TwoXpuRun.Result r = new TwoXpuRun(SmallInstance.config(HeaderFormat.AFH_GEN2_COMPRESSED), 20,
                 LinkModel.Faults.loss(0.02), 3, null).run(300, 300, 30_000, null);
         check(r);
     }
 
     @Test
     void configurationErrorsNameTheParameter() {
-        SueInstance.Config c = small(HeaderFormat.ETH_IPV4_UDP);
+        SueInstance.Config c = SmallInstance.config(HeaderFormat.ETH_IPV4_UDP);
         assertTrue(assertThrows(IllegalArgumentException.class, () -> c.withTransport(
                 new TransportConfig(1024, 16, 1, 16384 * 2, 64, 3000, 200, 8, 1, 2))).getMessage()
                 .contains("transport.busWidth"));

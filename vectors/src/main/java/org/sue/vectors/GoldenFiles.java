@@ -44,15 +44,22 @@ public final class GoldenFiles {
     public static void record(GoldenScenario s, Path manifestJson) {
         try (Simulator sim = Simulator.compile(elaborate(s))) {
             sim.record(manifestJson);
-            Random rnd = new Random(s.seed());
-            sim.setReset(true);
-            sim.step(2);
-            sim.setReset(false);
-            GoldenScenario.Stimulus stimulus = s.stimulus().get();
-            for (long c = 0; c < s.cycles(); c++) {
-                stimulus.drive(sim, c, rnd);
-                sim.step();
-            }
+            run(s, sim, s.stimulus().get());
+        }
+    }
+
+    /**
+     * Runs the scenario as {@link #record} does (two cycles of reset, then the stimulus every cycle) on {@code sim},
+     * with {@code stimulus} made by the caller, so a test can look at what the stimulus saw.
+     */
+    public static void run(GoldenScenario s, Simulator sim, GoldenScenario.Stimulus stimulus) {
+        Random rnd = new Random(s.seed());
+        sim.setReset(true);
+        sim.step(2);
+        sim.setReset(false);
+        for (long c = 0; c < s.cycles(); c++) {
+            stimulus.drive(sim, c, rnd);
+            sim.step();
         }
     }
 }

@@ -6,40 +6,54 @@ import java.util.Random;
 /**
  * One direction of the network between two SUE instances: frames enter when their last beat left the sender and come
  * out {@code delay} cycles later, unless lost. Faults, each seeded: independent loss at {@code lossRate}, a bit flip
- * at {@code bitErrorRate} per frame (the receiver's FCS check then fails), bursts (with {@code burstRate} per frame a
+ * at {@code bitErrorRate} per frame (the receiver's FCS check then fails), the MAC's error flag at {@code macErrorRate}, bursts (with {@code burstRate} per frame a
  * run of {@code burstLength} frames is lost) and an outage (every frame in a window of cycles is lost). It counts
  * what it did, so a test can hold the receiver's counters against it.
  */
 public final class LinkModel {
     /** How a link misbehaves; all rates per frame. */
-    public record Faults(double lossRate, double bitErrorRate, double burstRate, int burstLength, long outageFrom,
-                         long outageLength, long dropFrame) {
-        public static final Faults NONE = new Faults(0, 0, 0, 0, -1, 0, -1);
+    public record Faults(double lossRate, double bitErrorRate, double macErrorRate, double burstRate,
+                         int burstLength, long outageFrom, long outageLength, long dropFrame) {
+        public static final Faults NONE = new Faults(0, 0, 0, 0, 0, -1, 0, -1);
 
         public static Faults loss(double rate) {
-            return new Faults(rate, 0, 0, 0, -1, 0, -1);
+            return NONE.withLoss(rate);
         }
 
         /** Loses only the {@code n}-th frame (counted from 0). */
         public static Faults dropFrame(long n) {
-            return new Faults(0, 0, 0, 0, -1, 0, n);
+            return new Faults(0, 0, 0, 0, 0, -1, 0, n);
         }
 
+        public Faults withLoss(double rate) {
+            return new Faults(rate, bitErrorRate, macErrorRate, burstRate, burstLength, outageFrom, outageLength,
+                    dropFrame);
+        }
+
+        /** A bit flipped in the frame: the receiver's FCS check fails. */
         public Faults withBitErrors(double rate) {
-            return new Faults(lossRate, rate, burstRate, burstLength, outageFrom, outageLength, dropFrame);
+            return new Faults(lossRate, rate, macErrorRate, burstRate, burstLength, outageFrom, outageLength,
+                    dropFrame);
+        }
+
+        /** The frame arrives intact but the MAC flags it bad (s_axis_tuser), as after an uncorrectable FEC block. */
+        public Faults withMacErrors(double rate) {
+            return new Faults(lossRate, bitErrorRate, rate, burstRate, burstLength, outageFrom, outageLength,
+                    dropFrame);
         }
 
         public Faults withBursts(double rate, int length) {
-            return new Faults(lossRate, bitErrorRate, rate, length, outageFrom, outageLength, dropFrame);
+            return new Faults(lossRate, bitErrorRate, macErrorRate, rate, length, outageFrom, outageLength,
+                    dropFrame);
         }
 
         public Faults withOutage(long from, long length) {
-            return new Faults(lossRate, bitErrorRate, burstRate, burstLength, from, length, dropFrame);
+            return new Faults(lossRate, bitErrorRate, macErrorRate, burstRate, burstLength, from, length, dropFrame);
         }
     }
 
-    /** A frame in flight: its bytes and the cycle it reaches the receiver. */
-    public record InFlight(byte[] frame, long arrival) {
+    /** A frame in flight: its bytes, the cycle it reaches the receiver, and whether its MAC flags it bad. */
+    public record InFlight(byte[] frame, long arrival, boolean macError) {
     }
 
     private final int delay;
@@ -50,6 +64,7 @@ public final class LinkModel {
     private long sent;
     private long lost;
     private long damaged;
+    private long flagged;
     private long lastLossCycle = -1;
 
     public LinkModel(int delay, Faults faults, Random rnd) {
@@ -76,21 +91,25 @@ public final class LinkModel {
             return;
         }
         byte[] f = frame.clone();
-        if (rnd.nextDouble() < faults.bitErrorRate()) {
+        // a frame the MAC flags is dropped for that alone, so it is never also counted as damaged
+        boolean macError = faults.macErrorRate() > 0 && rnd.nextDouble() < faults.macErrorRate();
+        if (macError) {
+            flagged++;
+        } else if (rnd.nextDouble() < faults.bitErrorRate()) {
             int bit = rnd.nextInt(8 * f.length);
             f[bit / 8] ^= (byte) (1 << (bit % 8));
             damaged++;
         }
-        flight.addLast(new InFlight(f, cycle + delay));
+        flight.addLast(new InFlight(f, cycle + delay, macError));
     }
 
     /** The next frame that has arrived by {@code cycle}, or null. */
-    public byte[] arrived(long cycle) {
+    public InFlight arrived(long cycle) {
         InFlight f = flight.peekFirst();
         if (f == null || f.arrival() > cycle) {
             return null;
         }
-        return flight.pollFirst().frame();
+        return flight.pollFirst();
     }
 
     public boolean empty() {
@@ -107,6 +126,11 @@ public final class LinkModel {
 
     public long damaged() {
         return damaged;
+    }
+
+    /** Frames delivered with the MAC's error flag. */
+    public long flagged() {
+        return flagged;
     }
 
     /** The cycle the last lost frame left its sender, -1 if none was lost. */

@@ -1,0 +1,291 @@
+package org.sue.instance.tb;
+
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.function.BiConsumer;
+import org.sue.cmd.CommandPath;
+import org.sue.cmd.model.CommandCodec;
+import org.sue.cmd.tb.CommandReceiver;
+import org.sue.cmd.tb.CommandSender;
+import org.sue.cmd.tb.RandomCommands;
+import org.sue.instance.SueInstance;
+import org.sue.lib.stream.tb.PacketBeats;
+import org.sue.lib.stream.tb.StreamMonitor;
+import org.sue.net.HeaderEntry;
+import org.sue.net.LocalIdentity;
+import org.sue.net.tb.LoopbackRun;
+import org.sue.sim.Simulator;
+
+/**
+ * One side of a two-XPU setup: a simulated {@link SueInstance}, its XPU ({@link CommandSender} on {@code tx_*},
+ * {@link CommandReceiver} on {@code rx_*}), its MAC output into the {@link LinkModel} towards the peer and its MAC
+ * input fed from the peer's link. It drives inputs and never steps its simulator, so whoever owns the clock steps it:
+ * {@link TwoXpuRun} steps both sides, a golden scenario's recorder steps the recorded instance while the stimulus
+ * steps only the peer.
+ *
+ * <p>Use: {@link #connect} once both sides exist (identity, static inputs, the header table row of the peer, written
+ * at the next edge), {@link #endSetUp} after that edge, then {@link #drive} once per cycle before the edge; frames
+ * leave through the link when their last beat crosses {@code m_axis} at the edge.
+ */
+public final class XpuSide {
+    private final String name;
+    private final int xpu;
+    private final SueInstance.Config config;
+    private final Simulator sim;
+    private final LocalIdentity me;
+    private final Random rnd;
+    private final CommandSender tx;
+    private final CommandReceiver rx;
+    private final PacketBeats macIn;
+    private final LinkModel toPeer;
+    private final Map<Integer, List<CommandCodec.Command>> sent = new HashMap<>();
+    private XpuSide peer;
+    private int sentCount;
+    private long bytesSent;
+    private int rxReturnPercent = 70;
+    private int txValidPercent = 90;
+
+    /**
+     * @param name   for messages ("A", "peer")
+     * @param xpu    this XPU's id (local_xpu)
+     * @param config the instance's configuration
+     * @param sim    the instance's simulator, out of reset (the XPU drivers start from its current state)
+     * @param toPeer the link this side's frames go into
+     * @param rnd    commands, valid gaps and credit returns
+     * @param tap    hears every frame this side sends (a pcap file), or null
+     */
+    public XpuSide(String name, int xpu, SueInstance.Config config, Simulator sim, LinkModel toPeer, Random rnd,
+                   BiConsumer<byte[], Long> tap) {
+        this.name = name;
+        this.xpu = xpu;
+        this.config = config;
+        this.sim = sim;
+        this.toPeer = toPeer;
+        this.rnd = rnd;
+        me = identity(xpu);
+        CommandPath.Config path = config.path();
+        tx = new CommandSender(sim, path.dataWidth(), path.cmdCredits(), path.dataCredits());
+        rx = new CommandReceiver(sim, path.dataWidth(), path.table(), config.rxCmdCredits(), config.rxDataCredits(),
+                "rx_xpuid");
+        macIn = new PacketBeats(sim, "s_axis");
+        new StreamMonitor(sim, "m_axis", (frame, cycle) -> {
+            toPeer.send(frame, cycle);
+            if (tap != null) {
+                tap.accept(frame, cycle);
+            }
+        });
+    }
+
+    /** The addresses of XPU {@code xpu}: MAC 02:00:00:00:00:xx, IP 10.0.0.xx, partition 0x123. */
+    public static LocalIdentity identity(int xpu) {
+        return new LocalIdentity(0x0200_0000_0000L | xpu, new byte[] {10, 0, 0, (byte) xpu}, xpu, 0x123);
+    }
+
+    /**
+     * Joins this side to {@code other}: frames arrive from its link; pokes this side's identity and static inputs
+     * and the header table row for the peer (its addresses, ours as source), written at the next clock edge.
+     */
+    public void connect(XpuSide other) {
+        peer = other;
+        sim.poke("local_xpu", me.xpu());
+        if (sim.topPorts().stream().anyMatch(s -> s.signal().name().equals("local_ip"))) {
+            sim.poke("local_ip", new BigInteger(1, me.ip()));
+        }
+        sim.poke("local_partition", me.partition());
+        sim.poke("vc_ready", 0xf);
+        sim.poke("m_axis_tready", 1);
+        sim.poke("s_axis_tvalid", 0);
+        sim.poke("rx_credit", 0);
+        sim.poke("tx_valid", 0);
+        sim.poke("rx_reset_in", 0);
+        sim.poke("tx_reset_in", 0);
+        HeaderEntry e = new HeaderEntry(other.me.mac(), me.mac(), 100 + other.xpu, other.me.ip(), me.ip(),
+                0xC000 + xpu, other.me.xpu(), me.xpu(), 7, 0x50 + xpu);
+        sim.poke("tbl_wr_valid", 1);
+        sim.poke("tbl_wr_addr", other.xpu);
+        sim.poke("tbl_wr_data", LoopbackRun.headerTemplate(config.net(), e));
+    }
+
+    /** After the edge that wrote the header table row. */
+    public void endSetUp() {
+        sim.poke("tbl_wr_valid", 0);
+    }
+
+    /** True while the command interface is in reset ({@code tx_reset_out}): the XPU sends nothing yet. */
+    public boolean inReset() {
+        return sim.peek("tx_reset_out") == 1;
+    }
+
+    /** Queues {@code commands} random commands (random types, sizes and VCs) to the peer. */
+    public void add(int commands) {
+        add(commands, TwoXpuRun.RANDOM);
+    }
+
+    /** Queues {@code commands} commands drawn from {@code mix} to the peer. */
+    public void add(int commands, TwoXpuRun.Mix mix) {
+        for (int i = 0; i < commands; i++) {
+            TwoXpuRun.Queued q = mix.next(rnd, config.path().table());
+            CommandCodec.Command c = q.command();
+            tx.add(peer.xpu, q.vc(), c);
+            sent.computeIfAbsent(q.vc(), k -> new ArrayList<>()).add(c);
+            bytesSent += c.data().length + c.control().length;
+            sentCount++;
+        }
+    }
+
+    /** Inputs of one cycle, before the clock edge: the XPU's next beat and credits, the next beat from the link. */
+    public void drive(long now) {
+        tx.drive(rnd, txValidPercent);
+        sim.poke("rx_credit", rxReturnPercent >= 100 ? rx.creditReturnPrompt() : rx.creditReturn(rnd, rxReturnPercent));
+        rx.sample();
+        if (macIn.idle()) {
+            LinkModel.InFlight f = peer.toPeer.arrived(now);
+            if (f != null) {
+                macIn.start(f.frame(), f.macError() ? BigInteger.ONE : BigInteger.ZERO); // tuser: the MAC's verdict
+            }
+        }
+        if (!macIn.idle()) {
+            macIn.offer(true, null);
+            macIn.advance();
+        } else {
+            sim.poke("s_axis_tvalid", 0);
+        }
+    }
+
+    public XpuSide rxReturnPercent(int p) {
+        rxReturnPercent = p;
+        return this;
+    }
+
+    public XpuSide txValidPercent(int p) {
+        txValidPercent = p;
+        return this;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public int xpu() {
+        return xpu;
+    }
+
+    public Simulator sim() {
+        return sim;
+    }
+
+    public CommandSender tx() {
+        return tx;
+    }
+
+    public CommandReceiver rx() {
+        return rx;
+    }
+
+    public LinkModel toPeer() {
+        return toPeer;
+    }
+
+    /** Commands queued to the peer so far. */
+    public int commandsSent() {
+        return sentCount;
+    }
+
+    /** Control and data bytes of those commands. */
+    public long bytesSent() {
+        return bytesSent;
+    }
+
+    /** An output of the instance (a counter). */
+    public long counter(String port) {
+        return sim.peek(port);
+    }
+
+    /** What this XPU queued to the peer, per VC, in order. */
+    public Map<Integer, List<CommandCodec.Command>> sent() {
+        return sent;
+    }
+
+    /** What this XPU received, per VC, in order. */
+    public Map<Integer, List<CommandCodec.Command>> got() {
+        Map<Integer, List<CommandCodec.Command>> got = new HashMap<>();
+        for (CommandReceiver.Delivered d : rx.delivered()) {
+            got.computeIfAbsent(d.vc(), k -> new ArrayList<>()).add(d.command());
+        }
+        return got;
+    }
+
+    /** Everything the peer sent has arrived here. */
+    public boolean deliveredAll() {
+        return rx.delivered().size() == peer.sentCount;
+    }
+
+    /**
+     * What arrived here came from the peer once, unchanged and in order per VC: per VC, a prefix of what it sent
+     * ({@code complete}: all of it).
+     */
+    public boolean deliveredIntact(boolean complete) {
+        Map<Integer, List<CommandCodec.Command>> got = new HashMap<>();
+        for (CommandReceiver.Delivered d : rx.delivered()) {
+            if (d.src() != peer.xpu) {
+                return false;
+            }
+            got.computeIfAbsent(d.vc(), k -> new ArrayList<>()).add(d.command());
+        }
+        if (complete) {
+            return got.equals(peer.sent);
+        }
+        for (Map.Entry<Integer, List<CommandCodec.Command>> e : got.entrySet()) {
+            List<CommandCodec.Command> s = peer.sent.getOrDefault(e.getKey(), List.of());
+            if (e.getValue().size() > s.size() || !s.subList(0, e.getValue().size()).equals(e.getValue())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Frames the peer's link delivered here intact were judged good; damaged ones failed the FCS; ones the MAC
+     * flagged were dropped as such; null if so.
+     */
+    public String countersAgreeWithLink() {
+        LinkModel from = peer.toPeer;
+        long arrived = from.sent() - from.lost();
+        long good = counter("net_frames_good");
+        long badFcs = counter("net_drops_bad_fcs");
+        long macErrors = counter("net_drops_mac_error");
+        if (badFcs != from.damaged() || macErrors != from.flagged() || good + badFcs + macErrors != arrived) {
+            return peer.name + " -> " + name + ": link delivered " + arrived + " frames (" + from.damaged()
+                    + " damaged, " + from.flagged() + " flagged by the MAC), receiver judged " + good + " good, "
+                    + badFcs + " with a bad FCS, " + macErrors + " flagged";
+        }
+        return null;
+    }
+
+    /** One line of state for a stuck run. */
+    public String state() {
+        return name + ": store records " + counter("tp_tx_store_records") + ", beats "
+                + counter("tp_tx_store_used_beats") + ", retransmitting " + counter("tp_tx_retransmitting_any")
+                + ", sent " + tx.sent() + " (queued " + tx.queued() + "), delivered here " + rx.delivered().size()
+                + ", retransmitted " + counter("tp_tx_retransmitted_pdus") + ", timeouts "
+                + counter("tp_tx_timeouts") + ", NACKs received " + counter("tp_tx_nacks_received")
+                + ", out-of-order dropped " + counter("tp_rx_out_of_order_dropped") + ", frames good "
+                + counter("net_frames_good") + ", bad FCS " + counter("net_drops_bad_fcs") + "; inside: "
+                + internals();
+    }
+
+    /** The retransmission's and the writer's registers, for a stuck run. */
+    private String internals() {
+        StringBuilder b = new StringBuilder();
+        for (String r : new String[] {"walk_state", "walk_conn", "walk_from", "walk_idx", "walk_beats", "store_rt",
+                "store_rh", "store_wp", "store_rp", "new_mid_pdu", "new_first", "new_offered", "tx_arb_held",
+                "tx_arb_held_index", "retx_data_valid", "reclaim_rd"}) {
+            b.append(r).append('=').append(sim.peek("transport_tx." + r)).append(' ');
+        }
+        return b.toString();
+    }
+}

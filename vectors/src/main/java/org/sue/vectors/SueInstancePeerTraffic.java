@@ -1,0 +1,88 @@
+package org.sue.vectors;
+
+import java.util.Random;
+import org.sue.core.Design;
+import org.sue.core.ResetStyle;
+import org.sue.instance.SueInstance;
+import org.sue.instance.tb.LinkModel;
+import org.sue.instance.tb.XpuSide;
+import org.sue.sim.Simulator;
+
+/**
+ * Drives one {@link SueInstance} (the recorded one, XPU 1) against a scripted peer: a second instance of the same
+ * design (XPU 2) in its own simulator, which this stimulus steps, joined through a {@link LinkModel} each way (a short
+ * delay, lost frames and bit errors, so the vectors hold NACKs, go-backs, duplicates and FCS drops). Each side's XPU
+ * keeps a few random commands queued to the other and returns receive credits with random delays
+ * ({@link XpuSide}); every 1000 cycles the XPUs' send and credit-return rates change.
+ *
+ * <p>Cycle 0 writes both header tables; from cycle 1 both sides are driven. The recorder steps the recorded instance
+ * after {@link #drive}; the peer is stepped here, after both sides' inputs are set, so the two see the same cycles.
+ */
+public final class SueInstancePeerTraffic implements GoldenScenario.Stimulus {
+    static final int LOCAL_XPU = 1;
+    static final int PEER_XPU = 2;
+    private final SueInstance.Config config;
+    private final ResetStyle resetStyle;
+    private final int delay;
+    private final LinkModel.Faults faults;
+    private XpuSide local;
+    private XpuSide peer;
+
+    public SueInstancePeerTraffic(SueInstance.Config config, ResetStyle resetStyle, int delay, LinkModel.Faults faults) {
+        this.config = config;
+        this.resetStyle = resetStyle;
+        this.delay = delay;
+        this.faults = faults;
+    }
+
+    @Override
+    public void drive(Simulator sim, long cycle, Random rnd) {
+        if (local == null) {
+            start(sim, rnd);
+        } else {
+            if (cycle == 1) {
+                local.endSetUp();
+                peer.endSetUp();
+            }
+            if (cycle % 1000 == 1) {
+                for (XpuSide s : new XpuSide[] {local, peer}) {
+                    s.txValidPercent(40 + rnd.nextInt(61));
+                    s.rxReturnPercent(20 + rnd.nextInt(81));
+                }
+            }
+            for (XpuSide s : new XpuSide[] {local, peer}) {
+                while (s.tx().queued() < 4) {
+                    s.add(1);
+                }
+            }
+            long now = sim.cycle();
+            local.drive(now);
+            peer.drive(now);
+        }
+        peer.sim().step();
+    }
+
+    /** The peer's simulator, reset as long as the recorded one, and both sides joined. */
+    private void start(Simulator sim, Random rnd) {
+        Simulator peerSim = Simulator.compile(Design.elaborate(new SueInstance(config), resetStyle));
+        peerSim.setReset(true);
+        peerSim.step(sim.cycle());
+        peerSim.setReset(false);
+        local = new XpuSide("recorded", LOCAL_XPU, config, sim, new LinkModel(delay, faults,
+                new Random(rnd.nextLong())), rnd, null);
+        peer = new XpuSide("peer", PEER_XPU, config, peerSim, new LinkModel(delay, faults,
+                new Random(rnd.nextLong())), rnd, null);
+        local.connect(peer);
+        peer.connect(local);
+    }
+
+    /** The recorded instance's side (null before the first cycle). */
+    public XpuSide local() {
+        return local;
+    }
+
+    /** The peer's side (null before the first cycle). */
+    public XpuSide peer() {
+        return peer;
+    }
+}
