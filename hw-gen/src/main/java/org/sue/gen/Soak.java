@@ -56,6 +56,7 @@ public final class Soak {
         long done = 0;
         long t0 = System.nanoTime();
         TwoXpuRun.Result r = null;
+        long cycles = 0;
         for (int i = 0; i < chunks; i++) {
             long n = i == chunks - 1 ? total - done : perChunk;
             try {
@@ -65,6 +66,7 @@ public final class Soak {
                 System.exit(1);
             }
             done += n;
+            cycles += r.cycles();
             double secs = (System.nanoTime() - t0) / 1e9;
             if (terminal) {
                 System.out.printf("\r  %,d of %,d commands, %,.0f commands/s, %.0f s left   ", done, total,
@@ -77,10 +79,10 @@ public final class Soak {
         if (terminal) {
             System.out.println();
         }
-        report(r, run, (System.nanoTime() - t0) / 1e9);
+        report(r, run, cycles, (System.nanoTime() - t0) / 1e9);
     }
 
-    private static void report(TwoXpuRun.Result r, TwoXpuRun run, double secs) {
+    private static void report(TwoXpuRun.Result r, TwoXpuRun run, long cycles, double secs) {
         long[] counts = new long[3]; // lost, duplicated, reordered
         String first = compare(run.sentAToB(), run.gotAToB(), "A -> B", counts);
         String second = compare(run.sentBToA(), run.gotBToA(), "B -> A", counts);
@@ -90,7 +92,7 @@ public final class Soak {
                 counts[0], counts[1], counts[2], commands, r.aToB().frames() + r.bToA().frames(),
                 r.aToB().framesLost() + r.bToA().framesLost(), r.aToB().framesDamaged() + r.bToA().framesDamaged(),
                 r.aToB().retransmitted() + r.bToA().retransmitted(), r.aToB().timeouts() + r.bToA().timeouts(),
-                r.cycles(), secs);
+                cycles, secs);
         String violation = first != null ? first : second;
         if (violation != null || !r.ok()) {
             System.out.println("first violation: " + (violation != null ? violation
