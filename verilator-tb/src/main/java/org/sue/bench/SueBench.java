@@ -3,9 +3,13 @@ package org.sue.bench;
 import java.nio.file.Path;
 import java.util.function.BiConsumer;
 import org.sue.core.Design;
+import org.sue.core.ResetStyle;
 import org.sue.instance.SueInstance;
 import org.sue.instance.tb.LinkModel;
 import org.sue.instance.tb.TwoXpuRun;
+import org.sue.vectors.GoldenFiles;
+import org.sue.vectors.GoldenScenario;
+import org.sue.vectors.SueInstancePeerTraffic;
 
 /**
  * Figures of a whole SUE instance (default configuration) for {@code scripts/bench}, two instances back to back in the
@@ -23,6 +27,8 @@ import org.sue.instance.tb.TwoXpuRun;
  * <li>{@code retx_recovery_cycles}: one lost PDU (the 200th frame), from the cycle it left A to the cycle delivery
  * resumed at B, same round trip.
  * <li>{@code sue_cells}, {@code sue_ffs}, {@code sue_mem_bits}: Yosys.
+ * <li>{@code sue_jvm_cycles_per_s}, {@code sue_verilator_cycles_per_s} and the other figures of {@link SimSpeedBench}:
+ * 20,000 recorded cycles of one default instance against a peer instance over a lossy link, replayed.
  * </ul>
  */
 public final class SueBench {
@@ -85,6 +91,16 @@ public final class SueBench {
         System.out.printf("sue: one lost PDU, round trip %d cycles: delivery resumed %d cycles after it left A%n", RTT,
                 recovery);
 
+        SimSpeedBench.measure(speedCase(), out, put, 2, true);
         FramingBench.synthFigures("sue", Design.elaborate(new SueInstance(config)), out, put);
+    }
+
+    /** 20,000 cycles of the default instance against a peer (commands both ways, 1% loss), for the speed figures. */
+    static SimSpeedBench.Case speedCase() {
+        SueInstance.Config config = SueInstance.Config.defaults();
+        GoldenScenario scenario = new GoldenScenario("sue_speed", () -> new SueInstance(config), ResetStyle.SYNC_HIGH,
+                20_000, () -> new SueInstancePeerTraffic(config, ResetStyle.SYNC_HIGH, 50, LinkModel.Faults.loss(0.01)));
+        return new SimSpeedBench.Case("sue", "SUE instance", () -> GoldenFiles.elaborate(scenario),
+                (design, manifest) -> GoldenFiles.record(scenario, manifest));
     }
 }
