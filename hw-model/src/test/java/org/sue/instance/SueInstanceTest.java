@@ -34,6 +34,14 @@ class SueInstanceTest {
         assertTrue(r.aToB().nacksSent() + r.bToA().nacksSent() > 0, "gaps were NACKed");
     }
 
+    /** Seed 15 used to strand a new PDU offered to the arbiter when its connection started a go-back (a hang). */
+    @Test
+    void aGoBackNeverStrandsAPduOfferedToTheOutput() {
+        LinkModel.Faults faults = LinkModel.Faults.loss(0.01).withBitErrors(0.01).withBursts(0.002, 8);
+        check(new TwoXpuRun(SmallInstance.config(HeaderFormat.ETH_IPV4_UDP), 100, faults, 15, null)
+                .run(4000, 4000, 30_000, null));
+    }
+
     @Test
     void afhGen2InstanceWorksToo() {
         TwoXpuRun.Result r = new TwoXpuRun(SmallInstance.config(HeaderFormat.AFH_GEN2_COMPRESSED), 20,
