@@ -16,5 +16,10 @@ public enum DropReason {
     UNSUPPORTED_RH_VERSION,
     PARTITION_MISMATCH,
     /** the MAC flagged the frame bad (tuser on its last beat: a bad FCS or an uncorrectable FEC block it saw) */
-    MAC_ERROR
+    MAC_ERROR;
+
+    /** Decided by the MAC, not from the frame's bytes: a receiver without the MAC's flag has no counter for it. */
+    public boolean fromMac() {
+        return this == MAC_ERROR;
+    }
 }

@@ -195,7 +195,7 @@ public final class FrameReceiver extends Component {
 
         // ---- counters --------------------------------------------------------------------------------------------
         for (DropReason r : DropReason.values()) {
-            if (r == DropReason.MAC_ERROR && !config.macError()) {
+            if (r.fromMac() && !config.macError()) {
                 continue;
             }
             statusCounter("drops_" + r.name().toLowerCase(), verdict.and(reason.eq(r.ordinal() + 1)));

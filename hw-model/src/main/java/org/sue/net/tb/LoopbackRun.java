@@ -149,6 +149,9 @@ public final class LoopbackRun {
         }
         Map<String, Long> counters = new LinkedHashMap<>();
         for (DropReason r : DropReason.values()) {
+            if (r.fromMac()) {
+                continue; // no MAC flag on this receiver
+            }
             counters.put("drops_" + r.name().toLowerCase(), sim.peek("drops_" + r.name().toLowerCase()));
         }
         for (String s : List.of("frames_good", "drops_overflow", "internal_error", "fifo_drops_judged")) {
