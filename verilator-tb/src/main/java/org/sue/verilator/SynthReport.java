@@ -4,8 +4,16 @@ import java.util.Map;
 
 /**
  * Figures from a Yosys {@code synth} run: total cells, flip-flops, latches, logic depth (longest topological path
- * between flip-flops/ports, in cells, from {@code ltp -noff}), and cell counts by type.
+ * between flip-flops/ports, in cells, from {@code ltp -noff}), the memories inferred as RAM (count, bits, and each
+ * by its flattened name, e.g. {@code transport_tx.una}) and cell counts by type.
  */
 public record SynthReport(String top, int cells, int flipFlops, int latches, int depth, int memories,
-                          long memoryBits, Map<String, Integer> cellTypes, String log) {
+                          long memoryBits, Map<String, Memory> memoryShapes, Map<String, Integer> cellTypes,
+                          String log) {
+    /** An inferred memory: {@code size} words of {@code width} bits. */
+    public record Memory(int width, long size) {
+        public long bits() {
+            return width * size;
+        }
+    }
 }

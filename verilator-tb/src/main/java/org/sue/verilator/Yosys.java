@@ -12,7 +12,8 @@ import java.util.regex.Pattern;
 
 /**
  * Generic Yosys synthesis ({@code synth -top X}, flattened) of generated Verilog, for latch checks and area/depth
- * figures. A second pass that stops before memory mapping counts the memories that were inferred as RAM.
+ * figures. A first pass that stops before memory mapping counts the memories that were inferred as RAM and lists
+ * them by name and shape.
  */
 public final class Yosys {
     private Yosys() {
@@ -29,7 +30,7 @@ public final class Yosys {
         }
         // RAMs first: stat counts the inferred memories (and their bits) before memory_collect turns them into cells
         script.append("hierarchy -top ").append(top).append('\n')
-                .append("proc; flatten; opt -fast; tee -o mem.stat stat\n")
+                .append("proc; flatten; opt -fast; tee -o mem.stat stat; tee -q -o mems.il dump m:*\n")
                 .append("design -reset\n");
         for (Path f : files) {
             script.append("read_verilog -sv ").append(f.toAbsolutePath()).append('\n');
@@ -74,14 +75,38 @@ public final class Yosys {
             if (mb.find()) {
                 memBits = Long.parseLong(mb.group(1));
             }
+            Map<String, SynthReport.Memory> memoryShapes = memories(Files.readString(dir.resolve("mems.il")));
             Matcher c = CELLS.matcher(stat);
             int cells = c.find() ? Integer.parseInt(c.group(1)) : -1;
             Matcher l = LTP.matcher(ltp);
             int depth = l.find() ? Integer.parseInt(l.group(1)) : -1;
-            return new SynthReport(top, cells, ffs, latches, depth, memories, memBits, types, log);
+            return new SynthReport(top, cells, ffs, latches, depth, memories, memBits, memoryShapes, types, log);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** The RTLIL {@code memory} lines of a dump: flattened name (instance path, dot-separated) to its shape. */
+    static Map<String, SynthReport.Memory> memories(String dump) {
+        Map<String, SynthReport.Memory> m = new TreeMap<>();
+        for (String line : dump.split("\n")) {
+            String[] t = line.trim().split("\\s+");
+            if (t.length < 2 || !t[0].equals("memory")) {
+                continue;
+            }
+            int width = 1;
+            long size = 0;
+            for (int i = 1; i + 1 < t.length; i += 2) {
+                if (t[i].equals("width")) {
+                    width = Integer.parseInt(t[i + 1]);
+                } else if (t[i].equals("size")) {
+                    size = Long.parseLong(t[i + 1]);
+                }
+            }
+            String name = t[t.length - 1];
+            m.put(name.startsWith("\\") ? name.substring(1) : name, new SynthReport.Memory(width, size));
+        }
+        return m;
     }
 
     private static Map<String, Integer> cellTypes(String stat) {

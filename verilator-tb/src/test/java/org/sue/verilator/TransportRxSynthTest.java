@@ -2,11 +2,8 @@ package org.sue.verilator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
-import org.sue.core.Design;
 import org.sue.core.Hw;
-import org.sue.gen.VerilogEmitter;
 import org.sue.net.SueMeta;
 import org.sue.transport.TransportConfig;
 import org.sue.transport.TransportRx;
@@ -16,13 +13,10 @@ import org.sue.transport.TransportRx;
  * table (PSN and ACK count per source), the owed queue (source and cycle per source) and the urgent queue.
  */
 class TransportRxSynthTest {
-    static final Path OUT = Path.of("target", "transport-rx-synth").toAbsolutePath();
-
     @Test
     void perSourceTablesAreRam() {
-        TransportConfig config = TransportConfig.defaults(1024);
-        VerilogEmitter.Result r = VerilogEmitter.emit(Design.elaborate(new TransportRx(config)), OUT);
-        SynthReport s = Yosys.synth(r.files(), r.topModule());
+        TransportConfig config = TransportConfig.defaults(1024); // as DefaultDesigns' transport_rx_w1024
+        SynthReport s = DefaultDesignRtl.synth("transport_rx_w1024"); // the quality test's synthesis, run once
         int d = config.destinations();
         int cw = config.connectionWidth();
         long expectedPsns = (long) d * (SueMeta.PSN_WIDTH + Hw.log2Up(config.ackCount()));

@@ -1,0 +1,45 @@
+package org.sue.verilator;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.sue.core.Hw;
+import org.sue.instance.SueInstance;
+import org.sue.net.SueMeta;
+import org.sue.transport.TransportConfig;
+
+/**
+ * In the whole default instance the transport's big tables stay RAM: the retransmit store (beat ring and record ring),
+ * the sender's PSN tables ({@code next_psn}, {@code una}) and the receiver's expected-PSN table are each inferred as
+ * a memory of their full size, not flattened into flip-flops by the way the instance connects them.
+ */
+class SueInstanceSynthTest {
+    @Test
+    void retransmitStoreAndPsnTablesAreRam() {
+        SueInstance.Config config = SueInstance.Config.defaults(); // as DefaultDesigns' sue_instance
+        assertEquals(new SueInstance(config).moduleName(), DefaultDesignRtl.verilog("sue_instance").topModule());
+        SynthReport s = DefaultDesignRtl.synth("sue_instance"); // the quality test's synthesis, run once
+        TransportConfig t = config.transport();
+        int d = t.destinations();
+        int beats = t.storeBeats();
+        int record = Hw.log2Up(beats) + t.connectionWidth() + SueMeta.VC_WIDTH + SueMeta.LEN_WIDTH
+                + SueMeta.PSN_WIDTH; // start beat, destination, VC, length, PSN
+        Map<String, SynthReport.Memory> m = s.memoryShapes();
+        assertEquals(new SynthReport.Memory(t.busWidth(), beats), m.get("transport_tx.store_beat_ring"), "" + m);
+        assertEquals(new SynthReport.Memory(record, beats), m.get("transport_tx.store_record_ring"), "" + m);
+        assertEquals(new SynthReport.Memory(SueMeta.PSN_WIDTH, d), m.get("transport_tx.next_psn"), "" + m);
+        assertEquals(new SynthReport.Memory(SueMeta.PSN_WIDTH, d), m.get("transport_tx.una"), "" + m);
+        assertEquals(new SynthReport.Memory(SueMeta.PSN_WIDTH + Hw.log2Up(t.ackCount()), d),
+                m.get("transport_rx.connections"), "expected PSN and ACK count per source: " + m);
+        long listed = m.values().stream().mapToLong(SynthReport.Memory::bits).sum();
+        assertEquals(s.memories(), m.size(), "every memory listed");
+        assertEquals(s.memoryBits(), listed, "the listed memories' bits add up to Yosys' count");
+        assertTrue(s.latches() == 0 && s.flipFlops() > 0, s.cellTypes().toString());
+        System.out.printf("SueInstance default: %d cells, %d flip-flops, %d memories, %d memory bits, depth %d%n",
+                s.cells(), s.flipFlops(), s.memories(), s.memoryBits(), s.depth());
+        m.forEach((name, mem) -> System.out.printf("  %-50s %6d x %4d = %9d bits%n", name, mem.size(), mem.width(),
+                mem.bits()));
+    }
+}
