@@ -23,17 +23,12 @@ public final class CommandLoopback extends Component {
             if (path == null) {
                 throw new IllegalArgumentException("CommandLoopback path configuration must be given");
             }
-            unpacker(path, rxCmdCredits, rxDataCredits); // validates the receive credits
+            path.receiver(rxCmdCredits, rxDataCredits); // validates the receive credits
         }
 
         /** The receive side: the path's PDU bus in, the XPU's data width out. */
         public CommandUnpacker.Config unpacker() {
-            return unpacker(path, rxCmdCredits, rxDataCredits);
-        }
-
-        private static CommandUnpacker.Config unpacker(CommandPath.Config path, int cmdCredits, int dataCredits) {
-            return new CommandUnpacker.Config(2 * path.dataWidth(), path.dataWidth(), path.table(), cmdCredits,
-                    dataCredits);
+            return path.receiver(rxCmdCredits, rxDataCredits);
         }
     }
 

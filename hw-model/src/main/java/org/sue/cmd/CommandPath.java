@@ -57,6 +57,11 @@ public final class CommandPath extends Component {
             return new BufferCredits.Config(cells, 2 * dataWidth / 8, cmdCredits, dataCredits);
         }
 
+        /** The unpacker that receives this path's PDUs: the PDU bus in, the XPU's data width out. */
+        public CommandUnpacker.Config receiver(int rxCmdCredits, int rxDataCredits) {
+            return new CommandUnpacker.Config(2 * dataWidth, dataWidth, table, rxCmdCredits, rxDataCredits);
+        }
+
         public PackingBuffer.Config packing() {
             return new PackingBuffer.Config(2 * dataWidth, cells, destinations, pduLimit, xoffThreshold,
                     xonThreshold);

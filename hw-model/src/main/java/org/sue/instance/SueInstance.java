@@ -54,7 +54,7 @@ public final class SueInstance extends Component {
                 throw new IllegalArgumentException("SueInstance transport.destinations must equal path.destinations ("
                         + path.destinations() + "), got " + transport.destinations());
             }
-            unpacker(path, rxCmdCredits, rxDataCredits); // validates the receive credits
+            path.receiver(rxCmdCredits, rxDataCredits); // validates the receive credits
             new FrameReceiver.Config(2 * path.dataWidth(), net, rxFifoDepth, true);
             new FrameTransmitter.Config(2 * path.dataWidth(), net, path.destinations());
         }
@@ -83,12 +83,7 @@ public final class SueInstance extends Component {
         }
 
         public CommandUnpacker.Config unpacker() {
-            return unpacker(path, rxCmdCredits, rxDataCredits);
-        }
-
-        private static CommandUnpacker.Config unpacker(CommandPath.Config path, int cmdCredits, int dataCredits) {
-            return new CommandUnpacker.Config(2 * path.dataWidth(), path.dataWidth(), path.table(), cmdCredits,
-                    dataCredits);
+            return path.receiver(rxCmdCredits, rxDataCredits);
         }
     }
 

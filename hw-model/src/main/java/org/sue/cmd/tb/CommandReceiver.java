@@ -104,14 +104,7 @@ public final class CommandReceiver {
         int cmdVc = cmdHeld[c] > 0 && rnd.nextInt(100) < percent ? c : -1;
         int d = rnd.nextInt(4);
         int dataVc = dataHeld[d] > 0 && rnd.nextInt(100) < percent ? d : -1;
-        if (cmdVc >= 0) {
-            cmdHeld[cmdVc]--;
-        }
-        if (dataVc >= 0) {
-            dataHeld[dataVc]--;
-        }
-        credits.give(cmdVc, dataVc);
-        return XpuCredits.word(cmdVc, dataVc);
+        return release(cmdVc, dataVc);
     }
 
     /** The rx_credit value of an XPU that never holds a command: frees the oldest VC's held slot and buffer. */
@@ -122,6 +115,11 @@ public final class CommandReceiver {
             cmdVc = cmdHeld[v] > 0 ? v : cmdVc;
             dataVc = dataHeld[v] > 0 ? v : dataVc;
         }
+        return release(cmdVc, dataVc);
+    }
+
+    /** Gives back a held slot on {@code cmdVc} and a held buffer on {@code dataVc} (-1: none): the rx_credit word. */
+    private long release(int cmdVc, int dataVc) {
         if (cmdVc >= 0) {
             cmdHeld[cmdVc]--;
         }

@@ -14,7 +14,6 @@ import org.sue.cmd.CommandTable;
 import org.sue.cmd.model.CommandCodec;
 import org.sue.cmd.tb.RandomCommands;
 import org.sue.instance.SueInstance;
-import org.sue.net.HeaderFormat;
 import org.sue.net.NetConfig;
 import org.sue.net.tb.PcapWriter;
 import org.sue.sim.Simulator;
@@ -103,12 +102,6 @@ public final class TwoXpuRun {
      * @param pcapFile both directions' frames, or null
      */
     public TwoXpuRun(SueInstance.Config config, int delay, LinkModel.Faults faults, long seed, Path pcapFile) {
-        if (config.net().format() != HeaderFormat.ETH_IPV4_UDP && config.net().format() != HeaderFormat.ETH_IPV6_UDP
-                && config.net().format() != HeaderFormat.AFH_GEN2_NORMAL
-                && config.net().format() != HeaderFormat.AFH_GEN2_COMPRESSED
-                && config.net().format() != HeaderFormat.AFH_GEN1) {
-            throw new IllegalArgumentException("TwoXpuRun: unknown header format " + config.net().format());
-        }
         this.config = config;
         Random rnd = new Random(seed);
         pcap = pcapFile == null ? null : new PcapWriter(pcapFile);
