@@ -102,6 +102,11 @@ public final class TransportTx extends Component {
     private Expr walking;
     private Expr walkIdx;
     private Expr walkStarting;
+    private Expr walkRestarting;
+    private Expr nackInWindow;  // the ACK engine's event this cycle: a NACK inside the window
+    private Expr nackQueued;    // ... for a connection already retransmitting (queued or being walked)
+    private Expr ackEvConn;
+    private Expr ackEvAcked;
     private Function<Expr, Expr> writerHoldsFor; // a PDU of that connection is being written
     private Expr newDst;
     private Expr ackUnblockConn;
@@ -267,6 +272,10 @@ public final class TransportTx extends Component {
         Expr moves = wire("ack_moves", isAck.or(isNack).and(inWindow).and(advance.ne(0)));
         Expr busy = retransmitting.shr(evConn).bit(0);
         Expr resend = wire("ack_resend", isNack.and(inWindow).and(acked.ne(nextRead)).and(busy.not()));
+        nackInWindow = isNack.and(inWindow);
+        nackQueued = nackInWindow.and(busy);
+        ackEvConn = evConn;
+        ackEvAcked = acked;
         unaW.set(moves, evConn, acked);
         tAckW.set(moves, evConn, now);
         ackRequestPush = resend;
@@ -277,7 +286,7 @@ public final class TransportTx extends Component {
         counter("acks_received", isAck);
         counter("nacks_received", isNack);
         counter("acks_ignored", isAck.or(isNack).and(inWindow.not()));
-        counter("nacks_ignored", isNack.and(inWindow).and(busy));
+
     }
 
     /** One connection per cycle: timeout and window bit. */
@@ -330,9 +339,15 @@ public final class TransportTx extends Component {
         walkConn = wConn;
         walking = state.ne(IDLE);
         walkIdx = wIdx;
-        Expr atEnd = wire("walk_at_end", state.eq(READ).and(wIdx.eq(rt)));
-        walkDone = wire("walk_done", atEnd.and(writerHoldsFor.apply(wConn).not()));
-        Expr readRecord = state.eq(READ).and(atEnd.not());
+        // a NACK for the connection being walked (one of its resent PDUs was lost again): the walk starts again from
+        // the NACK's PSN at its next record boundary, instead of sending what the receiver will drop
+        Reg restartPending = reg("walk_restart_pending", 1, 0);
+        Reg restartFrom = regNoReset("walk_restart_from", SueMeta.PSN_WIDTH);
+        Expr nackWalked = wire("walk_nacked", nackInWindow.and(walking).and(ackEvConn.eq(wConn)));
+        walkRestarting = wire("walk_restart", state.eq(READ).and(restartPending));
+        Expr atEnd = wire("walk_at_end", state.eq(READ).and(restartPending.not()).and(wIdx.eq(rt)));
+        walkDone = wire("walk_done", atEnd.and(writerHoldsFor.apply(wConn).not()).and(nackWalked.not()));
+        Expr readRecord = state.eq(READ).and(restartPending.not()).and(atEnd.not());
         Expr rec = records.readSync("walk_record_word", wIdx.bits(pw - 2, 0), readRecord);
         Expr recDst = record.get(rec, "dst");
         Expr recPsn = record.get(rec, "psn");
@@ -368,6 +383,17 @@ public final class TransportTx extends Component {
             wIdx.set(wIdx.add(1));
             state.set(READ);
         });
+        when(walkRestarting, () -> {
+            wFrom.set(restartFrom);
+            wIdx.set(rh);
+            restartPending.set(0);
+        });
+        when(nackWalked, () -> {
+            restartPending.set(1);
+            restartFrom.set(ackEvAcked);
+        });
+        counter("go_back_restarts", nackWalked);
+        counter("nacks_ignored", nackQueued.and(nackWalked.not()));
         tRetxW.set(walkDone.or(match), wConn, now);
         // the beat's side fields travel with the data register
         Reg sideLast = regNoReset("retx_side_last", 1);
@@ -403,7 +429,7 @@ public final class TransportTx extends Component {
         Expr unaRead = una.readSync("reclaim_una", Hw.mux(loading, recs.out().field("dst"), head.field("dst")),
                 Hw.bool(true));
         Expr acked = unaRead.sub(head.field("psn")).sub(1).lt(1 << (SueMeta.PSN_WIDTH - 1));
-        Expr guarded = walking.and(walkIdx.eq(rh)).or(walkStarting);
+        Expr guarded = walking.and(walkIdx.eq(rh)).or(walkStarting).or(walkRestarting);
         head.ready().set(acked.and(guarded.not()));
         when(head.fire(), () -> {
             rh.set(rh.add(1));

@@ -9,7 +9,9 @@ import java.math.BigInteger;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -42,6 +44,29 @@ class TransportTxTest {
         assertTrue(r.sim.peek("timeouts") > 0, "timeouts happened");
         assertTrue(r.sim.peek("nacks_received") > 0, "NACKs were processed");
         assertTrue(r.goBacks > 0, "go-backs were seen on the wire");
+    }
+
+    /** A resent PDU lost again: the receiver's second NACK restarts the go-back at once, no timeout needed. */
+    @Test
+    void aNackDuringAGoBackRestartsItWithoutATimeout() {
+        Run r = new Run(small(), 21, 0);
+        r.readyPercent = 100;
+        r.validPercent = 100;
+        r.dropSend(0, 10, 1); // PSN 10 lost: NACK(10), go-back from 10
+        r.dropSend(0, 11, 2); // its resent PSN 11 lost too: NACK(11) arrives while the go-back still runs
+        int sent = 0;
+        while (sent < 120) {
+            if (r.src.idle() && r.eligible(0)) {
+                r.submit(0, 500);
+                sent++;
+            }
+            r.cycle();
+        }
+        r.drain(small().rtoCycles()); // would need a timeout if the second NACK were ignored
+        r.checkDelivered();
+        assertEquals(0, r.sim.peek("timeouts"));
+        assertEquals(2, r.sim.peek("nacks_received"));
+        assertEquals(1, r.sim.peek("go_back_restarts"));
     }
 
     @Test
@@ -134,6 +159,8 @@ class TransportTxTest {
         final Deque<int[]> queue = new ArrayDeque<>();
         final Deque<long[]> replies = new ArrayDeque<>();   // op/rpsn answered to each query, in order
         final Deque<Integer> ackRequests = new ArrayDeque<>();
+        final Map<Long, Integer> dropSends = new HashMap<>(); // (connection, PSN) -> the one sending of it to lose
+        final Map<Long, Integer> sends = new HashMap<>();
         long outageFrom = -1;
         long outageTo = -1;
         int readyPercent = 80;
@@ -169,6 +196,10 @@ class TransportTxTest {
         void outage(long from, long length) {
             outageFrom = from;
             outageTo = from + length;
+        }
+
+        void dropSend(int c, int psn, int nth) {
+            dropSends.put((long) c << 16 | psn, nth);
         }
 
         boolean eligible(int c) {
@@ -296,14 +327,13 @@ class TransportTxTest {
             if (sim.peek("ack_query_valid") == 1) {
                 pendingReply = new long[] {rnd.nextInt(4), rnd.nextInt(1 << 16)};
             }
-            long timeouts = sim.peek("timeouts");
+            if (sim.peek("scan_resend") == 1) {
+                model.timeout((int) sim.peek("scan_prev"), now, 4);
+            }
             if (offering) {
                 src.advance();
             }
             sim.step();
-            if (sim.peek("timeouts") != timeouts) {
-                model.timeout(now, 16);
-            }
             while (seenPackets < out.packets().size()) {
                 onPacket(out.packets().get(seenPackets++));
             }
@@ -326,7 +356,9 @@ class TransportTxTest {
             if (model.onWire(c, m.psn(), p.bytes(), p.cycle())) {
                 goBacks++;
             }
-            if (lost()) {
+            long key = (long) c << 16 | m.psn();
+            int nth = sends.merge(key, 1, Integer::sum);
+            if (lost() || dropSends.getOrDefault(key, 0) == nth) {
                 return;
             }
             peer(c, m.psn(), p.bytes(), p.cycle() + DELAY);

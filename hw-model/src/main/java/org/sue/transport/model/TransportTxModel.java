@@ -1,24 +1,22 @@
 package org.sue.transport.model;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Deque;
 import java.util.HashMap;
-import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Reference of a transport's transmit side at the level of PDUs and ACK events (docs/protocol.md sections 6.1, 6.2,
  * 6.5), written from the rules: PSNs per connection from 0, cumulative ACK inside the window, NACK(n) as ACK(n - 1)
- * plus a go-back to n unless the connection is already going back, a timeout's go-back to the oldest unacknowledged
- * PSN. {@link #onWire} checks a PDU the transmitter sent: either the next of its connection's sequence or the start of
- * a go-back the rules allow, with the bytes first sent under that PSN.
+ * plus a go-back to n (also while the connection is going back: the go-back starts again from n), a timeout's go-back
+ * to the oldest unacknowledged PSN. {@link #onWire} checks a PDU the transmitter sent: either the next of its
+ * connection's sequence or a jump to a go-back asked for since the last jump, never to one older than the last jump's,
+ * with the bytes first sent under that PSN.
  */
 public final class TransportTxModel {
-    /** What an ACK or NACK did. */
-    public enum AckOutcome { ADVANCED, NO_ADVANCE, OUT_OF_WINDOW, GO_BACK, IGNORED_WHILE_GOING_BACK, NONE }
-
     private static final int PSN_MOD = 1 << 16;
     private final int opAck;
     private final int opNack;
@@ -28,9 +26,8 @@ public final class TransportTxModel {
         int next;
         int una;
         int lastOnWire = -1;      // PSN of the last PDU on the wire, -1 before the first
-        int goingBackTo = -1;     // the PSN that ends the current go-back (the newest stored when it began), -1 if none
-        final Set<Integer> goBacks = new HashSet<>();
-        final Deque<int[]> recentUna = new ArrayDeque<>(); // {cycle, una}
+        final List<Integer> goBacks = new ArrayList<>(); // go-backs asked for since the last jump, oldest first
+        final Deque<int[]> recentUna = new ArrayDeque<>(); // {cycle, una before, una after}
         final Map<Integer, byte[]> stored = new HashMap<>();
     }
 
@@ -52,63 +49,62 @@ public final class TransportTxModel {
         return psn;
     }
 
-    /** An ACK or NACK from the peer of {@code c} (op 0: nothing). */
-    public AckOutcome ack(int c, int op, int rpsn, long cycle) {
+    /** An ACK or NACK from the peer of {@code c} (op 0: nothing) at {@code cycle}. */
+    public void ack(int c, int op, int rpsn, long cycle) {
         Connection k = conn(c);
         if (op != opAck && op != opNack) {
-            return AckOutcome.NONE;
+            return;
         }
         int acked = op == opAck ? (rpsn + 1) % PSN_MOD : rpsn;
         int advance = Math.floorMod(acked - k.una, PSN_MOD);
         if (advance > Math.floorMod(k.next - k.una, PSN_MOD)) {
-            return AckOutcome.OUT_OF_WINDOW;
+            return; // outside the window: ignored
         }
         for (int p = k.una; p != acked; p = (p + 1) % PSN_MOD) {
             k.stored.remove(p);
         }
+        k.recentUna.addLast(new int[] {(int) cycle, k.una, acked});
         k.una = acked;
-        k.recentUna.addLast(new int[] {(int) cycle, acked});
         if (op == opNack && acked != k.next) {
-            // the transmitter's go-back may end a few cycles before its last PDU is on the wire, so a NACK in that gap
-            // may start another one: allowed either way, reported as the rules see it
             k.goBacks.add(acked);
-            return k.goingBackTo >= 0 ? AckOutcome.IGNORED_WHILE_GOING_BACK : AckOutcome.GO_BACK;
-        }
-        return advance == 0 ? AckOutcome.NO_ADVANCE : AckOutcome.ADVANCED;
-    }
-
-    /** The transmitter timed out on some connection around this cycle: a go-back to a recent una is allowed. */
-    public void timeout(long cycle, int slack) {
-        for (Connection k : connections.values()) {
-            if (k.next != k.una) {
-                k.goBacks.add(k.una);
-                for (int[] u : k.recentUna) {
-                    if (u[0] >= cycle - slack) {
-                        k.goBacks.add(u[1]);
-                    }
-                }
-            }
         }
     }
 
     /**
+     * The transmitter timed out on connection {@code c} at {@code cycle}: a go-back to its oldest unacknowledged PSN,
+     * as the transmitter saw it up to {@code slack} cycles earlier (its table read precedes the decision).
+     */
+    public void timeout(int c, long cycle, int slack) {
+        Connection k = conn(c);
+        if (k.next == k.una && k.recentUna.stream().noneMatch(u -> u[0] >= cycle - slack)) {
+            throw new IllegalStateException("connection " + c + " timed out at cycle " + cycle
+                    + " with nothing unacknowledged");
+        }
+        for (int[] u : k.recentUna) {
+            if (u[0] >= cycle - slack) {
+                k.goBacks.add(u[1]);
+            }
+        }
+        k.goBacks.add(k.una);
+    }
+
+    /**
      * A data PDU of connection {@code c} left the transmitter with {@code psn} and {@code bytes}; throws when the rules
-     * do not allow it. Returns true when it was a retransmission.
+     * do not allow it. Returns true when it was a jump back (the start of a go-back).
      */
     public boolean onWire(int c, int psn, byte[] bytes, long cycle) {
         Connection k = conn(c);
         while (!k.recentUna.isEmpty() && k.recentUna.peekFirst()[0] < cycle - 64) {
             k.recentUna.removeFirst();
         }
-        byte[] first = k.stored.get(psn);
         boolean continues = psn == (k.lastOnWire + 1) % PSN_MOD;
-        boolean goBack = !continues && k.goBacks.contains(psn);
-        if (!continues && !goBack) {
+        int jump = continues ? -1 : k.goBacks.indexOf(psn);
+        if (!continues && jump < 0) {
             throw new IllegalStateException("connection " + c + " sent PSN " + psn + " at cycle " + cycle
-                    + " after PSN " + k.lastOnWire + "; allowed go-backs " + k.goBacks + ", una " + k.una + ", next "
+                    + " after PSN " + k.lastOnWire + "; go-backs asked for " + k.goBacks + ", una " + k.una + ", next "
                     + k.next);
         }
-        boolean retransmission = goBack || k.goingBackTo >= 0;
+        byte[] first = k.stored.get(psn);
         if (first == null && Math.floorMod(psn - k.una, PSN_MOD) < Math.floorMod(k.next - k.una, PSN_MOD)) {
             throw new IllegalStateException("connection " + c + " PSN " + psn + " is not stored");
         }
@@ -116,15 +112,9 @@ public final class TransportTxModel {
             throw new IllegalStateException("connection " + c + " PSN " + psn + " at cycle " + cycle
                     + " differs from the PDU first sent with it");
         }
-        if (goBack) {
-            k.goBacks.clear();
-            k.goingBackTo = (k.next - 1 + PSN_MOD) % PSN_MOD;
-        }
-        if (k.goingBackTo == psn) {
-            k.goingBackTo = -1;
-        }
+        k.goBacks.subList(0, jump + 1).clear(); // this go-back and the ones asked for before it are done
         k.lastOnWire = psn;
-        return retransmission;
+        return jump >= 0;
     }
 
     /** Every PDU of every connection acknowledged. */
