@@ -50,6 +50,11 @@ public final class SueInstance extends Component {
                 throw new IllegalArgumentException("SueInstance transport.busWidth must be twice path.dataWidth ("
                         + 2 * path.dataWidth() + " bits, the PDU bus), got " + transport.busWidth());
             }
+            if (transport.ports() != 1) {
+                throw new IllegalArgumentException("SueInstance transport.ports must be 1 (an instance with 2 or 4"
+                        + " ports is not built yet; the transport's tables already hold their rows), got "
+                        + transport.ports());
+            }
             if (transport.destinations() != path.destinations()) {
                 throw new IllegalArgumentException("SueInstance transport.destinations must equal path.destinations ("
                         + path.destinations() + "), got " + transport.destinations());

@@ -9,8 +9,8 @@ import org.sue.net.SueMeta;
  *
  * <ul>
  * <li>{@code peer_ack} (flow, receive to transmit): the {@code op}/{@code rpsn} of every PDU received from
- * {@code xpu};</li>
- * <li>{@code ack_query} (flow, transmit to receive): a PDU to {@code xpu} is being framed;</li>
+ * {@code xpu} on {@code port};</li>
+ * <li>{@code ack_query} (flow, transmit to receive): a PDU to {@code xpu} on {@code port} is being framed;</li>
  * <li>{@code ack_reply} (flow, receive to transmit, exactly one cycle after each query): the {@code op}/{@code rpsn}
  * it carries; the receiver counts the ACK or NACK as sent;</li>
  * <li>{@code ack_request} (stream, receive to transmit): send an ACK-only PDU to {@code xpu}.</li>
@@ -20,10 +20,13 @@ public final class AckLinks {
     private AckLinks() {
     }
 
-    public static final Layout PEER_ACK = Layout.of("peer_ack", Layout.bits("xpu", SueMeta.XPU_WIDTH),
-            Layout.bits("op", SueMeta.OP.width()), Layout.bits("rpsn", SueMeta.PSN_WIDTH));
-    public static final Layout ACK_QUERY = Layout.plain("xpu", SueMeta.XPU_WIDTH);
+    public static final Layout PEER_ACK = Layout.of("peer_ack", Layout.bits("port", SueMeta.PORT.width()),
+            Layout.bits("xpu", SueMeta.XPU_WIDTH), Layout.bits("op", SueMeta.OP.width()),
+            Layout.bits("rpsn", SueMeta.PSN_WIDTH));
+    public static final Layout ACK_QUERY = Layout.of("ack_query", Layout.bits("port", SueMeta.PORT.width()),
+            Layout.bits("xpu", SueMeta.XPU_WIDTH));
     public static final Layout ACK_REPLY = Layout.of("ack_reply", Layout.bits("op", SueMeta.OP.width()),
             Layout.bits("rpsn", SueMeta.PSN_WIDTH));
-    public static final Layout ACK_REQUEST = Layout.plain("xpu", SueMeta.XPU_WIDTH);
+    public static final Layout ACK_REQUEST = Layout.of("ack_request", Layout.bits("port", SueMeta.PORT.width()),
+            Layout.bits("xpu", SueMeta.XPU_WIDTH));
 }

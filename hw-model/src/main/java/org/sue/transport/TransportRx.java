@@ -74,7 +74,7 @@ public final class TransportRx extends Component {
     public final Map<String, Port> counters = new LinkedHashMap<>();
     private final TransportConfig config;
 
-    private final int destinations;
+    private final int connections;
     private final int cw;
     /** A row of {@code connections}: the expected PSN and the PDUs accepted since the ACK became owed. */
     private final Layout row;
@@ -108,12 +108,12 @@ public final class TransportRx extends Component {
     public TransportRx(TransportConfig config) {
         super(config);
         this.config = config;
-        destinations = config.destinations();
+        connections = config.connections();
         cw = config.connectionWidth();
         row = Layout.of("connection", Layout.bits("expected", SueMeta.PSN_WIDTH),
                 Layout.bits("since_ack", Hw.log2Up(config.ackCount())));
-        owedEntry = Layout.of("owed_entry", Layout.bits("xpu", cw), Layout.bits("time", TransportConfig.TIME_WIDTH));
-        source = Layout.plain("xpu", cw);
+        owedEntry = Layout.of("owed_entry", Layout.bits("conn", cw), Layout.bits("time", TransportConfig.TIME_WIDTH));
+        source = Layout.plain("conn", cw);
 
         StreamConfig bus = new StreamConfig(config.busWidth(), SueMeta.WIDTH);
         in = Stream.slave(this, bus);
@@ -143,9 +143,9 @@ public final class TransportRx extends Component {
         headLeaves = wire("head_leaves", 1);
         unqueue = wire("head_unqueued", 1);
 
-        Mem connections = mem("connections", destinations, row.width(), ReadUnderWrite.READ_FIRST);
-        pduPath(connections);
-        replies(connections);
+        Mem table = mem("connections", connections, row.width(), ReadUnderWrite.READ_FIRST);
+        pduPath(table);
+        replies(table);
         Stream late = owedQueue();
         requests(late);
         flagUpdates();
@@ -157,14 +157,14 @@ public final class TransportRx extends Component {
         Expr user = held.tuser();
         Expr src = SueMeta.SRC_XPU.of(user);
         Expr known = wire("known_source", knownXpu(src));
-        idx.set(src.bits(cw - 1, 0));
+        idx.set(row(SueMeta.PORT.of(user), src));
         Expr ackOnly = wire("ack_only", held.tdata().bits(7, 0).eq(0)); // an empty command list (section 6.3)
         Reg atStart = reg("at_start", 1, 1); // the beat in `held` is a PDU's first
         Reg keepPdu = reg("keep_pdu", 1, 0); // the decision for the PDU's later beats
 
         // the row of the beat entering `held`; a decision writing the same row in that cycle is forwarded
         Expr entering = in.ready();
-        Expr readIdx = SueMeta.SRC_XPU.of(in.tuser()).bits(cw - 1, 0);
+        Expr readIdx = row(SueMeta.PORT.of(in.tuser()), SueMeta.SRC_XPU.of(in.tuser()));
         Expr rowRead = connections.readSync("row_read", readIdx, entering);
         Wire rowWrite = wire("row_write", 1);
         Wire newRow = wire("new_row", row.width());
@@ -212,7 +212,8 @@ public final class TransportRx extends Component {
                         .resize(row.field("since_ack").width())).build());
         connections.write(rowWrite, idx, newRow);
 
-        Expr peer = AckLinks.PEER_ACK.expr().set("xpu", src).set("op", SueMeta.OP.of(user))
+        Expr peer = AckLinks.PEER_ACK.expr().set("port", SueMeta.PORT.of(user)).set("xpu", src)
+                .set("op", SueMeta.OP.of(user))
                 .set("rpsn", SueMeta.RPSN.of(user)).build();
         registered("peer", decide.and(known), AckLinks.PEER_ACK, peer).into(peerAck);
 
@@ -227,7 +228,7 @@ public final class TransportRx extends Component {
     private void replies(Mem connections) {
         Expr q = ackQuery.field("xpu");
         Expr knownQ = knownXpu(q);
-        queryIdx.set(q.bits(cw - 1, 0));
+        queryIdx.set(row(ackQuery.field("port"), q));
         clearing.set(ackQuery.valid().and(knownQ));
         Expr nack = wire("reply_nack", knownQ.and(nackOwed.at(queryIdx)));
         Expr any = wire("reply_seen", knownQ.and(seen.at(queryIdx)));
@@ -260,13 +261,13 @@ public final class TransportRx extends Component {
         Wire repushDue = wire("repush_due", 1);
         Stream repush = Stream.of(this, "repush", repushDue, source, headIdx);
         Stream again = repush.stage("again").haltWhen(push);
-        Expr pushXpu = Hw.mux(push, idx, again.field("xpu"));
+        Expr pushConn = Hw.mux(push, idx, again.field("conn"));
         Stream entering = Stream.of(this, "owed_in", push.or(again.valid()), owedEntry,
-                owedEntry.expr().set("xpu", pushXpu).set("time", now).build());
-        Stream owed = entering.queue("owed", destinations);
+                owedEntry.expr().set("conn", pushConn).set("time", now).build());
+        Stream owed = entering.queue("owed", connections);
         again.ready().set(entering.ready()); // never full: one entry per queued source at most
 
-        headIdx.set(owed.field("xpu"));
+        headIdx.set(owed.field("conn"));
         Expr due = wire("head_due", owed.valid().and(now.sub(owed.field("time")).ge(config.ackDelay())));
         // this cycle's decision and reply count: a set wins over a clear, a clear makes the entry stale
         Expr clearedNow = clearing.and(queryIdx.eq(headIdx));
@@ -287,12 +288,14 @@ public final class TransportRx extends Component {
         Stream urgentIn = Stream.of(this, "urgent_in", urgent, source, idx);
         Stream queuedUrgent = urgentIn.queue("urgent", URGENT_DEPTH);
         unused("urgent_room", urgentIn.ready()); // full: dropped, the owed queue covers it
-        Expr u = queuedUrgent.field("xpu");
+        Expr u = queuedUrgent.field("conn");
         // a reply carried it meanwhile
         Stream urgentReq = queuedUrgent.throwWhen("urgent_owed", ackOwed.at(u).or(nackOwed.at(u)).not());
         Stream lateReq = late.haltWhen(urgentReq.valid());
-        Expr xpu = Hw.mux(urgentReq.valid(), u, lateReq.field("xpu")).resize(SueMeta.XPU_WIDTH);
-        Stream request = Stream.of(this, "request", urgentReq.valid().or(lateReq.valid()), AckLinks.ACK_REQUEST, xpu);
+        Expr conn = Hw.mux(urgentReq.valid(), u, lateReq.field("conn"));
+        Stream request = Stream.of(this, "request", urgentReq.valid().or(lateReq.valid()), AckLinks.ACK_REQUEST,
+                AckLinks.ACK_REQUEST.expr().set("port", ConnectionIndex.port(config, conn, SueMeta.PORT.width()))
+                        .set("xpu", ConnectionIndex.xpu(config, conn, SueMeta.XPU_WIDTH)).build());
         urgentReq.ready().set(request.ready());
         lateReq.ready().set(request.ready());
         request.stage("request_out").into(ackRequest);
@@ -301,7 +304,7 @@ public final class TransportRx extends Component {
     /** Every flag's next value: sets (this cycle's decision) win over clears (this cycle's reply). */
     private void flagUpdates() {
         Expr cleared = oneHot(clearing, queryIdx);
-        seen.update(oneHot(accept, idx), Hw.zeros(destinations));
+        seen.update(oneHot(accept, idx), Hw.zeros(connections));
         ackOwed.update(oneHot(owesAck, idx), cleared);
         nackOwed.update(oneHot(owesNack, idx), cleared.or(oneHot(accept, idx)));
         nackSent.update(oneHot(owesNack, idx), oneHot(accept, idx));
@@ -316,7 +319,7 @@ public final class TransportRx extends Component {
         final Reg bits;
 
         Flags(String name) {
-            bits = reg(name, destinations, 0);
+            bits = reg(name, connections, 0);
         }
 
         Expr at(Expr i) {
@@ -329,13 +332,25 @@ public final class TransportRx extends Component {
     }
 
     private Expr oneHot(Expr cond, Expr i) {
-        return Hw.mux(cond, Hw.lit(destinations, 1).shl(i), Hw.zeros(destinations));
+        return Hw.mux(cond, Hw.lit(connections, 1).shl(i), Hw.zeros(connections));
     }
 
     /** The XPU has a connection: below {@code destinations}. */
     private Expr knownXpu(Expr xpu) {
-        return cw < SueMeta.XPU_WIDTH ? xpu.bits(SueMeta.XPU_WIDTH - 1, cw).orR().not() : Hw.bool(true);
+        int xw = Hw.log2Up(config.destinations());
+        return xw < SueMeta.XPU_WIDTH ? xpu.bits(SueMeta.XPU_WIDTH - 1, xw).orR().not() : Hw.bool(true);
     }
+
+    /** {port, XPU} as a row of the connection tables; XPUs past {@code destinations} are caught by knownXpu. */
+    private Expr row(Expr port, Expr xpu) {
+        ConnectionIndex c = ConnectionIndex.of(config, port, xpu);
+        if (!c.spare().isEmpty()) {
+            unused("conn_spare_" + spareCount++, c.spare().toArray(Expr[]::new));
+        }
+        return c.row();
+    }
+
+    private int spareCount;
 
     /** A flow from registers: valid (reset) and the payload loaded with it. */
     private Stream registered(String name, Expr valid, Layout layout, Expr payload) {

@@ -110,7 +110,7 @@ public final class TransportTx extends Component {
     private Function<Expr, Expr> writerHoldsFor; // a PDU of that connection is being written
     private Expr newDst;
     private Expr ackUnblockConn;
-    private int unusedHigh;
+    private int unusedSpare;
     private Stream fresh;
     private Stream retransmitted;
     private Stream ackOnly;
@@ -118,7 +118,7 @@ public final class TransportTx extends Component {
     public TransportTx(TransportConfig config) {
         super(config);
         this.config = config;
-        int d = config.destinations();
+        int d = config.connections();
         cw = config.connectionWidth();
         int aw = Hw.log2Up(config.storeBeats());
         pw = aw + 1;
@@ -131,7 +131,7 @@ public final class TransportTx extends Component {
         out = Stream.master(this, sc);
         localXpu = in("local_xpu", SueMeta.XPU_WIDTH);
         localPartition = in("local_partition", SueMeta.PARTITION.width());
-        dstReady = out("dst_ready", d);
+        dstReady = out("dst_ready", d); // one bit per connection: the packing buffer's per-destination eligibility
         peerAck = Stream.slaveFlow(this, "peer_ack", AckLinks.PEER_ACK);
         ackQuery = Stream.masterFlow(this, "ack_query", AckLinks.ACK_QUERY);
         ackReply = Stream.slaveFlow(this, "ack_reply", AckLinks.ACK_REPLY);
@@ -176,7 +176,7 @@ public final class TransportTx extends Component {
     private void initSweep() {
         when(initBusy, () -> {
             initIdx.set(initIdx.add(1));
-            when(initIdx.eq(config.destinations() - 1), () -> initBusy.set(0));
+            when(initIdx.eq(config.connections() - 1), () -> initBusy.set(0));
         });
         out("init_busy", 1).set(initBusy);
     }
@@ -187,14 +187,14 @@ public final class TransportTx extends Component {
         Reg inFirst = reg("new_in_first", 1, 1);
         when(gated.fire(), () -> inFirst.set(gated.tlast()));
         Expr lookup = gated.fire().and(inFirst);
-        Expr inConn = conn(SueMeta.DST_XPU.of(gated.tuser()));
+        Expr inConn = conn(SueMeta.PORT.of(gated.tuser()), SueMeta.DST_XPU.of(gated.tuser()));
         Expr psnRead = nextPsn.readSync("new_next_psn", inConn, lookup);
         Expr unaRead = una.readSync("new_una", inConn, lookup);
         Stream staged = gated.stage("new_pdu");
 
         Reg first = reg("new_first", 1, 1);
         Expr user = staged.tuser();
-        Expr dst = wire("new_conn", conn(SueMeta.DST_XPU.of(user)));
+        Expr dst = wire("new_conn", conn(SueMeta.PORT.of(user), SueMeta.DST_XPU.of(user)));
         Expr len = SueMeta.LEN.of(user);
         Expr beats = wire("new_beats", beatsOf(len));
         Expr freeBeats = wire("store_free_beats", Hw.lit(pw, config.storeBeats()).sub(wp.sub(rp)));
@@ -250,7 +250,7 @@ public final class TransportTx extends Component {
 
     /** peer_ack: one event per cycle; read una and next PSN, then decide and write in the next cycle. */
     private void ackEngine() {
-        Expr evConnIn = conn(peerAck.field("xpu"));
+        Expr evConnIn = conn(peerAck.field("port"), peerAck.field("xpu"));
         Expr evIn = peerAck.valid().and(initBusy.not());
         Expr unaRead = una.readSync("ack_una", evConnIn, evIn);
         Expr nextRead = nextPsn.readSync("ack_next_psn", evConnIn, evIn);
@@ -325,7 +325,7 @@ public final class TransportTx extends Component {
     private void retransmission() {
         Stream push = Stream.of(this, "retx_push", ackRequestPush.or(scanRequestPush), request,
                 Hw.mux(ackRequestPush, ackRequestPayload, scanRequestPayload));
-        Stream requests = push.queue("retx_requests", config.destinations());
+        Stream requests = push.queue("retx_requests", config.connections());
         unused("retx_never_full", push.ready()); // a connection is queued at most once (retransmitting bit)
         Reg state = reg("walk_state", 2, IDLE);
         Reg wConn = regNoReset("walk_conn", cw);
@@ -357,7 +357,7 @@ public final class TransportTx extends Component {
                 state.eq(SEND).and(remaining.ne(0)), Layout.plain("word", config.busWidth()));
         Expr lastLoad = wire("walk_last_load", beats.load().and(remaining.eq(1)));
         when(requests.fire(), () -> {
-            wConn.set(conn(requests.field("conn")));
+            wConn.set(requests.field("conn"));
             wFrom.set(requests.field("from"));
             wIdx.set(rh);
             state.set(READ);
@@ -406,8 +406,9 @@ public final class TransportTx extends Component {
         unused("retx_side_addr", record.get(sideRecord, "addr"));
         Expr keep = Hw.mux(sideLast, Keep.below(lastBeatBytes(sLen), config.beatBytes()),
                 Hw.ones(config.beatBytes()));
-        Expr user = SueMeta.LAYOUT.expr().set(SueMeta.DST_XPU, record.get(sideRecord, "dst").resize(SueMeta.XPU_WIDTH))
-                .set(SueMeta.VC, record.get(sideRecord, "vc")).set(SueMeta.PSN, record.get(sideRecord, "psn"))
+        Expr sConn = record.get(sideRecord, "dst");
+        Expr user = SueMeta.LAYOUT.expr().set(SueMeta.DST_XPU, ConnectionIndex.xpu(config, sConn, SueMeta.XPU_WIDTH))
+                .set(SueMeta.PORT, ConnectionIndex.port(config, sConn, SueMeta.PORT.width())).set(SueMeta.VC, record.get(sideRecord, "vc")).set(SueMeta.PSN, record.get(sideRecord, "psn"))
                 .set(SueMeta.LEN, sLen).build();
         retransmitted = beats.out().map("retx_pdu", out.layout(), Hw.cat(user, sideLast, keep, beats.out().field("word")));
         counter("retransmitted_pdus", match);
@@ -440,7 +441,8 @@ public final class TransportTx extends Component {
 
     /** ack_request: one beat holding the byte 0x00 (an empty command list), len 1, PSN 0, VC 0. */
     private void ackOnlyPdus() {
-        Expr user = SueMeta.LAYOUT.expr().set(SueMeta.DST_XPU, ackRequest.field("xpu")).set(SueMeta.LEN,
+        Expr user = SueMeta.LAYOUT.expr().set(SueMeta.DST_XPU, ackRequest.field("xpu"))
+                .set(SueMeta.PORT, ackRequest.field("port")).set(SueMeta.LEN,
                 Hw.lit(SueMeta.LEN_WIDTH, 1)).build();
         ackOnly = ackRequest.map("ack_only", out.layout(), Hw.cat(user, Hw.bool(true),
                 Hw.lit(config.beatBytes(), 1), Hw.zeros(config.busWidth())));
@@ -449,7 +451,7 @@ public final class TransportTx extends Component {
 
     /** dst_ready: neither retransmitting nor at the window; the writer closes, the ACK engine reopens, the scanner refreshes. */
     private void eligibility() {
-        int d = config.destinations();
+        int d = config.connections();
         Expr scanBit = onehot(scanConn, d);
         Expr afterScan = Hw.mux(scanValid, Hw.mux(scanWindowFull, blocked.or(scanBit), blocked.and(scanBit.not())),
                 blocked);
@@ -473,6 +475,7 @@ public final class TransportTx extends Component {
         Reg first = reg("tx_first", 1, 1);
         when(chosen.fire(), () -> first.set(chosen.tlast()));
         ackQuery.valid().set(chosen.fire().and(first));
+        ackQuery.field("port").set(SueMeta.PORT.of(chosen.tuser()));
         ackQuery.field("xpu").set(SueMeta.DST_XPU.of(chosen.tuser()));
         Stream staged = chosen.stage("tx_out");
         Reg op = regNoReset("tx_op", 2);
@@ -486,11 +489,12 @@ public final class TransportTx extends Component {
         Expr user = SueMeta.LAYOUT.expr().set(SueMeta.DST_XPU, SueMeta.DST_XPU.of(staged.tuser()))
                 .set(SueMeta.SRC_XPU, localXpu).set(SueMeta.VC, SueMeta.VC.of(staged.tuser()))
                 .set(SueMeta.PSN, SueMeta.PSN.of(staged.tuser())).set(SueMeta.OP, opNow).set(SueMeta.RPSN, rpsnNow)
-                .set(SueMeta.PARTITION, localPartition).set(SueMeta.LEN, SueMeta.LEN.of(staged.tuser())).build();
+                .set(SueMeta.PARTITION, localPartition).set(SueMeta.PORT, SueMeta.PORT.of(staged.tuser()))
+                .set(SueMeta.LEN, SueMeta.LEN.of(staged.tuser())).build();
         staged.with("tx_framed", Stream.TUSER, user).into(out);
         Expr inUser = staged.tuser(); // filled in here, whatever the sources carried
         unused("tx_out_replaced", SueMeta.SRC_XPU.of(inUser), SueMeta.OP.of(inUser), SueMeta.RPSN.of(inUser),
-                SueMeta.PARTITION.of(inUser), SueMeta.PORT.of(inUser), SueMeta.ERR.of(inUser));
+                SueMeta.PARTITION.of(inUser), SueMeta.ERR.of(inUser));
         Reg outFirst = reg("out_first", 1, 1);
         when(out.fire(), () -> outFirst.set(out.tlast()));
         Expr dataPdu = out.tdata().bits(7, 0).ne(0); // ACK-only PDUs start with the byte 0x00 (section 6.3)
@@ -523,12 +527,13 @@ public final class TransportTx extends Component {
 
     // ---- helpers ----------------------------------------------------------------------------------------------
 
-    /** A destination XPU id as a connection index (the id's low bits; the packing buffer never exceeds them). */
-    private Expr conn(Expr xpu) {
-        if (cw < xpu.width()) {
-            unused("xpu_high_" + unusedHigh++, xpu.bits(xpu.width() - 1, cw));
+    /** {port, XPU} as a table row (the ids' low bits; the packing buffer and the receive side never exceed them). */
+    private Expr conn(Expr port, Expr xpu) {
+        ConnectionIndex c = ConnectionIndex.of(config, port, xpu);
+        if (!c.spare().isEmpty()) {
+            unused("conn_spare_" + unusedSpare++, c.spare().toArray(Expr[]::new));
         }
-        return xpu.bits(cw - 1, 0);
+        return c.row();
     }
 
 

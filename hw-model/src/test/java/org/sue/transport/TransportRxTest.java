@@ -1,5 +1,6 @@
 package org.sue.transport;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -124,6 +125,61 @@ class TransportRxTest {
         assertEquals(onePdus % 65536, bench.model.expected(3));
         long outSpan = bench.out.packets().get(bench.out.packets().size() - 1).cycle() - bench.out.firstBeatCycle() + 1;
         assertEquals(beatsIn, outSpan, "a beat out in every cycle");
+    }
+
+    /**
+     * Two ports: XPU 3 on port 0 and XPU 3 on port 1 are two connections, each with its own expected PSN, owed ACK or
+     * NACK and requests; the port travels on peer_ack and ack_request.
+     */
+    @Test
+    void twoPortsKeepTheSameXpuIdsApart() {
+        TransportConfig config = small(512, 8, 40, 4).withPorts(2);
+        org.sue.sim.Simulator sim = org.sue.sim.Simulator.compile(org.sue.core.Design.elaborate(new TransportRx(config)));
+        sim.reset();
+        sim.poke("m_axis_tready", 1);
+        sim.poke("ack_request_ready", 0);
+        PacketBeats beats = new PacketBeats(sim, "s_axis");
+        int[][] pdus = {{0, 0}, {1, 0}, {0, 1}, {1, 2}}; // {port, PSN} from XPU 3: the last one skips PSN 1 of port 1
+        List<Long> peerPorts = new java.util.ArrayList<>();
+        for (int[] p : pdus) {
+            byte[] b = {9, 1, 2, 3};
+            beats.start(b, new org.sue.net.SueMeta(0, 3, 0, p[1], 0, 0, 0, p[0], false, b.length).pack());
+            while (!beats.idle()) {
+                beats.offer(true, null);
+                beats.advance();
+                sim.step();
+                if (sim.peek("peer_ack_valid") == 1) {
+                    peerPorts.add(sim.peek("peer_ack_port"));
+                }
+            }
+        }
+        for (int i = 0; i < 4; i++) {
+            sim.poke("s_axis_tvalid", 0);
+            sim.step();
+            if (sim.peek("peer_ack_valid") == 1) {
+                peerPorts.add(sim.peek("peer_ack_port"));
+            }
+        }
+        assertEquals(3, sim.peek("accepted"), "PSN 0 of each port and PSN 1 of port 0");
+        assertEquals(1, sim.peek("out_of_order_dropped"), "PSN 2 of port 1");
+        assertEquals(0, sim.peek("duplicates_dropped"), "port 1's PSN 0 is not port 0's");
+        assertEquals(List.of(0L, 1L, 0L, 1L), peerPorts);
+        // the NACK is urgent: requested at once, for port 1
+        assertEquals(1, sim.peek("ack_request_valid"));
+        assertEquals(1, sim.peek("ack_request_port"));
+        assertEquals(3, sim.peek("ack_request_xpu"));
+        long[][] replies = new long[2][];
+        for (int port = 0; port < 2; port++) {
+            sim.poke("ack_query_valid", 1);
+            sim.poke("ack_query_port", port);
+            sim.poke("ack_query_xpu", 3);
+            sim.step();
+            sim.poke("ack_query_valid", 0);
+            replies[port] = new long[] {sim.peek("ack_reply_op"), sim.peek("ack_reply_rpsn")};
+            sim.step();
+        }
+        assertArrayEquals(new long[] {config.opAck(), 1}, replies[0], "port 0: ACK of PSN 1");
+        assertArrayEquals(new long[] {config.opNack(), 1}, replies[1], "port 1: NACK, PSN 1 expected");
     }
 
     static Pdu pdu(Random rnd, int src, int psn, int bytes) {

@@ -69,6 +69,20 @@ class TransportTxTest {
         assertEquals(1, r.sim.peek("go_back_restarts"));
     }
 
+    /**
+     * Two ports: the same XPU ids on port 0 and port 1 are different connections (rows {port, XPU}) with their own
+     * PSNs, ACKs, go-backs and eligibility bits.
+     */
+    @Test
+    void twoPortsKeepTheSameXpuIdsApart() {
+        Run r = new Run(small().withPorts(2), 31, 0.03);
+        r.traffic(1500, 16);
+        r.drain(400_000);
+        r.checkDelivered(); // in order per connection: each numbered from PSN 0 on its own (the model checks the wire)
+        assertTrue(r.submitted.get(3).size() > 0 && r.submitted.get(8 + 3).size() > 0, "XPU 3 used on both ports");
+        assertTrue(r.sim.peek("retransmitted_pdus") > 0, "retransmissions happened");
+    }
+
     @Test
     void losslessTrafficNeedsNoRetransmission() {
         Run r = new Run(small(), 3, 0);
@@ -130,7 +144,7 @@ class TransportTxTest {
     @Test
     void invalidConfigurationsNameTheParameter() {
         assertTrue(assertThrows(IllegalArgumentException.class,
-                () -> new TransportConfig(256, 8, 2, 16384, 32, 2000, 100, 4, 1, 2)).getMessage().contains("ports"));
+                () -> new TransportConfig(256, 8, 3, 16384, 32, 2000, 100, 4, 1, 2)).getMessage().contains("ports"));
         assertTrue(assertThrows(IllegalArgumentException.class,
                 () -> new TransportConfig(256, 8, 1, 10000, 32, 2000, 100, 4, 1, 2)).getMessage().contains("storeBytes"));
         assertTrue(assertThrows(IllegalArgumentException.class,
@@ -177,9 +191,9 @@ class TransportTxTest {
             rnd = new Random(seed);
             sim = Simulator.compile(Design.elaborate(new TransportTx(cfg)));
             model = new TransportTxModel(cfg.opAck(), cfg.opNack());
-            expected = new int[cfg.destinations()];
-            nackSent = new boolean[cfg.destinations()];
-            for (int i = 0; i < cfg.destinations(); i++) {
+            expected = new int[cfg.connections()];
+            nackSent = new boolean[cfg.connections()];
+            for (int i = 0; i < cfg.connections(); i++) {
                 submitted.add(new ArrayList<>());
                 delivered.add(new ArrayList<>());
             }
@@ -217,7 +231,8 @@ class TransportTxTest {
             b[0] = (byte) (1 + rnd.nextInt(255)); // a command type, never 0
             submitted.get(c).add(b);
             model.newPdu(c, b);
-            BigInteger user = new SueMeta(c, 0, c % 4, 0, 0, 0, 0, 0, false, bytes).pack();
+            int d = cfg.destinations();
+            BigInteger user = new SueMeta(c % d, 0, c % 4, 0, 0, 0, 0, c / d, false, bytes).pack();
             src.start(b, user);
         }
 
@@ -240,7 +255,7 @@ class TransportTxTest {
                     }
                 }
                 if (rnd.nextInt(200) == 0) {
-                    ackRequests.add(rnd.nextInt(cfg.destinations()));
+                    ackRequests.add(rnd.nextInt(cfg.connections()));
                 }
                 cycle();
             }
@@ -263,11 +278,11 @@ class TransportTxTest {
                 }
                 cycle();
             }
-            idle(2 * cfg.destinations() + 10); // a scanner round refreshes the window bits
+            idle(2 * cfg.connections() + 10); // a scanner round refreshes the window bits
         }
 
         boolean done() {
-            for (int c = 0; c < cfg.destinations(); c++) {
+            for (int c = 0; c < cfg.connections(); c++) {
                 if (delivered.get(c).size() != submitted.get(c).size()) {
                     return false;
                 }
@@ -276,14 +291,14 @@ class TransportTxTest {
         }
 
         void checkDelivered() {
-            for (int c = 0; c < cfg.destinations(); c++) {
+            for (int c = 0; c < cfg.connections(); c++) {
                 assertEquals(submitted.get(c).size(), delivered.get(c).size(), "PDUs of connection " + c);
                 for (int i = 0; i < submitted.get(c).size(); i++) {
                     assertArrayEquals(submitted.get(c).get(i), delivered.get(c).get(i), "connection " + c + " PDU " + i);
                 }
             }
             assertTrue(model.allAcknowledged());
-            assertEquals(BigInteger.ONE.shiftLeft(cfg.destinations()).subtract(BigInteger.ONE), sim.peekBig("dst_ready"),
+            assertEquals(BigInteger.ONE.shiftLeft(cfg.connections()).subtract(BigInteger.ONE), sim.peekBig("dst_ready"),
                     "every destination eligible at the end");
         }
 
@@ -311,7 +326,8 @@ class TransportTxTest {
             if (ev != null && ev[0] <= now) {
                 backward.pollFirst();
                 sim.poke("peer_ack_valid", 1);
-                sim.poke("peer_ack_xpu", ev[1]);
+                sim.poke("peer_ack_port", ev[1] / cfg.destinations());
+                sim.poke("peer_ack_xpu", ev[1] % cfg.destinations());
                 sim.poke("peer_ack_op", ev[2]);
                 sim.poke("peer_ack_rpsn", ev[3]);
                 model.ack((int) ev[1], (int) ev[2], (int) ev[3], now);
@@ -320,7 +336,9 @@ class TransportTxTest {
             }
             boolean request = !ackRequests.isEmpty();
             sim.poke("ack_request_valid", request ? 1 : 0);
-            sim.poke("ack_request_xpu", request ? ackRequests.peekFirst() : 0);
+            int requested = request ? ackRequests.peekFirst() : 0;
+            sim.poke("ack_request_port", requested / cfg.destinations());
+            sim.poke("ack_request_xpu", requested % cfg.destinations());
             if (request && sim.peek("ack_request_ready") == 1) {
                 ackRequests.pollFirst();
             }
@@ -352,7 +370,8 @@ class TransportTxTest {
                 assertEquals(0, m.psn());
                 return;
             }
-            int c = m.dstXpu();
+            assertTrue(m.dstXpu() < cfg.destinations() && m.port() < cfg.ports(), "a known connection: " + m);
+            int c = m.port() * cfg.destinations() + m.dstXpu();
             if (model.onWire(c, m.psn(), p.bytes(), p.cycle())) {
                 goBacks++;
             }
