@@ -40,15 +40,16 @@ import org.sue.net.SueMeta;
  * (no new PDU, no retransmission and no advancing ACK for {@code rtoCycles}) and recomputes the window bit;</li>
  * <li><b>retransmission</b>: takes queued requests one at a time, walks the records from the oldest (two cycles per
  * record it skips) and sends the connection's PDUs from the requested PSN, then clears {@code retransmitting};
- * {@code t_retx};</li>
+ * {@code t_retx}; a NACK for the connection it walks starts the walk again from the NACK's PSN at the next record;</li>
  * <li><b>ACK-only PDUs</b> asked for on {@code ack_request}: one beat, the byte 0x00, {@code len} 1, PSN 0, VC 0;</li>
  * <li><b>output</b>: packet round robin over retransmission, new PDUs and ACK-only PDUs; at each first beat the
  * receive side is asked ({@code ack_query}) for the {@code op}/{@code rpsn} to carry, which it answers the next cycle
  * ({@code ack_reply}); {@code src_xpu} and {@code partition} are this XPU's.</li>
  * </ul>
  *
- * <p>{@code dst_ready[d]} (to the packing buffer) is low while d is retransmitting or has {@code windowPdus} or more
- * PDUs unacknowledged. After reset the per-connection tables are cleared one row per cycle ({@code init_busy}).
+ * <p>Connections are {port, XPU} ({@link ConnectionIndex}): every per-connection table and {@code dst_ready} has
+ * {@code ports x destinations} rows. {@code dst_ready[c]} (to the packing buffer) is low while c is retransmitting or
+ * has {@code windowPdus} or more PDUs unacknowledged. After reset the per-connection tables are cleared one row per cycle ({@code init_busy}).
  */
 public final class TransportTx extends Component {
     public final Stream in;
