@@ -105,17 +105,18 @@ public final class GoldenScenarios {
         list.add(queueStore("queue_store_w1024_c64_d2", new QueueStore.Config(1024, 64, 2), 3000));
         list.add(transportRx("transport_rx_w1024_d64", new TransportConfig(1024, 64, 1, 16384, 64, 256, 40, 4, 1, 2),
                 3000));
-        list.add(sueInstance("sue_instance_w512_d16", 7000));
+        list.add(sueInstance("sue_instance_w512_d16", 8000));
         return list;
     }
 
     /**
      * The small SUE instance (512-bit bus, 16 destinations) against a scripted peer instance over a lossy, corrupting
-     * link each way: commands both ways, ACKs on data and ACK-only PDUs, NACKs, go-backs and FCS drops.
+     * link each way: commands both ways, ACKs on data and ACK-only PDUs, NACKs, go-backs (restarted by a NACK too),
+     * FCS drops, and an outage of 600 cycles that leaves a go-back only the timeout recovers.
      */
     static GoldenScenario sueInstance(String name, long cycles) {
         SueInstance.Config config = SmallInstance.config(HeaderFormat.ETH_IPV4_UDP);
-        LinkModel.Faults faults = LinkModel.Faults.loss(0.01).withBitErrors(0.02);
+        LinkModel.Faults faults = LinkModel.Faults.loss(0.01).withBitErrors(0.02).withOutage(2500, 600);
         return new GoldenScenario(name, () -> new SueInstance(config), ResetStyle.SYNC_HIGH, cycles,
                 () -> new SueInstancePeerTraffic(config, ResetStyle.SYNC_HIGH, 50, faults));
     }

@@ -8,8 +8,8 @@ import org.sue.sim.Simulator;
 
 /**
  * The instance's golden scenario covers what it is there for: by its last cycle commands were delivered both ways,
- * intact and in order so far, and the recorded instance retransmitted (after NACKs and after a timeout), NACKed gaps
- * and dropped frames with a bad FCS.
+ * intact and in order so far, and the recorded instance retransmitted (after NACKs, again after a NACK during a
+ * go-back, and after a timeout), NACKed gaps and dropped frames with a bad FCS.
  */
 class SueInstanceScenarioTest {
     @Test
@@ -29,6 +29,7 @@ class SueInstanceScenarioTest {
         assertTrue(local.counter("tp_tx_retransmitted_pdus") > 0, "retransmitted" + state);
         assertTrue(local.counter("tp_tx_nacks_received") > 0, "NACKs received" + state);
         assertTrue(local.counter("tp_tx_timeouts") > 0, "a timeout" + state);
+        assertTrue(local.counter("tp_tx_go_back_restarts") > 0, "a go-back restarted by a NACK" + state);
         assertTrue(local.counter("tp_rx_nacks_sent") > 0, "gaps NACKed" + state);
         assertTrue(local.counter("tp_rx_out_of_order_dropped") > 0, "PDUs after a gap dropped" + state);
         assertTrue(local.counter("net_drops_bad_fcs") > 0, "frames with a bad FCS dropped" + state);
