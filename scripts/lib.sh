@@ -20,13 +20,27 @@ ensure_tools() {
   fi
 }
 
+# Runs mvn quietly: its output (and the terminal escapes some Maven versions print even with colour off) is shown
+# only when it fails.
+quiet_mvn() {
+  local log
+  log="$(mktemp)"
+  if ! mvn -B -q -Dstyle.color=never "$@" >"$log" 2>&1; then
+    sed 's/\x1b\[[0-9;]*m//g' "$log" >&2
+    rm -f "$log"
+    return 1
+  fi
+  rm -f "$log"
+}
+
 # Builds the modules (no tests) and prints the runtime class path of the given module.
 module_classpath() {
   local module="$1"
-  mvn -B -q -Dstyle.color=never install -DskipTests >&2
+  [ -t 2 ] && echo "building the modules (mvn install, quiet)..." >&2
+  quiet_mvn install -DskipTests
   local cpfile
   cpfile="$(mktemp)"
-  mvn -B -q -Dstyle.color=never -pl "$module" dependency:build-classpath -Dmdep.outputFile="$cpfile" >&2
+  quiet_mvn -pl "$module" dependency:build-classpath -Dmdep.outputFile="$cpfile"
   echo "$module/target/classes:$(cat "$cpfile")"
   rm -f "$cpfile"
 }

@@ -21,7 +21,10 @@ import org.sue.transport.TransportConfig;
 import org.sue.transport.TransportTx;
 import org.sue.transport.TransportRx;
 
-/** The designs {@code scripts/generate} writes for the default configuration, by name. */
+/**
+ * The designs the test suite lints and synthesises, by name: the SUE instance of each configuration under configs/
+ * (default, AFH Gen2, small; {@code ConfigsTest} checks that the files describe these) and the standalone blocks.
+ */
 public final class DefaultDesigns {
     private DefaultDesigns() {
     }
@@ -51,6 +54,7 @@ public final class DefaultDesigns {
         // the transmit command path, its packing buffer on QueueStore (1024-bit cells, 512 KiB)
         m.put("cmd_path_n512", () -> new CommandPath(CommandPath.Config.defaults(CommandTable.example())));
         m.put("sue_instance_w512_gen2", () -> new SueInstance(gen2Instance())); // 512-bit AFH Gen2
+        m.put("sue_instance_small", () -> new SueInstance(smallInstance())); // for FPGA experiments
         // the transport's receive side: 1024 sources, expected PSNs in RAM
         m.put("transport_rx_w1024", () -> new TransportRx(TransportConfig.defaults(1024)));
         return m;
@@ -65,6 +69,16 @@ public final class DefaultDesigns {
     public static Set<String> synthesisedInside() {
         return Set.of("cmd_path_n512", "cmd_unpacker_s1024_d512", "sue_tx_w1024", "sue_rx_w1024", "transport_tx",
                 "sue_instance_w512_gen2");
+    }
+
+    /**
+     * A small instance for FPGA experiments (configs/small_fpga.json): 256-bit XPU data on a 512-bit bus, 64
+     * destinations, a 64 KiB packing buffer and a 64 KiB retransmit store, Ethernet/IPv4/UDP.
+     */
+    public static SueInstance.Config smallInstance() {
+        CommandPath.Config path = new CommandPath.Config(256, CommandTable.example(), 64, 1024, 2048, 16, 8, 32, 16);
+        TransportConfig t = new TransportConfig(512, 64, 1, 65536, 256, 4096, 256, 16, 1, 2);
+        return new SueInstance.Config(path, NetConfig.defaults(HeaderFormat.ETH_IPV4_UDP), t, 32, 16, 128);
     }
 
     /** A 512-bit bus (256-bit XPU data), AFH Gen2 compressed with a VLAN tag, otherwise the defaults. */

@@ -14,10 +14,9 @@ public final class TwoXpuJob {
     private TwoXpuJob() {
     }
 
-    public static void run(Path dir, int commandsEachWay) {
-        SueInstance.Config config = SueInstance.Config.defaults();
+    public static void run(SueInstance.Config config, Path dir, int commandsEachWay) {
         Path pcap = dir.resolve("two_xpu.pcap");
-        System.out.printf("%ntwo XPUs, default SUE instance (%s), link delay 200 cycles, frame loss 1e-3:"
+        System.out.printf("%ntwo XPUs, SUE instance (%s), link delay 200 cycles, frame loss 1e-3:"
                 + " %d random commands each way%n", TwoXpuRun.describe(config), commandsEachWay);
         long t0 = System.nanoTime();
         TwoXpuRun run = new TwoXpuRun(config, 200, LinkModel.Faults.loss(1e-3), 2026, pcap);

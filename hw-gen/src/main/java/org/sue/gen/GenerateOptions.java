@@ -1,0 +1,95 @@
+package org.sue.gen;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Locale;
+import org.sue.core.ResetStyle;
+
+/**
+ * The command line of {@code scripts/generate}: what to write where, and whether to run the simulation afterwards.
+ * {@link #parse} refuses anything it does not know with a {@link UsageError} that names the argument.
+ *
+ * @param config   the instance's JSON configuration, null for the default instance
+ * @param out      folder of the HDL files
+ * @param language Verilog or VHDL; null: the configuration's
+ * @param reset    reset style of every register; null: the configuration's
+ * @param simulate run the two-XPU simulation after writing
+ * @param help     print the usage and nothing else
+ */
+public record GenerateOptions(Path config, Path out, HdlLanguage language, ResetStyle reset, boolean simulate,
+                              boolean help) {
+    public static final String USAGE = """
+            usage: scripts/generate [--config FILE] [--out DIR] [--vhdl] [--reset STYLE] [--no-sim] [--help]
+              --config FILE  the SUE instance's JSON configuration (default: the default instance)
+              --out DIR      folder for the HDL files, one per module, and files.f (default: build/rtl)
+              --vhdl         write VHDL instead of Verilog (default: the configuration's output.language)
+              --reset STYLE  SYNC_HIGH, SYNC_LOW, ASYNC_HIGH or ASYNC_LOW (default: the configuration's
+                             output.reset, SYNC_HIGH)
+              --no-sim       only write the HDL, skip the two-XPU simulation
+              --help         this text""";
+
+    /** A command line that cannot be followed; the message says which argument and why. */
+    public static final class UsageError extends Exception {
+        public UsageError(String message) {
+            super(message);
+        }
+    }
+
+    public static GenerateOptions defaults() {
+        return new GenerateOptions(null, Path.of("build", "rtl"), null, null, true, false);
+    }
+
+    public static GenerateOptions parse(String... args) throws UsageError {
+        GenerateOptions o = defaults();
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            String value = null;
+            int eq = a.indexOf('=');
+            if (a.startsWith("--") && eq > 0) { // --out=DIR is --out DIR
+                value = a.substring(eq + 1);
+                a = a.substring(0, eq);
+            }
+            switch (a) {
+                case "--help", "-h" -> o = o.with(null, null, null, null, null, true);
+                case "--vhdl" -> o = o.with(null, null, HdlLanguage.VHDL, null, null, null);
+                case "--no-sim" -> o = o.with(null, null, null, null, false, null);
+                case "--config", "--out", "--reset" -> {
+                    if (value == null) {
+                        if (i + 1 >= args.length || args[i + 1].startsWith("--")) {
+                            throw new UsageError(a + " needs a value");
+                        }
+                        value = args[++i];
+                    }
+                    if (value.isEmpty()) {
+                        throw new UsageError(a + " needs a value");
+                    }
+                    o = switch (a) {
+                        case "--config" -> o.with(Path.of(value), null, null, null, null, null);
+                        case "--out" -> o.with(null, Path.of(value), null, null, null, null);
+                        default -> o.with(null, null, null, reset(value), null, null);
+                    };
+                }
+                default -> throw new UsageError(a.startsWith("-") ? "unknown option " + a
+                        : "unexpected argument " + a + " (the output folder is given with --out)");
+            }
+            if (value != null && !(a.equals("--config") || a.equals("--out") || a.equals("--reset"))) {
+                throw new UsageError(a + " takes no value");
+            }
+        }
+        return o;
+    }
+
+    private static ResetStyle reset(String v) throws UsageError {
+        try {
+            return ResetStyle.valueOf(v.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new UsageError("--reset " + v + " is not a reset style; use one of "
+                    + Arrays.toString(ResetStyle.values()));
+        }
+    }
+
+    private GenerateOptions with(Path c, Path o, HdlLanguage l, ResetStyle r, Boolean sim, Boolean h) {
+        return new GenerateOptions(c != null ? c : config, o != null ? o : out, l != null ? l : language,
+                r != null ? r : reset, sim != null ? sim : simulate, h != null ? h : help);
+    }
+}

@@ -1,0 +1,411 @@
+package org.sue.gen;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.sue.cmd.CommandPath;
+import org.sue.cmd.CommandTable;
+import org.sue.core.ResetStyle;
+import org.sue.instance.SueInstance;
+import org.sue.net.HeaderFormat;
+import org.sue.net.NetConfig;
+import org.sue.transport.TransportConfig;
+
+/**
+ * An {@link SueInstance}'s configuration as JSON (docs/configuration.md): read with every error naming the JSON path,
+ * the value and what is allowed; written back with every default filled in; described as a JSON Schema. All three come
+ * from one table of fields ({@link #FIELDS}), so they cannot drift apart. Cross-field rules are the configuration
+ * records' own; their message is prefixed with the section that holds the fields.
+ */
+public final class InstanceConfigJson {
+    private InstanceConfigJson() {
+    }
+
+    /** What a configuration file holds: the instance, and how to write its HDL. */
+    public record Settings(SueInstance.Config instance, HdlLanguage language, ResetStyle reset) {
+        public static Settings defaults() {
+            return new Settings(SueInstance.Config.defaults(), HdlLanguage.VERILOG, ResetStyle.SYNC_HIGH);
+        }
+    }
+
+    /** A configuration that cannot be built; the message names the JSON path and the value. */
+    public static final class ConfigError extends Exception {
+        public ConfigError(String message) {
+            super(message);
+        }
+    }
+
+    /** One scalar setting: section, key, JSON type, allowed values or range, and where it lives in the records. */
+    private record Field(String section, String key, String type, long min, long max, List<String> choices,
+                         String description, Function<Settings, Object> current) {
+        String path() {
+            return section + "." + key;
+        }
+    }
+
+    private static Field integer(String section, String key, long min, long max, String description,
+                                 Function<Settings, Object> current) {
+        return new Field(section, key, "integer", min, max, null, description, current);
+    }
+
+    private static Field bool(String section, String key, String description,
+                              Function<Settings, Object> current) {
+        return new Field(section, key, "boolean", 0, 0, null, description, current);
+    }
+
+    private static Field choice(String section, String key, List<String> choices, String description,
+                                Function<Settings, Object> current) {
+        return new Field(section, key, "string", 0, 0, choices, description, current);
+    }
+
+    private static final List<Field> FIELDS = List.of(
+            integer("commandPath", "xpuDataWidth", 256, 1024, "tx_data/rx_data width N in bits (256, 512 or 1024);"
+                    + " the PDU bus is 2N", c -> c.instance().path().dataWidth()),
+            integer("commandPath", "destinations", 2, 1024, "remote XPUs, a power of two", c -> c.instance().path().destinations()),
+            integer("commandPath", "cells", 16, 65536, "packing buffer cells of 2N bits, a power of two",
+                    c -> c.instance().path().cells()),
+            integer("commandPath", "pduLimit", 1, 4088, "largest packed command list per PDU, bytes",
+                    c -> c.instance().path().pduLimit()),
+            integer("commandPath", "xoffThreshold", 1, 65536, "queued commands of a destination that raise xoff",
+                    c -> c.instance().path().xoffThreshold()),
+            integer("commandPath", "xonThreshold", 0, 65535, "queued commands at which xoff falls again",
+                    c -> c.instance().path().xonThreshold()),
+            integer("commandPath", "commandCredits", 1, 4095, "command credits per VC the XPU holds",
+                    c -> c.instance().path().cmdCredits()),
+            integer("commandPath", "dataCredits", 0, 4095, "data credits per VC (256 bytes each)",
+                    c -> c.instance().path().dataCredits()),
+            choice("network", "format", names(HeaderFormat.values()), "network headers", c -> c.instance().net().format().name()),
+            bool("network", "vlan", "insert an 802.1Q tag", c -> c.instance().net().vlan()),
+            integer("network", "udpDstPort", 1, 65535, "UDP destination port (not 4791 or 4793)",
+                    c -> c.instance().net().udpDstPort()),
+            integer("network", "afhGen1EtherType", 0x600, 0xFFFF, "AFH Gen1 EtherType", c -> c.instance().net().afhGen1EtherType()),
+            integer("network", "afhGen1SecondEtherType", 0, 0xFFFF, "0 or a second EtherType after the first",
+                    c -> c.instance().net().afhGen1SecondEtherType()),
+            bool("network", "afhGen1Shim", "add the 8-byte AFH Gen1 shim", c -> c.instance().net().afhGen1Shim()),
+            integer("network", "afhGen2EtherType", 0x600, 0xFFFF, "AFH Gen2 EtherType", c -> c.instance().net().afhGen2EtherType()),
+            integer("network", "ipTtl", 1, 255, "IPv4 TTL / IPv6 hop limit", c -> c.instance().net().ipTtl()),
+            integer("network", "maxPdu", 8, 4096, "largest PDU accepted, bytes", c -> c.instance().net().maxPdu()),
+            integer("network", "rhVersion", 0, 3, "RH version sent and accepted", c -> c.instance().net().rhVersion()),
+            integer("transport", "ports", 1, 1, "SUE ports (only 1 is built)", c -> c.instance().transport().ports()),
+            integer("transport", "storeBytes", 4 * TransportConfig.MAX_PDU_BYTES, 1L << 27,
+                    "retransmit store per port, bytes (a power of two of bus beats)", c -> c.instance().transport().storeBytes()),
+            integer("transport", "windowPdus", 4, 16384, "unacknowledged PDUs per connection",
+                    c -> c.instance().transport().windowPdus()),
+            integer("transport", "rtoCycles", 4, 1 << 30, "retransmit timeout, cycles", c -> c.instance().transport().rtoCycles()),
+            integer("transport", "ackDelay", 1, 1 << 30, "cycles an owed ACK waits before an ACK-only PDU",
+                    c -> c.instance().transport().ackDelay()),
+            integer("transport", "ackCount", 1, 8192, "accepted PDUs that send the owed ACK at once",
+                    c -> c.instance().transport().ackCount()),
+            integer("transport", "opAck", 1, 3, "RH op code of an ACK", c -> c.instance().transport().opAck()),
+            integer("transport", "opNack", 1, 3, "RH op code of a NACK", c -> c.instance().transport().opNack()),
+            integer("receive", "commandCredits", 1, 4095, "command credits per VC the receiving XPU grants",
+                    c -> c.instance().rxCmdCredits()),
+            integer("receive", "dataCredits", 0, 4095, "data credits per VC the receiving XPU grants",
+                    c -> c.instance().rxDataCredits()),
+            integer("receive", "fifoDepth", 16, 65536, "beats of the framing receiver's packet FIFO",
+                    c -> c.instance().rxFifoDepth()),
+            choice("output", "language", names(HdlLanguage.values()), "HDL written (--vhdl overrides)",
+                    c -> c.language().name()),
+            choice("output", "reset", names(ResetStyle.values()), "reset style of every register (--reset overrides)",
+                    c -> c.reset().name()));
+
+    private static final List<String> SECTIONS = List.of("commandPath", "commandTypes", "network", "transport",
+            "receive", "output");
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    /** Reads a configuration file; defaults fill what it leaves out. */
+    public static Settings read(Path file) throws ConfigError {
+        JsonNode root;
+        try {
+            root = JSON.readTree(Files.readString(file));
+        } catch (JsonProcessingException e) {
+            throw new ConfigError(file + ": not JSON: " + e.getOriginalMessage() + " (line "
+                    + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")");
+        } catch (IOException e) {
+            throw new ConfigError(file + ": cannot read: " + e.getMessage());
+        }
+        return fromJson(root);
+    }
+
+    /** Builds the configuration from a parsed document. */
+    public static Settings fromJson(JsonNode root) throws ConfigError {
+        if (root == null || !root.isObject()) {
+            throw new ConfigError("the configuration must be a JSON object");
+        }
+        onlyKnownKeys(root, "", SECTIONS);
+        Map<String, JsonNode> sections = new LinkedHashMap<>();
+        for (String s : SECTIONS) {
+            JsonNode n = root.get(s);
+            if (n != null && !n.isObject() && !s.equals("commandTypes")) {
+                throw new ConfigError(s + ": must be an object, got " + n);
+            }
+            if (n != null && n.isObject()) {
+                onlyKnownKeys(n, s + ".", FIELDS.stream().filter(f -> f.section().equals(s)).map(Field::key).toList());
+            }
+            sections.put(s, n);
+        }
+        Settings d = Settings.defaults();
+        Map<String, Object> v = new LinkedHashMap<>();
+        for (Field f : FIELDS) {
+            JsonNode section = sections.get(f.section());
+            JsonNode n = section == null ? null : section.get(f.key());
+            v.put(f.path(), n == null ? f.current().apply(d) : value(f, n));
+        }
+        CommandTable table = commandTypes(sections.get("commandTypes"));
+        int[] pcp = pcpOfVc(sections.get("network"), d.instance().net().pcpOfVc());
+
+        CommandPath.Config path = build("commandPath", () -> new CommandPath.Config(i(v, "commandPath.xpuDataWidth"),
+                table, i(v, "commandPath.destinations"), i(v, "commandPath.cells"), i(v, "commandPath.pduLimit"),
+                i(v, "commandPath.xoffThreshold"), i(v, "commandPath.xonThreshold"),
+                i(v, "commandPath.commandCredits"), i(v, "commandPath.dataCredits")));
+        NetConfig net = build("network", () -> new NetConfig(HeaderFormat.valueOf((String) v.get("network.format")),
+                (Boolean) v.get("network.vlan"), pcp, i(v, "network.udpDstPort"), i(v, "network.afhGen1EtherType"),
+                i(v, "network.afhGen1SecondEtherType"), (Boolean) v.get("network.afhGen1Shim"),
+                i(v, "network.afhGen2EtherType"), i(v, "network.ipTtl"), i(v, "network.maxPdu"),
+                i(v, "network.rhVersion")));
+        TransportConfig transport = build("transport", () -> new TransportConfig(2 * path.dataWidth(),
+                path.destinations(), i(v, "transport.ports"), i(v, "transport.storeBytes"),
+                i(v, "transport.windowPdus"), i(v, "transport.rtoCycles"), i(v, "transport.ackDelay"),
+                i(v, "transport.ackCount"), i(v, "transport.opAck"), i(v, "transport.opNack")));
+        SueInstance.Config instance = build("receive", () -> new SueInstance.Config(path, net, transport,
+                i(v, "receive.commandCredits"), i(v, "receive.dataCredits"), i(v, "receive.fifoDepth")));
+        return new Settings(instance, HdlLanguage.valueOf((String) v.get("output.language")),
+                ResetStyle.valueOf((String) v.get("output.reset")));
+    }
+
+    /** The configuration as JSON, every field present: what the generator writes next to the HDL. */
+    public static String toJson(Settings c) {
+        ObjectNode root = JSON.createObjectNode();
+        for (String s : SECTIONS) {
+            if (s.equals("commandTypes")) {
+                ArrayNode types = root.putArray(s);
+                CommandTable t = c.instance().path().table();
+                for (int type : t.definedTypes()) {
+                    types.addObject().put("type", type).put("controlBytes", t.controlBytes(type))
+                            .put("data", t.hasData(type));
+                }
+                continue;
+            }
+            ObjectNode section = root.putObject(s);
+            for (Field f : FIELDS) {
+                if (!f.section().equals(s)) {
+                    continue;
+                }
+                Object val = f.current().apply(c);
+                if (val instanceof Integer x) {
+                    section.put(f.key(), x);
+                } else if (val instanceof Boolean b) {
+                    section.put(f.key(), b);
+                } else {
+                    section.put(f.key(), (String) val);
+                }
+                if (f.key().equals("vlan")) {
+                    ArrayNode pcp = section.putArray("pcpOfVc");
+                    Arrays.stream(c.instance().net().pcpOfVc()).forEach(pcp::add);
+                }
+            }
+        }
+        try {
+            return JSON.writeValueAsString(root) + "\n";
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A JSON Schema (draft 2020-12) of the configuration file, from the same field table. */
+    public static String schema() {
+        ObjectNode root = JSON.createObjectNode();
+        root.put("$schema", "https://json-schema.org/draft/2020-12/schema");
+        root.put("title", "SUE instance configuration");
+        root.put("type", "object");
+        root.put("additionalProperties", false);
+        ObjectNode props = root.putObject("properties");
+        Settings d = Settings.defaults();
+        for (String s : SECTIONS) {
+            if (s.equals("commandTypes")) {
+                ObjectNode types = props.putObject(s);
+                types.put("type", "array");
+                types.put("description", "the command types the XPU uses (default: types 1..4 of the example table)");
+                types.put("minItems", 1);
+                ObjectNode item = types.putObject("items");
+                item.put("type", "object");
+                item.put("additionalProperties", false);
+                item.putArray("required").add("type").add("controlBytes").add("data");
+                ObjectNode ip = item.putObject("properties");
+                ip.putObject("type").put("type", "integer").put("minimum", 1).put("maximum", 255);
+                ip.putObject("controlBytes").put("type", "integer").put("minimum", 0).put("maximum", 14)
+                        .put("multipleOf", 2);
+                ip.putObject("data").put("type", "boolean");
+                continue;
+            }
+            ObjectNode section = props.putObject(s);
+            section.put("type", "object");
+            section.put("additionalProperties", false);
+            ObjectNode sp = section.putObject("properties");
+            for (Field f : FIELDS) {
+                if (!f.section().equals(s)) {
+                    continue;
+                }
+                ObjectNode p = sp.putObject(f.key());
+                p.put("type", f.type());
+                p.put("description", f.description());
+                if (f.type().equals("integer")) {
+                    p.put("minimum", f.min()).put("maximum", f.max());
+                    p.put("default", (Integer) f.current().apply(d));
+                } else if (f.type().equals("boolean")) {
+                    p.put("default", (Boolean) f.current().apply(d));
+                } else {
+                    f.choices().forEach(p.putArray("enum")::add);
+                    p.put("default", (String) f.current().apply(d));
+                }
+                if (f.key().equals("vlan")) {
+                    ObjectNode pcp = sp.putObject("pcpOfVc");
+                    pcp.put("type", "array").put("description", "802.1Q priority of VC 0..3");
+                    pcp.put("minItems", 4).put("maxItems", 4);
+                    pcp.putObject("items").put("type", "integer").put("minimum", 0).put("maximum", 7);
+                }
+            }
+        }
+        try {
+            return JSON.writeValueAsString(root) + "\n";
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    // ---- reading ------------------------------------------------------------------------------------------------
+
+    private static void onlyKnownKeys(JsonNode node, String prefix, List<String> known) throws ConfigError {
+        List<String> allowed = new ArrayList<>(known);
+        if (prefix.equals("network.")) {
+            allowed.add("pcpOfVc");
+        }
+        for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
+            String k = it.next();
+            if (!allowed.contains(k)) {
+                throw new ConfigError(prefix + k + ": unknown key; known here: " + String.join(", ", allowed));
+            }
+        }
+    }
+
+    private static Object value(Field f, JsonNode n) throws ConfigError {
+        switch (f.type()) {
+            case "integer" -> {
+                if (!n.isIntegralNumber()) {
+                    throw new ConfigError(f.path() + ": " + n + " is not an integer");
+                }
+                long x = n.asLong();
+                if (x < f.min() || x > f.max() || !n.canConvertToInt()) {
+                    throw new ConfigError(f.path() + ": " + n + " is outside " + f.min() + ".." + f.max());
+                }
+                return (int) x;
+            }
+            case "boolean" -> {
+                if (!n.isBoolean()) {
+                    throw new ConfigError(f.path() + ": " + n + " is not true or false");
+                }
+                return n.asBoolean();
+            }
+            default -> {
+                if (!n.isTextual() || !f.choices().contains(n.asText())) {
+                    throw new ConfigError(f.path() + ": " + n + " is not one of " + f.choices());
+                }
+                return n.asText();
+            }
+        }
+    }
+
+    private static CommandTable commandTypes(JsonNode n) throws ConfigError {
+        if (n == null) {
+            return CommandTable.example();
+        }
+        if (!n.isArray() || n.isEmpty()) {
+            throw new ConfigError("commandTypes: must be a non-empty array of {type, controlBytes, data}, got " + n);
+        }
+        CommandTable t = new CommandTable();
+        for (int i = 0; i < n.size(); i++) {
+            String at = "commandTypes[" + i + "]";
+            JsonNode e = n.get(i);
+            if (!e.isObject()) {
+                throw new ConfigError(at + ": must be an object {type, controlBytes, data}, got " + e);
+            }
+            onlyKnownKeys(e, at + ".", List.of("type", "controlBytes", "data"));
+            int type = intIn(e, at, "type", 1, 255);
+            int control = intIn(e, at, "controlBytes", 0, 14);
+            if (control % 2 != 0) {
+                throw new ConfigError(at + ".controlBytes: " + control + " is odd (control travels in 2-byte units)");
+            }
+            JsonNode data = e.get("data");
+            if (data == null || !data.isBoolean()) {
+                throw new ConfigError(at + ".data: " + data + " is not true or false");
+            }
+            try {
+                t.define(type, control / 2, data.asBoolean());
+            } catch (IllegalArgumentException ex) {
+                throw new ConfigError(at + ": " + ex.getMessage());
+            }
+        }
+        return t;
+    }
+
+    private static int intIn(JsonNode e, String at, String key, int min, int max) throws ConfigError {
+        JsonNode v = e.get(key);
+        if (v == null || !v.isIntegralNumber() || v.asLong() < min || v.asLong() > max) {
+            throw new ConfigError(at + "." + key + ": " + v + " is not an integer in " + min + ".." + max);
+        }
+        return v.asInt();
+    }
+
+    private static int[] pcpOfVc(JsonNode network, int[] dflt) throws ConfigError {
+        JsonNode n = network == null ? null : network.get("pcpOfVc");
+        if (n == null) {
+            return dflt;
+        }
+        if (!n.isArray() || n.size() != 4) {
+            throw new ConfigError("network.pcpOfVc: " + n + " is not an array of 4 priorities (one per VC)");
+        }
+        int[] p = new int[4];
+        for (int i = 0; i < 4; i++) {
+            JsonNode x = n.get(i);
+            if (!x.isIntegralNumber() || x.asInt() < 0 || x.asInt() > 7) {
+                throw new ConfigError("network.pcpOfVc[" + i + "]: " + x + " is outside 0..7");
+            }
+            p[i] = x.asInt();
+        }
+        return p;
+    }
+
+    private interface Build<T> {
+        T get();
+    }
+
+    /** Runs a record's own validation; its message (naming the field and the range) gets the section's path. */
+    private static <T> T build(String section, Build<T> b) throws ConfigError {
+        try {
+            return b.get();
+        } catch (IllegalArgumentException e) {
+            throw new ConfigError(section + ": " + e.getMessage());
+        }
+    }
+
+    private static int i(Map<String, Object> v, String path) {
+        return (Integer) v.get(path);
+    }
+
+    private static List<String> names(Enum<?>[] values) {
+        return Arrays.stream(values).map(Enum::name).toList();
+    }
+}
