@@ -9,6 +9,7 @@ ensure_tools() {
   command -v g++ >/dev/null 2>&1 || need+=(g++)
   command -v make >/dev/null 2>&1 || need+=(make)
   command -v ccache >/dev/null 2>&1 || need+=(ccache)
+  command -v tshark >/dev/null 2>&1 || need+=(tshark)
   command -v mvn >/dev/null 2>&1 || need+=(maven)
   command -v javac >/dev/null 2>&1 || need+=(openjdk-17-jdk-headless)
   if ((${#need[@]})); then

@@ -50,7 +50,7 @@ public final class Soak {
         }
         LinkModel.Faults faults = LinkModel.Faults.loss(1e-3).withBitErrors(1e-3).withBursts(1e-4, 8);
         TwoXpuRun run = new TwoXpuRun(config(), 100, faults, 1_000_003, null);
-        boolean terminal = System.console() != null;
+        Progress progress = Progress.open();
         int chunks = (int) Math.max(1, Math.min(100, total / 2000));
         long perChunk = total / chunks;
         long done = 0;
@@ -68,17 +68,13 @@ public final class Soak {
             done += n;
             cycles += r.cycles();
             double secs = (System.nanoTime() - t0) / 1e9;
-            if (terminal) {
-                System.out.printf("\r  %,d of %,d commands, %,.0f commands/s, %.0f s left   ", done, total,
-                        done / secs, (total - done) / (done / secs));
-            }
+            progress.show(String.format("  %,d of %,d commands, %,.0f commands/s, %.0f s left", done, total,
+                    done / secs, (total - done) / (done / secs)));
             if (!r.ok()) {
                 break;
             }
         }
-        if (terminal) {
-            System.out.println();
-        }
+        progress.close();
         report(r, run, cycles, (System.nanoTime() - t0) / 1e9);
     }
 

@@ -21,14 +21,10 @@ public final class TwoXpuJob {
         long t0 = System.nanoTime();
         TwoXpuRun run = new TwoXpuRun(config, 200, LinkModel.Faults.loss(1e-3), 2026, pcap);
         long t1 = System.nanoTime();
-        boolean terminal = System.console() != null;
-        TwoXpuRun.Result r = run.run(commandsEachWay, commandsEachWay, 200_000, cycles -> {
-            if (terminal) {
-                System.out.printf("\r  %,d cycles simulated (%.0f s)", cycles, (System.nanoTime() - t1) / 1e9);
-            }
-        });
-        if (terminal) {
-            System.out.print("\r");
+        TwoXpuRun.Result r;
+        try (Progress progress = Progress.open()) {
+            r = run.run(commandsEachWay, commandsEachWay, 200_000, cycles -> progress.show(String.format(
+                    "  %,d cycles simulated, %,.0f cycles/s", cycles, cycles / ((System.nanoTime() - t1) / 1e9))));
         }
         double secs = (System.nanoTime() - t1) / 1e9;
         System.out.printf("  %,d cycles in %.1f s (%,.0f cycles/s per instance; %.1f s to build both)%n", r.cycles(),

@@ -298,8 +298,12 @@ public final class QueueStore extends Component {
         Expr beatIn = wire("beat_in", in.fire());
         Expr noticeIn = wire("notice_in", notices.valid().and(beatIn.not()).and(initializing.not()));
         notices.ready().set(noticeIn);
-        Expr inQueue = Hw.cat(CommandUser.DST.of(in.tuser()).bits(qw - SueMeta.VC_WIDTH - 1, 0),
-                CommandUser.VC.of(in.tuser()));
+        Expr inDst = CommandUser.DST.of(in.tuser());
+        int dw = qw - SueMeta.VC_WIDTH;
+        if (dw < inDst.width()) { // the ingress never sends a destination beyond the configured ones
+            unused("dst_high", inDst.bits(inDst.width() - 1, dw));
+        }
+        Expr inQueue = Hw.cat(inDst.bits(dw - 1, 0), CommandUser.VC.of(in.tuser()));
         Expr aQueue = wire("a_queue", Hw.mux(beatIn, inQueue, notices.field("queue")));
         Expr row = tailTable.readSync("row_read", aQueue, Hw.lit(1, 1));
         Reg aFirst = reg("first_beat", 1, 1);  // the next beat starts a command

@@ -1,0 +1,137 @@
+package org.sue.verilator;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sue.cmd.CommandTable;
+import org.sue.cmd.model.CommandCodec;
+import org.sue.instance.SueInstance;
+import org.sue.instance.tb.LinkModel;
+import org.sue.instance.tb.TwoXpuRun;
+import org.sue.net.HeaderEntry;
+import org.sue.net.HeaderFormat;
+import org.sue.net.NetConfig;
+import org.sue.net.model.FrameCodec;
+import org.sue.net.model.ReliabilityHeader;
+import org.sue.net.tb.PcapWriter;
+
+/**
+ * tools/wireshark/sue.lua under tshark: every frame of a two-XPU run decodes with no malformed packet and no expert
+ * error, and the fields it decodes from frames of every Ethernet-shaped format equal what the reference codec put in
+ * (a damaged one included: its R-CRC is reported bad).
+ */
+class WiresharkDissectorTest {
+    static final Path LUA = Path.of(System.getProperty("sue.repo.root", ".."), "tools", "wireshark", "sue.lua");
+    static final String[] FIELDS = {"sue.xpuid", "sue.op", "sue.psn", "sue.vc", "sue.partition", "sue.rpsn",
+        "sue.cmd.type", "sue.cmd.data_len", "sue.rcrc.status", "sue.afh1.src_xpu", "sue.afh2.src_xpu",
+        "_ws.malformed", "_ws.expert.message"};
+
+    @Test
+    void everyFrameOfATwoXpuRunDecodesCleanly(@TempDir Path dir) throws Exception {
+        Path pcap = dir.resolve("two_xpu.pcap");
+        TwoXpuRun.Result r = new TwoXpuRun(SueInstance.Config.defaults(), 200, LinkModel.Faults.loss(1e-3), 7, pcap)
+                .run(300, 300, 200_000, null);
+        assertTrue(r.ok());
+        List<String[]> rows = tshark(pcap);
+        assertEquals(r.aToB().frames() + r.bToA().frames(), rows.size(), "one row per frame");
+        for (String[] row : rows) {
+            String line = String.join("|", row);
+            assertEquals("Good", row[9], "R-CRC checked: " + line);
+            assertEquals("", row[12], "no malformed packet: " + line);
+            assertEquals("", row[13], "no expert info: " + line);
+            assertTrue(!row[7].isEmpty() || !row[1].isEmpty(), "commands decoded: " + line);
+        }
+    }
+
+    @Test
+    void decodedFieldsEqualTheReferenceCodecsInEveryFormat(@TempDir Path dir) throws Exception {
+        CommandTable table = CommandTable.example();
+        Random rnd = new Random(15);
+        List<NetConfig> formats = List.of(NetConfig.defaults(HeaderFormat.ETH_IPV4_UDP),
+                NetConfig.defaults(HeaderFormat.ETH_IPV6_UDP).withVlan(true),
+                NetConfig.defaults(HeaderFormat.AFH_GEN1).withGen1Options(0x88B7, true),
+                NetConfig.defaults(HeaderFormat.AFH_GEN2_NORMAL));
+        Path pcap = dir.resolve("formats.pcap");
+        List<String> expected = new ArrayList<>();
+        try (PcapWriter w = new PcapWriter(pcap)) {
+            for (NetConfig cfg : formats) {
+                boolean v6 = cfg.format() == HeaderFormat.ETH_IPV6_UDP;
+                byte[] dstIp = v6 ? new byte[16] : new byte[] {10, 0, 0, 1};
+                byte[] srcIp = v6 ? new byte[16] : new byte[] {10, 0, 0, 2};
+                dstIp[dstIp.length - 1] = 1;
+                srcIp[srcIp.length - 1] = 2;
+                for (int i = 0; i < 3; i++) {
+                    int src = rnd.nextInt(1024);
+                    HeaderEntry h = new HeaderEntry(0x0200_0000_0001L, 0x0200_0000_0002L, 100, dstIp, srcIp, 0xC000,
+                            rnd.nextInt(1024), src, 3, rnd.nextInt(256));
+                    ReliabilityHeader rh = new ReliabilityHeader(1, rnd.nextInt(3), src, rnd.nextInt(65536),
+                            rnd.nextInt(4), rnd.nextInt(1024), rnd.nextInt(65536));
+                    List<CommandCodec.Command> cmds = new ArrayList<>();
+                    for (int c = 0; c < 1 + rnd.nextInt(4); c++) {
+                        int type = 1 + rnd.nextInt(4);
+                        byte[] control = new byte[table.controlBytes(type)];
+                        rnd.nextBytes(control);
+                        byte[] data = new byte[table.hasData(type) ? rnd.nextInt(257) : 0];
+                        rnd.nextBytes(data);
+                        cmds.add(new CommandCodec.Command(type, control, data));
+                    }
+                    byte[] frame = FrameCodec.encode(cfg, h, rh, CommandCodec.pack(table, cmds));
+                    boolean damaged = i == 2; // a control byte flipped: the R-CRC must say Bad
+                    if (damaged) {
+                        frame[cfg.headerBytes() + 8 + 4] ^= 0x10;
+                    }
+                    w.write(frame, i);
+                    String types = cmds.stream().map(c -> String.valueOf(c.type())).collect(Collectors.joining(","));
+                    String lens = cmds.stream().map(c -> String.valueOf(c.data().length))
+                            .collect(Collectors.joining(","));
+                    String gen1Src = cfg.format() == HeaderFormat.AFH_GEN1 ? String.valueOf(src & 0xFFFF) : "";
+                    String gen2Src = cfg.format() == HeaderFormat.AFH_GEN2_NORMAL ? String.valueOf(src) : "";
+                    expected.add(String.join("|", String.valueOf(rh.xpuid()), String.valueOf(rh.op()),
+                            String.valueOf(rh.psn()), String.valueOf(rh.vc()), String.valueOf(rh.partition()),
+                            String.valueOf(rh.rpsn()), types, lens, damaged ? "Bad" : "Good", gen1Src, gen2Src, ""));
+                }
+            }
+        }
+        List<String[]> rows = tshark(pcap, "-o", "sue.gen1_second:" + 0x88B7, "-o", "sue.gen1_shim:TRUE");
+        assertEquals(expected.size(), rows.size());
+        for (int i = 0; i < rows.size(); i++) {
+            String[] row = rows.get(i);
+            String got = String.join("|", List.of(row).subList(1, 13));
+            assertEquals(expected.get(i), got, "frame " + (i + 1) + " (" + formats.get(i / 3).format() + ")");
+        }
+    }
+
+    /** One row per frame: the frame number, then {@link #FIELDS}. */
+    static List<String[]> tshark(Path pcap, String... options) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of("tshark", "-n", "-X", "lua_script:" + LUA.toAbsolutePath(), "-r",
+                pcap.toString(), "-T", "fields", "-E", "separator=|", "-E", "occurrence=a", "-E", "aggregator=,",
+                "-e", "frame.number"));
+        cmd.addAll(List.of(options));
+        for (String f : FIELDS) {
+            cmd.add("-e");
+            cmd.add(f);
+        }
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(false).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor(), "tshark failed: " + err);
+        assertTrue(!err.contains("Lua:") && !err.toLowerCase().contains("error"), "tshark said: " + err);
+        List<String[]> rows = new ArrayList<>();
+        for (String line : out.split("\n")) {
+            if (!line.isBlank()) {
+                rows.add(line.split("\\|", -1));
+            }
+        }
+        return rows;
+    }
+}
