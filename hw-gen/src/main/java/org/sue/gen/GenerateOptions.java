@@ -35,6 +35,9 @@ public record GenerateOptions(Path config, Path out, HdlLanguage language, Reset
         }
     }
 
+    private static final java.util.Set<String> OPTIONS = java.util.Set.of("--help", "-h", "--vhdl", "--no-sim",
+            "--config", "--out", "--reset");
+
     public static GenerateOptions defaults() {
         return new GenerateOptions(null, Path.of("build", "rtl"), null, null, true, false);
     }
@@ -49,32 +52,32 @@ public record GenerateOptions(Path config, Path out, HdlLanguage language, Reset
                 value = a.substring(eq + 1);
                 a = a.substring(0, eq);
             }
-            switch (a) {
-                case "--help", "-h" -> o = o.with(null, null, null, null, null, true);
-                case "--vhdl" -> o = o.with(null, null, HdlLanguage.VHDL, null, null, null);
-                case "--no-sim" -> o = o.with(null, null, null, null, false, null);
-                case "--config", "--out", "--reset" -> {
-                    if (value == null) {
-                        if (i + 1 >= args.length || args[i + 1].startsWith("--")) {
-                            throw new UsageError(a + " needs a value");
-                        }
-                        value = args[++i];
-                    }
-                    if (value.isEmpty()) {
-                        throw new UsageError(a + " needs a value");
-                    }
-                    o = switch (a) {
-                        case "--config" -> o.with(Path.of(value), null, null, null, null, null);
-                        case "--out" -> o.with(null, Path.of(value), null, null, null, null);
-                        default -> o.with(null, null, null, reset(value), null, null);
-                    };
-                }
-                default -> throw new UsageError(a.startsWith("-") ? "unknown option " + a
+            if (!OPTIONS.contains(a)) {
+                throw new UsageError(a.startsWith("-") ? "unknown option " + a
                         : "unexpected argument " + a + " (the output folder is given with --out)");
             }
-            if (value != null && !(a.equals("--config") || a.equals("--out") || a.equals("--reset"))) {
+            boolean takesValue = a.equals("--config") || a.equals("--out") || a.equals("--reset");
+            if (takesValue && value == null) {
+                if (i + 1 >= args.length || args[i + 1].startsWith("--")) {
+                    throw new UsageError(a + " needs a value");
+                }
+                value = args[++i];
+            }
+            if (!takesValue && value != null) {
                 throw new UsageError(a + " takes no value");
             }
+            if (takesValue && value.isEmpty()) {
+                throw new UsageError(a + " needs a value");
+            }
+            o = switch (a) {
+                case "--help", "-h" -> o.with(null, null, null, null, null, true);
+                case "--vhdl" -> o.with(null, null, HdlLanguage.VHDL, null, null, null);
+                case "--no-sim" -> o.with(null, null, null, null, false, null);
+                case "--config" -> o.with(Path.of(value), null, null, null, null, null);
+                case "--out" -> o.with(null, Path.of(value), null, null, null, null);
+                case "--reset" -> o.with(null, null, null, reset(value), null, null);
+                default -> throw new IllegalStateException(a); // not in OPTIONS
+            };
         }
         return o;
     }

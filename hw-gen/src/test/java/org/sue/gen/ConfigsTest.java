@@ -101,7 +101,8 @@ class ConfigsTest {
         assertFalse(o.simulate());
         assertTrue(GenerateOptions.parse("--help").help());
         for (List<String> bad : List.of(List.of("--frobnicate"), List.of("build/rtl"), List.of("--out"),
-                List.of("--reset", "SOMETIMES"), List.of("--vhdl=yes"), List.of("--config", "--vhdl"))) {
+                List.of("--reset", "SOMETIMES"), List.of("--vhdl=yes"), List.of("--config", "--vhdl"),
+                List.of("--frob=1"))) {
             GenerateOptions.UsageError e = assertThrows(GenerateOptions.UsageError.class,
                     () -> GenerateOptions.parse(bad.toArray(String[]::new)), bad.toString());
             assertTrue(e.getMessage().contains(bad.get(0).replaceAll("=.*", "")), e.getMessage());
