@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.function.BiConsumer;
 import org.sue.core.Design;
 import org.sue.core.ResetStyle;
+import org.sue.gen.Progress;
 import org.sue.instance.SueInstance;
 import org.sue.instance.tb.LinkModel;
 import org.sue.instance.tb.TwoXpuRun;
@@ -58,8 +59,13 @@ public final class SueBench {
         SueInstance.Config deep = config.withRxFifoDepth(RX_FIFO);
         for (double p : new double[] {0, 1e-4, 1e-3, 1e-2}) {
             long t0 = System.nanoTime();
-            TwoXpuRun.Result r = new TwoXpuRun(deep, RTT / 2, LinkModel.Faults.loss(p), 5, null)
-                    .rxReturnPercent(100).txValidPercent(100).run(commands, 0, TwoXpuRun.fixed(256), 200_000, null);
+            TwoXpuRun.Result r;
+            try (Progress progress = Progress.open()) {
+                String what = "  goodput run, loss " + p + ": %,d cycles, %,.0f cycles/s";
+                r = new TwoXpuRun(deep, RTT / 2, LinkModel.Faults.loss(p), 5, null).rxReturnPercent(100)
+                        .txValidPercent(100).run(commands, 0, TwoXpuRun.fixed(256), 200_000, cycles -> progress.show(
+                                String.format(what, cycles, cycles / ((System.nanoTime() - t0) / 1e9))));
+            }
             if (!r.ok()) {
                 throw new IllegalStateException("goodput run with loss " + p + " lost or reordered commands");
             }
