@@ -63,12 +63,12 @@ public final class DefaultDesigns {
     /**
      * Designs the test suite lints and elaborates but does not synthesise on their own: the first five are, module
      * for module, blocks of {@code sue_instance}, whose synthesis covers them (Yosys on the instance takes about nine
-     * CPU minutes; the five alone took another thirteen); the 512-bit instance's framing blocks have their own
-     * synthesis at 512 bits ({@code sue_tx_w512_gen2c}, {@code sue_rx_w512_gen1}).
+     * CPU minutes; the five alone took another thirteen); {@code sue_tx_w512_gen2c} is, module for module, the
+     * transmitter of {@code sue_instance_w512_gen2}.
      */
     public static Set<String> synthesisedInside() {
         return Set.of("cmd_path_n512", "cmd_unpacker_s1024_d512", "sue_tx_w1024", "sue_rx_w1024", "transport_tx",
-                "sue_instance_w512_gen2");
+                "sue_tx_w512_gen2c");
     }
 
     /**
