@@ -35,8 +35,8 @@ import org.sue.net.SueMeta;
  * each other every cycle.
  *
  * <p><b>State per source</b> (a source is a connection {port, XPU}, {@link ConnectionIndex}: {@code ports x
- * destinations} rows, the port from the PDU's {@code port} field): the {@code connections} RAM holds the expected PSN and the PDUs accepted since the ACK
- * became owed (or since the last urgent request); it has no reset and needs no clearing sweep, because it is only
+ * destinations} rows, the port from the PDU's {@code port} field): the {@code connections} RAM holds the expected
+ * PSN and the PDUs accepted since the ACK became owed (or since the last urgent request); it has no reset and needs no clearing sweep, because it is only
  * believed where flip-flop flags with reset say it was written: the expected PSN where {@code seen} (something was
  * accepted; else 0), the count where {@code ack_owed}. Flags, one bit per source: {@code seen}, {@code ack_owed},
  * {@code nack_owed}, {@code nack_sent} (a NACK since the last accept), {@code queued} and {@code stale} (below).

@@ -49,7 +49,8 @@ import org.sue.net.SueMeta;
  *
  * <p>Connections are {port, XPU} ({@link ConnectionIndex}): every per-connection table and {@code dst_ready} has
  * {@code ports x destinations} rows. {@code dst_ready[c]} (to the packing buffer) is low while c is retransmitting or
- * has {@code windowPdus} or more PDUs unacknowledged. After reset the per-connection tables are cleared one row per cycle ({@code init_busy}).
+ * has {@code windowPdus} or more PDUs unacknowledged. After reset the per-connection tables are cleared one row per
+ * cycle ({@code init_busy}).
  */
 public final class TransportTx extends Component {
     public final Stream in;
@@ -287,7 +288,6 @@ public final class TransportTx extends Component {
         counter("acks_received", isAck);
         counter("nacks_received", isNack);
         counter("acks_ignored", isAck.or(isNack).and(inWindow.not()));
-
     }
 
     /** One connection per cycle: timeout and window bit. */
@@ -408,8 +408,10 @@ public final class TransportTx extends Component {
         Expr keep = Hw.mux(sideLast, Keep.below(lastBeatBytes(sLen), config.beatBytes()),
                 Hw.ones(config.beatBytes()));
         Expr sConn = record.get(sideRecord, "dst");
-        Expr user = SueMeta.LAYOUT.expr().set(SueMeta.DST_XPU, ConnectionIndex.xpu(config, sConn, SueMeta.XPU_WIDTH))
-                .set(SueMeta.PORT, ConnectionIndex.port(config, sConn, SueMeta.PORT.width())).set(SueMeta.VC, record.get(sideRecord, "vc")).set(SueMeta.PSN, record.get(sideRecord, "psn"))
+        Expr user = SueMeta.LAYOUT.expr()
+                .set(SueMeta.DST_XPU, ConnectionIndex.xpu(config, sConn, SueMeta.XPU_WIDTH))
+                .set(SueMeta.PORT, ConnectionIndex.port(config, sConn, SueMeta.PORT.width()))
+                .set(SueMeta.VC, record.get(sideRecord, "vc")).set(SueMeta.PSN, record.get(sideRecord, "psn"))
                 .set(SueMeta.LEN, sLen).build();
         retransmitted = beats.out().map("retx_pdu", out.layout(), Hw.cat(user, sideLast, keep, beats.out().field("word")));
         counter("retransmitted_pdus", match);
