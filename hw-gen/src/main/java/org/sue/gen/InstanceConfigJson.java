@@ -9,7 +9,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -22,6 +21,7 @@ import org.sue.core.ResetStyle;
 import org.sue.instance.SueInstance;
 import org.sue.net.HeaderFormat;
 import org.sue.net.NetConfig;
+import org.sue.net.SueMeta;
 import org.sue.transport.TransportConfig;
 
 /**
@@ -48,8 +48,11 @@ public final class InstanceConfigJson {
         }
     }
 
-    /** One scalar setting: section, key, JSON type, allowed values or range, and where it lives in the records. */
-    private record Field(String section, String key, String type, long min, long max, List<String> choices,
+    /**
+     * One setting: section, key, JSON type, allowed values or range (of each item, for an array of {@code items}
+     * integers), and where it lives in the records.
+     */
+    private record Field(String section, String key, String type, long min, long max, int items, List<String> choices,
                          String description, Function<Settings, Object> current) {
         String path() {
             return section + "." + key;
@@ -58,17 +61,22 @@ public final class InstanceConfigJson {
 
     private static Field integer(String section, String key, long min, long max, String description,
                                  Function<Settings, Object> current) {
-        return new Field(section, key, "integer", min, max, null, description, current);
+        return new Field(section, key, "integer", min, max, 0, null, description, current);
+    }
+
+    private static Field integers(String section, String key, int items, long min, long max, String description,
+                                  Function<Settings, Object> current) {
+        return new Field(section, key, "array", min, max, items, null, description, current);
     }
 
     private static Field bool(String section, String key, String description,
                               Function<Settings, Object> current) {
-        return new Field(section, key, "boolean", 0, 0, null, description, current);
+        return new Field(section, key, "boolean", 0, 0, 0, null, description, current);
     }
 
     private static Field choice(String section, String key, List<String> choices, String description,
                                 Function<Settings, Object> current) {
-        return new Field(section, key, "string", 0, 0, choices, description, current);
+        return new Field(section, key, "string", 0, 0, 0, choices, description, current);
     }
 
     private static final List<Field> FIELDS = List.of(
@@ -91,6 +99,8 @@ public final class InstanceConfigJson {
             choice("network", "format", names(HeaderFormat.values()), "network headers",
                     c -> c.instance().net().format().name()),
             bool("network", "vlan", "insert an 802.1Q tag", c -> c.instance().net().vlan()),
+            integers("network", "pcpOfVc", SueMeta.VCS, 0, 7, "802.1Q priority of VC 0..3",
+                    c -> c.instance().net().pcpOfVc()),
             integer("network", "udpDstPort", 1, 65535, "UDP destination port (not 4791 or 4793)",
                     c -> c.instance().net().udpDstPort()),
             integer("network", "afhGen1EtherType", 0x600, 0xFFFF, "AFH Gen1 EtherType",
@@ -171,14 +181,13 @@ public final class InstanceConfigJson {
             v.put(f.path(), n == null ? f.current().apply(d) : value(f, n));
         }
         CommandTable table = commandTypes(sections.get("commandTypes"));
-        int[] pcp = pcpOfVc(sections.get("network"), d.instance().net().pcpOfVc());
 
         CommandPath.Config path = build("commandPath", () -> new CommandPath.Config(i(v, "commandPath.xpuDataWidth"),
                 table, i(v, "commandPath.destinations"), i(v, "commandPath.cells"), i(v, "commandPath.pduLimit"),
                 i(v, "commandPath.xoffThreshold"), i(v, "commandPath.xonThreshold"),
                 i(v, "commandPath.commandCredits"), i(v, "commandPath.dataCredits")));
         NetConfig net = build("network", () -> new NetConfig(HeaderFormat.valueOf((String) v.get("network.format")),
-                (Boolean) v.get("network.vlan"), pcp, i(v, "network.udpDstPort"), i(v, "network.afhGen1EtherType"),
+                (Boolean) v.get("network.vlan"), (int[]) v.get("network.pcpOfVc"), i(v, "network.udpDstPort"), i(v, "network.afhGen1EtherType"),
                 i(v, "network.afhGen1SecondEtherType"), (Boolean) v.get("network.afhGen1Shim"),
                 i(v, "network.afhGen2EtherType"), i(v, "network.ipTtl"), i(v, "network.maxPdu"),
                 i(v, "network.rhVersion")));
@@ -210,25 +219,10 @@ public final class InstanceConfigJson {
                 if (!f.section().equals(s)) {
                     continue;
                 }
-                Object val = f.current().apply(c);
-                if (val instanceof Integer x) {
-                    section.put(f.key(), x);
-                } else if (val instanceof Boolean b) {
-                    section.put(f.key(), b);
-                } else {
-                    section.put(f.key(), (String) val);
-                }
-                if (f.key().equals("vlan")) {
-                    ArrayNode pcp = section.putArray("pcpOfVc");
-                    Arrays.stream(c.instance().net().pcpOfVc()).forEach(pcp::add);
-                }
+                section.set(f.key(), JSON.valueToTree(f.current().apply(c)));
             }
         }
-        try {
-            return JSON.writeValueAsString(root) + "\n";
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+        return pretty(root);
     }
 
     /** A JSON Schema (draft 2020-12) of the configuration file, from the same field table. */
@@ -268,23 +262,20 @@ public final class InstanceConfigJson {
                 ObjectNode p = sp.putObject(f.key());
                 p.put("type", f.type());
                 p.put("description", f.description());
-                if (f.type().equals("integer")) {
-                    p.put("minimum", f.min()).put("maximum", f.max());
-                    p.put("default", (Integer) f.current().apply(d));
-                } else if (f.type().equals("boolean")) {
-                    p.put("default", (Boolean) f.current().apply(d));
-                } else {
-                    f.choices().forEach(p.putArray("enum")::add);
-                    p.put("default", (String) f.current().apply(d));
+                switch (f.type()) {
+                    case "integer" -> p.put("minimum", f.min()).put("maximum", f.max());
+                    case "array" -> p.put("minItems", f.items()).put("maxItems", f.items()).putObject("items")
+                            .put("type", "integer").put("minimum", f.min()).put("maximum", f.max());
+                    case "string" -> f.choices().forEach(p.putArray("enum")::add);
+                    default -> { } // boolean: no range
                 }
-                if (f.key().equals("vlan")) {
-                    ObjectNode pcp = sp.putObject("pcpOfVc");
-                    pcp.put("type", "array").put("description", "802.1Q priority of VC 0..3");
-                    pcp.put("minItems", 4).put("maxItems", 4);
-                    pcp.putObject("items").put("type", "integer").put("minimum", 0).put("maximum", 7);
-                }
+                p.set("default", JSON.valueToTree(f.current().apply(d)));
             }
         }
+        return pretty(root);
+    }
+
+    private static String pretty(ObjectNode root) {
         try {
             return JSON.writeValueAsString(root) + "\n";
         } catch (JsonProcessingException e) {
@@ -295,14 +286,10 @@ public final class InstanceConfigJson {
     // ---- reading ------------------------------------------------------------------------------------------------
 
     private static void onlyKnownKeys(JsonNode node, String prefix, List<String> known) throws ConfigError {
-        List<String> allowed = new ArrayList<>(known);
-        if (prefix.equals("network.")) {
-            allowed.add("pcpOfVc");
-        }
         for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
             String k = it.next();
-            if (!allowed.contains(k)) {
-                throw new ConfigError(prefix + k + ": unknown key; known here: " + String.join(", ", allowed));
+            if (!known.contains(k)) {
+                throw new ConfigError(prefix + k + ": unknown key; known here: " + String.join(", ", known));
             }
         }
     }
@@ -318,6 +305,22 @@ public final class InstanceConfigJson {
                     throw new ConfigError(f.path() + ": " + n + " is outside " + f.min() + ".." + f.max());
                 }
                 return (int) x;
+            }
+            case "array" -> {
+                if (!n.isArray() || n.size() != f.items()) {
+                    throw new ConfigError(f.path() + ": " + n + " is not an array of " + f.items() + " integers in "
+                            + f.min() + ".." + f.max());
+                }
+                int[] items = new int[f.items()];
+                for (int i = 0; i < items.length; i++) {
+                    JsonNode x = n.get(i);
+                    if (!x.isIntegralNumber() || x.asLong() < f.min() || x.asLong() > f.max()) {
+                        throw new ConfigError(f.path() + "[" + i + "]: " + x + " is outside " + f.min() + ".."
+                                + f.max());
+                    }
+                    items[i] = x.asInt();
+                }
+                return items;
             }
             case "boolean" -> {
                 if (!n.isBoolean()) {
@@ -373,25 +376,6 @@ public final class InstanceConfigJson {
             throw new ConfigError(at + "." + key + ": " + v + " is not an integer in " + min + ".." + max);
         }
         return v.asInt();
-    }
-
-    private static int[] pcpOfVc(JsonNode network, int[] dflt) throws ConfigError {
-        JsonNode n = network == null ? null : network.get("pcpOfVc");
-        if (n == null) {
-            return dflt;
-        }
-        if (!n.isArray() || n.size() != 4) {
-            throw new ConfigError("network.pcpOfVc: " + n + " is not an array of 4 priorities (one per VC)");
-        }
-        int[] p = new int[4];
-        for (int i = 0; i < 4; i++) {
-            JsonNode x = n.get(i);
-            if (!x.isIntegralNumber() || x.asInt() < 0 || x.asInt() > 7) {
-                throw new ConfigError("network.pcpOfVc[" + i + "]: " + x + " is outside 0..7");
-            }
-            p[i] = x.asInt();
-        }
-        return p;
     }
 
     private interface Build<T> {

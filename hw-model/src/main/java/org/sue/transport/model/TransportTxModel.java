@@ -27,7 +27,7 @@ public final class TransportTxModel {
         int una;
         int lastOnWire = -1;      // PSN of the last PDU on the wire, -1 before the first
         final List<Integer> goBacks = new ArrayList<>(); // go-backs asked for since the last jump, oldest first
-        final Deque<int[]> recentUna = new ArrayDeque<>(); // {cycle, una before, una after}
+        final Deque<int[]> recentUna = new ArrayDeque<>(); // {cycle, una before an ACK moved it}
         final Map<Integer, byte[]> stored = new HashMap<>();
     }
 
@@ -63,7 +63,7 @@ public final class TransportTxModel {
         for (int p = k.una; p != acked; p = (p + 1) % PSN_MOD) {
             k.stored.remove(p);
         }
-        k.recentUna.addLast(new int[] {(int) cycle, k.una, acked});
+        k.recentUna.addLast(new int[] {(int) cycle, k.una});
         k.una = acked;
         if (op == opNack && acked != k.next) {
             k.goBacks.add(acked);
