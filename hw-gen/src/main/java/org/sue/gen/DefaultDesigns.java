@@ -44,6 +44,8 @@ public final class DefaultDesigns {
         NetConfig ipv4 = NetConfig.defaults(HeaderFormat.ETH_IPV4_UDP);
         m.put("sue_tx_w1024", () -> new FrameTransmitter(new FrameTransmitter.Config(1024, ipv4, 1024)));
         m.put("sue_rx_w1024", () -> new FrameReceiver(new FrameReceiver.Config(1024, ipv4, 128)));
+        NetConfig ipv6 = NetConfig.defaults(HeaderFormat.ETH_IPV6_UDP).withVlan(true); // with its UDP checksum
+        m.put("sue_tx_w512_ipv6_vlan", () -> new FrameTransmitter(new FrameTransmitter.Config(512, ipv6, 1024)));
         NetConfig gen2 = NetConfig.defaults(HeaderFormat.AFH_GEN2_COMPRESSED).withVlan(true);
         m.put("sue_tx_w512_gen2c", () -> new FrameTransmitter(new FrameTransmitter.Config(512, gen2, 1024)));
         NetConfig gen1 = NetConfig.defaults(HeaderFormat.AFH_GEN1).withGen1Options(0x88B7, true);

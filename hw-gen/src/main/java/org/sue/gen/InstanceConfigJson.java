@@ -113,6 +113,8 @@ public final class InstanceConfigJson {
             integer("network", "ipTtl", 1, 255, "IPv4 TTL / IPv6 hop limit", c -> c.instance().net().ipTtl()),
             integer("network", "maxPdu", 8, 4096, "largest PDU accepted, bytes", c -> c.instance().net().maxPdu()),
             integer("network", "rhVersion", 0, 3, "RH version sent and accepted", c -> c.instance().net().rhVersion()),
+            bool("network", "udpZeroChecksum", "IPv6: send and accept UDP checksum 0 (RFC 6935/6936 zero-checksum"
+                    + " mode, both ends); otherwise it is computed", c -> c.instance().net().udpZeroChecksum()),
             integer("transport", "ports", 1, 1, "SUE ports (only 1 is built)", c -> c.instance().transport().ports()),
             integer("transport", "storeBytes", 4 * TransportConfig.MAX_PDU_BYTES, 1L << 27,
                     "retransmit store per port, bytes (a power of two of bus beats)",
@@ -190,7 +192,7 @@ public final class InstanceConfigJson {
                 (Boolean) v.get("network.vlan"), (int[]) v.get("network.pcpOfVc"), i(v, "network.udpDstPort"), i(v, "network.afhGen1EtherType"),
                 i(v, "network.afhGen1SecondEtherType"), (Boolean) v.get("network.afhGen1Shim"),
                 i(v, "network.afhGen2EtherType"), i(v, "network.ipTtl"), i(v, "network.maxPdu"),
-                i(v, "network.rhVersion")));
+                i(v, "network.rhVersion"), (Boolean) v.get("network.udpZeroChecksum")));
         TransportConfig transport = build("transport", () -> new TransportConfig(2 * path.dataWidth(),
                 path.destinations(), i(v, "transport.ports"), i(v, "transport.storeBytes"),
                 i(v, "transport.windowPdus"), i(v, "transport.rtoCycles"), i(v, "transport.ackDelay"),

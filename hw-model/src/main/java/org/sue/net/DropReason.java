@@ -12,6 +12,8 @@ public enum DropReason {
     BAD_IP_HEADER,
     WRONG_DESTINATION,
     OVERSIZE_PDU,
+    /** a UDP checksum that does not add up, or a zero one over IPv6 outside the zero-checksum mode (RFC 6936) */
+    BAD_UDP_CHECKSUM,
     BAD_RCRC,
     UNSUPPORTED_RH_VERSION,
     PARTITION_MISMATCH,

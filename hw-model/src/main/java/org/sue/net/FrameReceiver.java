@@ -14,11 +14,13 @@ import org.sue.core.Reg;
 import org.sue.lib.SyncFifo;
 import org.sue.lib.crc.CrcParams;
 import org.sue.lib.crc.ParallelCrc;
+import org.sue.lib.stream.InternetSum;
 import org.sue.lib.stream.Keep;
 import org.sue.lib.stream.PacketFifo;
 import org.sue.lib.stream.Stream;
 import org.sue.lib.stream.StreamConfig;
 import org.sue.lib.stream.StreamSlice;
+import org.sue.net.model.FrameCodec;
 
 /**
  * Receive side of SUE framing: takes Ethernet frames (FCS included) from a MAC that cannot be stalled and delivers
@@ -133,10 +135,20 @@ public final class FrameReceiver extends Component {
             fcsReason = Hw.mux(delayTwo("mac_error", in.tuser().and(inLast)), code(DropReason.MAC_ERROR), fcsReason);
         }
         Expr frameReason = Hw.mux(runt2, code(DropReason.RUNT), fcsReason);
-        Layout frameResult = Layout.of("frame_result", Layout.bits("reason", rw), Layout.bits("len", SueMeta.LEN_WIDTH));
+        List<Layout.Spec> frameFields = new ArrayList<>(List.of(Layout.bits("reason", rw),
+                Layout.bits("len", SueMeta.LEN_WIDTH)));
+        if (ipFormat) { // the UDP checksum's pseudo header and UDP header part, and whether the checksum is 0
+            frameFields.addAll(List.of(Layout.bits("udp_header_sum", 16), Layout.bits("udp_zero", 1)));
+        }
+        Layout frameResult = Layout.of("frame_result", frameFields);
+        Layout.ExprBuilder frameFacts = frameResult.expr().set("len", len2).set("reason", frameReason);
+        if (ipFormat) {
+            int udp = FrameCodec.udpAt(net);
+            frameFacts.set("udp_header_sum", delayTwo("udp_header_sum", wire("udp_header_sum", udpHeaderSum(net))))
+                    .set("udp_zero", delayTwo("udp_zero", get16(udp + 6).eq(0)));
+        }
         // the result queues are sized never to fill: the CRC units' results do not wait (if one did fill, say so)
-        Stream frameResult2 = Stream.of(this, "frame_result", fcs.crc.valid(), frameResult, frameResult.expr()
-                .set("len", len2).set("reason", frameReason).build());
+        Stream frameResult2 = Stream.of(this, "frame_result", fcs.crc.valid(), frameResult, frameFacts.build());
         Stream frameResults = frameResult2.queue("frame_results", 8);
 
         // ---- RH + commands + padding + R-CRC: R-CRC residue and the RH ---------------------------------------------
@@ -150,9 +162,20 @@ public final class FrameReceiver extends Component {
         when(pdu.out.valid(), () -> pduFirst.set(pdu.out.tlast()));
         when(pdu.out.valid().and(pduFirst), () -> rhHeld.set(rhNow));
         Expr rh2 = delayTwo("rh", Hw.mux(pduFirst, rhNow, rhHeld)); // until the R-CRC result
-        Layout pduResult = Layout.of("pdu_result", Layout.bits("rh", 64), Layout.bits("rcrc_ok", 1));
-        Stream pduResult2 = Stream.of(this, "pdu_result", rcrc.crc.valid(), pduResult, pduResult.expr()
-                .set("rcrc_ok", rcrc.crc.field("value").eq(CRC32_RESIDUE)).set("rh", rh2).build());
+        List<Layout.Spec> pduFields = new ArrayList<>(List.of(Layout.bits("rh", 64), Layout.bits("rcrc_ok", 1)));
+        if (ipFormat) {
+            pduFields.add(Layout.bits("udp_sum", 16));
+        }
+        Layout pduResult = Layout.of("pdu_result", pduFields);
+        Layout.ExprBuilder pduFacts = pduResult.expr().set("rcrc_ok", rcrc.crc.field("value").eq(CRC32_RESIDUE))
+                .set("rh", rh2);
+        if (ipFormat) { // the UDP payload's sum, ready with the R-CRC result (the same latency)
+            InternetSum udpSum = child("udp_payload_sum", new InternetSum(new InternetSum.Config(w, 0)));
+            pdu.out.into(udpSum.in);
+            unused("udp_sum_valid", udpSum.sum.valid());
+            pduFacts.set("udp_sum", udpSum.sum.field("value"));
+        }
+        Stream pduResult2 = Stream.of(this, "pdu_result", rcrc.crc.valid(), pduResult, pduFacts.build());
         Stream pduResults = pduResult2.queue("pdu_results", 8);
 
         // ---- verdict ---------------------------------------------------------------------------------------------
@@ -171,11 +194,19 @@ public final class FrameReceiver extends Component {
         // header fields this format does not check (addresses, TTL, ...) and the XPU bits it does not compare
         unused("unchecked", header, localXpu);
         Expr earlier = frameResults.field("reason");
+        Expr udpBad = Hw.bool(false);
+        if (ipFormat) { // a zero checksum: not sent (IPv4, or the IPv6 zero-checksum mode) or refused (RFC 6936)
+            Expr total = InternetSum.fold(frameResults.field("udp_header_sum").resize(17)
+                    .add(pduResults.field("udp_sum").resize(17)));
+            boolean zeroAccepted = net.format() == HeaderFormat.ETH_IPV4_UDP || net.udpZeroChecksum();
+            udpBad = wire("udp_checksum_bad", Hw.mux(frameResults.field("udp_zero"), Hw.bool(!zeroAccepted),
+                    total.ne(0xffff)));
+        }
         Expr reason = wire("reason", Hw.mux(earlier.ne(0), earlier,
-                Hw.mux(rcrcOk.not(), code(DropReason.BAD_RCRC),
+                Hw.mux(udpBad, code(DropReason.BAD_UDP_CHECKSUM), Hw.mux(rcrcOk.not(), code(DropReason.BAD_RCRC),
                         Hw.mux(word0.bits(15, 14).ne(net.rhVersion()), code(DropReason.UNSUPPORTED_RH_VERSION),
                                 Hw.mux(partition.ne(localPartition), code(DropReason.PARTITION_MISMATCH),
-                                        Hw.zeros(rw))))));
+                                        Hw.zeros(rw)))))));
         Expr user = SueMeta.LAYOUT.expr().set(SueMeta.LEN, frameResults.field("len")).set(SueMeta.PARTITION, partition)
                 .set(SueMeta.RPSN, rpsn).set(SueMeta.OP, word0.bits(13, 12)).set(SueMeta.PSN, psn)
                 .set(SueMeta.VC, word2.bits(15, 14)).set(SueMeta.SRC_XPU, word0.bits(9, 0))
@@ -209,6 +240,20 @@ public final class FrameReceiver extends Component {
         status("internal_error", fifo.protocolError.or(resultOverflow));
         // the FIFO's own count of "drop" verdicts: equal to the sum of drops_<reason>, a check on the wiring
         status("fifo_drops_judged", fifo.dropsBad);
+    }
+
+    /**
+     * The UDP checksum's part in the network header (RFC 768, RFC 8200 8.1): the pseudo header (addresses, protocol
+     * 17, the UDP length) and the UDP header, checksum included, folded; the payload's part comes from the PDU.
+     */
+    private Expr udpHeaderSum(NetConfig net) {
+        int udp = FrameCodec.udpAt(net);
+        int addresses = net.format() == HeaderFormat.ETH_IPV4_UDP ? udp - 8 : udp - 32;
+        Expr sum = Hw.lit(22, 17).add(get16(udp + 4).resize(22));
+        for (int at = addresses; at < udp + 8; at += 2) {
+            sum = sum.add(get16(at).resize(22));
+        }
+        return InternetSum.fold(sum);
     }
 
     /** e two cycles later: the latency of a CRC unit, so a frame's facts meet its CRC result. */

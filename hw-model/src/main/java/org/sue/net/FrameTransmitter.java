@@ -12,8 +12,9 @@ import org.sue.lib.stream.StreamPad;
  * Transmit side of SUE framing: packed commands with their {@link SueMeta} in, complete Ethernet frames out, as
  * {@link FrameCodec#encode} builds them: RH ({@link RhInserter}), zero padding up to the format's minimum PDU
  * ({@link StreamPad}), R-CRC ({@link StreamCrcAppend}), network header from the per-destination table
- * ({@link NetHeaderInserter}, written through {@code tbl_wr_*}), FCS ({@link StreamCrcAppend}). Every stage runs at
- * one beat per cycle, so back-to-back PDUs leave without bubbles; tuser rides along with each frame.
+ * ({@link NetHeaderInserter}, written through {@code tbl_wr_*}), over IPv6 the UDP checksum
+ * ({@link UdpChecksumInserter}, unless the zero-checksum mode is chosen), FCS ({@link StreamCrcAppend}). Every stage
+ * runs at one beat per cycle, so back-to-back PDUs leave without bubbles; tuser rides along with each frame.
  */
 public final class FrameTransmitter extends Component {
     public record Config(@Tag("w") int dataWidth, NetConfig net, @Tag("t") int tableDepth) {
@@ -47,7 +48,14 @@ public final class FrameTransmitter extends Component {
         rh.out.into(pad.in);
         pad.out.into(rcrc.in);
         rcrc.out.into(header.in);
-        header.out.into(fcs.in);
+        if (net.sendsUdpChecksum()) {
+            UdpChecksumInserter checksum = child("udp_checksum", new UdpChecksumInserter(
+                    new UdpChecksumInserter.Config(w, net)));
+            header.out.into(checksum.in);
+            checksum.out.into(fcs.in);
+        } else {
+            header.out.into(fcs.in);
+        }
         fcs.out.into(out);
         tableWrite = Stream.slaveFlow(this, "tbl_wr", header.tableWrite.layout());
         tableWrite.into(header.tableWrite);

@@ -15,10 +15,13 @@ import org.sue.core.Described;
  * @param ipTtl             IPv4 TTL / IPv6 hop limit
  * @param maxPdu            largest PDU (RH + packed commands) accepted, bytes (spec: 4096)
  * @param rhVersion         RH version sent and accepted
+ * @param udpZeroChecksum   IPv6 only: send UDP checksum 0 and accept it, the zero-checksum mode of RFC 6935/6936
+ *                          that both ends must be configured for; otherwise the checksum is computed (RFC 8200) and
+ *                          a zero one is refused. IPv4 always sends 0 (RFC 768) and checks a non-zero one
  */
 public record NetConfig(HeaderFormat format, boolean vlan, int[] pcpOfVc, int udpDstPort, int afhGen1EtherType,
                         int afhGen1SecondEtherType, boolean afhGen1Shim, int afhGen2EtherType, int ipTtl, int maxPdu,
-                        int rhVersion) implements Described {
+                        int rhVersion, boolean udpZeroChecksum) implements Described {
     public static final int ETHERTYPE_IPV4 = 0x0800;
     public static final int ETHERTYPE_IPV6 = 0x86DD;
     public static final int ETHERTYPE_VLAN = 0x8100;
@@ -63,17 +66,33 @@ public record NetConfig(HeaderFormat format, boolean vlan, int[] pcpOfVc, int ud
 
     /** The defaults of docs/protocol.md for a format: no VLAN, PCP 0/2/4/6, UDP port 0x5355, EtherTypes 0x88B5/0x88B6. */
     public static NetConfig defaults(HeaderFormat format) {
-        return new NetConfig(format, false, new int[] {0, 2, 4, 6}, 0x5355, 0x88B5, 0, false, 0x88B6, 64, 4096, 1);
+        return new NetConfig(format, false, new int[] {0, 2, 4, 6}, 0x5355, 0x88B5, 0, false, 0x88B6, 64, 4096, 1,
+                false);
     }
 
     public NetConfig withVlan(boolean v) {
         return new NetConfig(format, v, pcpOfVc, udpDstPort, afhGen1EtherType, afhGen1SecondEtherType, afhGen1Shim,
-                afhGen2EtherType, ipTtl, maxPdu, rhVersion);
+                afhGen2EtherType, ipTtl, maxPdu, rhVersion, udpZeroChecksum);
     }
 
     public NetConfig withGen1Options(int secondEtherType, boolean shim) {
         return new NetConfig(format, vlan, pcpOfVc, udpDstPort, afhGen1EtherType, secondEtherType, shim,
-                afhGen2EtherType, ipTtl, maxPdu, rhVersion);
+                afhGen2EtherType, ipTtl, maxPdu, rhVersion, udpZeroChecksum);
+    }
+
+    public NetConfig withMaxPdu(int bytes) {
+        return new NetConfig(format, vlan, pcpOfVc, udpDstPort, afhGen1EtherType, afhGen1SecondEtherType, afhGen1Shim,
+                afhGen2EtherType, ipTtl, bytes, rhVersion, udpZeroChecksum);
+    }
+
+    public NetConfig withUdpZeroChecksum(boolean zero) {
+        return new NetConfig(format, vlan, pcpOfVc, udpDstPort, afhGen1EtherType, afhGen1SecondEtherType, afhGen1Shim,
+                afhGen2EtherType, ipTtl, maxPdu, rhVersion, zero);
+    }
+
+    /** The transmitter computes the UDP checksum: IPv6 outside the zero-checksum mode. */
+    public boolean sendsUdpChecksum() {
+        return format == HeaderFormat.ETH_IPV6_UDP && !udpZeroChecksum;
     }
 
     @Override
@@ -81,13 +100,13 @@ public record NetConfig(HeaderFormat format, boolean vlan, int[] pcpOfVc, int ud
         return pcpOfVc.clone();
     }
 
-    /** Bytes of network header this configuration puts before the RH. */
     /** Format, tag and header size; the other fields (EtherTypes, port, PCPs, ...) go into the module's hash. */
     @Override
     public String moduleTag() {
         return format.name().toLowerCase(java.util.Locale.ROOT) + (vlan ? "_vlan" : "") + "_h" + headerBytes();
     }
 
+    /** Bytes of network header this configuration puts before the RH. */
     public int headerBytes() {
         int tag = vlan ? 4 : 0;
         return switch (format) {
@@ -105,7 +124,7 @@ public record NetConfig(HeaderFormat format, boolean vlan, int[] pcpOfVc, int ud
                 && java.util.Arrays.equals(n.pcpOfVc, pcpOfVc) && n.udpDstPort == udpDstPort
                 && n.afhGen1EtherType == afhGen1EtherType && n.afhGen1SecondEtherType == afhGen1SecondEtherType
                 && n.afhGen1Shim == afhGen1Shim && n.afhGen2EtherType == afhGen2EtherType && n.ipTtl == ipTtl
-                && n.maxPdu == maxPdu && n.rhVersion == rhVersion;
+                && n.maxPdu == maxPdu && n.rhVersion == rhVersion && n.udpZeroChecksum == udpZeroChecksum;
     }
 
     @Override

@@ -95,7 +95,7 @@ public final class NetHeaderInserter extends Component {
         int ip = addresses + (net.vlan() ? 4 : 0) + 2;
         // per-packet fields are zero in the template, so they are ORed in
         if (net.format() == HeaderFormat.ETH_IPV4_UDP) {
-            Expr udpLength = udpLength(net, user);
+            Expr udpLength = wire("udp_length", udpLength(net, user));
             b[ip + 1] = b[ip + 1].or(Hw.cat(pcp, Hw.zeros(5))); // DSCP class selector
             Expr total = udpLength.add(20);
             b[ip + 2] = b[ip + 2].or(total.bits(15, 8));
@@ -111,7 +111,7 @@ public final class NetHeaderInserter extends Component {
             b[ip + 11] = checksum.bits(7, 0);
             patchUdp(b, ip + 20, udpLength);
         } else if (net.format() == HeaderFormat.ETH_IPV6_UDP) {
-            Expr udpLength = udpLength(net, user);
+            Expr udpLength = wire("udp_length", udpLength(net, user));
             b[ip] = b[ip].or(Hw.cat(Hw.zeros(4), pcp, Hw.zeros(1))); // traffic class = pcp << 5
             b[ip + 4] = b[ip + 4].or(udpLength.bits(15, 8));
             b[ip + 5] = b[ip + 5].or(udpLength.bits(7, 0));
@@ -125,12 +125,12 @@ public final class NetHeaderInserter extends Component {
         return Hw.cat(msbFirst);
     }
 
-    /** UDP header + RH + packed commands (padded to the minimum frame) + R-CRC. */
-    private Expr udpLength(NetConfig net, Expr user) {
+    /** UDP header + RH + packed commands (padded to the minimum frame) + R-CRC, from a frame's tuser. */
+    static Expr udpLength(NetConfig net, Expr user) {
         int minCommands = FrameFormat.minPdu(net) - FrameFormat.RH_BYTES;
         Expr len = SueMeta.LEN.of(user).resize(16);
         Expr padded = Hw.mux(len.lt(minCommands), Hw.lit(16, minCommands), len);
-        return wire("udp_length", padded.add(8 + FrameFormat.RH_BYTES + FrameFormat.RCRC_BYTES));
+        return padded.add(8 + FrameFormat.RH_BYTES + FrameFormat.RCRC_BYTES);
     }
 
     private static Expr pcpExpr(int[] pcpOfVc, Expr vc) {

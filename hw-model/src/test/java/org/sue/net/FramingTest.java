@@ -41,6 +41,7 @@ class FramingTest {
                 Arguments.of(NetConfig.defaults(HeaderFormat.ETH_IPV4_UDP), 512),
                 Arguments.of(NetConfig.defaults(HeaderFormat.ETH_IPV6_UDP), 512),
                 Arguments.of(NetConfig.defaults(HeaderFormat.ETH_IPV6_UDP).withVlan(true), 1024),
+                Arguments.of(NetConfig.defaults(HeaderFormat.ETH_IPV6_UDP).withUdpZeroChecksum(true), 256),
                 Arguments.of(NetConfig.defaults(HeaderFormat.AFH_GEN1).withVlan(true).withGen1Options(0x88B7, true), 512),
                 Arguments.of(NetConfig.defaults(HeaderFormat.AFH_GEN1), 256),
                 Arguments.of(NetConfig.defaults(HeaderFormat.AFH_GEN2_NORMAL), 1024),
@@ -92,9 +93,7 @@ class FramingTest {
     @MethodSource("configs")
     void receiverAgreesWithTheCodecOnDamagedFrames(NetConfig net, int width) {
         Random rnd = new Random(net.headerBytes() * 77 + width);
-        NetConfig rxNet = new NetConfig(net.format(), net.vlan(), net.pcpOfVc(), net.udpDstPort(),
-                net.afhGen1EtherType(), net.afhGen1SecondEtherType(), net.afhGen1Shim(), net.afhGen2EtherType(),
-                net.ipTtl(), 2048, net.rhVersion()); // smaller maxPdu: oversize PDUs are among the tests
+        NetConfig rxNet = net.withMaxPdu(2048); // smaller maxPdu: oversize PDUs are among the tests
         LoopbackRun.Peers tables = LoopbackRun.Peers.of(net);
         LocalIdentity me = tables.me();
         Simulator sim = Simulator.compile(Design.elaborate(new FrameReceiver(new FrameReceiver.Config(width, rxNet,

@@ -73,6 +73,8 @@ public final class GoldenScenarios {
                 ResetStyle.SYNC_HIGH, 600, () -> new FrameStream(128, 0.2)));
         list.add(tx("tx_w512_ipv4_vlan", 512, NetConfig.defaults(HeaderFormat.ETH_IPV4_UDP).withVlan(true)));
         list.add(tx("tx_w1024_gen2n", 1024, NetConfig.defaults(HeaderFormat.AFH_GEN2_NORMAL)));
+        // the UDP checksum lands in the second beat: bytes 64-65 behind the 802.1Q tag
+        list.add(tx("tx_w512_ipv6_vlan", 512, NetConfig.defaults(HeaderFormat.ETH_IPV6_UDP).withVlan(true)));
         list.add(rx("rx_w512_gen1_shim", 512,
                 NetConfig.defaults(HeaderFormat.AFH_GEN1).withVlan(true).withGen1Options(0x88B7, true)));
         list.add(rx("rx_w1024_ipv4", 1024, NetConfig.defaults(HeaderFormat.ETH_IPV4_UDP)));

@@ -29,6 +29,7 @@ import org.sue.net.NetConfig;
 import org.sue.net.NetHeaderInserter;
 import org.sue.net.RhInserter;
 import org.sue.net.SueMeta;
+import org.sue.net.UdpChecksumInserter;
 import org.sue.net.model.FrameCodec;
 import org.sue.net.tb.LoopbackRun;
 import org.sue.sim.Simulator;
@@ -38,7 +39,8 @@ import org.sue.verilator.Yosys;
 /**
  * Framing figures for {@code scripts/bench}, 1024-bit bus, default configuration (Ethernet/IPv4/UDP): efficiency of
  * transmit and receive on back-to-back PDUs of 64, 256, 1500 and 4096 bytes (RH + commands), latency from the first
- * input beat to the first output beat on an idle block, and Yosys cells and flip-flops per block.
+ * input beat to the first output beat on an idle block, and Yosys cells and flip-flops per block; for the IPv6
+ * transmitter, the efficiency and the latency the UDP checksum adds.
  *
  * <p>Efficiency = (sum over packets 2..N of ceil(frame bytes / 128)) / cycles between the last output beats of
  * packet 1 and packet N, so 1.0 means no bubble in steady back-to-back traffic (the first packet after idle carries
@@ -72,6 +74,21 @@ final class FramingBench {
                     size, tx[0], tx[1], rx[0], rx[1]);
         }
 
+        // IPv6: the UDP checksum holds each frame until it is summed (docs/protocol.md 5.4.1); its cost is the
+        // latency against the same frames in the zero-checksum mode, and the efficiency must stay 1.0
+        NetConfig v6 = NetConfig.defaults(HeaderFormat.ETH_IPV6_UDP);
+        LoopbackRun.Peers peers6 = LoopbackRun.Peers.of(v6);
+        for (int size : new int[] {64, 4096}) {
+            List<LoopbackRun.Pdu> pdus = pdus(size, peers6);
+            long[] summed = transmit(v6, peers6, pdus);
+            long[] zero = transmit(v6.withUdpZeroChecksum(true), peers6, pdus);
+            put.accept("tx_ipv6_eff_" + size, round(summed[0] / (double) summed[1]));
+            put.accept("tx_ipv6_latency_cycles_" + size, (double) summed[2]);
+            put.accept("udp_checksum_added_latency_cycles_" + size, (double) (summed[2] - zero[2]));
+            System.out.printf("framing IPv6 %4d-byte PDUs: tx %d frame beats in %d cycles, latency %d cycles"
+                    + " (%d with checksum 0)%n", size, summed[0], summed[1], summed[2], zero[2]);
+        }
+
         SimSpeedBench.measure(receiverCase(), out, put, 2, true);
 
         StreamConfig sc = new StreamConfig(WIDTH, SueMeta.WIDTH);
@@ -82,6 +99,7 @@ final class FramingBench {
         blocks.put("pdu_pad", () -> new StreamPad(new StreamPad.Config(sc, FrameFormat.minPdu(net))));
         blocks.put("crc_append", () -> new StreamCrcAppend(new StreamCrcAppend.Config(sc, CrcParams.CRC32, 8)));
         blocks.put("header_inserter", () -> new NetHeaderInserter(new NetHeaderInserter.Config(WIDTH, net, 1024)));
+        blocks.put("udp_checksum_ipv6", () -> new UdpChecksumInserter(new UdpChecksumInserter.Config(WIDTH, v6)));
         blocks.put("rx_slice", () -> new StreamSlice(new StreamSlice.Config(WIDTH, net.headerBytes(), 4)));
         blocks.put("rx_packet_fifo", () -> new PacketFifo(new PacketFifo.Config(sc, 128)));
         for (Map.Entry<String, Supplier<Component>> b : blocks.entrySet()) {

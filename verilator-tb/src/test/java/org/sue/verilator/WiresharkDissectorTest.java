@@ -13,6 +13,8 @@ import java.util.Random;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.sue.cmd.CommandTable;
 import org.sue.cmd.model.CommandCodec;
 import org.sue.instance.SueInstance;
@@ -26,29 +28,37 @@ import org.sue.net.model.ReliabilityHeader;
 import org.sue.net.tb.PcapWriter;
 
 /**
- * tools/wireshark/sue.lua under tshark: every frame of a two-XPU run decodes with no malformed packet and no expert
- * error, and the fields it decodes from frames of every Ethernet-shaped format equal what the reference codec put in
- * (a damaged one included: its R-CRC is reported bad).
+ * tools/wireshark/sue.lua under tshark: every frame of a two-XPU run (IPv4, and IPv6 with its UDP checksums) decodes
+ * with no malformed packet and no expert error, and the fields it decodes from frames of every Ethernet-shaped format
+ * equal what the reference codec put in (a damaged one included: its R-CRC is reported bad). Wireshark's own UDP
+ * checksum check is on: it is the independent judge of the IPv6 checksums.
  */
 class WiresharkDissectorTest {
     static final Path LUA = Path.of(System.getProperty("sue.repo.root", ".."), "tools", "wireshark", "sue.lua");
     static final String[] FIELDS = {"sue.xpuid", "sue.op", "sue.psn", "sue.vc", "sue.partition", "sue.rpsn",
         "sue.cmd.type", "sue.cmd.data_len", "sue.rcrc.status", "sue.afh1.src_xpu", "sue.afh2.src_xpu",
-        "_ws.malformed", "_ws.expert.message"};
+        "_ws.malformed", "_ws.expert.message", "udp.checksum.status"};
+    /** Wireshark's {@code udp.checksum.status} values (proto.h: PROTO_CHECKSUM_E_GOOD, _E_NOT_PRESENT). */
+    static final String CHECKSUM_GOOD = "1";
+    static final String CHECKSUM_NOT_PRESENT = "3";
 
-    @Test
-    void everyFrameOfATwoXpuRunDecodesCleanly(@TempDir Path dir) throws Exception {
+    @ParameterizedTest
+    @EnumSource(value = HeaderFormat.class, names = {"ETH_IPV4_UDP", "ETH_IPV6_UDP"})
+    void everyFrameOfATwoXpuRunDecodesCleanly(HeaderFormat format, @TempDir Path dir) throws Exception {
         Path pcap = dir.resolve("two_xpu.pcap");
-        TwoXpuRun.Result r = new TwoXpuRun(SueInstance.Config.defaults(), 200, LinkModel.Faults.loss(1e-3), 7, pcap)
+        SueInstance.Config config = SueInstance.Config.defaults().withNet(NetConfig.defaults(format));
+        TwoXpuRun.Result r = new TwoXpuRun(config, 200, LinkModel.Faults.loss(1e-3), 7, pcap)
                 .run(300, 300, 200_000, null);
         assertTrue(r.ok());
-        List<String[]> rows = tshark(pcap);
+        List<String[]> rows = tshark(pcap, "-o", "udp.check_checksum:TRUE");
         assertEquals(r.aToB().frames() + r.bToA().frames(), rows.size(), "one row per frame");
+        String checksum = format == HeaderFormat.ETH_IPV6_UDP ? CHECKSUM_GOOD : CHECKSUM_NOT_PRESENT;
         for (String[] row : rows) {
             String line = String.join("|", row);
             assertEquals("Good", row[9], "R-CRC checked: " + line);
             assertEquals("", row[12], "no malformed packet: " + line);
             assertEquals("", row[13], "no expert info: " + line);
+            assertEquals(checksum, row[14], "UDP checksum status: " + line);
             assertTrue(!row[7].isEmpty() || !row[1].isEmpty(), "commands decoded: " + line);
         }
     }
@@ -89,6 +99,15 @@ class WiresharkDissectorTest {
                     boolean damaged = i == 2; // a control byte flipped: the R-CRC must say Bad
                     if (damaged) {
                         frame[cfg.headerBytes() + 8 + 4] ^= 0x10;
+                        if (cfg.sendsUdpChecksum()) { // as if damaged before the UDP checksum was made
+                            int at = FrameCodec.udpChecksumAt(cfg);
+                            frame[at] = 0;
+                            frame[at + 1] = 0;
+                            int sum = FrameCodec.udpSum(cfg, frame);
+                            sum = sum == 0 ? 0xffff : sum;
+                            frame[at] = (byte) (sum >>> 8);
+                            frame[at + 1] = (byte) sum;
+                        }
                     }
                     w.write(frame, i);
                     String types = cmds.stream().map(c -> String.valueOf(c.type())).collect(Collectors.joining(","));
@@ -102,12 +121,21 @@ class WiresharkDissectorTest {
                 }
             }
         }
-        List<String[]> rows = tshark(pcap, "-o", "sue.gen1_second:" + 0x88B7, "-o", "sue.gen1_shim:TRUE");
+        List<String[]> rows = tshark(pcap, "-o", "sue.gen1_second:" + 0x88B7, "-o", "sue.gen1_shim:TRUE", "-o",
+                "udp.check_checksum:TRUE");
         assertEquals(expected.size(), rows.size());
         for (int i = 0; i < rows.size(); i++) {
             String[] row = rows.get(i);
             String got = String.join("|", List.of(row).subList(1, 13));
-            assertEquals(expected.get(i), got, "frame " + (i + 1) + " (" + formats.get(i / 3).format() + ")");
+            HeaderFormat format = formats.get(i / 3).format();
+            assertEquals(expected.get(i), got, "frame " + (i + 1) + " (" + format + ")");
+            boolean damaged = i % 3 == 2;
+            assertTrue(damaged ? row[13].startsWith("R-CRC 0x") : row[13].isEmpty(), "expert info: " + row[13]);
+            assertEquals(switch (format) {
+                case ETH_IPV4_UDP -> CHECKSUM_NOT_PRESENT;
+                case ETH_IPV6_UDP -> CHECKSUM_GOOD;
+                default -> ""; // no UDP
+            }, row[14], "UDP checksum status of frame " + (i + 1) + " (" + format + ")");
         }
     }
 

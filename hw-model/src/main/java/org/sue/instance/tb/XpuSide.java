@@ -16,7 +16,9 @@ import org.sue.instance.SueInstance;
 import org.sue.lib.stream.tb.PacketBeats;
 import org.sue.lib.stream.tb.StreamMonitor;
 import org.sue.net.HeaderEntry;
+import org.sue.net.HeaderFormat;
 import org.sue.net.LocalIdentity;
+import org.sue.net.NetConfig;
 import org.sue.net.tb.LoopbackRun;
 import org.sue.sim.Simulator;
 
@@ -66,7 +68,7 @@ public final class XpuSide {
         this.sim = sim;
         this.toPeer = toPeer;
         this.rnd = rnd;
-        me = identity(xpu);
+        me = identity(xpu, config.net());
         CommandPath.Config path = config.path();
         tx = new CommandSender(sim, path.dataWidth(), path.cmdCredits(), path.dataCredits());
         rx = new CommandReceiver(sim, path.dataWidth(), path.table(), config.rxCmdCredits(), config.rxDataCredits(),
@@ -80,9 +82,11 @@ public final class XpuSide {
         });
     }
 
-    /** The addresses of XPU {@code xpu}: MAC 02:00:00:00:00:xx, IP 10.0.0.xx, partition 0x123. */
-    public static LocalIdentity identity(int xpu) {
-        return new LocalIdentity(0x0200_0000_0000L | xpu, new byte[] {10, 0, 0, (byte) xpu}, xpu, 0x123);
+    /** The addresses of XPU {@code xpu}: MAC 02:00:00:00:00:xx, IP 10.0.0.xx (IPv6: fd00::xx), partition 0x123. */
+    public static LocalIdentity identity(int xpu, NetConfig net) {
+        byte[] ip = net.format() == HeaderFormat.ETH_IPV6_UDP ? LoopbackRun.ipv6(xpu)
+                : new byte[] {10, 0, 0, (byte) xpu};
+        return new LocalIdentity(0x0200_0000_0000L | xpu, ip, xpu, 0x123);
     }
 
     /**

@@ -1,15 +1,16 @@
 package org.sue.net.model;
 
-/** Internet checksum (RFC 1071) as used by the IPv4 header. */
+/** Internet checksum (RFC 1071), as the IPv4 header and UDP use it. */
 public final class Checksums {
     private Checksums() {
     }
 
     /**
-     * One's-complement of the one's-complement sum of the 16-bit words of b[off, off+len). Over a header whose
-     * checksum field is zero it gives the value to put there; over a header with a correct checksum it gives 0.
+     * One's-complement of the one's-complement sum of the 16-bit words of b[off, off+len) (an odd last byte is the
+     * high byte of a word whose low byte is zero). Over bytes whose checksum field is zero it gives the value to put
+     * there; over bytes with a correct checksum it gives 0.
      */
-    public static int ipv4(byte[] b, int off, int len) {
+    public static int internet(byte[] b, int off, int len) {
         long sum = 0;
         for (int i = 0; i < len; i += 2) {
             int hi = b[off + i] & 0xff;

@@ -18,7 +18,11 @@ import org.sue.net.NetConfig;
  * that the R-CRC is always the 4 bytes before the FCS whatever the format (AFH formats carry no length). A command
  * type of 0 ends the command list, and a receiver delivers the padding with the commands. A frame carries no
  * bytes after the FCS-covered SUE payload: IP and UDP lengths must match the frame exactly. [ours] AFH Gen2 normal: DA = {flags, hop count, destination XPU (32)}, SA =
- * {flags, entropy, source XPU (32)}. [ours] The IPv6 UDP checksum is sent as zero (RFC 6936) and not checked.
+ * {flags, entropy, source XPU (32)}.
+ *
+ * <p>UDP checksum (docs/protocol.md section 5.3): over IPv6 it is computed (RFC 8200), unless the configuration
+ * chooses the zero-checksum mode of RFC 6935/6936; over IPv4 it is sent as zero (RFC 768). A receiver checks every
+ * non-zero checksum and refuses a zero one over IPv6 outside the zero-checksum mode.
  */
 public final class FrameCodec {
     private FrameCodec() {
@@ -55,6 +59,10 @@ public final class FrameCodec {
         System.arraycopy(commands, 0, f, hdr + FrameFormat.RH_BYTES, commands.length);
         int rcrcAt = hdr + pdu + pad;
         putLe32(f, rcrcAt, crc32(f, hdr, pdu + pad));
+        if (cfg.sendsUdpChecksum()) {
+            int sum = udpSum(cfg, f);
+            put16(f, udpChecksumAt(cfg), sum == 0 ? 0xffff : sum); // RFC 768: a computed 0 is sent as all ones
+        }
         putLe32(f, rcrcAt + FrameFormat.RCRC_BYTES, crc32(f, 0, rcrcAt + FrameFormat.RCRC_BYTES));
         return f;
     }
@@ -67,14 +75,14 @@ public final class FrameCodec {
     public static byte[] headerTemplate(NetConfig cfg, HeaderEntry h) {
         NetConfig noPcp = new NetConfig(cfg.format(), cfg.vlan(), new int[4], cfg.udpDstPort(), cfg.afhGen1EtherType(),
                 cfg.afhGen1SecondEtherType(), cfg.afhGen1Shim(), cfg.afhGen2EtherType(), cfg.ipTtl(), cfg.maxPdu(),
-                cfg.rhVersion());
+                cfg.rhVersion(), cfg.udpZeroChecksum());
         byte[] t = new byte[cfg.headerBytes()];
         writeHeader(noPcp, h, 0, 0, t);
         if (cfg.format() == HeaderFormat.ETH_IPV4_UDP) {
             int ip = 14 + (cfg.vlan() ? 4 : 0);
             put16(t, ip + 2, 0); // total length too is filled in per packet
             put16(t, ip + 10, 0);
-            put16(t, ip + 10, Checksums.ipv4(t, ip, 20));
+            put16(t, ip + 10, Checksums.internet(t, ip, 20));
         }
         return t;
     }
@@ -104,7 +112,7 @@ public final class FrameCodec {
                     f[at + 9] = 17;
                     System.arraycopy(h.srcIp(), 0, f, at + 12, 4);
                     System.arraycopy(h.dstIp(), 0, f, at + 16, 4);
-                    put16(f, at + 10, Checksums.ipv4(f, at, 20));
+                    put16(f, at + 10, Checksums.internet(f, at, 20));
                     at += 20;
                 } else {
                     put32(f, at, 6 << 28 | (pcp << 5) << 20);
@@ -118,7 +126,7 @@ public final class FrameCodec {
                 put16(f, at, h.udpSrcPort());
                 put16(f, at + 2, cfg.udpDstPort());
                 put16(f, at + 4, udpLength);
-                // checksum 0: allowed for IPv4, RFC 6936 for IPv6
+                // checksum 0 here; encode fills it in when the configuration computes it
             }
             case AFH_GEN1 -> {
                 long da = (h.dstMac() & ~0xffffL) | (h.dstXpu() & 0xffff);
@@ -190,7 +198,7 @@ public final class FrameCodec {
                 }
                 int udpLen;
                 if (v4) {
-                    if ((f[at] & 0xff) != 0x45 || f[at + 9] != 17 || Checksums.ipv4(f, at, 20) != 0) {
+                    if ((f[at] & 0xff) != 0x45 || f[at + 9] != 17 || Checksums.internet(f, at, 20) != 0) {
                         return drop(DropReason.BAD_IP_HEADER);
                     }
                     int total = get16(f, at + 2);
@@ -252,6 +260,13 @@ public final class FrameCodec {
         if (pdu > cfg.maxPdu()) {
             return drop(DropReason.OVERSIZE_PDU);
         }
+        if (ipFormat(cfg)) {
+            int sent = get16(f, udpChecksumAt(cfg));
+            boolean zeroAccepted = cfg.format() == HeaderFormat.ETH_IPV4_UDP || cfg.udpZeroChecksum();
+            if (sent == 0 ? !zeroAccepted : udpSum(cfg, f) != 0) {
+                return drop(DropReason.BAD_UDP_CHECKSUM);
+            }
+        }
         if (crc32(f, hdr, pdu) != getLe32(f, hdr + pdu)) {
             return drop(DropReason.BAD_RCRC);
         }
@@ -275,6 +290,41 @@ public final class FrameCodec {
             at += 4;
         }
         return get16(f, at) == etherType ? at + 2 : -1;
+    }
+
+    // ---- UDP checksum ------------------------------------------------------------------------------------------------
+
+    private static boolean ipFormat(NetConfig cfg) {
+        return cfg.format() == HeaderFormat.ETH_IPV4_UDP || cfg.format() == HeaderFormat.ETH_IPV6_UDP;
+    }
+
+    /** Offset of the UDP header in a frame of an IP format. */
+    public static int udpAt(NetConfig cfg) {
+        return 14 + (cfg.vlan() ? 4 : 0) + (cfg.format() == HeaderFormat.ETH_IPV4_UDP ? 20 : 40);
+    }
+
+    /** Offset of the UDP checksum field. */
+    public static int udpChecksumAt(NetConfig cfg) {
+        return udpAt(cfg) + 6;
+    }
+
+    /**
+     * RFC 768 / RFC 8200 8.1 over a whole frame (FCS last): the Internet checksum of the pseudo header (source and
+     * destination addresses, protocol 17, UDP length) and the UDP header and payload as they are in the frame. With
+     * the checksum field zero it is the value to send (0 sent as 0xFFFF); over a frame whose checksum field is
+     * right it is 0.
+     */
+    public static int udpSum(NetConfig cfg, byte[] f) {
+        int udp = udpAt(cfg);
+        int addresses = cfg.format() == HeaderFormat.ETH_IPV4_UDP ? udp - 8 : udp - 32;
+        int udpLength = f.length - FrameFormat.FCS_BYTES - udp;
+        // the pseudo header's fields first (an even count of bytes), so an odd UDP length stays the last byte
+        byte[] b = new byte[udp - addresses + 4 + udpLength];
+        System.arraycopy(f, addresses, b, 0, udp - addresses);
+        put16(b, udp - addresses, 17);
+        put16(b, udp - addresses + 2, udpLength);
+        System.arraycopy(f, udp, b, udp - addresses + 4, udpLength);
+        return Checksums.internet(b, 0, b.length);
     }
 
     private static Received drop(DropReason r) {

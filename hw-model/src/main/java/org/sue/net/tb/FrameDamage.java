@@ -3,6 +3,7 @@ package org.sue.net.tb;
 import java.util.Arrays;
 import java.util.Random;
 import org.sue.net.HeaderEntry;
+import org.sue.net.HeaderFormat;
 import org.sue.net.NetConfig;
 import org.sue.net.model.FrameCodec;
 import org.sue.net.model.ReliabilityHeader;
@@ -11,14 +12,15 @@ import org.sue.net.model.ReliabilityHeader;
  * Frames for receive tests and vectors: good frames to this receiver and frames damaged in each way a receiver must
  * survive (bit flips anywhere, header damage with a fresh FCS, truncation with and without a fresh FCS, frames cut
  * inside the header, garbage, bytes after the PDU, wrong destination, wrong partition, wrong RH version, oversize
- * PDUs for a receiver whose maxPdu is below 4096). The reference codec says what each should come to.
+ * PDUs for a receiver whose maxPdu is below 4096, UDP checksums zero, right or wrong in the IP formats). The
+ * reference codec says what each should come to.
  */
 public final class FrameDamage {
     private FrameDamage() {
     }
 
     public static byte[] frame(NetConfig net, LoopbackRun.Peers t, Random rnd, int maxCommands) {
-        int kind = rnd.nextInt(12);
+        int kind = rnd.nextInt(14);
         int cmds = kind == 0 ? 1 + rnd.nextInt(16) : 1 + rnd.nextInt(kind == 1 ? maxCommands : maxCommands / 3);
         byte[] c = new byte[cmds];
         rnd.nextBytes(c);
@@ -45,6 +47,22 @@ public final class FrameDamage {
                 yield rnd.nextBoolean() ? g : refcs(g);
             }
             case 10 -> refcs(Arrays.copyOf(f, f.length + 1 + rnd.nextInt(8))); // bytes after the PDU
+            case 12, 13 -> { // IP formats: the UDP checksum zero (12), right or one bit off (13)
+                if (net.format() != HeaderFormat.ETH_IPV4_UDP && net.format() != HeaderFormat.ETH_IPV6_UDP) {
+                    yield f;
+                }
+                byte[] g = f.clone();
+                int at = FrameCodec.udpChecksumAt(net);
+                g[at] = 0;
+                g[at + 1] = 0;
+                if (kind == 13) {
+                    int right = FrameCodec.udpSum(net, g);
+                    int sum = (right == 0 ? 0xffff : right) ^ (rnd.nextBoolean() ? 0 : 1 << rnd.nextInt(16));
+                    g[at] = (byte) (sum >>> 8);
+                    g[at + 1] = (byte) sum;
+                }
+                yield refcs(g);
+            }
             default -> f;
         };
     }

@@ -171,7 +171,8 @@ public final class LoopbackRun {
         return new BigInteger(1, r);
     }
 
-    static byte[] ipv6(int last) {
+    /** fd00::xx, a unique local address. */
+    public static byte[] ipv6(int last) {
         byte[] a = new byte[16];
         a[0] = (byte) 0xfd;
         a[15] = (byte) last;

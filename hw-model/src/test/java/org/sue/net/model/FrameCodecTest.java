@@ -61,10 +61,10 @@ public class FrameCodecTest {
     void ipv4ChecksumOfThePublishedExample() {
         // RFC 1071 style example header (Wikipedia "IPv4 header checksum"): checksum 0xB861
         byte[] h = HexFormat.of().parseHex("450000730000400040110000c0a80001c0a800c7");
-        assertEquals(0xB861, Checksums.ipv4(h, 0, 20));
+        assertEquals(0xB861, Checksums.internet(h, 0, 20));
         h[10] = (byte) 0xB8;
         h[11] = 0x61;
-        assertEquals(0, Checksums.ipv4(h, 0, 20), "a correct header sums to zero");
+        assertEquals(0, Checksums.internet(h, 0, 20), "a correct header sums to zero");
     }
 
     @Test
@@ -116,9 +116,85 @@ public class FrameCodecTest {
         assertEquals(0x8100, FrameCodec.get16(f, 12));
         assertEquals(4 << 13 | 100, FrameCodec.get16(f, 14), "PCP of VC 2 is 4, VLAN id 100");
         assertEquals(0x0800, FrameCodec.get16(f, 16));
-        assertEquals(0, Checksums.ipv4(f, 18, 20));
+        assertEquals(0, Checksums.internet(f, 18, 20));
         assertEquals(f.length - 18 - 4, FrameCodec.get16(f, 20), "IP total length covers everything up to the FCS");
         assertEquals(0x5355, FrameCodec.get16(f, 18 + 20 + 2));
+    }
+
+    /**
+     * The IPv6 UDP checksum against a second computation laid out as RFC 8200 section 8.1 draws the pseudo header
+     * (source, destination, 32-bit upper-layer length, three zero bytes, next header 17), summed 32 bits at a time.
+     */
+    @Test
+    void ipv6UdpChecksumIsRfc8200s() {
+        NetConfig cfg = NetConfig.defaults(HeaderFormat.ETH_IPV6_UDP).withVlan(true);
+        Random rnd = new Random(8200);
+        for (int n = 1; n < 300; n += 1 + rnd.nextInt(7)) { // odd and even UDP lengths
+            byte[] cmds = new byte[n];
+            rnd.nextBytes(cmds);
+            byte[] f = FrameCodec.encode(cfg, entryTo(ME6, true), new ReliabilityHeader(1, 0, 7, n, 2, 0x345, 0), cmds);
+            int ip = 18;
+            int udp = ip + 40;
+            int udpLength = FrameCodec.get16(f, udp + 4);
+            byte[] pseudo = new byte[40 + udpLength];
+            System.arraycopy(f, ip + 8, pseudo, 0, 32);
+            pseudo[34] = (byte) (udpLength >>> 8);
+            pseudo[35] = (byte) udpLength;
+            pseudo[39] = 17;
+            System.arraycopy(f, udp, pseudo, 40, udpLength);
+            pseudo[40 + 6] = 0;
+            pseudo[40 + 7] = 0;
+            long sum = 0;
+            for (int i = 0; i < pseudo.length; i += 4) { // big-endian 32-bit words, zero-padded
+                long word = 0;
+                for (int k = 0; k < 4; k++) {
+                    word = word << 8 | (i + k < pseudo.length ? pseudo[i + k] & 0xff : 0);
+                }
+                sum += word;
+            }
+            while ((sum >>> 16) != 0) {
+                sum = (sum & 0xffff) + (sum >>> 16);
+            }
+            int expected = (int) (~sum & 0xffff);
+            assertEquals(expected == 0 ? 0xffff : expected, FrameCodec.get16(f, udp + 6), "UDP length " + udpLength);
+            assertEquals(0, FrameCodec.udpSum(cfg, f), "a right checksum sums to zero");
+            assertTrue(FrameCodec.decode(cfg, ME6, f).ok());
+        }
+    }
+
+    /** Zero and wrong UDP checksums: who sends them, who refuses them (RFC 768, RFC 8200, RFC 6936). */
+    @Test
+    void udpChecksumsZeroRightAndWrong() {
+        ReliabilityHeader rh = new ReliabilityHeader(1, 0, 7, 9, 1, 0x345, 0);
+        NetConfig v6 = NetConfig.defaults(HeaderFormat.ETH_IPV6_UDP);
+        NetConfig v6zero = v6.withUdpZeroChecksum(true);
+        NetConfig v4 = NetConfig.defaults(HeaderFormat.ETH_IPV4_UDP);
+        int at6 = FrameCodec.udpChecksumAt(v6);
+        byte[] computed = FrameCodec.encode(v6, entryTo(ME6, true), rh, new byte[100]);
+        byte[] zero = FrameCodec.encode(v6zero, entryTo(ME6, true), rh, new byte[100]);
+        assertTrue(FrameCodec.get16(computed, at6) != 0);
+        assertEquals(0, FrameCodec.get16(zero, at6), "the zero-checksum mode sends 0");
+        assertEquals(DropReason.BAD_UDP_CHECKSUM, FrameCodec.decode(v6, ME6, zero).drop(), "RFC 8200: 0 refused");
+        assertTrue(FrameCodec.decode(v6zero, ME6, zero).ok());
+        assertTrue(FrameCodec.decode(v6zero, ME6, computed).ok(), "a zero-mode receiver still takes checksums");
+        byte[] wrong = computed.clone();
+        wrong[at6 + 1] ^= 4;
+        assertEquals(DropReason.BAD_UDP_CHECKSUM, FrameCodec.decode(v6zero, ME6, FrameDamage.refcs(wrong)).drop());
+        byte[] payload = computed.clone();
+        payload[payload.length - 20] ^= 1; // covered by the checksum, checked before the R-CRC
+        assertEquals(DropReason.BAD_UDP_CHECKSUM, FrameCodec.decode(v6, ME6, FrameDamage.refcs(payload)).drop());
+
+        byte[] plain4 = FrameCodec.encode(v4, entryTo(ME, false), rh, new byte[100]);
+        int at4 = FrameCodec.udpChecksumAt(v4);
+        assertEquals(0, FrameCodec.get16(plain4, at4), "IPv4 sends 0 (RFC 768)");
+        assertTrue(FrameCodec.decode(v4, ME, plain4).ok());
+        byte[] summed4 = plain4.clone();
+        int sum = FrameCodec.udpSum(v4, summed4);
+        summed4[at4] = (byte) (sum >>> 8);
+        summed4[at4 + 1] = (byte) sum;
+        assertTrue(FrameCodec.decode(v4, ME, FrameDamage.refcs(summed4)).ok(), "a peer's IPv4 checksum is checked");
+        summed4[at4] ^= 0x10;
+        assertEquals(DropReason.BAD_UDP_CHECKSUM, FrameCodec.decode(v4, ME, FrameDamage.refcs(summed4)).drop());
     }
 
     @Test
@@ -145,8 +221,7 @@ public class FrameCodecTest {
         byte[] rcrc = good.clone();
         rcrc[14 + 20 + 8 + 20] ^= 1;
         assertEquals(DropReason.BAD_RCRC, FrameCodec.decode(v4, ME, FrameDamage.refcs(rcrc)).drop());
-        NetConfig small = new NetConfig(v4.format(), false, v4.pcpOfVc(), v4.udpDstPort(), v4.afhGen1EtherType(), 0,
-                false, v4.afhGen2EtherType(), 64, 256, 1);
+        NetConfig small = v4.withMaxPdu(256);
         assertEquals(DropReason.OVERSIZE_PDU, FrameCodec.decode(small, ME, good).drop());
         byte[] ver = FrameCodec.encode(v4, entryTo(ME, false), new ReliabilityHeader(2, 0, 7, 9, 1, 0x345, 0),
                 new byte[30]);

@@ -1,0 +1,101 @@
+package org.sue.net;
+
+import org.sue.core.Component;
+import org.sue.core.Expr;
+import org.sue.core.Hw;
+import org.sue.core.Layout;
+import org.sue.core.Reg;
+import org.sue.core.Tag;
+import org.sue.lib.stream.InternetSum;
+import org.sue.lib.stream.Stream;
+import org.sue.lib.stream.StreamConfig;
+import org.sue.net.model.FrameCodec;
+
+/**
+ * Transmit side, IP formats: fills in the UDP checksum (RFC 768; RFC 8200 makes it mandatory over IPv6) of frames
+ * that leave {@link NetHeaderInserter} with it zero, at one beat per cycle.
+ *
+ * <p>The checksum sits in the UDP header but covers every byte after it, up to the R-CRC, so a frame is held until
+ * its last byte has been summed: a FIFO of frame beats (two of the largest frames, so the next frame streams in
+ * while one leaves), an {@link InternetSum} beside it from the pseudo header's addresses on, and a queue of
+ * per-frame sums as deep as the beat FIFO (every frame has at least one beat there, so it never fills first). A frame leaves once its sum is known, with the pseudo header's protocol and UDP length added and
+ * the complement patched into its beat. Added latency: the frame's own beats plus two cycles (docs/performance.md).
+ * No frame may be longer than {@code net.maxPdu()} allows: a longer one would wait for room that never comes.
+ */
+public final class UdpChecksumInserter extends Component {
+    public record Config(@Tag("w") int dataWidth, NetConfig net) {
+        public Config {
+            new StreamConfig(dataWidth, SueMeta.WIDTH); // validates dataWidth
+            if (net == null || (net.format() != HeaderFormat.ETH_IPV4_UDP
+                    && net.format() != HeaderFormat.ETH_IPV6_UDP)) {
+                throw new IllegalArgumentException("UdpChecksumInserter net format must be ETH_IPV4_UDP or"
+                        + " ETH_IPV6_UDP, got " + (net == null ? null : net.format()));
+            }
+        }
+
+        /** Beats of the longest frame it sees: header, the largest padded PDU, R-CRC. */
+        public int maxFrameBeats() {
+            int bytes = net.headerBytes() + Math.max(net.maxPdu(), FrameFormat.minPdu(net)) + FrameFormat.RCRC_BYTES;
+            return (bytes + dataWidth / 8 - 1) / (dataWidth / 8);
+        }
+    }
+
+    public final Stream in;
+    public final Stream out;
+    private final Config config;
+
+    public UdpChecksumInserter(Config config) {
+        super(config);
+        this.config = config;
+        NetConfig net = config.net();
+        int w = config.dataWidth();
+        int lanes = w / 8;
+        StreamConfig sc = new StreamConfig(w, SueMeta.WIDTH);
+        in = Stream.slave(this, sc);
+        out = Stream.master(this, sc);
+        int udp = FrameCodec.udpAt(net);
+        int addresses = net.format() == HeaderFormat.ETH_IPV4_UDP ? udp - 8 : udp - 32;
+
+        // ---- hold each frame while it is summed -------------------------------------------------------------------
+        int depth = 2 * config.maxFrameBeats() + 4;
+        Expr accepted = in.fire();
+        Stream frames = in.queue("frames", depth);
+        InternetSum sum = child("udp_sum", new InternetSum(new InternetSum.Config(w, addresses)));
+        Layout bytesOnly = Stream.packet(w, 0);
+        Stream.flowOf(this, "summed", accepted, bytesOnly, bytesOnly.expr().set(Stream.TDATA, in.tdata())
+                .set(Stream.TKEEP, in.tkeep()).set(Stream.TLAST, in.tlast()).build()).into(sum.in);
+        Stream sumResult = Stream.of(this, "sum_result", sum.sum.valid(), sum.sum.layout(), sum.sum.payload());
+        Stream sums = sumResult.queue("sums", depth);
+        unused("sums_never_full", sumResult.ready()); // one sum per frame, and every frame holds a beat
+
+        // ---- release a frame with its checksum --------------------------------------------------------------------
+        Stream leaving = frames.continueWhen("leaving", sums.valid());
+        Expr udpLength = wire("udp_length", NetHeaderInserter.udpLength(net, leaving.tuser()));
+        Expr folded = InternetSum.fold(sums.field("value").resize(18).add(udpLength.resize(18)).add(17));
+        Expr complement = wire("checksum_complement", folded.not());
+        Expr checksum = wire("checksum_field", Hw.mux(complement.eq(0), Hw.ones(16), complement)); // RFC 768: 0 -> FFFF
+        int at = FrameCodec.udpChecksumAt(net);
+        Reg beat = reg("out_beat", Hw.log2Up(at / lanes + 2), 0);
+        Expr patchBeat = beat.eq(at / lanes);
+        Stream patched = leaving.with("patched", Stream.TDATA, Hw.mux(patchBeat,
+                withBytes(leaving.tdata(), at % lanes, checksum), leaving.tdata()));
+        patched.into(out);
+        Expr frameLeaves = out.fire().and(out.tlast());
+        sums.ready().set(frameLeaves);
+        when(out.fire(), () -> when(out.tlast(), () -> beat.set(0))
+                .elseWhen(beat.le(at / lanes), () -> beat.set(beat.add(1))));
+    }
+
+    /** {@code data} with lanes {@code lane} and {@code lane + 1} replaced by the 16-bit value, high byte first. */
+    private static Expr withBytes(Expr data, int lane, Expr value) {
+        int lo = 8 * lane;
+        int hi = lo + 16;
+        Expr swapped = Hw.cat(value.bits(7, 0), value.bits(15, 8)); // lane `lane` holds bits [15:8]
+        Expr r = lo == 0 ? swapped : Hw.cat(swapped, data.bits(lo - 1, 0));
+        return hi == data.width() ? r : Hw.cat(data.bits(data.width() - 1, hi), r);
+    }
+
+    public Config config() {
+        return config;
+    }
+}
