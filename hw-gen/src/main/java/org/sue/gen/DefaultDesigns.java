@@ -12,6 +12,9 @@ import org.sue.lib.CreditCounter;
 import org.sue.lib.SyncFifo;
 import org.sue.lib.crc.CrcParams;
 import org.sue.lib.crc.ParallelCrc;
+import org.sue.link.LlrConfig;
+import org.sue.link.LlrRx;
+import org.sue.link.LlrTx;
 import org.sue.net.FrameReceiver;
 import org.sue.net.FrameTransmitter;
 import org.sue.net.HeaderFormat;
@@ -59,6 +62,9 @@ public final class DefaultDesigns {
         m.put("sue_instance_small", () -> new SueInstance(smallInstance())); // for FPGA experiments
         // the transport's receive side: 1024 sources, expected PSNs in RAM
         m.put("transport_rx_w1024", () -> new TransportRx(TransportConfig.defaults(1024)));
+        // Link Layer Retry, the 800G / 40 m profile on the 1024-bit bus
+        m.put("llr_tx_w1024", () -> new LlrTx(LlrConfig.defaults(1024)));
+        m.put("llr_rx_w1024", () -> new LlrRx(LlrConfig.defaults(1024)));
         return m;
     }
 

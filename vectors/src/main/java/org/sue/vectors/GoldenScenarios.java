@@ -27,6 +27,10 @@ import org.sue.lib.stream.StreamConfig;
 import org.sue.lib.stream.StreamCrcAppend;
 import org.sue.lib.stream.StreamPrepend;
 import org.sue.lib.stream.StreamSlice;
+import org.sue.link.FrameAction;
+import org.sue.link.LlrConfig;
+import org.sue.link.LlrRx;
+import org.sue.link.LlrTx;
 import org.sue.net.FrameReceiver;
 import org.sue.net.FrameTransmitter;
 import org.sue.net.HeaderFormat;
@@ -108,6 +112,13 @@ public final class GoldenScenarios {
         list.add(transportRx("transport_rx_w1024_d64", new TransportConfig(1024, 64, 1, 16384, 64, 256, 40, 4, 1, 2),
                 3000));
         list.add(sueInstance("sue_instance_w512_d16", 8000));
+        LlrConfig llrTx = LlrConfig.defaults(256).withMaxFrameBytes(512).withLimits(16, 4096, 300, 2)
+                .withFlush(FrameAction.BLOCK, FrameAction.DISCARD, true, 200, 5000);
+        list.add(new GoldenScenario("llr_tx_w256", () -> new LlrTx(llrTx), ResetStyle.SYNC_HIGH, 8000,
+                () -> new LlrTxTraffic(llrTx)));
+        LlrConfig llrRx = LlrConfig.defaults(512).withLimits(64, 16384, 400, 3);
+        list.add(new GoldenScenario("llr_rx_w512", () -> new LlrRx(llrRx), ResetStyle.SYNC_HIGH, 6000,
+                () -> new LlrRxTraffic(llrRx)));
         return list;
     }
 
