@@ -1,12 +1,22 @@
 package org.sue.instance;
 
+import java.util.List;
 import org.sue.cmd.CommandPath;
 import org.sue.cmd.CommandTable;
 import org.sue.cmd.CommandUnpacker;
 import org.sue.core.Component;
 import org.sue.core.Port;
 import org.sue.core.PortDirection;
+import org.sue.core.Hw;
+import org.sue.core.Layout;
 import org.sue.core.Tag;
+import org.sue.lib.stream.Arbiter;
+import org.sue.lib.stream.Stream;
+import org.sue.link.LinkControl;
+import org.sue.link.LlrConfig;
+import org.sue.link.LlrRx;
+import org.sue.link.LlrTx;
+import org.sue.net.FrameFormat;
 import org.sue.net.FrameReceiver;
 import org.sue.net.FrameTransmitter;
 import org.sue.net.HeaderFormat;
@@ -29,6 +39,11 @@ import org.sue.transport.TransportTx;
  * table write port {@code tbl_wr_*}; this XPU's identity {@code local_xpu} (the receive check's address; its low 10
  * bits are the XPU id the transport sends as source), {@code local_ip} (IP formats) and {@code local_partition};
  * counters of the framing receiver ({@code net_*}) and of the transport ({@code tp_tx_*}, {@code tp_rx_*}).
+ *
+ * <p>With Link Layer Retry ({@code llr}), {@link LlrTx} and {@link LlrRx} sit between the framing and the MAC: the MAC
+ * streams carry the LLR sideband in tuser ({@link org.sue.link.LlrSideband}: the sequence number, and from the MAC
+ * the frame's bad and poisoned flags), the link-control channel is {@code ctl_out_*} / {@code ctl_in_*} (ACK, NACK,
+ * INIT, INIT_ECHO), {@code llr_enable} turns LLR on and {@code link_up} is the PCS status; counters {@code llr_*}.
  */
 public final class SueInstance extends Component {
     /**
@@ -39,9 +54,17 @@ public final class SueInstance extends Component {
      * @param rxCmdCredits  command credits per VC the XPU's receive side grants the unpacker
      * @param rxDataCredits data credits per VC likewise
      * @param rxFifoDepth   beats of the framing receiver's packet FIFO
+     * @param llr           Link Layer Retry between the framing and the MAC, or null for none
      */
     public record Config(CommandPath.Config path, NetConfig net, TransportConfig transport,
-                         @Tag("rk") int rxCmdCredits, @Tag("rkd") int rxDataCredits, @Tag("rf") int rxFifoDepth) {
+                         @Tag("rk") int rxCmdCredits, @Tag("rkd") int rxDataCredits, @Tag("rf") int rxFifoDepth,
+                         LlrConfig llr) {
+        /** Without Link Layer Retry. */
+        public Config(CommandPath.Config path, NetConfig net, TransportConfig transport, int rxCmdCredits,
+                      int rxDataCredits, int rxFifoDepth) {
+            this(path, net, transport, rxCmdCredits, rxDataCredits, rxFifoDepth, null);
+        }
+
         public Config {
             if (path == null || net == null || transport == null) {
                 throw new IllegalArgumentException("SueInstance path, net and transport configurations must be given");
@@ -62,6 +85,17 @@ public final class SueInstance extends Component {
             path.receiver(rxCmdCredits, rxDataCredits); // validates the receive credits
             new FrameReceiver.Config(2 * path.dataWidth(), net, rxFifoDepth, true);
             new FrameTransmitter.Config(2 * path.dataWidth(), net, path.destinations());
+            if (llr != null) {
+                if (llr.dataWidth() != 2 * path.dataWidth()) {
+                    throw new IllegalArgumentException("SueInstance llr.dataWidth must be the bus width ("
+                            + 2 * path.dataWidth() + " bits), got " + llr.dataWidth());
+                }
+                int largest = FrameFormat.frameBytes(net, path.pduLimit()); // the packing buffer's largest PDU
+                if (llr.maxFrameBytes() < largest) {
+                    throw new IllegalArgumentException("SueInstance llr.maxFrameBytes must hold the largest frame ("
+                            + largest + " bytes: path.pduLimit with its headers), got " + llr.maxFrameBytes());
+                }
+            }
         }
 
         /** The default instance: 512-bit XPU data on a 1024-bit bus, Ethernet/IPv4/UDP, 1024 destinations. */
@@ -72,15 +106,19 @@ public final class SueInstance extends Component {
         }
 
         public Config withNet(NetConfig n) {
-            return new Config(path, n, transport, rxCmdCredits, rxDataCredits, rxFifoDepth);
+            return new Config(path, n, transport, rxCmdCredits, rxDataCredits, rxFifoDepth, llr);
         }
 
         public Config withTransport(TransportConfig t) {
-            return new Config(path, net, t, rxCmdCredits, rxDataCredits, rxFifoDepth);
+            return new Config(path, net, t, rxCmdCredits, rxDataCredits, rxFifoDepth, llr);
         }
 
         public Config withRxFifoDepth(int beats) {
-            return new Config(path, net, transport, rxCmdCredits, rxDataCredits, beats);
+            return new Config(path, net, transport, rxCmdCredits, rxDataCredits, beats, llr);
+        }
+
+        public Config withLlr(LlrConfig l) {
+            return new Config(path, net, transport, rxCmdCredits, rxDataCredits, rxFifoDepth, l);
         }
 
         public int busWidth() {
@@ -111,6 +149,47 @@ public final class SueInstance extends Component {
         acknowledgements(ttx, trx);
         identity(ttx, frx);
         status(ttx, frx, trx);
+        if (config.llr() != null) {
+            linkLayerRetry(ftx, frx);
+        }
+    }
+
+    /** A child's stream ports, under their own names. */
+    private void exposeStream(Component child, String prefix) {
+        child.ports().stream().filter(p -> p.name().startsWith(prefix)).forEach(this::expose);
+    }
+
+    /**
+     * Framing -> LLR transmit -> MAC, MAC -> LLR receive -> framing; both LLR halves share the control channel (the
+     * receive side's ACKs, NACKs and INIT_ECHOs and the transmit side's INITs take turns on {@code ctl_out}; every
+     * message in goes to both, each takes its own types).
+     */
+    private void linkLayerRetry(FrameTransmitter ftx, FrameReceiver frx) {
+        LlrConfig llr = config.llr();
+        LlrTx ltx = child("llr_tx", new LlrTx(llr));
+        LlrRx lrx = child("llr_rx", new LlrRx(llr));
+        Layout toLlr = Stream.packet(config.busWidth(), 1);
+        // [ours] the framing never poisons a frame: every frame it makes is whole
+        ftx.out.map("to_llr", toLlr, toLlr.expr().set(Stream.TDATA, ftx.out.tdata()).set(Stream.TKEEP,
+                ftx.out.tkeep()).set(Stream.TLAST, ftx.out.tlast()).set(Stream.TUSER, Hw.bool(false)).build())
+                .into(ltx.in);
+        unused("framing_tuser", ftx.out.tuser());
+        lrx.out.into(frx.in);
+        exposeStream(ltx, "m_axis_");
+        exposeStream(lrx, "s_axis_");
+        Stream ctlOut = Stream.master(this, "ctl_out", LinkControl.LAYOUT);
+        Arbiter.Arbitration ctl = Arbiter.roundRobin("ctl_arb", List.of(lrx.ctlOut, ltx.ctlOut));
+        ctl.out().into(ctlOut);
+        unused("ctl_chosen", ctl.chosen());
+        Stream ctlIn = Stream.slaveFlow(this, "ctl_in", LinkControl.LAYOUT);
+        ctlIn.into(ltx.ctlIn);
+        ctlIn.into(lrx.ctlIn);
+        Port enable = in("llr_enable", 1);
+        ltx.enable.set(enable);
+        lrx.enable.set(enable);
+        expose(ltx.linkUp);
+        ltx.status.values().forEach(p -> expose(p, "llr_" + p.name()));
+        lrx.status.values().forEach(p -> expose(p, "llr_" + p.name()));
     }
 
     /** XPU commands -> packing -> PSN and retransmit store -> RH, R-CRC, network header, FCS -> MAC. */
@@ -123,8 +202,9 @@ public final class SueInstance extends Component {
         path.out.into(ttx.in);
         portOf(path, "dst_ready").set(ttx.dstReady); // the transport decides which destinations may be picked
         ttx.out.into(ftx.in);
+        boolean toMac = config.llr() == null; // else LLR comes between
         for (Port p : ftx.ports()) {
-            if (!p.name().startsWith("s_axis_")) {
+            if (!p.name().startsWith("s_axis_") && (toMac || !p.name().startsWith("m_axis_"))) {
                 expose(p); // m_axis_* to the MAC, tbl_wr_*
             }
         }
@@ -132,10 +212,8 @@ public final class SueInstance extends Component {
 
     /** MAC -> framing checks -> PSN decision -> unpacking -> XPU receive interface. */
     private void receivePath(FrameReceiver frx, TransportRx trx, CommandUnpacker unpacker) {
-        for (Port p : frx.ports()) {
-            if (p.name().startsWith("s_axis_")) {
-                expose(p); // frames from the MAC
-            }
+        if (config.llr() == null) {
+            exposeStream(frx, "s_axis_"); // frames from the MAC
         }
         frx.out.into(trx.in);
         trx.out.into(unpacker.in);

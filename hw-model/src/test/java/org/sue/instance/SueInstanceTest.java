@@ -34,6 +34,24 @@ class SueInstanceTest {
         assertTrue(r.aToB().nacksSent() + r.bToA().nacksSent() > 0, "gaps were NACKed");
     }
 
+    /**
+     * With Link Layer Retry beneath it, the same faulty link (losses, bit errors, MAC errors, bursts) costs the
+     * transport nothing: LLR replays on the link, every frame reaches the framing once and in order, so no PDU is
+     * retransmitted end to end and no timeout fires.
+     */
+    @Test
+    void linkLayerRetryRepairsTheLinkBeneathTheTransport() {
+        LinkModel.Faults faults = LinkModel.Faults.loss(0.02).withBitErrors(0.02).withMacErrors(0.01)
+                .withBursts(0.005, 4);
+        TwoXpuRun.Result r = new TwoXpuRun(SmallInstance.withLlr(HeaderFormat.ETH_IPV4_UDP, 80), 80, faults, 7, null)
+                .run(1500, 1500, 60_000, null);
+        check(r);
+        assertTrue(r.aToB().framesLost() > 0 && r.aToB().framesDamaged() > 0, "the link lost and damaged frames");
+        assertEquals(0, r.aToB().retransmitted() + r.bToA().retransmitted(), "no end-to-end retransmission");
+        assertEquals(0, r.aToB().timeouts() + r.bToA().timeouts(), "no transport timeout");
+        assertEquals(0, r.aToB().nacksSent() + r.bToA().nacksSent(), "no gap reached the transport");
+    }
+
     /** Seed 15 used to strand a new PDU offered to the arbiter when its connection started a go-back (a hang). */
     @Test
     void aGoBackNeverStrandsAPduOfferedToTheOutput() {

@@ -112,6 +112,7 @@ public final class GoldenScenarios {
         list.add(transportRx("transport_rx_w1024_d64", new TransportConfig(1024, 64, 1, 16384, 64, 256, 40, 4, 1, 2),
                 3000));
         list.add(sueInstance("sue_instance_w512_d16", 8000));
+        list.add(sueInstanceLlr("sue_instance_llr_w512_d16", 6000));
         LlrConfig llrTx = LlrConfig.defaults(256).withMaxFrameBytes(512).withLimits(16, 4096, 300, 2)
                 .withFlush(FrameAction.BLOCK, FrameAction.DISCARD, true, 200, 5000);
         list.add(new GoldenScenario("llr_tx_w256", () -> new LlrTx(llrTx), ResetStyle.SYNC_HIGH, 8000,
@@ -130,6 +131,17 @@ public final class GoldenScenarios {
     static GoldenScenario sueInstance(String name, long cycles) {
         SueInstance.Config config = SmallInstance.config(HeaderFormat.ETH_IPV4_UDP);
         LinkModel.Faults faults = LinkModel.Faults.loss(0.01).withBitErrors(0.02).withOutage(2500, 600);
+        return new GoldenScenario(name, () -> new SueInstance(config), ResetStyle.SYNC_HIGH, cycles,
+                () -> new SueInstancePeerTraffic(config, ResetStyle.SYNC_HIGH, 50, faults));
+    }
+
+    /**
+     * The small instance with Link Layer Retry against its scripted peer over a link that loses, corrupts and flags
+     * frames and loses control messages: LLR's INIT, ACKs, NACKs and replays beneath the transport.
+     */
+    static GoldenScenario sueInstanceLlr(String name, long cycles) {
+        SueInstance.Config config = SmallInstance.withLlr(HeaderFormat.ETH_IPV4_UDP, 50);
+        LinkModel.Faults faults = LinkModel.Faults.loss(0.01).withBitErrors(0.02).withMacErrors(0.01);
         return new GoldenScenario(name, () -> new SueInstance(config), ResetStyle.SYNC_HIGH, cycles,
                 () -> new SueInstancePeerTraffic(config, ResetStyle.SYNC_HIGH, 50, faults));
     }

@@ -1,5 +1,6 @@
 package org.sue.instance.tb;
 
+import java.math.BigInteger;
 import java.util.ArrayDeque;
 import java.util.Random;
 
@@ -8,7 +9,9 @@ import java.util.Random;
  * out {@code delay} cycles later, unless lost. Faults, each seeded: independent loss at {@code lossRate}, a bit flip
  * at {@code bitErrorRate} per frame (the receiver's FCS check then fails), the MAC's error flag at {@code macErrorRate}, bursts (with {@code burstRate} per frame a
  * run of {@code burstLength} frames is lost) and an outage (every frame in a window of cycles is lost). It counts
- * what it did, so a test can hold the receiver's counters against it.
+ * what it did, so a test can hold the receiver's counters against it. With Link Layer Retry a frame carries its LLR
+ * sideband, and link-control messages cross on a channel of their own (same delay, lost at the same rate and in the
+ * outage).
  */
 public final class LinkModel {
     /** How a link misbehaves; all rates per frame. */
@@ -52,14 +55,22 @@ public final class LinkModel {
         }
     }
 
-    /** A frame in flight: its bytes, the cycle it reaches the receiver, and whether its MAC flags it bad. */
-    public record InFlight(byte[] frame, long arrival, boolean macError) {
+    /**
+     * A frame in flight: its bytes, the cycle it reaches the receiver, whether its MAC flags it bad, and the LLR
+     * sideband it was sent with (null without LLR).
+     */
+    public record InFlight(byte[] frame, long arrival, boolean macError, BigInteger sideband) {
+    }
+
+    /** A link-control message in flight. */
+    public record Control(BigInteger message, long arrival) {
     }
 
     private final int delay;
     private final Faults faults;
     private final Random rnd;
     private final ArrayDeque<InFlight> flight = new ArrayDeque<>();
+    private final ArrayDeque<Control> controls = new ArrayDeque<>();
     private int burstLeft;
     private long sent;
     private long lost;
@@ -78,9 +89,31 @@ public final class LinkModel {
 
     /** A frame left the sender at {@code cycle}. */
     public void send(byte[] frame, long cycle) {
+        send(frame, null, cycle);
+    }
+
+    /** A link-control message left the sender at {@code cycle}. */
+    public void sendControl(BigInteger message, long cycle) {
+        if (!inOutage(cycle) && rnd.nextDouble() >= faults.lossRate()) {
+            controls.addLast(new Control(message, cycle + delay));
+        }
+    }
+
+    /** The next control message that has arrived by {@code cycle}, or null. */
+    public BigInteger arrivedControl(long cycle) {
+        Control c = controls.peekFirst();
+        return c == null || c.arrival() > cycle ? null : controls.pollFirst().message();
+    }
+
+    private boolean inOutage(long cycle) {
+        return cycle >= faults.outageFrom() && cycle < faults.outageFrom() + faults.outageLength();
+    }
+
+    /** A frame with its LLR sideband (null for none) left the sender at {@code cycle}. */
+    public void send(byte[] frame, BigInteger sideband, long cycle) {
         boolean chosen = sent == faults.dropFrame();
         sent++;
-        boolean inOutage = cycle >= faults.outageFrom() && cycle < faults.outageFrom() + faults.outageLength();
+        boolean inOutage = inOutage(cycle);
         if (burstLeft == 0 && faults.burstRate() > 0 && rnd.nextDouble() < faults.burstRate()) {
             burstLeft = faults.burstLength();
         }
@@ -100,7 +133,7 @@ public final class LinkModel {
             f[bit / 8] ^= (byte) (1 << (bit % 8));
             damaged++;
         }
-        flight.addLast(new InFlight(f, cycle + delay, macError));
+        flight.addLast(new InFlight(f, cycle + delay, macError, sideband));
     }
 
     /** The next frame that has arrived by {@code cycle}, or null. */
@@ -113,7 +146,7 @@ public final class LinkModel {
     }
 
     public boolean empty() {
-        return flight.isEmpty();
+        return flight.isEmpty() && controls.isEmpty();
     }
 
     public long sent() {

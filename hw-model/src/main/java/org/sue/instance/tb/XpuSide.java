@@ -15,10 +15,13 @@ import org.sue.cmd.tb.RandomCommands;
 import org.sue.instance.SueInstance;
 import org.sue.lib.stream.tb.PacketBeats;
 import org.sue.lib.stream.tb.StreamMonitor;
+import org.sue.link.LinkControl;
+import org.sue.link.LlrSideband;
 import org.sue.net.HeaderEntry;
 import org.sue.net.HeaderFormat;
 import org.sue.net.LocalIdentity;
 import org.sue.net.NetConfig;
+import org.sue.net.model.FrameCodec;
 import org.sue.net.tb.LoopbackRun;
 import org.sue.sim.Simulator;
 
@@ -43,6 +46,7 @@ public final class XpuSide {
     private final CommandSender tx;
     private final CommandReceiver rx;
     private final PacketBeats macIn;
+    private StreamMonitor macOut;
     private final LinkModel toPeer;
     private final Map<Integer, List<CommandCodec.Command>> sent = new HashMap<>();
     private XpuSide peer;
@@ -74,8 +78,10 @@ public final class XpuSide {
         rx = new CommandReceiver(sim, path.dataWidth(), path.table(), config.rxCmdCredits(), config.rxDataCredits(),
                 "rx_xpuid");
         macIn = new PacketBeats(sim, "s_axis");
-        new StreamMonitor(sim, "m_axis", (frame, cycle) -> {
-            toPeer.send(frame, cycle);
+        macOut = new StreamMonitor(sim, "m_axis", (frame, cycle) -> {
+            // with LLR the frame's sideband goes along (the tuser of its last beat, the same on every beat)
+            List<StreamMonitor.Packet> out = macOut.packets();
+            toPeer.send(frame, config.llr() == null ? null : out.get(out.size() - 1).user(), cycle);
             if (tap != null) {
                 tap.accept(frame, cycle);
             }
@@ -107,6 +113,12 @@ public final class XpuSide {
         sim.poke("tx_valid", 0);
         sim.poke("rx_reset_in", 0);
         sim.poke("tx_reset_in", 0);
+        if (config.llr() != null) {
+            sim.poke("llr_enable", 1);
+            sim.poke("link_up", 1);
+            sim.poke("ctl_in_valid", 0);
+            sim.poke("ctl_out_ready", 1);
+        }
         HeaderEntry e = new HeaderEntry(other.me.mac(), me.mac(), 100 + other.xpu, other.me.ip(), me.ip(),
                 0xC000 + xpu, other.me.xpu(), me.xpu(), 7, 0x50 + xpu);
         sim.poke("tbl_wr_valid", 1);
@@ -149,14 +161,52 @@ public final class XpuSide {
         if (macIn.idle()) {
             LinkModel.InFlight f = peer.toPeer.arrived(now);
             if (f != null) {
-                macIn.start(f.frame(), f.macError() ? BigInteger.ONE : BigInteger.ZERO); // tuser: the MAC's verdict
+                macIn.start(f.frame(), macVerdict(f)); // tuser: the MAC's verdict
             }
+        }
+        if (config.llr() != null) {
+            linkControl(now);
         }
         if (!macIn.idle()) {
             macIn.offer(true, null);
             macIn.advance();
         } else {
             sim.poke("s_axis_tvalid", 0);
+        }
+    }
+
+    /**
+     * The receiving MAC's tuser: without LLR its error flag; with LLR the sideband as sent, with {@code bad} when the
+     * MAC flags the frame or its FCS check fails.
+     */
+    private BigInteger macVerdict(LinkModel.InFlight f) {
+        if (f.sideband() == null) {
+            return f.macError() ? BigInteger.ONE : BigInteger.ZERO;
+        }
+        byte[] b = f.frame();
+        long fcs = 0;
+        for (int i = 0; i < 4; i++) {
+            fcs |= (long) (b[b.length - 4 + i] & 0xff) << (8 * i);
+        }
+        boolean bad = f.macError() || FrameCodec.crc32(b, 0, b.length - 4) != fcs;
+        BigInteger s = f.sideband();
+        return LlrSideband.RX.word().set("seq", LlrSideband.TX.field("seq").get(s))
+                .set("llr", LlrSideband.TX.field("llr").get(s)).set("bad", bad ? 1 : 0)
+                .set("poisoned", LlrSideband.TX.field("poisoned").get(s)).toBigInteger();
+    }
+
+    /** Control messages out to the link (ctl_out is always ready), and at most one a cycle in from it. */
+    private void linkControl(long now) {
+        if (sim.peek("ctl_out_valid") == 1) {
+            toPeer.sendControl(LinkControl.LAYOUT.word().set("type", sim.peek("ctl_out_type"))
+                    .set("value", sim.peek("ctl_out_value")).set("vc", sim.peek("ctl_out_vc")).toBigInteger(), now);
+        }
+        BigInteger m = peer.toPeer.arrivedControl(now);
+        sim.poke("ctl_in_valid", m == null ? 0 : 1);
+        if (m != null) {
+            sim.poke("ctl_in_type", LinkControl.LAYOUT.field("type").get(m));
+            sim.poke("ctl_in_value", LinkControl.LAYOUT.field("value").get(m));
+            sim.poke("ctl_in_vc", LinkControl.LAYOUT.field("vc").get(m));
         }
     }
 
@@ -259,6 +309,9 @@ public final class XpuSide {
     public String countersAgreeWithLink() {
         LinkModel from = peer.toPeer;
         long arrived = from.sent() - from.lost();
+        if (config.llr() != null) {
+            return llrCountersAgreeWithLink(from, arrived);
+        }
         long good = counter("net_frames_good");
         long badFcs = counter("net_drops_bad_fcs");
         long macErrors = counter("net_drops_mac_error");
@@ -268,6 +321,25 @@ public final class XpuSide {
                     + badFcs + " with a bad FCS, " + macErrors + " flagged";
         }
         return null;
+    }
+
+    /**
+     * With LLR (every frame numbered: INIT blocks frames): every frame that arrived was counted by its FCS status,
+     * the damaged and flagged ones as bad; the framing judged good exactly the frames LLR took, saw the bad copies
+     * of expected frames as the MAC's, and never a bad FCS.
+     */
+    private String llrCountersAgreeWithLink(LinkModel from, long arrived) {
+        long ok = counter("llr_rx_ok");
+        long bad = counter("llr_rx_bad");
+        boolean agree = ok + bad + counter("llr_rx_poisoned") == arrived && bad == from.damaged() + from.flagged()
+                && counter("net_frames_good") == counter("llr_rx_expected_seq_good")
+                && counter("net_drops_mac_error") == counter("llr_rx_expected_seq_bad")
+                && counter("net_drops_bad_fcs") == 0;
+        return agree ? null : peer.name + " -> " + name + ": link delivered " + arrived + " frames ("
+                + from.damaged() + " damaged, " + from.flagged() + " flagged), LLR counted " + ok + " good, " + bad
+                + " bad, took " + counter("llr_rx_expected_seq_good") + "; framing judged "
+                + counter("net_frames_good") + " good, " + counter("net_drops_mac_error") + " flagged, "
+                + counter("net_drops_bad_fcs") + " with a bad FCS";
     }
 
     /** One line of state for a stuck run. */
