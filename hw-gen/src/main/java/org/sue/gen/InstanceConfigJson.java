@@ -20,6 +20,9 @@ import org.sue.cmd.CommandTable;
 import org.sue.core.ResetStyle;
 import org.sue.instance.SueInstance;
 import org.sue.net.HeaderFormat;
+import org.sue.link.FrameAction;
+import org.sue.link.LinkControl;
+import org.sue.link.LlrConfig;
 import org.sue.net.NetConfig;
 import org.sue.net.SueMeta;
 import org.sue.transport.TransportConfig;
@@ -135,13 +138,52 @@ public final class InstanceConfigJson {
                     c -> c.instance().rxDataCredits()),
             integer("receive", "fifoDepth", 16, 65536, "beats of the framing receiver's packet FIFO",
                     c -> c.instance().rxFifoDepth()),
+            bool("linkLayer", "llr", "Link Layer Retry between the framing and the MAC (LLR sideband and control"
+                    + " channel on the MAC interface)", c -> c.instance().llr() != null),
+            integer("linkLayer", "outstandingFramesMax", 1, 1 << 18, "LLR: unacknowledged frames at which new"
+                    + " frames wait", c -> llr(c).outstandingFramesMax()),
+            integer("linkLayer", "outstandingBytesMax", 64, 1 << 24, "LLR: unacknowledged bytes at which new frames"
+                    + " wait (whole bus beats)", c -> llr(c).outstandingBytesMax()),
+            integer("linkLayer", "maxFrameBytes", 64, 16384, "LLR: largest frame, sizes the replay buffer",
+                    c -> llr(c).maxFrameBytes()),
+            integer("linkLayer", "replayTimerCycles", 16, 1 << 30, "LLR: cycles without an advancing ACK before a"
+                    + " replay of the whole buffer", c -> llr(c).replayTimerCycles()),
+            integer("linkLayer", "replayCountMax", 1, LlrConfig.NO_REPLAY_LIMIT, "LLR: timer replays in a row"
+                    + " before FLUSH (255: no limit)", c -> llr(c).replayCountMax()),
+            integer("linkLayer", "pcsLostTimeoutCycles", 0, 1 << 30, "LLR: cycles link_up may be low before FLUSH",
+                    c -> llr(c).pcsLostTimeoutCycles()),
+            integer("linkLayer", "dataAgeTimeoutCycles", 0, 1 << 30, "LLR: cycles a frame may wait for its ACK"
+                    + " before FLUSH (0: no limit)", c -> llr(c).dataAgeTimeoutCycles()),
+            choice("linkLayer", "initFrameAction", names(FrameAction.values()), "LLR: frames during INIT",
+                    c -> llr(c).initFrameAction().name()),
+            choice("linkLayer", "flushFrameAction", names(FrameAction.values()), "LLR: frames during FLUSH",
+                    c -> llr(c).flushFrameAction().name()),
+            bool("linkLayer", "reInitOnFlush", "LLR: from FLUSH straight to INIT (else wait for llr_enable low)",
+                    c -> llr(c).reInitOnFlush()),
+            integer("linkLayer", "ctlosSpacingBytes", 400, 16384, "LLR receive: an ACK at least every this many"
+                    + " bytes", c -> llr(c).ctlosSpacingBytes()),
+            integer("linkLayer", "ackIdleCycles", 1, 1 << 30, "LLR receive: an owed ACK also leaves after this many"
+                    + " cycles without a frame", c -> llr(c).ackIdleCycles()),
+            integer("linkLayer", "initRetryCycles", 16, 1 << 30, "LLR transmit: INIT again after this many cycles"
+                    + " without INIT_ECHO", c -> llr(c).initRetryCycles()),
+            integers("linkLayer", "controlCodes", 5, 1, 255, "control message types ACK, NACK, INIT, INIT_ECHO,"
+                    + " CF_Update", c -> codes(llr(c).codes())),
             choice("output", "language", names(HdlLanguage.values()), "HDL written (--vhdl overrides)",
                     c -> c.language().name()),
             choice("output", "reset", names(ResetStyle.values()), "reset style of every register (--reset overrides)",
                     c -> c.reset().name()));
 
     private static final List<String> SECTIONS = List.of("commandPath", "commandTypes", "network", "transport",
-            "receive", "output");
+            "receive", "linkLayer", "output");
+
+    /** The instance's LLR parameters, or the defaults for its bus when it has none (what turning it on gives). */
+    private static LlrConfig llr(Settings c) {
+        return c.instance().llr() != null ? c.instance().llr() : LlrConfig.defaults(c.instance().busWidth());
+    }
+
+    private static int[] codes(LinkControl.Codes k) {
+        return new int[] {k.ack(), k.nack(), k.init(), k.initEcho(), k.cfUpdate()};
+    }
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     /** Reads a configuration file; defaults fill what it leaves out. */
@@ -197,8 +239,22 @@ public final class InstanceConfigJson {
                 path.destinations(), i(v, "transport.ports"), i(v, "transport.storeBytes"),
                 i(v, "transport.windowPdus"), i(v, "transport.rtoCycles"), i(v, "transport.ackDelay"),
                 i(v, "transport.ackCount"), i(v, "transport.opAck"), i(v, "transport.opNack")));
+        LlrConfig llr = !(Boolean) v.get("linkLayer.llr") ? null : build("linkLayer", () -> {
+            int[] k = (int[]) v.get("linkLayer.controlCodes");
+            LlrConfig l = new LlrConfig(2 * path.dataWidth(), i(v, "linkLayer.outstandingFramesMax"),
+                    i(v, "linkLayer.outstandingBytesMax"), i(v, "linkLayer.maxFrameBytes"),
+                    i(v, "linkLayer.replayTimerCycles"), i(v, "linkLayer.replayCountMax"),
+                    i(v, "linkLayer.pcsLostTimeoutCycles"), i(v, "linkLayer.dataAgeTimeoutCycles"),
+                    FrameAction.valueOf((String) v.get("linkLayer.initFrameAction")),
+                    FrameAction.valueOf((String) v.get("linkLayer.flushFrameAction")),
+                    (Boolean) v.get("linkLayer.reInitOnFlush"), i(v, "linkLayer.ctlosSpacingBytes"),
+                    i(v, "linkLayer.ackIdleCycles"), i(v, "linkLayer.initRetryCycles"),
+                    new LinkControl.Codes(k[0], k[1], k[2], k[3], k[4]));
+            SueInstance.Config.checkLlr(path, net, l);
+            return l;
+        });
         SueInstance.Config instance = build("receive", () -> new SueInstance.Config(path, net, transport,
-                i(v, "receive.commandCredits"), i(v, "receive.dataCredits"), i(v, "receive.fifoDepth")));
+                i(v, "receive.commandCredits"), i(v, "receive.dataCredits"), i(v, "receive.fifoDepth"), llr));
         return new Settings(instance, HdlLanguage.valueOf((String) v.get("output.language")),
                 ResetStyle.valueOf((String) v.get("output.reset")));
     }

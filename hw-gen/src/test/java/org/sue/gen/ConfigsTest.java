@@ -19,6 +19,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.sue.core.ResetStyle;
 import org.sue.gen.InstanceConfigJson.ConfigError;
+import org.sue.link.FrameAction;
+import org.sue.link.LlrConfig;
 import org.sue.gen.InstanceConfigJson.Settings;
 import org.sue.instance.SueInstance;
 
@@ -56,6 +58,19 @@ class ConfigsTest {
         assertEquals(describe(small.instance()), describe(back.instance()));
         assertEquals(HdlLanguage.VHDL, back.language());
         assertEquals(ResetStyle.ASYNC_LOW, back.reset());
+        assertEquals(null, empty.instance().llr(), "no LLR unless asked for");
+    }
+
+    /** LLR switched on in JSON: the instance gets it, with the defaults for its bus unless a field says otherwise. */
+    @Test
+    void linkLayerRetryIsOneKeyAway() throws Exception {
+        Settings on = InstanceConfigJson.fromJson(new ObjectMapper().readTree(
+                "{\"linkLayer\": {\"llr\": true, \"replayTimerCycles\": 7000, \"initFrameAction\": \"BLOCK\"}}"));
+        LlrConfig expected = LlrConfig.defaults(1024).withLimits(264, 135_000, 7000, 3)
+                .withFlush(FrameAction.BLOCK, FrameAction.BEST_EFFORT, false, 1000, 100_000);
+        assertEquals(expected, on.instance().llr());
+        Settings back = InstanceConfigJson.fromJson(new ObjectMapper().readTree(InstanceConfigJson.toJson(on)));
+        assertEquals(expected, back.instance().llr());
     }
 
     @ParameterizedTest
@@ -75,6 +90,9 @@ class ConfigsTest {
         "{\"commandPath\": {\"xpuDataWidth\": 384}}|commandPath: CommandIngress dataWidth must be 256, 512 or 1024",
         "{\"output\": {\"reset\": \"SOMETIMES\"}}|output.reset: \"SOMETIMES\" is not one of",
         "[1, 2]|the configuration must be a JSON object",
+        "{\"linkLayer\": {\"llr\": true, \"maxFrameBytes\": 2000}}|linkLayer: SueInstance llr.maxFrameBytes must hold the largest frame (2106 bytes",
+        "{\"linkLayer\": {\"llr\": true, \"replayCountMax\": 0}}|linkLayer.replayCountMax: 0 is outside 1..255",
+        "{\"linkLayer\": {\"llr\": true, \"controlCodes\": [1, 2, 3, 4, 4]}}|linkLayer: LinkControl codes must differ",
     })
     void badConfigurationsNameThePathTheValueAndTheRange(String json, String message) throws Exception {
         ConfigError e = assertThrows(ConfigError.class,

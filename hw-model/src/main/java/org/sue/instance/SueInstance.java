@@ -86,15 +86,20 @@ public final class SueInstance extends Component {
             new FrameReceiver.Config(2 * path.dataWidth(), net, rxFifoDepth, true);
             new FrameTransmitter.Config(2 * path.dataWidth(), net, path.destinations());
             if (llr != null) {
-                if (llr.dataWidth() != 2 * path.dataWidth()) {
-                    throw new IllegalArgumentException("SueInstance llr.dataWidth must be the bus width ("
-                            + 2 * path.dataWidth() + " bits), got " + llr.dataWidth());
-                }
-                int largest = FrameFormat.frameBytes(net, path.pduLimit()); // the packing buffer's largest PDU
-                if (llr.maxFrameBytes() < largest) {
-                    throw new IllegalArgumentException("SueInstance llr.maxFrameBytes must hold the largest frame ("
-                            + largest + " bytes: path.pduLimit with its headers), got " + llr.maxFrameBytes());
-                }
+                checkLlr(path, net, llr);
+            }
+        }
+
+        /** LLR's bus is the instance's, and its largest frame holds the largest PDU the packing buffer makes. */
+        public static void checkLlr(CommandPath.Config path, NetConfig net, LlrConfig llr) {
+            if (llr.dataWidth() != 2 * path.dataWidth()) {
+                throw new IllegalArgumentException("SueInstance llr.dataWidth must be the bus width ("
+                        + 2 * path.dataWidth() + " bits), got " + llr.dataWidth());
+            }
+            int largest = FrameFormat.frameBytes(net, path.pduLimit());
+            if (llr.maxFrameBytes() < largest) {
+                throw new IllegalArgumentException("SueInstance llr.maxFrameBytes must hold the largest frame ("
+                        + largest + " bytes: path.pduLimit with its headers), got " + llr.maxFrameBytes());
             }
         }
 

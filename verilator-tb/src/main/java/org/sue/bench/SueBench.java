@@ -6,6 +6,8 @@ import org.sue.core.Design;
 import org.sue.core.ResetStyle;
 import org.sue.gen.Progress;
 import org.sue.instance.SueInstance;
+import org.sue.link.FrameAction;
+import org.sue.link.LlrConfig;
 import org.sue.instance.tb.LinkModel;
 import org.sue.instance.tb.TwoXpuRun;
 import org.sue.vectors.GoldenFiles;
@@ -27,6 +29,9 @@ import org.sue.vectors.SueInstancePeerTraffic;
  * the go-back-N efficiency (1 - p) / (1 + (N - 1) p), N = frames per round trip from the lossless run.
  * <li>{@code retx_recovery_cycles}: one lost PDU (the 200th frame), from the cycle it left A to the cycle delivery
  * resumed at B, same round trip.
+ * <li>{@code goodput_llr_loss_<p>}, {@code llr_recovery_cycles}: the same with Link Layer Retry beneath the transport
+ * (the 800G / 40 m profile: 264 frames, 135,000 bytes; replay timer 3 x round trip + 500 cycles; frames held during
+ * INIT), and the end-to-end retransmissions it leaves ({@code llr_transport_retransmitted_<p>}).
  * <li>{@code sue_cells}, {@code sue_ffs}, {@code sue_mem_bits}: Yosys.
  * <li>{@code sue_jvm_cycles_per_s}, {@code sue_verilator_cycles_per_s} and the other figures of {@link SimSpeedBench}:
  * 20,000 recorded cycles of one default instance against a peer instance over a lossy link, replayed.
@@ -90,15 +95,43 @@ public final class SueBench {
             }
         }
 
-        TwoXpuRun.Result lost = new TwoXpuRun(deep, RTT / 2, LinkModel.Faults.dropFrame(200), 6, null)
-                .rxReturnPercent(100).txValidPercent(100).run(4000, 0, TwoXpuRun.fixed(256), 200_000, null);
-        long recovery = lost.aToB().longestPauseEnd() - lost.aToB().lastLossCycle();
+        long recovery = recovery(deep);
         put.accept("retx_recovery_cycles", (double) recovery);
         System.out.printf("sue: one lost PDU, round trip %d cycles: delivery resumed %d cycles after it left A%n", RTT,
                 recovery);
 
+        SueInstance.Config llr = deep.withLlr(LlrConfig.defaults(config.busWidth()).withLimits(264, 135_000,
+                3 * RTT + 500, LlrConfig.NO_REPLAY_LIMIT).withFlush(FrameAction.BLOCK, FrameAction.BLOCK, true, 1000, 0));
+        for (double p : new double[] {1e-3, 1e-2}) {
+            long t0 = System.nanoTime();
+            TwoXpuRun.Result r = new TwoXpuRun(llr, RTT / 2, LinkModel.Faults.loss(p), 5, null).rxReturnPercent(100)
+                    .txValidPercent(100).run(commands, 0, TwoXpuRun.fixed(256), 200_000, null);
+            if (!r.ok()) {
+                throw new IllegalStateException("LLR goodput run with loss " + p + " lost or reordered commands");
+            }
+            TwoXpuRun.Direction d = r.aToB();
+            long[] del = d.deliveries();
+            double rate = (double) d.bytes() / (del[del.length - 1] - del[0]);
+            String key = p == 1e-3 ? "1e-3" : "1e-2";
+            put.accept("goodput_llr_loss_" + key, Math.round(rate / lossless * 1000) / 1000.0);
+            put.accept("llr_transport_retransmitted_" + key, (double) d.retransmitted());
+            System.out.printf("sue: loss %s with LLR: goodput %.3f of lossless, %d frames lost on the link, %d PDUs"
+                    + " retransmitted end to end (%.0f s)%n", key, rate / lossless, d.framesLost(), d.retransmitted(),
+                    (System.nanoTime() - t0) / 1e9);
+        }
+        long llrRecovery = recovery(llr);
+        put.accept("llr_recovery_cycles", (double) llrRecovery);
+        System.out.printf("sue: one lost frame with LLR: delivery resumed %d cycles after it left A%n", llrRecovery);
+
         SimSpeedBench.measure(speedCase(), out, put, 2, true);
         FramingBench.synthFigures("sue", Design.elaborate(new SueInstance(config)), out, put);
+    }
+
+    /** One frame (the 200th) lost: cycles from when it left A to when delivery resumed at B. */
+    private static long recovery(SueInstance.Config config) {
+        TwoXpuRun.Result lost = new TwoXpuRun(config, RTT / 2, LinkModel.Faults.dropFrame(200), 6, null)
+                .rxReturnPercent(100).txValidPercent(100).run(4000, 0, TwoXpuRun.fixed(256), 200_000, null);
+        return lost.aToB().longestPauseEnd() - lost.aToB().lastLossCycle();
     }
 
     /** 20,000 cycles of the default instance against a peer (commands both ways, 1% loss), for the speed figures. */
