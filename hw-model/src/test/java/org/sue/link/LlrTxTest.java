@@ -71,6 +71,11 @@ class LlrTxTest {
             }
         }
 
+        /** An ACK (or NACK, with {@code ackIsNack}) of {@code seq}, modulo 2^20, in the next cycle. */
+        void ack(long seq) {
+            ackValue = (int) (seq & 0xfffff);
+        }
+
         long numbered() {
             return sent.packets().stream().filter(p -> LlrSideband.TX.field("llr").get(p.user()) == 1).count();
         }
@@ -92,7 +97,7 @@ class LlrTxTest {
         Bench byBytes = new Bench(config(100, 3000), 100, 100);
         byBytes.run(2000);
         assertEquals(24, byBytes.numbered(), "bytes limit, counted in whole beats");
-        byBytes.ackValue = (int) ((byBytes.sim.peek("una") + 9) & 0xfffff); // frees ten frames
+        byBytes.ack(byBytes.sim.peek("una") + 9); // frees ten frames
         byBytes.run(200);
         assertEquals(34, byBytes.numbered(), "ten more after an ACK of ten");
         assertEquals(0, byBytes.sim.peek("rx_ack_nack_seq_error"));
@@ -103,14 +108,14 @@ class LlrTxTest {
         Bench b = new Bench(config(12, 100_000), 100, 100);
         b.run(500);
         long una = b.sim.peek("una");
-        b.ackValue = (int) ((una + 40) & 0xfffff); // beyond the newest frame sent
+        b.ack(una + 40); // beyond the newest frame sent
         b.run(5);
-        b.ackValue = (int) ((una - 3) & 0xfffff); // older than the oldest unacknowledged
+        b.ack(una - 3); // older than the oldest unacknowledged
         b.run(5);
         assertEquals(2, b.sim.peek("rx_ack_nack_seq_error"));
         assertEquals(una, b.sim.peek("una"));
         assertEquals(12, b.numbered());
-        b.ackValue = (int) ((una - 1) & 0xfffff); // acknowledges nothing new: in the window, no error
+        b.ack(una - 1); // acknowledges nothing new: in the window, no error
         b.run(5);
         assertEquals(2, b.sim.peek("rx_ack_nack_seq_error"));
     }
@@ -120,7 +125,7 @@ class LlrTxTest {
         Bench b = new Bench(config(12, 100_000), 12, 200);
         b.run(500);
         long una = b.sim.peek("una");
-        b.ackValue = (int) ((una + 4) & 0xfffff);
+        b.ack(una + 4);
         b.ackIsNack = true;
         b.run(300);
         assertEquals(12 + 7, b.sent.packets().size(), "frames 5..11 sent again");

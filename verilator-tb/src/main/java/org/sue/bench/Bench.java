@@ -8,7 +8,10 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.Supplier;
+import org.sue.core.Component;
 import org.sue.core.Design;
+import org.sue.gen.DefaultDesigns;
 import org.sue.gen.VerilogEmitter;
 import org.sue.lib.crc.CrcParams;
 import org.sue.lib.crc.ParallelCrc;
@@ -71,6 +74,18 @@ public final class Bench {
 
         // 9. the whole instance: end-to-end latency, goodput under loss against the go-back-N bound, recovery, synthesis
         SueBench.measure(Bench::put, out);
+
+        // 10. timing depth: every default design (the SUE instances included) mapped to 6-input LUTs
+        for (Map.Entry<String, Supplier<Component>> e : DefaultDesigns.all().entrySet()) {
+            VerilogEmitter.Result rtl = VerilogEmitter.emit(Design.elaborate(e.getValue().get()),
+                    out.resolve("lut6-" + e.getKey()));
+            Yosys.LutDepth d = Yosys.lut6(rtl.files(), rtl.topModule());
+            put("lut6_depth_" + e.getKey(), d.levels());
+            put("lut6_luts_" + e.getKey(), d.luts());
+            put("lut6_ffs_" + e.getKey(), d.flipFlops());
+            System.out.printf("lut6 %-26s %3d levels %8d LUTs %7d flip-flops%n", e.getKey(), d.levels(), d.luts(),
+                    d.flipFlops());
+        }
 
         Map<String, Object> json = new LinkedHashMap<>();
         Path file = Path.of("build", "bench.json");

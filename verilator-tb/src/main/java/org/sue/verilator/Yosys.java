@@ -86,6 +86,44 @@ public final class Yosys {
         }
     }
 
+    /** Timing depth in 6-input LUTs: the longest register-to-register path in LUT levels, and the LUT and flip-flop counts. */
+    public record LutDepth(String top, int levels, int luts, int flipFlops) {
+    }
+
+    /**
+     * Maps the design to 6-input LUTs and measures its deepest path, as the timing-depth figures of
+     * docs/performance.md are taken: {@code synth -flatten -run begin:fine}, {@code techmap}, {@code abc -lut 6}
+     * (memories kept as memory cells), {@code ltp -noff}: the LUTs on the longest path between flip-flops, memories
+     * and ports.
+     */
+    public static LutDepth lut6(List<Path> files, String top) {
+        StringBuilder script = new StringBuilder();
+        for (Path f : files) {
+            script.append("read_verilog -sv ").append(f.toAbsolutePath()).append('\n');
+        }
+        script.append("synth -flatten -top ").append(top).append(" -run begin:fine\n")
+                .append("techmap; opt -fast; abc -lut 6; opt -fast\n")
+                .append("tee -o lut.stat stat\n")
+                .append("tee -o ltp.txt ltp -noff\n");
+        try {
+            Path dir = Files.createTempDirectory("sue-yosys-lut");
+            Files.writeString(dir.resolve("run.ys"), script);
+            Tool.Output out = Tool.run(List.of("yosys", "-q", "-l", "yosys.log", "run.ys"), dir, 3600);
+            if (out.exitCode() != 0) {
+                throw new IllegalStateException("yosys (LUT6 mapping) failed on " + top + " (exit " + out.exitCode()
+                        + "):\n" + out.tail(30));
+            }
+            Map<String, Integer> types = cellTypes(Files.readString(dir.resolve("lut.stat")));
+            int luts = types.getOrDefault("$lut", 0);
+            int ffs = types.entrySet().stream().filter(e -> e.getKey().toUpperCase().contains("DFF"))
+                    .mapToInt(Map.Entry::getValue).sum();
+            Matcher l = LTP.matcher(Files.readString(dir.resolve("ltp.txt")));
+            return new LutDepth(top, l.find() ? Integer.parseInt(l.group(1)) : -1, luts, ffs);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** The RTLIL {@code memory} lines of a dump: flattened name (instance path, dot-separated) to its shape. */
     static Map<String, SynthReport.Memory> memories(String dump) {
         Map<String, SynthReport.Memory> m = new TreeMap<>();
