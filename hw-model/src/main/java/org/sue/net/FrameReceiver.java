@@ -34,7 +34,9 @@ import org.sue.net.model.FrameCodec;
  * padding and R-CRC: a second CRC unit checks the R-CRC residue, and the RH is taken from its first bytes), and a
  * slice that cuts the network header and RH at the front and the R-CRC and FCS at the back: what is delivered,
  * written into a {@link PacketFifo}. Header fields are captured from the first beats and checked when the last beat
- * arrives. The per-frame results meet in two small queues (frame checks + FCS; R-CRC + RH) and become the verdict
+ * arrives. In the IP formats the UDP checksum is summed in two parts, the pseudo header and UDP header from the
+ * captured header, the payload by an {@link InternetSum} beside the R-CRC unit, and judged with the verdict. The
+ * per-frame results meet in two small queues (frame checks + FCS; R-CRC + RH) and become the verdict
  * the packet FIFO waits for. Counters saturate: {@code drops_<reason>} per {@link DropReason}, {@code frames_good}
  * (judged good; delivered unless the packet FIFO was full, which {@code drops_overflow} counts).
  */

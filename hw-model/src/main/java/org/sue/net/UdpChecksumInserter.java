@@ -18,9 +18,11 @@ import org.sue.net.model.FrameCodec;
  * <p>The checksum sits in the UDP header but covers every byte after it, up to the R-CRC, so a frame is held until
  * its last byte has been summed: a FIFO of frame beats (two of the largest frames, so the next frame streams in
  * while one leaves), an {@link InternetSum} beside it from the pseudo header's addresses on, and a queue of
- * per-frame sums as deep as the beat FIFO (every frame has at least one beat there, so it never fills first). A frame leaves once its sum is known, with the pseudo header's protocol and UDP length added and
- * the complement patched into its beat. Added latency: the frame's own beats plus two cycles (docs/performance.md).
- * No frame may be longer than {@code net.maxPdu()} allows: a longer one would wait for room that never comes.
+ * per-frame sums as deep as the beat FIFO (every frame has at least one beat there, so it never fills first). A frame
+ * leaves once its sum is known, with the pseudo header's protocol and UDP length added and the complement patched
+ * into its beat. The input never waits; added latency: the frame's own beats plus three to four cycles
+ * (docs/performance.md). No frame may be longer than {@code net.maxPdu()} allows: a longer one would wait for room
+ * that never comes.
  */
 public final class UdpChecksumInserter extends Component {
     public record Config(@Tag("w") int dataWidth, NetConfig net) {
