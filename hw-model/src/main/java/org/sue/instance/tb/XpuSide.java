@@ -47,6 +47,9 @@ public final class XpuSide {
     private final CommandReceiver rx;
     private final PacketBeats macIn;
     private StreamMonitor macOut;
+    /** With LLR: frames that arrived here without (0) and with (1) a sequence number, and the bad ones of each. */
+    private final long[] arrived = new long[2];
+    private final long[] arrivedBad = new long[2];
     private final LinkModel toPeer;
     private final Map<Integer, List<CommandCodec.Command>> sent = new HashMap<>();
     private XpuSide peer;
@@ -114,7 +117,7 @@ public final class XpuSide {
         sim.poke("rx_reset_in", 0);
         sim.poke("tx_reset_in", 0);
         if (config.llr() != null) {
-            sim.poke("llr_enable", 1);
+            sim.poke("llr_enable", 0); // on at the first drive, so the INIT goes out while the link is driven
             sim.poke("link_up", 1);
             sim.poke("ctl_in_valid", 0);
             sim.poke("ctl_out_ready", 1);
@@ -165,6 +168,7 @@ public final class XpuSide {
             }
         }
         if (config.llr() != null) {
+            sim.poke("llr_enable", 1);
             linkControl(now);
         }
         if (!macIn.idle()) {
@@ -190,6 +194,9 @@ public final class XpuSide {
         }
         boolean bad = f.macError() || FrameCodec.crc32(b, 0, b.length - 4) != fcs;
         BigInteger s = f.sideband();
+        boolean numbered = LlrSideband.TX.field("llr").get(s) == 1;
+        arrived[numbered ? 1 : 0]++;
+        arrivedBad[numbered ? 1 : 0] += bad ? 1 : 0;
         return LlrSideband.RX.word().set("seq", LlrSideband.TX.field("seq").get(s))
                 .set("llr", LlrSideband.TX.field("llr").get(s)).set("bad", bad ? 1 : 0)
                 .set("poisoned", LlrSideband.TX.field("poisoned").get(s)).toBigInteger();
@@ -324,22 +331,24 @@ public final class XpuSide {
     }
 
     /**
-     * With LLR (every frame numbered: INIT blocks frames): every frame that arrived was counted by its FCS status,
-     * the damaged and flagged ones as bad; the framing judged good exactly the frames LLR took, saw the bad copies
-     * of expected frames as the MAC's, and never a bad FCS.
+     * With LLR: the numbered frames that arrived were counted by their FCS status, the damaged and flagged ones as
+     * bad; frames without a number (sent best effort while LLR was not up) passed unchecked; so the framing judged
+     * good exactly the frames LLR took plus the good unnumbered ones, saw the bad copies of expected frames and the
+     * bad unnumbered ones as the MAC's, and never a bad FCS (the MAC flags those).
      */
-    private String llrCountersAgreeWithLink(LinkModel from, long arrived) {
+    private String llrCountersAgreeWithLink(LinkModel from, long all) {
         long ok = counter("llr_rx_ok");
         long bad = counter("llr_rx_bad");
-        boolean agree = ok + bad + counter("llr_rx_poisoned") == arrived && bad == from.damaged() + from.flagged()
-                && counter("net_frames_good") == counter("llr_rx_expected_seq_good")
-                && counter("net_drops_mac_error") == counter("llr_rx_expected_seq_bad")
+        boolean agree = arrived[0] + arrived[1] == all && arrivedBad[0] + arrivedBad[1] == from.damaged()
+                + from.flagged() && ok + bad + counter("llr_rx_poisoned") == arrived[1] && bad == arrivedBad[1]
+                && counter("net_frames_good") == counter("llr_rx_expected_seq_good") + arrived[0] - arrivedBad[0]
+                && counter("net_drops_mac_error") == counter("llr_rx_expected_seq_bad") + arrivedBad[0]
                 && counter("net_drops_bad_fcs") == 0;
-        return agree ? null : peer.name + " -> " + name + ": link delivered " + arrived + " frames ("
-                + from.damaged() + " damaged, " + from.flagged() + " flagged), LLR counted " + ok + " good, " + bad
-                + " bad, took " + counter("llr_rx_expected_seq_good") + "; framing judged "
-                + counter("net_frames_good") + " good, " + counter("net_drops_mac_error") + " flagged, "
-                + counter("net_drops_bad_fcs") + " with a bad FCS";
+        return agree ? null : peer.name + " -> " + name + ": link delivered " + all + " frames ("
+                + from.damaged() + " damaged, " + from.flagged() + " flagged; " + arrived[0] + " without a number, "
+                + arrivedBad[0] + " of them bad), LLR counted " + ok + " good, " + bad + " bad, took "
+                + counter("llr_rx_expected_seq_good") + "; framing judged " + counter("net_frames_good") + " good, "
+                + counter("net_drops_mac_error") + " flagged, " + counter("net_drops_bad_fcs") + " with a bad FCS";
     }
 
     /** One line of state for a stuck run. */
