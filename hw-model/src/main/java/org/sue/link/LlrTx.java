@@ -89,7 +89,9 @@ public final class LlrTx extends Component {
         Mem ring = mem("replay_ring", beats, stored.width(), ReadUnderWrite.READ_FIRST);
         int records = config.recordCount();
         int rw = Hw.log2Up(records);
-        Layout record = Layout.of("frame_record", Layout.bits("start", pw), Layout.bits("time", tw));
+        boolean aging = config.dataAgeTimeoutCycles() != 0; // records keep the send time only for the data age
+        Layout record = aging ? Layout.of("frame_record", Layout.bits("start", pw), Layout.bits("time", tw))
+                : Layout.of("frame_record", Layout.bits("start", pw));
         Mem recordRing = mem("frame_records", records, record.width(), ReadUnderWrite.READ_FIRST);
 
         Reg now = reg("now", tw, 0);
@@ -140,8 +142,11 @@ public final class LlrTx extends Component {
         });
         Expr freshFirstSequenced = wire("fresh_first_sequenced", freshBeat.and(firstIn).and(sequenced));
         when(freshFirstSequenced, () -> next.set(next.add(1)));
-        recordRing.write(freshFirstSequenced, next.bits(rw - 1, 0), record.expr().set("start", wp)
-                .set("time", now).build());
+        Layout.ExprBuilder newRecord = record.expr().set("start", wp);
+        if (aging) {
+            newRecord.set("time", now);
+        }
+        recordRing.write(freshFirstSequenced, next.bits(rw - 1, 0), newRecord.build());
         Expr bytesM1 = Keep.lastLaneIndex(in.tkeep()).resize(cw);
         ring.write(freshBeat.and(sequenced), wp.bits(aw - 1, 0), stored.expr().set("data", in.tdata())
                 .set("bytes_m1", Hw.mux(in.tlast(), bytesM1, Hw.lit(cw, lanes - 1))).set("last", in.tlast())
@@ -225,7 +230,6 @@ public final class LlrTx extends Component {
         // ---- timers ------------------------------------------------------------------------------------------------
         Reg timerStart = reg("timer_start", tw, 0);
         Reg replayCount = reg("replay_count", 8, 0);
-        Reg oldestTime = reg("oldest_time", tw, 0);
         Reg pcsLow = reg("pcs_low_cycles", Hw.log2Up(config.pcsLostTimeoutCycles() + 2L), 0);
         when(linkUp, () -> pcsLow.set(0)).elseWhen(pcsLow.le(config.pcsLostTimeoutCycles()),
                 () -> pcsLow.set(pcsLow.add(1)));
@@ -234,11 +238,15 @@ public final class LlrTx extends Component {
                 .and(flushPending.not()).and(now.sub(timerStart).ge(config.replayTimerCycles())));
         boolean limited = config.replayCountMax() != LlrConfig.NO_REPLAY_LIMIT;
         Expr replaysUsed = limited ? replayCount.ge(config.replayCountMax()) : Hw.bool(false);
-        Expr aged = config.dataAgeTimeoutCycles() == 0 ? Hw.bool(false)
-                : anyOutstanding.and(now.sub(oldestTime).gt(config.dataAgeTimeoutCycles()));
+        Expr aged = Hw.bool(false);
+        if (aging) { // the oldest unacknowledged frame's send time: from its record when an ACK makes it the oldest
+            Reg oldestTime = reg("oldest_time", tw, 0);
+            when(freshFirstSequenced.and(anyOutstanding.not()), () -> oldestTime.set(now));
+            when(advancing, () -> oldestTime.set(Hw.mux(bAll, now, record.field("time").of(recordWord))));
+            aged = anyOutstanding.and(now.sub(oldestTime).gt(config.dataAgeTimeoutCycles()));
+        }
         Expr flushCause = wire("flush_cause", state.eq(ADVANCE).or(state.eq(REPLAY))
                 .and(pcsLost.or(aged).or(timerFired.and(replaysUsed))));
-        when(freshFirstSequenced.and(anyOutstanding.not()), () -> oldestTime.set(now));
 
         // ---- INIT --------------------------------------------------------------------------------------------------
         Reg initWait = reg("init_wait", Hw.log2Up(config.initRetryCycles() + 1L), 0);
@@ -257,8 +265,6 @@ public final class LlrTx extends Component {
         when(advancing, () -> {
             replayCount.set(0);
             timerStart.set(now);
-            when(bAll.not(), () -> oldestTime.set(record.field("time").of(recordWord)))
-                    .otherwise(() -> oldestTime.set(now));
         });
         when(anyOutstanding.not().or(replayDone), () -> timerStart.set(now));
         when(forward, () -> {

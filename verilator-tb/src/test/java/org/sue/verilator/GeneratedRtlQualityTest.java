@@ -16,6 +16,9 @@ import org.sue.core.ResetStyle;
 import org.sue.gen.DefaultDesigns;
 import org.sue.gen.HdlLanguage;
 import org.sue.gen.VerilogEmitter;
+import org.sue.instance.SueInstance;
+import org.sue.instance.tb.SmallInstance;
+import org.sue.net.HeaderFormat;
 
 /**
  * Everything scripts/generate writes passes {@code verilator --lint-only -Wall} with no warning and Yosys synthesis
@@ -51,6 +54,17 @@ class GeneratedRtlQualityTest {
                     + style.portName()), "async reset in the sensitivity list");
             assertEquals(List.of(), VerilatorLint.lint(r.files(), r.topModule()));
         }));
+    }
+
+    /**
+     * The instance with Link Layer Retry (its blocks are default designs of their own, synthesised there): the glue
+     * that joins them to the framing and the control channel is lint-clean too.
+     */
+    @Test
+    void theInstanceWithLinkLayerRetryIsLintClean() {
+        VerilogEmitter.Result r = VerilogEmitter.emit(Design.elaborate(new SueInstance(
+                SmallInstance.withLlr(HeaderFormat.ETH_IPV4_UDP, 80))), OUT.resolve("sue_instance_llr"));
+        assertEquals(List.of(), VerilatorLint.lint(r.files(), r.topModule()), "lint of " + r.files());
     }
 
     /** GHDL analyses every file and elaborates the top of each default design (flags: {@link Ghdl#FLAGS}). */
