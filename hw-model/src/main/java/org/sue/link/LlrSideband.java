@@ -1,5 +1,6 @@
 package org.sue.link;
 
+import java.math.BigInteger;
 import org.sue.core.Layout;
 
 /**
@@ -24,4 +25,10 @@ public final class LlrSideband {
      */
     public static final Layout RX = Layout.of("llr_rx_user", Layout.bits("seq", LinkControl.SEQ_WIDTH),
             Layout.bits("llr", 1), Layout.bits("bad", 1), Layout.bits("poisoned", 1));
+
+    /** What the receiving MAC reports for a frame sent with {@code txUser} ({@link #TX}): the same, and bad or not. */
+    public static BigInteger received(BigInteger txUser, boolean bad) {
+        return RX.word().set("seq", TX.field("seq").get(txUser)).set("llr", TX.field("llr").get(txUser))
+                .set("bad", bad ? 1 : 0).set("poisoned", TX.field("poisoned").get(txUser)).toBigInteger();
+    }
 }

@@ -250,7 +250,7 @@ public final class FrameReceiver extends Component {
      */
     private Expr udpHeaderSum(NetConfig net) {
         int udp = FrameCodec.udpAt(net);
-        int addresses = net.format() == HeaderFormat.ETH_IPV4_UDP ? udp - 8 : udp - 32;
+        int addresses = FrameCodec.udpSummedFrom(net);
         Expr sum = Hw.lit(22, 17).add(get16(udp + 4).resize(22));
         for (int at = addresses; at < udp + 8; at += 2) {
             sum = sum.add(get16(at).resize(22));

@@ -55,14 +55,12 @@ public final class UdpChecksumInserter extends Component {
         StreamConfig sc = new StreamConfig(w, SueMeta.WIDTH);
         in = Stream.slave(this, sc);
         out = Stream.master(this, sc);
-        int udp = FrameCodec.udpAt(net);
-        int addresses = net.format() == HeaderFormat.ETH_IPV4_UDP ? udp - 8 : udp - 32;
 
         // ---- hold each frame while it is summed -------------------------------------------------------------------
         int depth = 2 * config.maxFrameBeats() + 4;
         Expr accepted = in.fire();
         Stream frames = in.queue("frames", depth);
-        InternetSum sum = child("udp_sum", new InternetSum(new InternetSum.Config(w, addresses)));
+        InternetSum sum = child("udp_sum", new InternetSum(new InternetSum.Config(w, FrameCodec.udpSummedFrom(net))));
         Layout bytesOnly = Stream.packet(w, 0);
         Stream.flowOf(this, "summed", accepted, bytesOnly, bytesOnly.expr().set(Stream.TDATA, in.tdata())
                 .set(Stream.TKEEP, in.tkeep()).set(Stream.TLAST, in.tlast()).build()).into(sum.in);

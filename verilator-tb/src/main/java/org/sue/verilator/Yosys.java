@@ -24,17 +24,11 @@ public final class Yosys {
     private static final Pattern LTP = Pattern.compile("Longest topological path in \\S+ \\(length=(\\d+)\\)");
 
     public static SynthReport synth(List<Path> files, String top) {
-        StringBuilder script = new StringBuilder();
-        for (Path f : files) {
-            script.append("read_verilog -sv ").append(f.toAbsolutePath()).append('\n');
-        }
+        StringBuilder script = new StringBuilder(readVerilog(files));
         // RAMs first: stat counts the inferred memories (and their bits) before memory_collect turns them into cells
         script.append("hierarchy -top ").append(top).append('\n')
                 .append("proc; flatten; opt -fast; tee -o mem.stat stat; tee -q -o mems.il dump m:*\n")
-                .append("design -reset\n");
-        for (Path f : files) {
-            script.append("read_verilog -sv ").append(f.toAbsolutePath()).append('\n');
-        }
+                .append("design -reset\n").append(readVerilog(files));
         // synth's own script, except memory_map: inferred RAMs stay $mem cells (a real flow maps them to SRAM or
         // block RAM), so flip-flop and cell counts are logic only and large tables do not explode into flip-flops
         script.append("synth -flatten -top ").append(top).append(" -run begin:fine\n")
@@ -43,14 +37,10 @@ public final class Yosys {
                 .append("tee -o synth.stat stat\n")
                 .append("tee -o ltp.txt ltp -noff\n");
         try {
-            Path dir = Files.createTempDirectory("sue-yosys");
-            Files.writeString(dir.resolve("run.ys"), script);
-            Tool.Output out = Tool.run(List.of("yosys", "-q", "-l", "yosys.log", "run.ys"), dir, 1800);
-            String log = Files.exists(dir.resolve("yosys.log")) ? Files.readString(dir.resolve("yosys.log")) : out.text();
-            if (out.exitCode() != 0) {
-                throw new IllegalStateException("yosys failed on " + top + " (exit " + out.exitCode() + "):\n"
-                        + out.tail(30));
-            }
+            Run run = run("yosys", top, script.toString(), 1800);
+            Path dir = run.dir();
+            String log = Files.exists(dir.resolve("yosys.log")) ? Files.readString(dir.resolve("yosys.log"))
+                    : run.out().text();
             String stat = Files.readString(dir.resolve("synth.stat"));
             String memStat = Files.readString(dir.resolve("mem.stat"));
             String ltp = Files.readString(dir.resolve("ltp.txt"));
@@ -97,22 +87,12 @@ public final class Yosys {
      * and ports.
      */
     public static LutDepth lut6(List<Path> files, String top) {
-        StringBuilder script = new StringBuilder();
-        for (Path f : files) {
-            script.append("read_verilog -sv ").append(f.toAbsolutePath()).append('\n');
-        }
-        script.append("synth -flatten -top ").append(top).append(" -run begin:fine\n")
-                .append("techmap; opt -fast; abc -lut 6; opt -fast\n")
-                .append("tee -o lut.stat stat\n")
-                .append("tee -o ltp.txt ltp -noff\n");
+        String script = readVerilog(files) + "synth -flatten -top " + top + " -run begin:fine\n"
+                + "techmap; opt -fast; abc -lut 6; opt -fast\n"
+                + "tee -o lut.stat stat\n"
+                + "tee -o ltp.txt ltp -noff\n";
         try {
-            Path dir = Files.createTempDirectory("sue-yosys-lut");
-            Files.writeString(dir.resolve("run.ys"), script);
-            Tool.Output out = Tool.run(List.of("yosys", "-q", "-l", "yosys.log", "run.ys"), dir, 3600);
-            if (out.exitCode() != 0) {
-                throw new IllegalStateException("yosys (LUT6 mapping) failed on " + top + " (exit " + out.exitCode()
-                        + "):\n" + out.tail(30));
-            }
+            Path dir = run("yosys (LUT6 mapping)", top, script, 3600).dir();
             Map<String, Integer> types = cellTypes(Files.readString(dir.resolve("lut.stat")));
             int luts = types.getOrDefault("$lut", 0);
             int ffs = types.entrySet().stream().filter(e -> e.getKey().toUpperCase().contains("DFF"))
@@ -122,6 +102,30 @@ public final class Yosys {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    private static String readVerilog(List<Path> files) {
+        StringBuilder s = new StringBuilder();
+        for (Path f : files) {
+            s.append("read_verilog -sv ").append(f.toAbsolutePath()).append('\n');
+        }
+        return s.toString();
+    }
+
+    /** A Yosys run in a fresh directory: its files and its output. */
+    private record Run(Path dir, Tool.Output out) {
+    }
+
+    /** Runs the script (log in {@code yosys.log}); fails, naming {@code what} and the top, on a non-zero exit. */
+    private static Run run(String what, String top, String script, int timeoutSeconds) throws IOException {
+        Path dir = Files.createTempDirectory("sue-yosys");
+        Files.writeString(dir.resolve("run.ys"), script);
+        Tool.Output out = Tool.run(List.of("yosys", "-q", "-l", "yosys.log", "run.ys"), dir, timeoutSeconds);
+        if (out.exitCode() != 0) {
+            throw new IllegalStateException(what + " failed on " + top + " (exit " + out.exitCode() + "):\n"
+                    + out.tail(30));
+        }
+        return new Run(dir, out);
     }
 
     /** The RTLIL {@code memory} lines of a dump: flattened name (instance path, dot-separated) to its shape. */

@@ -100,13 +100,7 @@ class WiresharkDissectorTest {
                     if (damaged) {
                         frame[cfg.headerBytes() + 8 + 4] ^= 0x10;
                         if (cfg.sendsUdpChecksum()) { // as if damaged before the UDP checksum was made
-                            int at = FrameCodec.udpChecksumAt(cfg);
-                            frame[at] = 0;
-                            frame[at + 1] = 0;
-                            int sum = FrameCodec.udpSum(cfg, frame);
-                            sum = sum == 0 ? 0xffff : sum;
-                            frame[at] = (byte) (sum >>> 8);
-                            frame[at + 1] = (byte) sum;
+                            FrameCodec.fillUdpChecksum(cfg, frame);
                         }
                     }
                     w.write(frame, i);

@@ -15,7 +15,7 @@ import org.sue.cmd.tb.RandomCommands;
 import org.sue.instance.SueInstance;
 import org.sue.lib.stream.tb.PacketBeats;
 import org.sue.lib.stream.tb.StreamMonitor;
-import org.sue.link.LinkControl;
+import org.sue.link.tb.ControlPorts;
 import org.sue.link.LlrSideband;
 import org.sue.net.HeaderEntry;
 import org.sue.net.HeaderFormat;
@@ -187,34 +187,20 @@ public final class XpuSide {
         if (f.sideband() == null) {
             return f.macError() ? BigInteger.ONE : BigInteger.ZERO;
         }
-        byte[] b = f.frame();
-        long fcs = 0;
-        for (int i = 0; i < 4; i++) {
-            fcs |= (long) (b[b.length - 4 + i] & 0xff) << (8 * i);
-        }
-        boolean bad = f.macError() || FrameCodec.crc32(b, 0, b.length - 4) != fcs;
-        BigInteger s = f.sideband();
-        boolean numbered = LlrSideband.TX.field("llr").get(s) == 1;
+        boolean bad = f.macError() || !FrameCodec.fcsOk(f.frame());
+        boolean numbered = LlrSideband.TX.field("llr").get(f.sideband()) == 1;
         arrived[numbered ? 1 : 0]++;
         arrivedBad[numbered ? 1 : 0] += bad ? 1 : 0;
-        return LlrSideband.RX.word().set("seq", LlrSideband.TX.field("seq").get(s))
-                .set("llr", LlrSideband.TX.field("llr").get(s)).set("bad", bad ? 1 : 0)
-                .set("poisoned", LlrSideband.TX.field("poisoned").get(s)).toBigInteger();
+        return LlrSideband.received(f.sideband(), bad);
     }
 
     /** Control messages out to the link (ctl_out is always ready), and at most one a cycle in from it. */
     private void linkControl(long now) {
-        if (sim.peek("ctl_out_valid") == 1) {
-            toPeer.sendControl(LinkControl.LAYOUT.word().set("type", sim.peek("ctl_out_type"))
-                    .set("value", sim.peek("ctl_out_value")).set("vc", sim.peek("ctl_out_vc")).toBigInteger(), now);
+        BigInteger out = ControlPorts.offered(sim);
+        if (out != null) {
+            toPeer.sendControl(out, now);
         }
-        BigInteger m = peer.toPeer.arrivedControl(now);
-        sim.poke("ctl_in_valid", m == null ? 0 : 1);
-        if (m != null) {
-            sim.poke("ctl_in_type", LinkControl.LAYOUT.field("type").get(m));
-            sim.poke("ctl_in_value", LinkControl.LAYOUT.field("value").get(m));
-            sim.poke("ctl_in_vc", LinkControl.LAYOUT.field("vc").get(m));
-        }
+        ControlPorts.deliver(sim, peer.toPeer.arrivedControl(now));
     }
 
     public XpuSide rxReturnPercent(int p) {

@@ -134,9 +134,7 @@ public final class LlrLinkRun {
                     boolean lost = down || rnd.nextDouble() < faults.frameLoss();
                     boolean bad = rnd.nextDouble() < faults.frameBad();
                     if (!lost) {
-                        onLink.add(new Timed(c + faults.delay(), bytes, LlrSideband.RX.word().set("seq", seq)
-                                .set("llr", llr ? 1 : 0).set("bad", bad ? 1 : 0)
-                                .set("poisoned", field(user, "poisoned")).toBigInteger()));
+                        onLink.add(new Timed(c + faults.delay(), bytes, LlrSideband.received(user, bad)));
                     }
                 }
             }
@@ -190,22 +188,13 @@ public final class LlrLinkRun {
         if (down || rnd.nextDouble() < faults.ctlLoss()) {
             return;
         }
-        BigInteger m = LinkControl.LAYOUT.word().set("type", sim.peek("ctl_out_type"))
-                .set("value", sim.peek("ctl_out_value")).set("vc", sim.peek("ctl_out_vc")).toBigInteger();
-        channel.add(new Timed(cycle + faults.delay(), null, m));
+        channel.add(new Timed(cycle + faults.delay(), null, ControlPorts.offered(sim)));
     }
 
     /** At most one message a cycle into {@code sim}'s ctl_in, in order. */
     private static void deliver(Simulator sim, ArrayDeque<Timed> channel, long cycle) {
         Timed t = channel.peek();
-        boolean now = t != null && t.at() <= cycle;
-        sim.poke("ctl_in_valid", now ? 1 : 0);
-        if (now) {
-            channel.poll();
-            sim.poke("ctl_in_type", LinkControl.LAYOUT.field("type").get(t.user()));
-            sim.poke("ctl_in_value", LinkControl.LAYOUT.field("value").get(t.user()));
-            sim.poke("ctl_in_vc", LinkControl.LAYOUT.field("vc").get(t.user()));
-        }
+        ControlPorts.deliver(sim, t != null && t.at() <= cycle ? channel.poll().user() : null);
     }
 
     private static Map<String, Long> counters(Simulator sim) {

@@ -60,8 +60,7 @@ public final class FrameCodec {
         int rcrcAt = hdr + pdu + pad;
         putLe32(f, rcrcAt, crc32(f, hdr, pdu + pad));
         if (cfg.sendsUdpChecksum()) {
-            int sum = udpSum(cfg, f);
-            put16(f, udpChecksumAt(cfg), sum == 0 ? 0xffff : sum); // RFC 768: a computed 0 is sent as all ones
+            fillUdpChecksum(cfg, f);
         }
         putLe32(f, rcrcAt + FrameFormat.RCRC_BYTES, crc32(f, 0, rcrcAt + FrameFormat.RCRC_BYTES));
         return f;
@@ -185,7 +184,7 @@ public final class FrameCodec {
         if (n < FrameFormat.MIN_FRAME || n <= cfg.headerBytes() + FrameFormat.RH_BYTES + FrameFormat.RCRC_BYTES + FrameFormat.FCS_BYTES) {
             return drop(DropReason.RUNT);
         }
-        if (crc32(f, 0, n - FrameFormat.FCS_BYTES) != getLe32(f, n - FrameFormat.FCS_BYTES)) {
+        if (!fcsOk(f)) {
             return drop(DropReason.BAD_FCS);
         }
         int hdr = cfg.headerBytes();
@@ -308,6 +307,19 @@ public final class FrameCodec {
         return udpAt(cfg) + 6;
     }
 
+    /** Offset of the first byte the UDP checksum covers: the pseudo header's source address in the IP header. */
+    public static int udpSummedFrom(NetConfig cfg) {
+        return udpAt(cfg) - (cfg.format() == HeaderFormat.ETH_IPV4_UDP ? 8 : 32);
+    }
+
+    /** Writes the right UDP checksum into a frame of an IP format (FCS last, left as it is); 0 is sent as 0xFFFF. */
+    public static void fillUdpChecksum(NetConfig cfg, byte[] f) {
+        int at = udpChecksumAt(cfg);
+        put16(f, at, 0);
+        int sum = udpSum(cfg, f);
+        put16(f, at, sum == 0 ? 0xffff : sum); // RFC 768: a computed 0 is sent as all ones
+    }
+
     /**
      * RFC 768 / RFC 8200 8.1 over a whole frame (FCS last): the Internet checksum of the pseudo header (source and
      * destination addresses, protocol 17, UDP length) and the UDP header and payload as they are in the frame. With
@@ -316,7 +328,7 @@ public final class FrameCodec {
      */
     public static int udpSum(NetConfig cfg, byte[] f) {
         int udp = udpAt(cfg);
-        int addresses = cfg.format() == HeaderFormat.ETH_IPV4_UDP ? udp - 8 : udp - 32;
+        int addresses = udpSummedFrom(cfg);
         int udpLength = f.length - FrameFormat.FCS_BYTES - udp;
         // the pseudo header's fields first (an even count of bytes), so an odd UDP length stays the last byte
         byte[] b = new byte[udp - addresses + 4 + udpLength];
@@ -332,6 +344,12 @@ public final class FrameCodec {
     }
 
     // ---- bytes -------------------------------------------------------------------------------------------------------
+
+    /** The frame's last four bytes are its FCS. */
+    public static boolean fcsOk(byte[] f) {
+        int n = f.length - FrameFormat.FCS_BYTES;
+        return crc32(f, 0, n) == getLe32(f, n);
+    }
 
     /** CRC-32 (IEEE 802.3) as java.util.zip computes it; sent least significant byte first (FCS and R-CRC). */
     public static long crc32(byte[] b, int off, int len) {

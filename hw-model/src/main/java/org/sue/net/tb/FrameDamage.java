@@ -56,10 +56,11 @@ public final class FrameDamage {
                 g[at] = 0;
                 g[at + 1] = 0;
                 if (kind == 13) {
-                    int right = FrameCodec.udpSum(net, g);
-                    int sum = (right == 0 ? 0xffff : right) ^ (rnd.nextBoolean() ? 0 : 1 << rnd.nextInt(16));
-                    g[at] = (byte) (sum >>> 8);
-                    g[at + 1] = (byte) sum;
+                    FrameCodec.fillUdpChecksum(net, g);
+                    if (!rnd.nextBoolean()) {
+                        int bit = rnd.nextInt(16);
+                        g[at + 1 - bit / 8] ^= (byte) (1 << (bit % 8));
+                    }
                 }
                 yield refcs(g);
             }

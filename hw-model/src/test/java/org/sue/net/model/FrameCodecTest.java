@@ -189,9 +189,7 @@ public class FrameCodecTest {
         assertEquals(0, FrameCodec.get16(plain4, at4), "IPv4 sends 0 (RFC 768)");
         assertTrue(FrameCodec.decode(v4, ME, plain4).ok());
         byte[] summed4 = plain4.clone();
-        int sum = FrameCodec.udpSum(v4, summed4);
-        summed4[at4] = (byte) (sum >>> 8);
-        summed4[at4 + 1] = (byte) sum;
+        FrameCodec.fillUdpChecksum(v4, summed4);
         assertTrue(FrameCodec.decode(v4, ME, FrameDamage.refcs(summed4)).ok(), "a peer's IPv4 checksum is checked");
         summed4[at4] ^= 0x10;
         assertEquals(DropReason.BAD_UDP_CHECKSUM, FrameCodec.decode(v4, ME, FrameDamage.refcs(summed4)).drop());
