@@ -81,13 +81,7 @@ public final class ParallelCrc extends Component {
             laneBytes.add(Hw.mux(keep, sData.bits(8 * i + 7, 8 * i), Hw.zeros(8)));
         }
         Expr masked = wire("masked_data", Hw.cat(laneBytes));
-        List<Expr> nextBits = new ArrayList<>();
-        for (int i = w - 1; i >= 0; i--) {
-            Expr fromState = state.and(Hw.lit(w, BigInteger.valueOf(m.stateMask(i)).and(ones(w)))).xorR();
-            Expr fromData = masked.and(Hw.lit(config.dataWidth(), m.dataMask(i))).xorR();
-            nextBits.add(fromState.xor(fromData));
-        }
-        Expr next = wire("next_state", Hw.cat(nextBits));
+        Expr next = wire("next_state", step(m, state, masked));
         Expr endOfFrame = wire("end_of_frame", sValid.and(sLast));
         when(sValid, () -> state.set(Hw.mux(sLast, state.lit(p.init()), next)));
 
@@ -110,6 +104,28 @@ public final class ParallelCrc extends Component {
 
         crc.valid().set(crcOutValid);
         crc.field("value").set(crcOut);
+    }
+
+    /** The register after one full beat of {@code data}: one parity per register bit. */
+    private static Expr step(CrcMatrices m, Expr state, Expr data) {
+        int w = state.width();
+        List<Expr> nextBits = new ArrayList<>();
+        for (int i = w - 1; i >= 0; i--) {
+            Expr fromState = state.and(Hw.lit(w, BigInteger.valueOf(m.stateMask(i)).and(ones(w)))).xorR();
+            Expr fromData = data.and(Hw.lit(data.width(), m.dataMask(i))).xorR();
+            nextBits.add(fromState.xor(fromData));
+        }
+        return Hw.cat(nextBits);
+    }
+
+    /**
+     * The finished CRC of a message that is exactly {@code data} (byte i in bits [8i+7:8i]), combinational: for short
+     * fixed-size messages such as a control frame's FCS.
+     */
+    public static Expr ofWord(CrcParams p, Expr data) {
+        int w = p.width();
+        return finish(p, step(new CrcMatrices(p, data.width()), Hw.lit(w, BigInteger.valueOf(p.init()).and(ones(w))),
+                data));
     }
 
     private static BigInteger ones(int w) {

@@ -1,0 +1,190 @@
+package org.sue.link;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.sue.core.Component;
+import org.sue.core.Expr;
+import org.sue.core.Hw;
+import org.sue.core.Layout;
+import org.sue.core.Port;
+import org.sue.core.Reg;
+import org.sue.lib.stream.Arbiter;
+import org.sue.lib.stream.Keep;
+import org.sue.lib.stream.Stream;
+import org.sue.net.SueMeta;
+
+/**
+ * Receiver side of Credit-Based Flow Control on one port (docs/protocol.md section 8): counts the credits of the
+ * frames that enter the receive buffer (R_VC_CC, {@code enqueue}) and of those that leave it (R_VC_CF,
+ * {@code dequeue}), returns the freed ones to the sender with CF_Updates on the control channel, and takes the
+ * sender's CC_Update frames to give back the credits of frames lost on the link.
+ *
+ * <p>CF_Update of VC v ({@code ctl_out}: the CF code, {@code value} R_VC_CF, {@code vc} v) leaves when credits are
+ * owed (R_VC_CF moved since the last one) and the last one is at least {@code cfMinSpacingBytes} of link time old, or
+ * when the last one is {@code cfMaxSpacingBytes} old, owed or not: a lost CF_Update is repaired by the next, since
+ * each carries the absolute count. One cycle counts as a beat of bytes. VCs due at once take turns.
+ *
+ * <p>CC_Update frames ({@code s_axis_cc}, a flow of frames the port's demultiplexer diverted here; tuser high on the
+ * last beat of a frame the MAC found bad): a 64-byte frame with the configured header applies, for each lossless VC,
+ * {@code lost = S_VC_CC - R_VC_CC; if lost > 0 (as a 20-bit signed difference): R_VC_CF += lost, R_VC_CC = S_VC_CC};
+ * any other is dropped and counted. The frame must arrive in order with the data frames around it: every frame the
+ * sender sent before it must have been enqueued (or lost) when it applies; an {@code enqueue} in its cycle is a later
+ * frame and counts after it.
+ */
+public final class CbfcReceiver extends Component {
+    public final Stream enqueue;
+    public final Stream dequeue;
+    public final Stream ccIn;
+    public final Stream ctlOut;
+    /** Counter and status outputs by port name. */
+    public final Map<String, Port> status = new LinkedHashMap<>();
+    private final CbfcConfig config;
+    private final int cw = CbfcConfig.COUNTER_WIDTH;
+    private final List<Reg> consumed = new ArrayList<>(); // R_VC_CC
+    private final List<Reg> freed = new ArrayList<>();    // R_VC_CF
+
+    public CbfcReceiver(CbfcConfig config) {
+        super(config);
+        this.config = config;
+        Layout event = Layout.of("cbfc_frame", Layout.bits("vc", SueMeta.VC_WIDTH),
+                Layout.bits("bytes", CbfcSender.FRAME_BYTES_WIDTH));
+        enqueue = Stream.slaveFlow(this, "enqueue", event);
+        dequeue = Stream.slaveFlow(this, "dequeue", event);
+        ccIn = Stream.slaveFlow(this, "s_axis_cc", Stream.packet(config.dataWidth(), 1));
+        ctlOut = Stream.master(this, "ctl_out", LinkControl.LAYOUT);
+        for (int v = 0; v < SueMeta.VCS; v++) { // best-effort VCs count nothing
+            consumed.add(config.lossless(v) ? reg("vc_consumed_" + v, cw, 0) : null);
+            freed.add(config.lossless(v) ? reg("vc_freed_" + v, cw, 0) : null);
+        }
+
+        Cc cc = ccUpdates();
+        counters(cc);
+        cfUpdates();
+    }
+
+    /** A CC_Update frame checked and taken apart: valid on its last beat. */
+    private record Cc(Expr valid, List<Expr> counters) {
+    }
+
+    /** The first 64 bytes of each frame on s_axis_cc, judged at its last beat. */
+    private Cc ccUpdates() {
+        int lanes = config.beatBytes();
+        int frameBits = 8 * CbfcConfig.CC_FRAME_BYTES;
+        int ccBeats = (CbfcConfig.CC_FRAME_BYTES + lanes - 1) / lanes;
+        int bw = CbfcSender.FRAME_BYTES_WIDTH;
+        Reg beat = reg("cc_in_beat", Hw.log2Up(ccBeats + 1L), 0); // stops at ccBeats
+        Reg bytes = reg("cc_in_bytes", bw, 0);                     // stops at all ones
+        Expr total = wire("cc_in_total", bytes.add(Keep.count(ccIn.tkeep(), bw)));
+        when(ccIn.valid(), () -> {
+            beat.set(Hw.mux(ccIn.tlast(), Hw.zeros(beat.width()), Hw.mux(beat.eq(ccBeats), beat, beat.add(1))));
+            bytes.set(Hw.mux(ccIn.tlast(), Hw.zeros(bw), Hw.mux(total.lt(bytes), Hw.ones(bw), total)));
+        });
+        Expr word;
+        if (ccBeats == 1) {
+            word = ccIn.tdata().bits(frameBits - 1, 0);
+        } else { // the frame's earlier beats are held; the last is the one arriving
+            int w = config.dataWidth();
+            Reg held = regNoReset("cc_in_held", frameBits - w);
+            List<Expr> next = new ArrayList<>();
+            for (int b = ccBeats - 2; b >= 0; b--) {
+                Expr slot = held.bits((b + 1) * w - 1, b * w);
+                next.add(Hw.mux(beat.eq(b), ccIn.tdata(), slot));
+            }
+            when(ccIn.valid().and(ccIn.tlast().not()), () -> held.set(Hw.cat(next)));
+            word = Hw.cat(ccIn.tdata(), held).bits(frameBits - 1, 0);
+        }
+        Expr end = ccIn.valid().and(ccIn.tlast());
+        Expr wellFormed = wire("cc_well_formed", total.eq(CbfcConfig.CC_FRAME_BYTES)
+                .and(CcUpdateFrame.header(word).eq(CcUpdateFrame.expectedHeader(config))).and(ccIn.tuser().not()));
+        Expr applies = wire("cc_applies", end.and(wellFormed));
+        count("cc_updates_received", applies);
+        count("cc_frames_dropped", end.and(wellFormed.not()));
+        return new Cc(applies, CcUpdateFrame.counters(word, SueMeta.VCS));
+    }
+
+    /** R_VC_CC and R_VC_CF: the CC_Update first, then the cycle's enqueue and dequeue. */
+    private void counters(Cc cc) {
+        Expr inCredits = wire("enqueue_credits", config.creditsOf(enqueue.field("bytes")));
+        Expr outCredits = wire("dequeue_credits", config.creditsOf(dequeue.field("bytes")));
+        Reg recovered = reg("credits_recovered_total", 32, 0);
+        Expr recoveredNow = Hw.zeros(32);
+        for (int v = 0; v < SueMeta.VCS; v++) {
+            Reg rcc = consumed.get(v);
+            Reg rcf = freed.get(v);
+            statusOut("r_cc_" + v, config.lossless(v) ? rcc : Hw.zeros(cw));
+            statusOut("r_cf_" + v, config.lossless(v) ? rcf : Hw.zeros(cw));
+            if (!config.lossless(v)) {
+                continue;
+            }
+            Expr lost = wire("cc_lost_" + v, cc.counters().get(v).sub(rcc));
+            Expr recover = wire("cc_recover_" + v, cc.valid().and(lost.ne(0)).and(lost.msb().not()));
+            Expr ccAfter = Hw.mux(recover, cc.counters().get(v), rcc);
+            Expr cfAfter = Hw.mux(recover, rcf.add(lost), rcf);
+            Expr in = enqueue.valid().and(enqueue.field("vc").eq(v));
+            Expr out = dequeue.valid().and(dequeue.field("vc").eq(v));
+            rcc.set(Hw.mux(in, ccAfter.add(inCredits), ccAfter));
+            rcf.set(Hw.mux(out, cfAfter.add(outCredits), cfAfter));
+            recoveredNow = recoveredNow.add(Hw.mux(recover, lost.resize(32), Hw.zeros(32)));
+        }
+        recovered.set(recovered.add(recoveredNow));
+        statusOut("cc_credits_recovered", recovered);
+    }
+
+    /** One CF_Update per VC when owed and spaced, or when the maximum spacing passed; VCs take turns. */
+    private void cfUpdates() {
+        int minCycles = config.cycles(config.cfMinSpacingBytes());
+        int maxCycles = config.cycles(config.cfMaxSpacingBytes());
+        int tw = Hw.log2Up(maxCycles + 1L);
+        List<Expr> due = new ArrayList<>();
+        List<Expr> values = new ArrayList<>();
+        List<Reg> lastSent = new ArrayList<>();
+        List<Reg> since = new ArrayList<>();
+        for (int v = 0; v < SueMeta.VCS; v++) {
+            boolean counted = config.lossless(v);
+            Reg sent = counted ? reg("cf_sent_" + v, cw, 0) : null;
+            Reg age = counted ? reg("cf_age_" + v, tw, 0) : null;
+            lastSent.add(sent);
+            since.add(age);
+            values.add(counted ? freed.get(v) : Hw.zeros(cw));
+            due.add(counted ? wire("cf_due_" + v, freed.get(v).ne(sent).and(age.ge(minCycles)).or(age.ge(maxCycles)))
+                    : Hw.bool(false));
+        }
+        Reg last = reg("cf_last_vc", SueMeta.VC_WIDTH, SueMeta.VCS - 1);
+        Expr pick = wire("cf_pick", Arbiter.rotatingPick(due, last));
+        Expr value = Hw.select(values, pick);
+        Stream message = Stream.of(this, "cf_message", Hw.cat(due).orR(), LinkControl.LAYOUT,
+                LinkControl.LAYOUT.expr().set("type", Hw.lit(LinkControl.TYPE_WIDTH, config.codes().cfUpdate()))
+                        .set("value", value).set("vc", pick.resize(LinkControl.VC_WIDTH)).build());
+        message.stage("ctl_out_stage").into(ctlOut);
+        Expr sent = message.fire();
+        when(sent, () -> last.set(pick));
+        for (int v = 0; v < SueMeta.VCS; v++) {
+            Reg s = lastSent.get(v);
+            Reg age = since.get(v);
+            if (s == null) {
+                continue;
+            }
+            when(sent.and(pick.eq(v)), () -> {
+                s.set(value);
+                age.set(0);
+            }).elseWhen(age.ne(maxCycles), () -> age.set(age.add(1)));
+        }
+        count("cf_updates_sent", sent);
+    }
+
+    private void statusOut(String name, Expr value) {
+        Port p = out(name, value.width());
+        p.set(value);
+        status.put(name, p);
+    }
+
+    private void count(String name, Expr increment) {
+        status.put(name, counter(name, increment));
+    }
+
+    public CbfcConfig config() {
+        return config;
+    }
+}
