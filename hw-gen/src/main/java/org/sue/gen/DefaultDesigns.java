@@ -12,6 +12,9 @@ import org.sue.lib.CreditCounter;
 import org.sue.lib.SyncFifo;
 import org.sue.lib.crc.CrcParams;
 import org.sue.lib.crc.ParallelCrc;
+import org.sue.link.CbfcConfig;
+import org.sue.link.CbfcReceiver;
+import org.sue.link.CbfcSender;
 import org.sue.link.LlrConfig;
 import org.sue.link.LlrRx;
 import org.sue.link.LlrTx;
@@ -64,6 +67,8 @@ public final class DefaultDesigns {
         m.put("transport_rx_w1024", () -> new TransportRx(TransportConfig.defaults(1024)));
         // Link Layer Retry, the 800G / 40 m profile on the 1024-bit bus
         m.put("llr_tx_w1024", () -> new LlrTx(LlrConfig.defaults(1024)));
+        m.put("cbfc_tx_w1024", () -> new CbfcSender(CbfcConfig.defaults(1024)));
+        m.put("cbfc_rx_w1024", () -> new CbfcReceiver(CbfcConfig.defaults(1024)));
         m.put("llr_rx_w1024", () -> new LlrRx(LlrConfig.defaults(1024)));
         return m;
     }

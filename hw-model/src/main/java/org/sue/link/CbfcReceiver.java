@@ -95,6 +95,12 @@ public final class CbfcReceiver extends Component {
             when(ccIn.valid().and(ccIn.tlast().not()), () -> held.set(Hw.cat(next)));
             word = Hw.cat(ccIn.tdata(), held).bits(frameBits - 1, 0);
         }
+        // not read: the addresses, the counters of VCs this port does not have, the FCS (the MAC checked it)
+        int counted = 8 * CcUpdateFrame.COUNTERS_AT + CbfcConfig.COUNTER_WIDTH * SueMeta.VCS;
+        unused("cc_in_unread", word.bits(8 * 12 - 1, 0), word.bits(frameBits - 1, counted));
+        if (config.dataWidth() > frameBits) {
+            unused("cc_in_past_frame", ccIn.tdata().bits(config.dataWidth() - 1, frameBits));
+        }
         Expr end = ccIn.valid().and(ccIn.tlast());
         Expr wellFormed = wire("cc_well_formed", total.eq(CbfcConfig.CC_FRAME_BYTES)
                 .and(CcUpdateFrame.header(word).eq(CcUpdateFrame.expectedHeader(config))).and(ccIn.tuser().not()));

@@ -228,10 +228,11 @@ public final class CbfcSender extends Component {
                 .set(Stream.TLAST, frames.tlast()).set(Stream.TUSER, Hw.bool(false)).build();
         Expr fromCc = pkt.expr().set(Stream.TDATA, ccData).set(Stream.TKEEP, ccKeep).set(Stream.TLAST, ccLast)
                 .set(Stream.TUSER, Hw.bool(true)).build();
-        Stream.of(this, "to_mac", Hw.mux(sending, Hw.bool(true), frames.valid()), pkt,
-                Hw.mux(sending, fromCc, fromFrames)).into(out);
-        frames.ready().set(out.ready().and(sending.not()));
-        Expr ccBeatOut = sending.and(out.ready());
+        Stream toMac = Stream.of(this, "to_mac", Hw.mux(sending, Hw.bool(true), frames.valid()), pkt,
+                Hw.mux(sending, fromCc, fromFrames));
+        toMac.into(out);
+        frames.ready().set(toMac.ready().and(sending.not()));
+        Expr ccBeatOut = sending.and(toMac.ready());
         when(ccBeatOut, () -> {
             ccBeat.set(ccBeat.add(1));
             when(ccLast, () -> phase.set(PASS));

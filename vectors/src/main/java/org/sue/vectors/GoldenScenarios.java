@@ -27,6 +27,9 @@ import org.sue.lib.stream.StreamConfig;
 import org.sue.lib.stream.StreamCrcAppend;
 import org.sue.lib.stream.StreamPrepend;
 import org.sue.lib.stream.StreamSlice;
+import org.sue.link.CbfcConfig;
+import org.sue.link.CbfcReceiver;
+import org.sue.link.CbfcSender;
 import org.sue.link.FrameAction;
 import org.sue.link.LlrConfig;
 import org.sue.link.LlrRx;
@@ -120,6 +123,12 @@ public final class GoldenScenarios {
         LlrConfig llrRx = LlrConfig.defaults(512).withLimits(64, 16384, 400, 3);
         list.add(new GoldenScenario("llr_rx_w512", () -> new LlrRx(llrRx), ResetStyle.SYNC_HIGH, 6000,
                 () -> new LlrRxTraffic(llrRx)));
+        CbfcConfig cbfcTx = CbfcConfig.defaults(512).withCredits(0b1011, 64, -8).withLimits(120, 300, 1500, 600);
+        list.add(new GoldenScenario("cbfc_tx_w512", () -> new CbfcSender(cbfcTx), ResetStyle.SYNC_HIGH, 5000,
+                () -> CbfcTraffic.sender(cbfcTx)));
+        CbfcConfig cbfcRx = CbfcConfig.defaults(256).withSpacing(800, 16384);
+        list.add(new GoldenScenario("cbfc_rx_w256", () -> new CbfcReceiver(cbfcRx), ResetStyle.SYNC_HIGH, 5000,
+                () -> CbfcTraffic.receiver(cbfcRx)));
         return list;
     }
 

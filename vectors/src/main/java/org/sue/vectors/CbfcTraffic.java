@@ -1,0 +1,114 @@
+package org.sue.vectors;
+
+import java.math.BigInteger;
+import java.util.Random;
+import org.sue.lib.stream.tb.StreamSource;
+import org.sue.link.CbfcConfig;
+import org.sue.link.CcUpdateFrame;
+import org.sue.net.SueMeta;
+import org.sue.sim.Simulator;
+
+/** Stimuli of the CBFC blocks' golden vectors. */
+final class CbfcTraffic {
+    private CbfcTraffic() {
+    }
+
+    /**
+     * A {@link org.sue.link.CbfcSender}: a scheduler that reserves for ready VCs and charges (mostly reserved, now and
+     * then ignoring vc_ready), CF_Updates returning part of what is in use (some too many, some of another type),
+     * frames of every VC and a stalling MAC, so CC_Updates wait between frames.
+     */
+    static GoldenScenario.Stimulus sender(CbfcConfig cfg) {
+        return new GoldenScenario.Stimulus() {
+            private StreamSource frames;
+            private final int[] held = new int[SueMeta.VCS];
+
+            @Override
+            public void drive(Simulator sim, long cycle, Random rnd) {
+                if (frames == null) {
+                    frames = new StreamSource(sim, "s_axis");
+                    sim.poke("local_mac", 0x02AB_CDEF_0042L);
+                }
+                if (frames.idle()) {
+                    byte[] f = new byte[64 + rnd.nextInt(rnd.nextInt(4) == 0 ? cfg.maxFrameBytes() - 63 : 300)];
+                    rnd.nextBytes(f);
+                    frames.add(f, BigInteger.valueOf(rnd.nextInt(SueMeta.VCS)));
+                }
+                int ready = (int) sim.peek("vc_ready");
+                int r = rnd.nextInt(SueMeta.VCS);
+                boolean reserve = rnd.nextInt(4) == 0 && (ready >> r & 1) == 1;
+                int u = rnd.nextInt(SueMeta.VCS);
+                boolean fromReserve = held[u] > 0 && rnd.nextBoolean();
+                boolean charge = rnd.nextInt(3) == 0 && (fromReserve || (ready >> u & 1) == 1 || rnd.nextInt(40) == 0);
+                int x = rnd.nextInt(SueMeta.VCS);
+                boolean unreserve = rnd.nextInt(10) == 0 && held[x] > (charge && fromReserve && u == x ? 1 : 0);
+                held[r] += reserve ? 1 : 0;
+                held[u] -= charge && fromReserve ? 1 : 0;
+                held[x] -= unreserve ? 1 : 0;
+                event(sim, "reserve", reserve, r);
+                event(sim, "charge", charge, u);
+                sim.poke("charge_bytes", 64 + rnd.nextInt(cfg.maxFrameBytes() - 63));
+                sim.poke("charge_reserved", charge && fromReserve ? 1 : 0);
+                event(sim, "unreserve", unreserve, x);
+                boolean cf = rnd.nextInt(6) == 0;
+                int w = rnd.nextInt(SueMeta.VCS);
+                long inUse = sim.peek("s_cu_" + w);
+                long back = rnd.nextInt(20) == 0 ? inUse + 1 + rnd.nextInt(40) : rnd.nextLong(inUse + 1);
+                sim.poke("ctl_in_valid", cf ? 1 : 0);
+                sim.poke("ctl_in_type", rnd.nextInt(10) == 0 ? cfg.codes().ack() : cfg.codes().cfUpdate());
+                sim.poke("ctl_in_vc", w);
+                sim.poke("ctl_in_value", sim.peek("s_cf_" + w) + back & 0xFFFFF);
+                sim.poke("m_axis_tready", rnd.nextInt(5) > 0 ? 1 : 0);
+                frames.drive(rnd, 80);
+                frames.advance();
+            }
+        };
+    }
+
+    /**
+     * A {@link org.sue.link.CbfcReceiver}: frames enqueued and drained on every VC, CC_Updates that report lost
+     * credits, lag behind or are malformed or flagged bad, a control channel that stalls.
+     */
+    static GoldenScenario.Stimulus receiver(CbfcConfig cfg) {
+        return new GoldenScenario.Stimulus() {
+            private StreamSource cc;
+
+            @Override
+            public void drive(Simulator sim, long cycle, Random rnd) {
+                if (cc == null) {
+                    cc = new StreamSource(sim, "s_axis_cc");
+                }
+                boolean enq = rnd.nextInt(3) == 0;
+                sim.poke("enqueue_valid", enq ? 1 : 0);
+                sim.poke("enqueue_vc", rnd.nextInt(SueMeta.VCS));
+                sim.poke("enqueue_bytes", 64 + rnd.nextInt(4000));
+                boolean deq = rnd.nextInt(4) == 0;
+                sim.poke("dequeue_valid", deq ? 1 : 0);
+                sim.poke("dequeue_vc", rnd.nextInt(SueMeta.VCS));
+                sim.poke("dequeue_bytes", 64 + rnd.nextInt(4000));
+                if (cc.idle() && rnd.nextInt(200) == 0) {
+                    long[] counters = new long[CbfcConfig.CC_COUNTERS];
+                    for (int v = 0; v < counters.length; v++) {
+                        long rcc = v < SueMeta.VCS ? sim.peek("r_cc_" + v) : rnd.nextInt(1 << 20);
+                        counters[v] = rcc + rnd.nextInt(40) - 10 & 0xFFFFF;
+                    }
+                    byte[] f = CcUpdateFrame.encode(cfg, 0x020000000007L, counters);
+                    int damage = rnd.nextInt(12);
+                    if (damage == 0) {
+                        f[12 + rnd.nextInt(8)] ^= 0x10;
+                    }
+                    cc.add(damage == 1 ? java.util.Arrays.copyOf(f, 70) : f, BigInteger.ZERO);
+                }
+                cc.drive(rnd, 70);
+                sim.poke("s_axis_cc_tuser", rnd.nextInt(15) == 0 ? 1 : 0);
+                sim.poke("ctl_out_ready", rnd.nextInt(4) > 0 ? 1 : 0);
+                cc.advance();
+            }
+        };
+    }
+
+    private static void event(Simulator sim, String stream, boolean valid, int vc) {
+        sim.poke(stream + "_valid", valid ? 1 : 0);
+        sim.poke(stream + "_vc", vc);
+    }
+}
