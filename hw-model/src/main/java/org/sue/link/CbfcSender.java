@@ -35,10 +35,6 @@ import org.sue.net.SueMeta;
  * S_VC_CU and S_P_CU; one returning more than are in use is refused and counted ({@code cf_update_errors}).
  */
 public final class CbfcSender extends Component {
-    public static final int PASS = 0;
-    public static final int CC_FCS = 1;
-    public static final int CC_SEND = 2;
-
     public final Stream in;
     public final Stream out;
     public final Stream reserve;
@@ -171,80 +167,41 @@ public final class CbfcSender extends Component {
     /** Frames through to the MAC, S_VC_CC counted at their last beats; a CC_Update between frames when due. */
     private void framesAndCcUpdates() {
         int lanes = config.beatBytes();
-        int ccBeats = (CbfcConfig.CC_FRAME_BYTES + lanes - 1) / lanes;
-        Reg phase = reg("phase", 2, PASS);
-        Reg midFrame = reg("mid_frame", 1, 0); // a frame's first beat has passed, its last not yet
+        ControlFrameInserter inserter = child("cc_insert", new ControlFrameInserter(
+                new ControlFrameInserter.Config(config.dataWidth())));
+        in.map("frames", inserter.in.layout(), inserter.in.layout().expr().set(Stream.TDATA, in.tdata())
+                .set(Stream.TKEEP, in.tkeep()).set(Stream.TLAST, in.tlast()).build()).into(inserter.in);
+        inserter.out.into(out);
+        Reg frameBeats = reg("frame_beats", FRAME_BYTES_WIDTH, 0);
+        when(in.fire(), () -> frameBeats.set(Hw.mux(in.tlast(), Hw.zeros(FRAME_BYTES_WIDTH), frameBeats.add(1))));
+        Expr frameBytes = wire("frame_bytes", frameBeats.shl(Hw.log2Up(lanes)).add(Keep.count(in.tkeep(),
+                FRAME_BYTES_WIDTH)));
+        Expr frameEnd = in.fire().and(in.tlast());
+        Expr frameCredits = wire("frame_credits", config.creditsOf(frameBytes));
+        for (int v = 0; v < SueMeta.VCS; v++) {
+            if (config.lossless(v)) {
+                Reg cc = consumed.get(v);
+                when(frameEnd.and(in.tuser().eq(v)), () -> cc.set(cc.add(frameCredits)));
+            }
+        }
+        // a CC_Update every ccTimerCycles, built from the counters as the inserter takes it
         Reg timer = reg("cc_timer", Hw.log2Up(config.ccTimerCycles() + 1L), 0);
         Reg due = reg("cc_due", 1, 0);
         Expr tick = timer.eq(config.ccTimerCycles() - 1);
         timer.set(Hw.mux(tick, Hw.zeros(timer.width()), timer.add(1)));
-
-        // frames pass unless a CC_Update is due between frames or being sent
-        Expr hold = wire("hold_frames", phase.ne(PASS).or(due.and(midFrame.not())));
-        Stream frames = in.haltWhen("frames", hold);
-        when(frames.fire(), () -> midFrame.set(frames.tlast().not()));
-        Reg frameBeats = reg("frame_beats", FRAME_BYTES_WIDTH, 0);
-        when(frames.fire(), () -> frameBeats.set(Hw.mux(frames.tlast(), Hw.zeros(FRAME_BYTES_WIDTH),
-                frameBeats.add(1))));
-        Expr frameBytes = wire("frame_bytes", frameBeats.shl(Hw.log2Up(lanes)).add(Keep.count(frames.tkeep(),
-                FRAME_BYTES_WIDTH)));
-        Expr frameEnd = frames.fire().and(frames.tlast());
-        Expr frameCredits = wire("frame_credits", config.creditsOf(frameBytes));
-        Expr frameVc = frames.tuser();
-        for (int v = 0; v < SueMeta.VCS; v++) {
-            if (config.lossless(v)) {
-                Reg cc = consumed.get(v);
-                when(frameEnd.and(frameVc.eq(v)), () -> cc.set(cc.add(frameCredits)));
-            }
-        }
-
-        // the CC_Update frame: counters frozen while it waits, FCS in a register, then its beats
-        Reg ccFrame = regNoReset("cc_frame", 8 * CbfcConfig.CC_FRAME_BYTES);
-        Reg ccBeat = reg("cc_beat", Hw.log2Up(ccBeats + 1L), 0);
         List<Expr> counters = new ArrayList<>();
         for (int v = 0; v < SueMeta.VCS; v++) {
             counters.add(config.lossless(v) ? consumed.get(v) : Hw.zeros(cw));
         }
-        Expr start = wire("cc_start", phase.eq(PASS).and(due).and(midFrame.not()));
-        when(start, () -> phase.set(CC_FCS));
-        when(phase.eq(CC_FCS), () -> {
-            ccFrame.set(CcUpdateFrame.frame(config, localMac, counters));
-            ccBeat.set(0);
-            phase.set(CC_SEND);
-        });
-        int padded = ccBeats * w();
-        Expr frameWord = padded == ccFrame.width() ? ccFrame : ccFrame.resize(padded);
-        List<Expr> beats = new ArrayList<>();
-        for (int b = 0; b < ccBeats; b++) {
-            beats.add(frameWord.bits((b + 1) * w() - 1, b * w()));
-        }
-        Expr ccData = ccBeats == 1 ? beats.get(0) : Hw.select(beats, ccBeat.resize(Hw.log2Up(ccBeats)));
-        Expr ccLast = ccBeat.eq(ccBeats - 1);
-        int lastLanes = CbfcConfig.CC_FRAME_BYTES - (ccBeats - 1) * lanes;
-        Expr ccKeep = Hw.mux(ccLast, Hw.lit(lanes, 0).not().shr(lanes - lastLanes), Hw.ones(lanes));
-        Expr sending = phase.eq(CC_SEND);
-        Layout pkt = out.layout();
-        Expr fromFrames = pkt.expr().set(Stream.TDATA, frames.tdata()).set(Stream.TKEEP, frames.tkeep())
-                .set(Stream.TLAST, frames.tlast()).set(Stream.TUSER, Hw.bool(false)).build();
-        Expr fromCc = pkt.expr().set(Stream.TDATA, ccData).set(Stream.TKEEP, ccKeep).set(Stream.TLAST, ccLast)
-                .set(Stream.TUSER, Hw.bool(true)).build();
-        Stream toMac = Stream.of(this, "to_mac", Hw.mux(sending, Hw.bool(true), frames.valid()), pkt,
-                Hw.mux(sending, fromCc, fromFrames));
-        toMac.into(out);
-        frames.ready().set(toMac.ready().and(sending.not()));
-        Expr ccBeatOut = sending.and(toMac.ready());
-        when(ccBeatOut, () -> {
-            ccBeat.set(ccBeat.add(1));
-            when(ccLast, () -> phase.set(PASS));
-        });
-        Expr ccSent = wire("cc_sent", ccBeatOut.and(ccLast));
-        when(tick, () -> due.set(1)).elseWhen(start, () -> due.set(0));
-        statusOut("cc_phase", phase);
-        count("cc_updates_sent", ccSent);
+        inserter.frame.valid().set(due);
+        inserter.frame.field("body").set(CcUpdateFrame.body(config, localMac, counters));
+        when(tick, () -> due.set(1)).elseWhen(inserter.frame.fire(), () -> due.set(0));
+        status.put("cc_phase", expose(portOf(inserter, "phase"), "cc_phase"));
+        status.put("cc_updates_sent", expose(portOf(inserter, "frames_inserted"), "cc_updates_sent"));
     }
 
-    private int w() {
-        return config.dataWidth();
+    private static Port portOf(Component c, String name) {
+        return c.ports().stream().filter(p -> p.name().equals(name)).findFirst().orElseThrow();
     }
 
     private Expr lossless(Expr vc) {

@@ -5,8 +5,6 @@ import java.util.List;
 import java.util.zip.CRC32;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
-import org.sue.lib.crc.CrcParams;
-import org.sue.lib.crc.ParallelCrc;
 
 /**
  * The CC_Update frame (docs/protocol.md section 8.3), 64 bytes: MAC DA, MAC SA, EtherType, opcode, OUI, message type,
@@ -22,15 +20,17 @@ public final class CcUpdateFrame {
     /** Byte offset of the first counter. */
     public static final int COUNTERS_AT = 20;
 
-    /** The frame as a lane-ordered word: {@code counters} are the S_VC_CC of VC 0, 1, ... (the rest are zero). */
-    public static Expr frame(CbfcConfig c, Expr localMac, List<? extends Expr> counters) {
+    /**
+     * The frame before its FCS as a lane-ordered word ({@link ControlFrameInserter} adds the FCS): {@code counters}
+     * are the S_VC_CC of VC 0, 1, ... (the rest are zero).
+     */
+    public static Expr body(CbfcConfig c, Expr localMac, List<? extends Expr> counters) {
         List<Expr> fields = new ArrayList<>(List.of(Hw.lit(48, CbfcConfig.CC_DESTINATION), localMac,
                 Hw.lit(16, c.ccEtherType()), Hw.lit(16, c.ccOpcode()), Hw.lit(24, c.ccOui()), Hw.lit(8, c.ccMsgType())));
         for (int v = 0; v < CbfcConfig.CC_COUNTERS; v++) {
             fields.add(v < counters.size() ? counters.get(v) : Hw.zeros(CbfcConfig.COUNTER_WIDTH));
         }
-        Expr body = laneOrder(Hw.cat(fields));
-        return Hw.cat(ParallelCrc.ofWord(CrcParams.CRC32, body), body); // the FCS least significant byte first
+        return laneOrder(Hw.cat(fields));
     }
 
     /** The counters of a received frame word (lane order), VC 0 first. */

@@ -1,0 +1,101 @@
+package org.sue.link;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.sue.core.Component;
+import org.sue.core.Expr;
+import org.sue.core.Hw;
+import org.sue.core.Layout;
+import org.sue.core.Reg;
+import org.sue.core.Tag;
+import org.sue.lib.crc.CrcParams;
+import org.sue.lib.crc.ParallelCrc;
+import org.sue.lib.stream.Stream;
+import org.sue.lib.stream.StreamConfig;
+
+/**
+ * Puts 64-byte link-control frames (CC_Update, PFC) between the frames going to the MAC (docs/protocol.md sections 8
+ * and 9): frames pass from {@code s_axis} to {@code m_axis} without a register; a control frame offered on
+ * {@code frame} (its first 60 bytes, byte i in bits [8i+7:8i]) is taken at the next frame boundary, and from then
+ * the frames wait: a cycle to compute its FCS into a register, then its beats ({@code m_axis_tuser} high: not an
+ * LLR-eligible frame). So it follows exactly the frames that passed before the cycle it was taken in, which is what a
+ * CC_Update's counts need.
+ */
+public final class ControlFrameInserter extends Component {
+    public static final int PASS = 0;
+    public static final int FCS = 1;
+    public static final int SEND = 2;
+    /** Bytes of a control frame before its FCS. */
+    public static final int BODY_BYTES = 60;
+    public static final int FRAME_BYTES = 64;
+
+    public record Config(@Tag("w") int dataWidth) {
+        public Config {
+            new StreamConfig(dataWidth, 1); // validates the bus width
+        }
+    }
+
+    public static final Layout BODY = Layout.plain("body", 8 * BODY_BYTES);
+
+    public final Stream in;
+    public final Stream out;
+    public final Stream frame;
+    private final Reg phase;
+
+    public ControlFrameInserter(Config config) {
+        super(config);
+        int w = config.dataWidth();
+        int lanes = w / 8;
+        int beats = (FRAME_BYTES + lanes - 1) / lanes;
+        in = Stream.slave(this, "s_axis", Stream.packet(w, 0));
+        out = Stream.master(this, "m_axis", Stream.packet(w, 1));
+        frame = Stream.slave(this, "frame", BODY);
+        phase = reg("state", 2, PASS);
+        out("phase", 2).set(phase);
+
+        // frames pass unless a control frame is taken at this boundary or on its way
+        Reg midFrame = reg("mid_frame", 1, 0); // a frame's first beat has passed, its last not yet
+        Expr start = wire("start", phase.eq(PASS).and(frame.valid()).and(midFrame.not()));
+        frame.ready().set(start);
+        Stream frames = in.haltWhen("frames", phase.ne(PASS).or(start));
+        when(frames.fire(), () -> midFrame.set(frames.tlast().not()));
+
+        // the control frame: body held, FCS in the next cycle, then its beats
+        Reg body = regNoReset("held_body", 8 * BODY_BYTES);
+        Reg whole = regNoReset("held_frame", 8 * FRAME_BYTES);
+        Reg beat = reg("beat", Hw.log2Up(beats + 1L), 0);
+        when(start, () -> {
+            body.set(frame.field("body"));
+            phase.set(FCS);
+        });
+        when(phase.eq(FCS), () -> {
+            whole.set(Hw.cat(ParallelCrc.ofWord(CrcParams.CRC32, body), body)); // FCS least significant byte first
+            beat.set(0);
+            phase.set(SEND);
+        });
+        Expr word = beats * w == whole.width() ? whole : whole.resize(beats * w);
+        List<Expr> parts = new ArrayList<>();
+        for (int b = 0; b < beats; b++) {
+            parts.add(word.bits((b + 1) * w - 1, b * w));
+        }
+        Expr data = beats == 1 ? parts.get(0) : Hw.select(parts, beat.resize(Hw.log2Up(beats)));
+        Expr last = beat.eq(beats - 1);
+        int lastLanes = FRAME_BYTES - (beats - 1) * lanes;
+        Expr keep = Hw.mux(last, Hw.ones(lanes).shr(lanes - lastLanes), Hw.ones(lanes));
+        Expr sending = phase.eq(SEND);
+        Layout pkt = out.layout();
+        Expr passing = pkt.expr().set(Stream.TDATA, frames.tdata()).set(Stream.TKEEP, frames.tkeep())
+                .set(Stream.TLAST, frames.tlast()).set(Stream.TUSER, Hw.bool(false)).build();
+        Expr inserted = pkt.expr().set(Stream.TDATA, data).set(Stream.TKEEP, keep).set(Stream.TLAST, last)
+                .set(Stream.TUSER, Hw.bool(true)).build();
+        Stream toMac = Stream.of(this, "to_mac", Hw.mux(sending, Hw.bool(true), frames.valid()), pkt,
+                Hw.mux(sending, inserted, passing));
+        toMac.into(out);
+        frames.ready().set(toMac.ready().and(sending.not()));
+        when(sending.and(toMac.ready()), () -> {
+            beat.set(beat.add(1));
+            when(last, () -> phase.set(PASS));
+        });
+        counter("frames_inserted", sending.and(toMac.ready()).and(last));
+    }
+}
