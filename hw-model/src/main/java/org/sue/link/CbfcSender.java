@@ -196,12 +196,8 @@ public final class CbfcSender extends Component {
         inserter.frame.valid().set(due);
         inserter.frame.field("body").set(CcUpdateFrame.body(config, localMac, counters));
         when(tick, () -> due.set(1)).elseWhen(inserter.frame.fire(), () -> due.set(0));
-        status.put("cc_phase", expose(portOf(inserter, "phase"), "cc_phase"));
-        status.put("cc_updates_sent", expose(portOf(inserter, "frames_inserted"), "cc_updates_sent"));
-    }
-
-    private static Port portOf(Component c, String name) {
-        return c.ports().stream().filter(p -> p.name().equals(name)).findFirst().orElseThrow();
+        status.put("cc_phase", expose(inserter.state, "cc_phase"));
+        status.put("cc_updates_sent", expose(inserter.framesInserted, "cc_updates_sent"));
     }
 
     private Expr lossless(Expr vc) {

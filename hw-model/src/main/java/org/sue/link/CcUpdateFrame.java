@@ -2,7 +2,6 @@ package org.sue.link;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.zip.CRC32;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
 
@@ -30,12 +29,12 @@ public final class CcUpdateFrame {
         for (int v = 0; v < CbfcConfig.CC_COUNTERS; v++) {
             fields.add(v < counters.size() ? counters.get(v) : Hw.zeros(CbfcConfig.COUNTER_WIDTH));
         }
-        return laneOrder(Hw.cat(fields));
+        return ControlFrameInserter.laneOrder(Hw.cat(fields));
     }
 
     /** The counters of a received frame word (lane order), VC 0 first. */
     public static List<Expr> counters(Expr frame, int n) {
-        Expr fields = laneOrder(frame.bits(8 * BODY_BYTES - 1, 8 * COUNTERS_AT)); // big-endian again
+        Expr fields = ControlFrameInserter.laneOrder(frame.bits(8 * BODY_BYTES - 1, 8 * COUNTERS_AT)); // big-endian again
         int w = CbfcConfig.COUNTER_WIDTH;
         List<Expr> out = new ArrayList<>();
         for (int v = 0; v < n; v++) {
@@ -52,30 +51,21 @@ public final class CcUpdateFrame {
 
     /** {@link #header} of a well-formed frame. */
     public static Expr expectedHeader(CbfcConfig c) {
-        return laneOrder(Hw.cat(Hw.lit(16, c.ccEtherType()), Hw.lit(16, c.ccOpcode()), Hw.lit(24, c.ccOui()),
+        return ControlFrameInserter.laneOrder(Hw.cat(Hw.lit(16, c.ccEtherType()), Hw.lit(16, c.ccOpcode()), Hw.lit(24, c.ccOui()),
                 Hw.lit(8, c.ccMsgType())));
-    }
-
-    /** A big-endian value (first byte most significant) in lane order (first byte in bits [7:0]), and back. */
-    private static Expr laneOrder(Expr value) {
-        List<Expr> bytes = new ArrayList<>();
-        for (int b = 0; b < value.width() / 8; b++) {
-            bytes.add(value.bits(8 * b + 7, 8 * b)); // cat puts the first most significant
-        }
-        return Hw.cat(bytes);
     }
 
     // ---- plain Java ---------------------------------------------------------------------------------------------
 
-    /** The 64 bytes of a CC_Update frame, FCS included (computed by {@link CRC32}). */
+    /** The 64 bytes of a CC_Update frame, FCS included. */
     public static byte[] encode(CbfcConfig c, long localMac, long[] counters) {
         byte[] f = new byte[CbfcConfig.CC_FRAME_BYTES];
-        put(f, 0, 6, CbfcConfig.CC_DESTINATION);
-        put(f, 6, 6, localMac);
-        put(f, 12, 2, c.ccEtherType());
-        put(f, 14, 2, c.ccOpcode());
-        put(f, 16, 3, c.ccOui());
-        put(f, 19, 1, c.ccMsgType());
+        ControlFrameInserter.put(f, 0, 6, CbfcConfig.CC_DESTINATION);
+        ControlFrameInserter.put(f, 6, 6, localMac);
+        ControlFrameInserter.put(f, 12, 2, c.ccEtherType());
+        ControlFrameInserter.put(f, 14, 2, c.ccOpcode());
+        ControlFrameInserter.put(f, 16, 3, c.ccOui());
+        ControlFrameInserter.put(f, 19, 1, c.ccMsgType());
         int w = CbfcConfig.COUNTER_WIDTH;
         for (int v = 0; v < counters.length; v++) {
             for (int k = 0; k < w; k++) { // bit k of counter v, most significant first
@@ -85,10 +75,7 @@ public final class CcUpdateFrame {
                 }
             }
         }
-        CRC32 crc = new CRC32();
-        crc.update(f, 0, BODY_BYTES);
-        put(f, BODY_BYTES, 4, Long.reverseBytes(crc.getValue()) >>> 32); // least significant byte first
-        return f;
+        return ControlFrameInserter.withFcs(f);
     }
 
     /** Counter v of an encoded frame. */
@@ -102,9 +89,4 @@ public final class CcUpdateFrame {
         return value;
     }
 
-    private static void put(byte[] f, int at, int n, long value) {
-        for (int i = 0; i < n; i++) {
-            f[at + i] = (byte) (value >> (8 * (n - 1 - i)));
-        }
-    }
 }

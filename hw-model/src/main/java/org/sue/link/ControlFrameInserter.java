@@ -2,10 +2,12 @@ package org.sue.link;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.zip.CRC32;
 import org.sue.core.Component;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
 import org.sue.core.Layout;
+import org.sue.core.Port;
 import org.sue.core.Reg;
 import org.sue.core.Tag;
 import org.sue.lib.crc.CrcParams;
@@ -40,6 +42,9 @@ public final class ControlFrameInserter extends Component {
     public final Stream in;
     public final Stream out;
     public final Stream frame;
+    /** PASS, FCS or SEND. */
+    public final Port state;
+    public final Port framesInserted;
     private final Reg phase;
 
     public ControlFrameInserter(Config config) {
@@ -51,7 +56,8 @@ public final class ControlFrameInserter extends Component {
         out = Stream.master(this, "m_axis", Stream.packet(w, 1));
         frame = Stream.slave(this, "frame", BODY);
         phase = reg("state", 2, PASS);
-        out("phase", 2).set(phase);
+        state = out("phase", 2);
+        state.set(phase);
 
         // frames pass unless a control frame is taken at this boundary or on its way
         Reg midFrame = reg("mid_frame", 1, 0); // a frame's first beat has passed, its last not yet
@@ -96,6 +102,30 @@ public final class ControlFrameInserter extends Component {
             beat.set(beat.add(1));
             when(last, () -> phase.set(PASS));
         });
-        counter("frames_inserted", sending.and(toMac.ready()).and(last));
+        framesInserted = counter("frames_inserted", sending.and(toMac.ready()).and(last));
+    }
+
+    /** A big-endian value (first byte most significant) in lane order (first byte in bits [7:0]), and back. */
+    static Expr laneOrder(Expr value) {
+        List<Expr> bytes = new ArrayList<>();
+        for (int b = 0; b < value.width() / 8; b++) {
+            bytes.add(value.bits(8 * b + 7, 8 * b)); // cat puts the first most significant
+        }
+        return Hw.cat(bytes);
+    }
+
+    /** Writes {@code value} big-endian into bytes {@code at .. at+n-1}. */
+    static void put(byte[] f, int at, int n, long value) {
+        for (int i = 0; i < n; i++) {
+            f[at + i] = (byte) (value >> (8 * (n - 1 - i)));
+        }
+    }
+
+    /** A 64-byte frame whose first 60 bytes are set: its FCS (by {@link CRC32}) in the last 4, least significant first. */
+    static byte[] withFcs(byte[] f) {
+        CRC32 crc = new CRC32();
+        crc.update(f, 0, BODY_BYTES);
+        put(f, BODY_BYTES, 4, Long.reverseBytes(crc.getValue()) >>> 32);
+        return f;
     }
 }

@@ -11,9 +11,6 @@ import org.sue.net.SueMeta;
  * {@link #step} with that cycle's inputs.
  */
 public final class CbfcSenderModel {
-    public static final int PASS = 0;
-    public static final int CC_FCS = 1;
-    public static final int CC_SEND = 2;
     private static final long MASK = (1L << CbfcConfig.COUNTER_WIDTH) - 1;
 
     private final CbfcConfig c;
@@ -28,14 +25,10 @@ public final class CbfcSenderModel {
     private long cfReceived;
     private long cfErrors;
     private long overdraws;
-    private long ccSent;
-    private int phase = PASS;
-    private boolean midFrame;
+    private final ControlFrameInserterModel inserter;
     private long timer;
     private boolean due;
     private int frameBeats;
-    private int ccBeat;
-    private byte[] ccFrame;
 
     /**
      * One cycle's inputs. {@code reserveVc}, {@code unreserveVc}, {@code chargeVc}, {@code cfVc}: -1 for none;
@@ -48,6 +41,7 @@ public final class CbfcSenderModel {
 
     public CbfcSenderModel(CbfcConfig config) {
         this.c = config;
+        this.inserter = new ControlFrameInserterModel(config.beatBytes());
     }
 
     /** vc_ready this cycle. */
@@ -65,41 +59,37 @@ public final class CbfcSenderModel {
 
     /** s_axis is held (a CC_Update is due between frames or on its way). */
     public boolean holding() {
-        return phase != PASS || due && !midFrame;
+        return inserter.holding(due);
     }
 
     /** m_axis carries a CC_Update beat this cycle. */
     public boolean sendingCc() {
-        return phase == CC_SEND;
+        return inserter.sending();
     }
 
     /** The CC_Update frame being sent (64 bytes). */
     public byte[] ccFrame() {
-        return ccFrame;
+        return inserter.frame();
     }
 
     /** Which beat of it is on m_axis. */
     public int ccBeat() {
-        return ccBeat;
+        return inserter.beat();
     }
 
     public void step(Inputs in) {
         int lanes = c.beatBytes();
-        int ccBeats = (CbfcConfig.CC_FRAME_BYTES + lanes - 1) / lanes;
         int largest = c.maxFrameCredits();
         boolean tick = timer == c.ccTimerCycles() - 1;
-        boolean start = phase == PASS && due && !midFrame;
         // frames through, S_VC_CC at their last beats
-        boolean sending = phase == CC_SEND;
-        boolean frameFire = in.beatValid() && !holding() && in.outReady() && !sending;
-        if (frameFire) {
+        if (in.beatValid() && !holding() && in.outReady()) {
             int bytes = frameBeats * lanes + in.beatBytes();
             if (in.beatLast() && c.lossless(in.beatVc())) {
                 consumed[in.beatVc()] = consumed[in.beatVc()] + c.credits(bytes) & MASK;
             }
             frameBeats = in.beatLast() ? 0 : frameBeats + 1;
-            midFrame = !in.beatLast();
         }
+        long[] counters = consumed.clone(); // as the inserter takes the CC_Update: before this cycle's frame
         // charges, reservations, CF_Updates
         boolean overdraw = false;
         boolean cfOk = false;
@@ -140,31 +130,22 @@ public final class CbfcSenderModel {
         cfErrors += cfRefused ? 1 : 0;
         overdraws += overdraw ? 1 : 0;
         // the CC_Update
-        if (sending && in.outReady()) {
-            if (ccBeat == ccBeats - 1) {
-                phase = PASS;
-                ccSent++;
-            }
-            ccBeat++;
-        }
-        if (phase == CC_FCS) {
-            long[] counters = new long[n];
-            for (int v = 0; v < n; v++) {
-                counters[v] = c.lossless(v) ? consumed[v] : 0;
-            }
-            ccFrame = CcUpdateFrame.encode(c, in.localMac(), counters);
-            ccBeat = 0;
-            phase = CC_SEND;
-        }
-        if (start) {
-            phase = CC_FCS;
-        }
+        boolean start = inserter.step(due, () -> ccUpdate(counters, in.localMac()), in.beatValid(), in.beatLast(),
+                in.outReady());
         if (tick) {
             due = true;
         } else if (start) {
             due = false;
         }
         timer = tick ? 0 : timer + 1;
+    }
+
+    private byte[] ccUpdate(long[] counters, long localMac) {
+        long[] sent = new long[n];
+        for (int v = 0; v < n; v++) {
+            sent[v] = c.lossless(v) ? counters[v] : 0;
+        }
+        return CcUpdateFrame.encode(c, localMac, sent);
     }
 
     /** Status output {@code name} of the RTL, as this model has it. */
@@ -174,8 +155,8 @@ public final class CbfcSenderModel {
             case "cf_updates_received" -> cfReceived;
             case "cf_update_errors" -> cfErrors;
             case "credit_overdraws" -> overdraws;
-            case "cc_updates_sent" -> ccSent;
-            case "cc_phase" -> phase;
+            case "cc_updates_sent" -> inserter.inserted();
+            case "cc_phase" -> inserter.phase();
             default -> perVc(name);
         };
     }

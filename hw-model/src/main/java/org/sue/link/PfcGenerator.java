@@ -1,0 +1,85 @@
+package org.sue.link;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.sue.core.Component;
+import org.sue.core.Expr;
+import org.sue.core.Hw;
+import org.sue.core.Port;
+import org.sue.core.Reg;
+import org.sue.lib.stream.Stream;
+import org.sue.net.SueMeta;
+
+/**
+ * Sends PFC frames for this port's receive buffers (IEEE 802.1Qbb; docs/protocol.md section 9): a priority turns
+ * off when a buffer of one of its VCs ({@code level_<v>}, bytes) reaches {@code xoffBytes}, and on again when all
+ * its VCs' buffers are at or below {@code xonBytes}. Each change sends a PFC frame, and while any priority is off the
+ * frame is sent again every {@code refreshCycles}, before the peer's pause runs out. Every frame enables the
+ * priorities the VCs use and carries {@code pauseQuanta} for those that are off, 0 (resume) for the others.
+ *
+ * <p>Frames to the MAC pass through ({@code s_axis} -> {@code m_axis}, tuser high on PFC frames, which are not
+ * LLR-eligible); a PFC frame goes between two frames ({@link ControlFrameInserter}).
+ */
+public final class PfcGenerator extends Component {
+    public final Stream in;
+    public final Stream out;
+    public final Port localMac;
+    private final PfcConfig config;
+
+    public PfcGenerator(PfcConfig config) {
+        super(config);
+        this.config = config;
+        ControlFrameInserter inserter = child("pfc_insert", new ControlFrameInserter(
+                new ControlFrameInserter.Config(config.dataWidth())));
+        in = Stream.slave(this, "s_axis", inserter.in.layout());
+        out = Stream.master(this, "m_axis", inserter.out.layout());
+        localMac = in("local_mac", 48);
+        in.into(inserter.in);
+        inserter.out.into(out);
+        List<Port> levels = new ArrayList<>();
+        for (int v = 0; v < SueMeta.VCS; v++) {
+            levels.add(in("level_" + v, PfcConfig.LEVEL_WIDTH));
+        }
+
+        // per priority: off at XOFF of any of its VCs, on when all are at XON or below
+        List<Expr> offBits = new ArrayList<>();
+        Reg off = reg("class_off_reg", PfcConfig.CLASSES, 0);
+        for (int c = PfcConfig.CLASSES - 1; c >= 0; c--) {
+            Expr above = Hw.bool(false);
+            Expr below = Hw.bool(true);
+            for (int v = 0; v < SueMeta.VCS; v++) {
+                if (config.classOf(v) == c) {
+                    above = above.or(levels.get(v).ge(config.xoffBytes()));
+                    below = below.and(levels.get(v).le(config.xonBytes()));
+                }
+            }
+            offBits.add(Hw.mux(above, Hw.bool(true), Hw.mux(below, Hw.bool(false), off.bit(c))));
+        }
+        off.set(Hw.cat(offBits));
+        out("class_off", PfcConfig.CLASSES).set(off);
+
+        // a frame when the states differ from the last frame's, or to refresh a pause
+        Reg sentOff = reg("sent_off", PfcConfig.CLASSES, 0);
+        Reg refresh = reg("refresh_timer", Hw.log2Up(config.refreshCycles() + 1L), 0);
+        Expr refreshDue = wire("refresh_due", off.orR().and(refresh.eq(config.refreshCycles())));
+        Expr due = wire("frame_due", off.ne(sentOff).or(refreshDue));
+        List<Expr> times = new ArrayList<>();
+        for (int c = 0; c < PfcConfig.CLASSES; c++) {
+            times.add(Hw.mux(off.bit(c), Hw.lit(16, config.pauseQuanta()), Hw.zeros(16)));
+        }
+        inserter.frame.valid().set(due);
+        inserter.frame.field("body").set(PfcFrame.body(localMac, Hw.lit(16, config.usedClasses()), times));
+        Expr taken = inserter.frame.fire();
+        when(taken, () -> {
+            sentOff.set(off);
+            refresh.set(0);
+        }).elseWhen(refresh.ne(config.refreshCycles()), () -> refresh.set(refresh.add(1)));
+        counter("xoff_frames_sent", taken.and(off.orR()));
+        expose(inserter.framesInserted, "pfc_frames_sent");
+        unused("inserter_phase", inserter.state);
+    }
+
+    public PfcConfig config() {
+        return config;
+    }
+}
