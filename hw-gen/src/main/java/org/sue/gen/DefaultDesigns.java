@@ -18,6 +18,9 @@ import org.sue.link.CbfcSender;
 import org.sue.link.LlrConfig;
 import org.sue.link.LlrRx;
 import org.sue.link.LlrTx;
+import org.sue.link.PfcConfig;
+import org.sue.link.PfcGenerator;
+import org.sue.link.PfcPause;
 import org.sue.net.FrameReceiver;
 import org.sue.net.FrameTransmitter;
 import org.sue.net.HeaderFormat;
@@ -69,6 +72,8 @@ public final class DefaultDesigns {
         m.put("llr_tx_w1024", () -> new LlrTx(LlrConfig.defaults(1024)));
         m.put("cbfc_tx_w1024", () -> new CbfcSender(CbfcConfig.defaults(1024)));
         m.put("cbfc_rx_w1024", () -> new CbfcReceiver(CbfcConfig.defaults(1024)));
+        m.put("pfc_pause_w1024", () -> new PfcPause(PfcConfig.defaults(1024)));
+        m.put("pfc_gen_w1024", () -> new PfcGenerator(PfcConfig.defaults(1024)));
         m.put("llr_rx_w1024", () -> new LlrRx(LlrConfig.defaults(1024)));
         return m;
     }

@@ -32,6 +32,9 @@ import org.sue.link.CbfcReceiver;
 import org.sue.link.CbfcSender;
 import org.sue.link.FrameAction;
 import org.sue.link.LlrConfig;
+import org.sue.link.PfcConfig;
+import org.sue.link.PfcGenerator;
+import org.sue.link.PfcPause;
 import org.sue.link.LlrRx;
 import org.sue.link.LlrTx;
 import org.sue.net.FrameReceiver;
@@ -125,10 +128,16 @@ public final class GoldenScenarios {
                 () -> new LlrRxTraffic(llrRx)));
         CbfcConfig cbfcTx = CbfcConfig.defaults(512).withCredits(0b1011, 64, -8).withLimits(120, 300, 1500, 600);
         list.add(new GoldenScenario("cbfc_tx_w512", () -> new CbfcSender(cbfcTx), ResetStyle.SYNC_HIGH, 5000,
-                () -> CbfcTraffic.sender(cbfcTx)));
+                () -> FlowControlTraffic.sender(cbfcTx)));
         CbfcConfig cbfcRx = CbfcConfig.defaults(256).withSpacing(800, 16384);
         list.add(new GoldenScenario("cbfc_rx_w256", () -> new CbfcReceiver(cbfcRx), ResetStyle.SYNC_HIGH, 5000,
-                () -> CbfcTraffic.receiver(cbfcRx)));
+                () -> FlowControlTraffic.receiver(cbfcRx)));
+        PfcConfig pfcPause = new PfcConfig(512, PfcConfig.classes(3, 5, 3, 0), 256, 300, 100, 4096, 1024);
+        list.add(new GoldenScenario("pfc_pause_w512", () -> new PfcPause(pfcPause), ResetStyle.SYNC_HIGH, 5000,
+                FlowControlTraffic::pause));
+        PfcConfig pfcGen = new PfcConfig(256, PfcConfig.classes(1, 1, 6, 2), 256, 400, 150, 3000, 1000);
+        list.add(new GoldenScenario("pfc_gen_w256", () -> new PfcGenerator(pfcGen), ResetStyle.SYNC_HIGH, 5000,
+                FlowControlTraffic::generator));
         return list;
     }
 

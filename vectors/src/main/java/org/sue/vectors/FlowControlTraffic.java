@@ -5,12 +5,14 @@ import java.util.Random;
 import org.sue.lib.stream.tb.StreamSource;
 import org.sue.link.CbfcConfig;
 import org.sue.link.CcUpdateFrame;
+import org.sue.link.PfcConfig;
+import org.sue.link.PfcFrame;
 import org.sue.net.SueMeta;
 import org.sue.sim.Simulator;
 
-/** Stimuli of the CBFC blocks' golden vectors. */
-final class CbfcTraffic {
-    private CbfcTraffic() {
+/** Stimuli of the link-layer flow-control blocks' golden vectors (CBFC, PFC). */
+final class FlowControlTraffic {
+    private FlowControlTraffic() {
     }
 
     /**
@@ -103,6 +105,63 @@ final class CbfcTraffic {
                 sim.poke("s_axis_cc_tuser", rnd.nextInt(15) == 0 ? 1 : 0);
                 sim.poke("ctl_out_ready", rnd.nextInt(4) > 0 ? 1 : 0);
                 cc.advance();
+            }
+        };
+    }
+
+    /** A {@link org.sue.link.PfcPause}: PFC frames enabling random priorities, pausing and resuming, some malformed. */
+    static GoldenScenario.Stimulus pause() {
+        return new GoldenScenario.Stimulus() {
+            private StreamSource frames;
+
+            @Override
+            public void drive(Simulator sim, long cycle, Random rnd) {
+                if (frames == null) {
+                    frames = new StreamSource(sim, "s_axis_pfc");
+                }
+                if (frames.idle() && rnd.nextInt(120) == 0) {
+                    int[] times = new int[PfcConfig.CLASSES];
+                    for (int i = 0; i < times.length; i++) {
+                        times[i] = rnd.nextInt(4) == 0 ? 0 : rnd.nextInt(300);
+                    }
+                    byte[] f = PfcFrame.encode(0x020000000009L, rnd.nextInt(1 << 16), times);
+                    if (rnd.nextInt(10) == 0) {
+                        f[14 + rnd.nextInt(2)] ^= 0x01; // opcode
+                    }
+                    frames.add(rnd.nextInt(12) == 0 ? java.util.Arrays.copyOf(f, 61) : f, BigInteger.ZERO);
+                }
+                frames.drive(rnd, 60);
+                sim.poke("s_axis_pfc_tuser", rnd.nextInt(20) == 0 ? 1 : 0);
+                frames.advance();
+            }
+        };
+    }
+
+    /** A {@link org.sue.link.PfcGenerator}: buffer levels wandering across XOFF and XON, frames to a stalling MAC. */
+    static GoldenScenario.Stimulus generator() {
+        return new GoldenScenario.Stimulus() {
+            private StreamSource frames;
+            private final long[] levels = new long[SueMeta.VCS];
+
+            @Override
+            public void drive(Simulator sim, long cycle, Random rnd) {
+                if (frames == null) {
+                    frames = new StreamSource(sim, "s_axis");
+                    sim.poke("local_mac", 0x02000000000AL);
+                }
+                if (frames.idle()) {
+                    byte[] f = new byte[64 + rnd.nextInt(rnd.nextInt(5) == 0 ? 3000 : 300)];
+                    rnd.nextBytes(f);
+                    frames.add(f, BigInteger.ZERO);
+                }
+                for (int v = 0; v < SueMeta.VCS; v++) {
+                    long drift = (cycle / (700 + 300 * v)) % 2 == 0 ? 30 : -30;
+                    levels[v] = Math.max(0, levels[v] + drift + rnd.nextInt(61) - 30);
+                    sim.poke("level_" + v, levels[v]);
+                }
+                sim.poke("m_axis_tready", rnd.nextInt(5) > 0 ? 1 : 0);
+                frames.drive(rnd, 85);
+                frames.advance();
             }
         };
     }
