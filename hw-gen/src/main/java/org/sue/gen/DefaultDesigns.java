@@ -18,6 +18,7 @@ import org.sue.link.CbfcSender;
 import org.sue.link.LlrConfig;
 import org.sue.link.LlrRx;
 import org.sue.link.LlrTx;
+import org.sue.link.MacControlDemux;
 import org.sue.link.PfcConfig;
 import org.sue.link.PfcGenerator;
 import org.sue.link.PfcPause;
@@ -74,6 +75,7 @@ public final class DefaultDesigns {
         m.put("cbfc_rx_w1024", () -> new CbfcReceiver(CbfcConfig.defaults(1024)));
         m.put("pfc_pause_w1024", () -> new PfcPause(PfcConfig.defaults(1024)));
         m.put("pfc_gen_w1024", () -> new PfcGenerator(PfcConfig.defaults(1024)));
+        m.put("mac_control_demux_w1024", () -> new MacControlDemux(new MacControlDemux.Config(1024)));
         m.put("llr_rx_w1024", () -> new LlrRx(LlrConfig.defaults(1024)));
         return m;
     }

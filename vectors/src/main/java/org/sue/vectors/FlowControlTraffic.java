@@ -166,6 +166,36 @@ final class FlowControlTraffic {
         };
     }
 
+    /** A {@link org.sue.link.MacControlDemux}: data frames, VLAN-tagged ones, PFC and CC_Update frames, runts. */
+    static GoldenScenario.Stimulus demux(CbfcConfig cfg) {
+        return new GoldenScenario.Stimulus() {
+            private StreamSource frames;
+
+            @Override
+            public void drive(Simulator sim, long cycle, Random rnd) {
+                if (frames == null) {
+                    frames = new StreamSource(sim, "s_axis");
+                }
+                if (frames.idle()) {
+                    byte[] f = switch (rnd.nextInt(5)) {
+                        case 0 -> PfcFrame.encode(0x02000000000BL, rnd.nextInt(256), new int[PfcConfig.CLASSES]);
+                        case 1 -> CcUpdateFrame.encode(cfg, 0x02000000000CL, new long[] {rnd.nextInt(1 << 20)});
+                        case 2 -> new byte[1 + rnd.nextInt(13)];
+                        default -> new byte[14 + rnd.nextInt(700)];
+                    };
+                    if (f.length > 18 && rnd.nextInt(3) == 0 && f[12] != (byte) 0x88) {
+                        f[12] = (byte) 0x81; // VLAN-tagged: not MAC Control, whatever follows
+                        f[16] = (byte) 0x88;
+                        f[17] = 0x08;
+                    }
+                    frames.add(f, BigInteger.valueOf(rnd.nextInt(6) == 0 ? 1 : 0));
+                }
+                frames.drive(rnd, 75);
+                frames.advance();
+            }
+        };
+    }
+
     private static void event(Simulator sim, String stream, boolean valid, int vc) {
         sim.poke(stream + "_valid", valid ? 1 : 0);
         sim.poke(stream + "_vc", vc);

@@ -37,6 +37,7 @@ import org.sue.link.PfcGenerator;
 import org.sue.link.PfcPause;
 import org.sue.link.LlrRx;
 import org.sue.link.LlrTx;
+import org.sue.link.MacControlDemux;
 import org.sue.net.FrameReceiver;
 import org.sue.net.FrameTransmitter;
 import org.sue.net.HeaderFormat;
@@ -138,6 +139,8 @@ public final class GoldenScenarios {
         PfcConfig pfcGen = new PfcConfig(256, PfcConfig.classes(1, 1, 6, 2), 256, 400, 150, 3000, 1000);
         list.add(new GoldenScenario("pfc_gen_w256", () -> new PfcGenerator(pfcGen), ResetStyle.SYNC_HIGH, 5000,
                 FlowControlTraffic::generator));
+        list.add(new GoldenScenario("mac_control_demux_w512", () -> new MacControlDemux(new MacControlDemux.Config(512)),
+                ResetStyle.SYNC_HIGH, 3000, () -> FlowControlTraffic.demux(CbfcConfig.defaults(512))));
         return list;
     }
 
