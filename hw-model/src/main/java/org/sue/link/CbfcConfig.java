@@ -35,6 +35,8 @@ public record CbfcConfig(@Tag("w") int dataWidth, @Tag("ll") int losslessVcs, in
                          int ccOpcode, int ccOui, int ccMsgType, LinkControl.Codes codes) {
     /** Bits of every CBFC counter (ETH-X, UEC). */
     public static final int COUNTER_WIDTH = 20;
+    /** Bits of a frame's byte count (frames up to 16384 bytes). */
+    public static final int FRAME_BYTES_WIDTH = 15;
     /** Bytes of a CC_Update frame, FCS included. */
     public static final int CC_FRAME_BYTES = 64;
     /** S_VC_CC values one CC_Update frame carries (VC 0..15). */

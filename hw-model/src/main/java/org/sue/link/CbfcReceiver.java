@@ -11,7 +11,6 @@ import org.sue.core.Layout;
 import org.sue.core.Port;
 import org.sue.core.Reg;
 import org.sue.lib.stream.Arbiter;
-import org.sue.lib.stream.Keep;
 import org.sue.lib.stream.Stream;
 import org.sue.net.SueMeta;
 
@@ -49,7 +48,7 @@ public final class CbfcReceiver extends Component {
         super(config);
         this.config = config;
         Layout event = Layout.of("cbfc_frame", Layout.bits("vc", SueMeta.VC_WIDTH),
-                Layout.bits("bytes", CbfcSender.FRAME_BYTES_WIDTH));
+                Layout.bits("bytes", CbfcConfig.FRAME_BYTES_WIDTH));
         enqueue = Stream.slaveFlow(this, "enqueue", event);
         dequeue = Stream.slaveFlow(this, "dequeue", event);
         ccIn = Stream.slaveFlow(this, "s_axis_cc", Stream.packet(config.dataWidth(), 1));
@@ -70,43 +69,20 @@ public final class CbfcReceiver extends Component {
 
     /** The first 64 bytes of each frame on s_axis_cc, judged at its last beat. */
     private Cc ccUpdates() {
-        int lanes = config.beatBytes();
         int frameBits = 8 * CbfcConfig.CC_FRAME_BYTES;
-        int ccBeats = (CbfcConfig.CC_FRAME_BYTES + lanes - 1) / lanes;
-        int bw = CbfcSender.FRAME_BYTES_WIDTH;
-        Reg beat = reg("cc_in_beat", Hw.log2Up(ccBeats + 1L), 0); // stops at ccBeats
-        Reg bytes = reg("cc_in_bytes", bw, 0);                     // stops at all ones
-        Expr total = wire("cc_in_total", bytes.add(Keep.count(ccIn.tkeep(), bw)));
-        when(ccIn.valid(), () -> {
-            beat.set(Hw.mux(ccIn.tlast(), Hw.zeros(beat.width()), Hw.mux(beat.eq(ccBeats), beat, beat.add(1))));
-            bytes.set(Hw.mux(ccIn.tlast(), Hw.zeros(bw), Hw.mux(total.lt(bytes), Hw.ones(bw), total)));
-        });
-        Expr word;
-        if (ccBeats == 1) {
-            word = ccIn.tdata().bits(frameBits - 1, 0);
-        } else { // the frame's earlier beats are held; the last is the one arriving
-            int w = config.dataWidth();
-            Reg held = regNoReset("cc_in_held", frameBits - w);
-            List<Expr> next = new ArrayList<>();
-            for (int b = ccBeats - 2; b >= 0; b--) {
-                Expr slot = held.bits((b + 1) * w - 1, b * w);
-                next.add(Hw.mux(beat.eq(b), ccIn.tdata(), slot));
-            }
-            when(ccIn.valid().and(ccIn.tlast().not()), () -> held.set(Hw.cat(next)));
-            word = Hw.cat(ccIn.tdata(), held).bits(frameBits - 1, 0);
-        }
+        ControlFrameReader reader = child("cc_reader", new ControlFrameReader(
+                new ControlFrameReader.Config(config.dataWidth())));
+        ccIn.into(reader.in);
+        Stream read = reader.frame;
+        Expr word = read.field("word");
         // not read: the addresses, the counters of VCs this port does not have, the FCS (the MAC checked it)
         int counted = 8 * CcUpdateFrame.COUNTERS_AT + CbfcConfig.COUNTER_WIDTH * SueMeta.VCS;
         unused("cc_in_unread", word.bits(8 * 12 - 1, 0), word.bits(frameBits - 1, counted));
-        if (config.dataWidth() > frameBits) {
-            unused("cc_in_past_frame", ccIn.tdata().bits(config.dataWidth() - 1, frameBits));
-        }
-        Expr end = ccIn.valid().and(ccIn.tlast());
-        Expr wellFormed = wire("cc_well_formed", total.eq(CbfcConfig.CC_FRAME_BYTES)
-                .and(CcUpdateFrame.header(word).eq(CcUpdateFrame.expectedHeader(config))).and(ccIn.tuser().not()));
-        Expr applies = wire("cc_applies", end.and(wellFormed));
+        Expr wellFormed = wire("cc_well_formed", read.field("bytes").eq(CbfcConfig.CC_FRAME_BYTES)
+                .and(CcUpdateFrame.header(word).eq(CcUpdateFrame.expectedHeader(config))).and(read.field("bad").not()));
+        Expr applies = wire("cc_applies", read.valid().and(wellFormed));
         count("cc_updates_received", applies);
-        count("cc_frames_dropped", end.and(wellFormed.not()));
+        count("cc_frames_dropped", read.valid().and(wellFormed.not()));
         return new Cc(applies, CcUpdateFrame.counters(word, SueMeta.VCS));
     }
 

@@ -64,7 +64,7 @@ public final class CbfcSender extends Component {
         reserve = Stream.slaveFlow(this, "reserve", vcOnly);
         unreserve = Stream.slaveFlow(this, "unreserve", vcOnly);
         charge = Stream.slaveFlow(this, "charge", Layout.of("cbfc_charge", Layout.bits("vc", SueMeta.VC_WIDTH),
-                Layout.bits("bytes", FRAME_BYTES_WIDTH), Layout.bits("reserved", 1)));
+                Layout.bits("bytes", CbfcConfig.FRAME_BYTES_WIDTH), Layout.bits("reserved", 1)));
         ctlIn = Stream.slaveFlow(this, "ctl_in", LinkControl.LAYOUT);
         localMac = in("local_mac", 48);
         vcReady = out("vc_ready", SueMeta.VCS);
@@ -82,9 +82,6 @@ public final class CbfcSender extends Component {
         eligibility();
         framesAndCcUpdates();
     }
-
-    /** Bits of a frame's byte count. */
-    public static final int FRAME_BYTES_WIDTH = 15;
 
     /** Charges, reservations and CF_Updates: each VC's and the port's counters move by the sum of the cycle's events. */
     private void creditsInUse() {
@@ -172,10 +169,10 @@ public final class CbfcSender extends Component {
         in.map("frames", inserter.in.layout(), inserter.in.layout().expr().set(Stream.TDATA, in.tdata())
                 .set(Stream.TKEEP, in.tkeep()).set(Stream.TLAST, in.tlast()).build()).into(inserter.in);
         inserter.out.into(out);
-        Reg frameBeats = reg("frame_beats", FRAME_BYTES_WIDTH, 0);
-        when(in.fire(), () -> frameBeats.set(Hw.mux(in.tlast(), Hw.zeros(FRAME_BYTES_WIDTH), frameBeats.add(1))));
+        Reg frameBeats = reg("frame_beats", CbfcConfig.FRAME_BYTES_WIDTH, 0);
+        when(in.fire(), () -> frameBeats.set(Hw.mux(in.tlast(), Hw.zeros(CbfcConfig.FRAME_BYTES_WIDTH), frameBeats.add(1))));
         Expr frameBytes = wire("frame_bytes", frameBeats.shl(Hw.log2Up(lanes)).add(Keep.count(in.tkeep(),
-                FRAME_BYTES_WIDTH)));
+                CbfcConfig.FRAME_BYTES_WIDTH)));
         Expr frameEnd = in.fire().and(in.tlast());
         Expr frameCredits = wire("frame_credits", config.creditsOf(frameBytes));
         for (int v = 0; v < SueMeta.VCS; v++) {

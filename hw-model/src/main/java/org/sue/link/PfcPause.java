@@ -7,7 +7,6 @@ import org.sue.core.Expr;
 import org.sue.core.Hw;
 import org.sue.core.Port;
 import org.sue.core.Reg;
-import org.sue.lib.stream.Keep;
 import org.sue.lib.stream.Stream;
 import org.sue.net.SueMeta;
 
@@ -34,39 +33,19 @@ public final class PfcPause extends Component {
         in = Stream.slaveFlow(this, "s_axis_pfc", Stream.packet(w, 1));
         vcReady = out("vc_ready", SueMeta.VCS);
 
-        // the frame's first 64 bytes and its length
-        int lanes = config.dataWidth() / 8;
-        int beats = (ControlFrameInserter.FRAME_BYTES + lanes - 1) / lanes;
-        int bw = 15;
-        Reg beat = reg("beat", Hw.log2Up(beats + 1L), 0);   // stops at beats
-        Reg bytes = reg("frame_bytes", bw, 0);              // stops at all ones
-        Expr total = wire("total_bytes", bytes.add(Keep.count(in.tkeep(), bw)));
-        when(in.valid(), () -> {
-            beat.set(Hw.mux(in.tlast(), Hw.zeros(beat.width()), Hw.mux(beat.eq(beats), beat, beat.add(1))));
-            bytes.set(Hw.mux(in.tlast(), Hw.zeros(bw), Hw.mux(total.lt(bytes), Hw.ones(bw), total)));
-        });
-        Expr word;
-        if (beats == 1) {
-            word = in.tdata().bits(frameBits - 1, 0);
-            if (w > frameBits) {
-                unused("past_frame", in.tdata().bits(w - 1, frameBits));
-            }
-        } else { // the earlier beats are held; the last is the one arriving
-            Reg held = regNoReset("held", frameBits - w);
-            List<Expr> next = new ArrayList<>();
-            for (int b = beats - 2; b >= 0; b--) {
-                next.add(Hw.mux(beat.eq(b), in.tdata(), held.bits((b + 1) * w - 1, b * w)));
-            }
-            when(in.valid().and(in.tlast().not()), () -> held.set(Hw.cat(next)));
-            word = Hw.cat(in.tdata(), held).bits(frameBits - 1, 0);
-        }
+        // the frame's first 64 bytes and its length, at its last beat
+        ControlFrameReader reader = child("reader", new ControlFrameReader(new ControlFrameReader.Config(w)));
+        in.into(reader.in);
+        Stream read = reader.frame;
+        Expr word = read.field("word");
         Expr header = PfcFrame.field(word, 0, 6).eq(PfcConfig.DESTINATION)
                 .and(PfcFrame.field(word, 12, 2).eq(PfcConfig.ETHER_TYPE))
                 .and(PfcFrame.field(word, 14, 2).eq(PfcConfig.OPCODE));
         unused("not_read", word.bits(8 * 12 - 1, 8 * 6), word.bits(frameBits - 1, 8 * PfcFrame.USED_BYTES),
                 PfcFrame.field(word, PfcFrame.VECTOR_AT, 1)); // SA, padding, FCS; the vector's reserved byte
-        Expr end = in.valid().and(in.tlast());
-        Expr good = wire("frame_good", total.eq(ControlFrameInserter.FRAME_BYTES).and(header).and(in.tuser().not()));
+        Expr end = read.valid();
+        Expr good = wire("frame_good", read.field("bytes").eq(ControlFrameInserter.FRAME_BYTES).and(header)
+                .and(read.field("bad").not()));
         Expr applies = wire("applies", end.and(good));
         Expr vector = PfcFrame.field(word, PfcFrame.VECTOR_AT + 1, 1);
 
