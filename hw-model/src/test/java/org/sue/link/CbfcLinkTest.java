@@ -17,7 +17,8 @@ import org.sue.net.SueMeta;
 import org.sue.sim.Simulator;
 
 /**
- * The CBFC sender and receiver joined over a link of 100 cycles each way that loses data frames, and a control
+ * The CBFC sender and receiver joined over a link of 100 cycles each way that loses data frames (the receiver's
+ * {@link MacControlDemux} takes the CC_Updates out of the frames, in order), and a control
  * channel that loses CF_Updates; a scheduler that picks every VC as fast as vc_ready lets it (reserving, then
  * charging two cycles later, now and then giving the reservation back), and an XPU that drains each VC at its own
  * slow rate, VC 3 stopping for long stretches.
@@ -41,10 +42,14 @@ class CbfcLinkTest {
         Random rnd = new Random(seed);
         int lanes = cfg.beatBytes();
         StreamSource toMac = new StreamSource(tx, "s_axis");
-        StreamSource ccIn = new StreamSource(rx, "s_axis_cc");
+        Simulator demux = Simulator.compile(Design.elaborate(new MacControlDemux(new MacControlDemux.Config(width))));
+        demux.reset();
+        StreamSource fromLink = new StreamSource(demux, "s_axis");
         ArrayDeque<long[]> picks = new ArrayDeque<>();      // {cycle, vc} waiting for their charge
-        ArrayDeque<int[]> wire = new ArrayDeque<>();        // frames on the link: {arrival, vc, bytes, cc, lost}
-        ArrayDeque<byte[]> ccFrames = new ArrayDeque<>();
+        ArrayDeque<Object[]> link = new ArrayDeque<>();     // frames on the link: {arrival, vc (-1 CC_Update), bytes}
+        ArrayDeque<Integer> dataVcs = new ArrayDeque<>();   // VCs of the data frames given to the demultiplexer
+        java.io.ByteArrayOutputStream leaving = new java.io.ByteArrayOutputStream();
+        int arriving = 0;
         ArrayDeque<Object[]> ctl = new ArrayDeque<>();      // {arrival, message}
         List<ArrayDeque<Integer>> buffers = new ArrayList<>();
         int[] held = new int[SueMeta.VCS];
@@ -56,8 +61,6 @@ class CbfcLinkTest {
         ArrayDeque<Integer> frameVcs = new ArrayDeque<>();  // VCs of the frames given to the sender, in order
         long lostCredits = 0;
         int rr = 0;
-        int beatOffset = 0;
-        List<Byte> ccBytes = new ArrayList<>();
         long end = 60_000;
         long c = 0;
         for (; c < end + 20_000; c++) {
@@ -90,6 +93,8 @@ class CbfcLinkTest {
                     chargeVc = v;
                     byte[] f = new byte[bytes];
                     rnd.nextBytes(f);
+                    f[12] = 0x08; // an IPv4 EtherType: never MAC Control
+                    f[13] = 0;
                     toMac.add(f, BigInteger.valueOf(v));
                     frameVcs.add(v);
                 }
@@ -100,55 +105,52 @@ class CbfcLinkTest {
             poke(tx, "unreserve", unreserveVc);
             toMac.drive(rnd, 100);
             tx.poke("m_axis_tready", rnd.nextInt(10) > 0 ? 1 : 0);
-            // frames leave for the link at their last beat (a store-and-forward view of the wire)
+            // every frame's bytes as they leave; on the link from its last beat (a store-and-forward view)
             if (tx.peek("m_axis_tvalid") == 1 && tx.peek("m_axis_tready") == 1) {
-                boolean isCc = tx.peek("m_axis_tuser") == 1;
                 int n = Long.bitCount(tx.peekWide("m_axis_tkeep")[0]) + (lanes > 64
                         ? Long.bitCount(tx.peekWide("m_axis_tkeep")[1]) : 0);
-                if (isCc) {
-                    byte[] data = tx.peekBig("m_axis_tdata").toByteArray();
-                    for (int i = 0; i < n; i++) {
-                        int at = data.length - 1 - i;
-                        ccBytes.add(at >= 0 ? data[at] : 0);
-                    }
+                byte[] data = tx.peekBig("m_axis_tdata").toByteArray();
+                for (int i = 0; i < n; i++) {
+                    int at = data.length - 1 - i;
+                    leaving.write(at >= 0 ? data[at] : 0);
                 }
-                beatOffset += n;
                 if (tx.peek("m_axis_tlast") == 1) {
-                    if (isCc) {
-                        byte[] f = new byte[ccBytes.size()];
-                        for (int i = 0; i < f.length; i++) {
-                            f[i] = ccBytes.get(i);
-                        }
-                        ccFrames.add(f);
-                        ccBytes.clear();
-                        wire.add(new int[] {(int) c + LINK, 0, beatOffset, 1, 0});
-                    } else {
-                        int v = frameVcs.poll();
-                        boolean lost = rnd.nextDouble() < loss;
-                        if (lost && cfg.lossless(v)) {
-                            lostCredits += cfg.credits(beatOffset);
-                        }
-                        wire.add(new int[] {(int) c + LINK, v, beatOffset, 0, lost ? 1 : 0});
+                    byte[] f = leaving.toByteArray();
+                    leaving.reset();
+                    boolean isCc = tx.peek("m_axis_tuser") == 1;
+                    int v = isCc ? -1 : frameVcs.poll();
+                    boolean lost = !isCc && rnd.nextDouble() < loss;
+                    if (lost && cfg.lossless(v)) {
+                        lostCredits += cfg.credits(f.length);
                     }
-                    beatOffset = 0;
+                    if (!lost) {
+                        link.add(new Object[] {c + LINK, v, f});
+                    }
                 }
             }
-            // the receiver: frames into their buffers, CC_Updates to the block, in order
+            // the receiver: the demultiplexer sends CC_Updates to the block, data frames into their buffers
+            if (!link.isEmpty() && (long) link.peek()[0] <= c && fromLink.idle()) {
+                Object[] f = link.poll();
+                fromLink.add((byte[]) f[2], BigInteger.ZERO);
+                if ((int) f[1] >= 0) {
+                    dataVcs.add((int) f[1]);
+                }
+            }
+            fromLink.drive(rnd, 100);
+            demuxOutput(demux, rx);
             int[] enq = null;
-            if (!wire.isEmpty() && wire.peek()[0] <= c && ccIn.idle()) {
-                int[] f = wire.poll();
-                if (f[3] == 1) {
-                    ccIn.add(ccFrames.poll(), BigInteger.ZERO);
-                } else if (f[4] == 0) {
-                    enq = new int[] {f[1], f[2]};
-                    buffers.get(f[1]).add(f[2]);
+            if (demux.peek("m_axis_tvalid") == 1) {
+                arriving += Long.bitCount(demux.peekWide("m_axis_tkeep")[0]) + (lanes > 64
+                        ? Long.bitCount(demux.peekWide("m_axis_tkeep")[1]) : 0);
+                if (demux.peek("m_axis_tlast") == 1) {
+                    enq = new int[] {dataVcs.poll(), arriving};
+                    buffers.get(enq[0]).add(enq[1]);
+                    arriving = 0;
                 }
             }
             rx.poke("enqueue_valid", enq != null ? 1 : 0);
             rx.poke("enqueue_vc", enq != null ? enq[0] : 0);
             rx.poke("enqueue_bytes", enq != null ? enq[1] : 0);
-            ccIn.drive(rnd, 100);
-            rx.poke("s_axis_cc_tuser", 0);
             // the XPU drains one frame a cycle at most: VC v at 1/(2+3v), VC 3 stopped for stretches
             int[] deq = null;
             int d = rnd.nextInt(SueMeta.VCS);
@@ -178,9 +180,10 @@ class CbfcLinkTest {
             }
             assertTrue(port <= cfg.portCreditLimit(), "port buffers hold " + port + " credits at cycle " + c);
             toMac.advance();
-            ccIn.advance();
+            fromLink.advance();
             tx.step();
             rx.step();
+            demux.step();
         }
         for (int v = 0; v < SueMeta.VCS; v++) {
             assertTrue(delivered[v] > 100, "VC " + v + " delivered only " + delivered[v] + " frames");
@@ -194,6 +197,15 @@ class CbfcLinkTest {
         assertEquals(0, tx.peek("credit_overdraws"));
         assertEquals(0, tx.peek("cf_update_errors"));
         assertTrue(loss == 0 || lostCredits > 0);
+    }
+
+    /** The demultiplexer's control frames straight into the receiver's s_axis_cc (both are flows). */
+    private static void demuxOutput(Simulator demux, Simulator rx) {
+        rx.poke("s_axis_cc_tvalid", demux.peek("m_axis_ctl_tvalid"));
+        rx.poke("s_axis_cc_tdata", demux.peekWide("m_axis_ctl_tdata"));
+        rx.poke("s_axis_cc_tkeep", demux.peekWide("m_axis_ctl_tkeep"));
+        rx.poke("s_axis_cc_tlast", demux.peek("m_axis_ctl_tlast"));
+        rx.poke("s_axis_cc_tuser", demux.peek("m_axis_ctl_tuser"));
     }
 
     private static void poke(Simulator sim, String stream, int vc) {
