@@ -93,12 +93,14 @@ public final class DefaultDesigns {
 
     /**
      * A small instance for FPGA experiments (configs/small_fpga.json): 256-bit XPU data on a 512-bit bus, 64
-     * destinations, a 64 KiB packing buffer and a 64 KiB retransmit store, Ethernet/IPv4/UDP.
+     * destinations, a 64 KiB packing buffer and a 64 KiB retransmit store, Ethernet/IPv4/UDP; PFC with XOFF at 4 KiB
+     * and XON at 2 KiB of a 32 KiB receive FIFO.
      */
     public static SueInstance.Config smallInstance() {
         CommandPath.Config path = new CommandPath.Config(256, CommandTable.example(), 64, 1024, 2048, 16, 8, 32, 16);
         TransportConfig t = new TransportConfig(512, 64, 1, 65536, 256, 4096, 256, 16, 1, 2);
-        return new SueInstance.Config(path, NetConfig.defaults(HeaderFormat.ETH_IPV4_UDP), t, 32, 16, 128);
+        return new SueInstance.Config(path, NetConfig.defaults(HeaderFormat.ETH_IPV4_UDP), t, 32, 16, 512)
+                .withPfc(PfcConfig.defaults(512).withThresholds(4096, 2048));
     }
 
     /** A 512-bit bus (256-bit XPU data), AFH Gen2 compressed with a VLAN tag, otherwise the defaults. */

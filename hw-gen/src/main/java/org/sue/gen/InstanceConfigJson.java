@@ -23,6 +23,7 @@ import org.sue.net.HeaderFormat;
 import org.sue.link.FrameAction;
 import org.sue.link.LinkControl;
 import org.sue.link.LlrConfig;
+import org.sue.link.PfcConfig;
 import org.sue.net.NetConfig;
 import org.sue.net.SueMeta;
 import org.sue.transport.TransportConfig;
@@ -168,17 +169,44 @@ public final class InstanceConfigJson {
                     + " without INIT_ECHO", c -> llr(c).initRetryCycles()),
             integers("linkLayer", "controlCodes", 5, 1, 255, "control message types ACK, NACK, INIT, INIT_ECHO,"
                     + " CF_Update", c -> codes(llr(c).codes())),
+            choice("flowControl", "mode", List.of("NONE", "PFC"), "link-level flow control of the port: none or PFC"
+                    + " (IEEE 802.1Qbb; CBFC is not joined yet)", c -> c.instance().pfc() == null ? "NONE" : "PFC"),
+            integers("flowControl", "pfcPriorityOfVc", SueMeta.VCS, 0, 7, "PFC: the priority (class) of VC 0..3 in"
+                    + " the frames sent and obeyed", c -> priorities(pfc(c))),
+            integer("flowControl", "pfcBitsPerCycle", 64, 4096, "PFC: line bits per cycle (a power of two; a pause"
+                    + " quantum is 512 bit times); default the bus width", c -> pfc(c).bitsPerCycle()),
+            integer("flowControl", "pfcPauseQuanta", 1, 0xFFFF, "PFC: pause time sent for a class that is off",
+                    c -> pfc(c).pauseQuanta()),
+            integer("flowControl", "pfcRefreshCycles", 16, 1 << 30, "PFC: a pause is sent again after this many"
+                    + " cycles (below the pause time); default half the pause time", c -> pfc(c).refreshCycles()),
+            integer("flowControl", "pfcXoffBytes", 1, (1 << 24) - 1, "PFC: a VC's receive FIFO level that pauses its"
+                    + " class (4 x this below the FIFO, leaving headroom)", c -> pfc(c).xoffBytes()),
+            integer("flowControl", "pfcXonBytes", 0, (1 << 24) - 2, "PFC: a class resumes when all its VCs' levels are"
+                    + " at or below this", c -> pfc(c).xonBytes()),
             choice("output", "language", names(HdlLanguage.values()), "HDL written (--vhdl overrides)",
                     c -> c.language().name()),
             choice("output", "reset", names(ResetStyle.values()), "reset style of every register (--reset overrides)",
                     c -> c.reset().name()));
 
     private static final List<String> SECTIONS = List.of("commandPath", "commandTypes", "network", "transport",
-            "receive", "linkLayer", "output");
+            "receive", "linkLayer", "flowControl", "output");
 
     /** The instance's LLR parameters, or the defaults for its bus when it has none (what turning it on gives). */
     private static LlrConfig llr(Settings c) {
         return c.instance().llr() != null ? c.instance().llr() : LlrConfig.defaults(c.instance().busWidth());
+    }
+
+    /** The instance's PFC parameters, or the defaults for its bus when it has none (what turning it on gives). */
+    private static PfcConfig pfc(Settings c) {
+        return c.instance().pfc() != null ? c.instance().pfc() : PfcConfig.defaults(c.instance().busWidth());
+    }
+
+    private static int[] priorities(PfcConfig p) {
+        int[] classes = new int[SueMeta.VCS];
+        for (int v = 0; v < classes.length; v++) {
+            classes[v] = p.classOf(v);
+        }
+        return classes;
     }
 
     private static int[] codes(LinkControl.Codes k) {
@@ -255,7 +283,18 @@ public final class InstanceConfigJson {
         });
         SueInstance.Config instance = build("receive", () -> new SueInstance.Config(path, net, transport,
                 i(v, "receive.commandCredits"), i(v, "receive.dataCredits"), i(v, "receive.fifoDepth"), llr));
-        return new Settings(instance, HdlLanguage.valueOf((String) v.get("output.language")),
+        JsonNode fc = sections.get("flowControl");
+        PfcConfig pfcBase = PfcConfig.defaults(instance.busWidth()); // line rate and refresh follow the bus
+        PfcConfig pfc = v.get("flowControl.mode").equals("NONE") ? null : build("flowControl", () -> {
+            PfcConfig p = new PfcConfig(instance.busWidth(), PfcConfig.classes((int[]) v.get(
+                    "flowControl.pfcPriorityOfVc")), fc.has("pfcBitsPerCycle") ? i(v, "flowControl.pfcBitsPerCycle")
+                    : pfcBase.bitsPerCycle(), i(v, "flowControl.pfcPauseQuanta"), fc.has("pfcRefreshCycles")
+                    ? i(v, "flowControl.pfcRefreshCycles") : pfcBase.refreshCycles(),
+                    i(v, "flowControl.pfcXoffBytes"), i(v, "flowControl.pfcXonBytes"));
+            SueInstance.Config.checkPfc(p, instance.busWidth(), instance.rxFifoDepth(), instance.llr());
+            return p;
+        });
+        return new Settings(instance.withPfc(pfc), HdlLanguage.valueOf((String) v.get("output.language")),
                 ResetStyle.valueOf((String) v.get("output.reset")));
     }
 

@@ -21,6 +21,7 @@ import org.sue.core.ResetStyle;
 import org.sue.gen.InstanceConfigJson.ConfigError;
 import org.sue.link.FrameAction;
 import org.sue.link.LlrConfig;
+import org.sue.link.PfcConfig;
 import org.sue.gen.InstanceConfigJson.Settings;
 import org.sue.instance.SueInstance;
 
@@ -73,6 +74,18 @@ class ConfigsTest {
         assertEquals(expected, back.instance().llr());
     }
 
+    /** PFC switched on in JSON: the defaults for the bus unless a field says otherwise; and back the same. */
+    @Test
+    void pfcIsOneKeyAway() throws Exception {
+        Settings on = InstanceConfigJson.fromJson(new ObjectMapper().readTree(
+                "{\"flowControl\": {\"mode\": \"PFC\", \"pfcXoffBytes\": 2048, \"pfcXonBytes\": 1024}}"));
+        assertEquals(PfcConfig.defaults(1024).withThresholds(2048, 1024), on.instance().pfc());
+        Settings back = InstanceConfigJson.fromJson(new ObjectMapper().readTree(InstanceConfigJson.toJson(on)));
+        assertEquals(on.instance().pfc(), back.instance().pfc());
+        assertEquals(null, InstanceConfigJson.fromJson(new ObjectMapper().readTree("{}")).instance().pfc(),
+                "no flow control unless asked for");
+    }
+
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
         "{\"transport\": {\"windowPdus\": 1}}|transport.windowPdus: 1 is outside 4..16384",
@@ -93,6 +106,10 @@ class ConfigsTest {
         "{\"linkLayer\": {\"llr\": true, \"maxFrameBytes\": 2000}}|linkLayer: SueInstance llr.maxFrameBytes must hold the largest frame (2106 bytes",
         "{\"linkLayer\": {\"llr\": true, \"replayCountMax\": 0}}|linkLayer.replayCountMax: 0 is outside 1..255",
         "{\"linkLayer\": {\"llr\": true, \"controlCodes\": [1, 2, 3, 4, 4]}}|linkLayer: LinkControl codes must differ",
+        "{\"flowControl\": {\"mode\": \"CBFC\"}}|flowControl.mode: \"CBFC\" is not one of",
+        "{\"flowControl\": {\"mode\": \"PFC\"}}|flowControl: SueInstance pfc.xoffBytes must leave room",
+        "{\"flowControl\": {\"mode\": \"PFC\", \"pfcXoffBytes\": 1024, \"pfcXonBytes\": 2048}}|flowControl: PfcConfig xonBytes must be",
+        "{\"flowControl\": {\"mode\": \"PFC\", \"pfcXoffBytes\": 1024, \"pfcXonBytes\": 512}, \"linkLayer\": {\"llr\": true}}|flowControl: SueInstance pfc together with llr",
     })
     void badConfigurationsNameThePathTheValueAndTheRange(String json, String message) throws Exception {
         ConfigError e = assertThrows(ConfigError.class,

@@ -47,7 +47,8 @@ import org.sue.net.SueMeta;
  * VC the active list is a FIFO of queues, so queues take turns. Besides the PDU leaving, at most
  * {@value #PDUS_AHEAD} are picked and not yet leaving, so later arrivals join later PDUs (spec Figure 18: A, B, C+E,
  * D), and PDUs of three beats or more follow each other without a gap (a pick reaches {@code m_axis} about six
- * cycles later). Work-conserving: a queue with one command sends it at once, nothing waits to be packed.
+ * cycles later). Work-conserving: a queue with one command sends it at once, nothing waits to be packed. Each pick
+ * that makes a PDU is reported on {@code picked} (its VC), where link credit is reserved for it.
  *
  * <p>Reset: the queue tables are RAMs without a reset value, so after reset they are cleared one row per cycle while
  * {@code init_busy} is high and nothing enters.
@@ -112,6 +113,8 @@ public final class PackingBuffer extends Component {
     public final Stream in;
     public final Stream out;
     public final Port vcReady;
+    /** A PDU was picked and will be made (its destination's window was open): its VC, for link credit reservations. */
+    public final Stream picked;
     public final Port dstReady;
     public final Stream cellUsed;
     /** A command is in its queue: its credits may come back ({@link BufferCredits}). */
@@ -162,6 +165,7 @@ public final class PackingBuffer extends Component {
         in = Stream.slave(this, new StreamConfig(w, CommandUser.WIDTH));
         out = Stream.master(this, new StreamConfig(w, SueMeta.WIDTH));
         vcReady = in("vc_ready", SueMeta.VCS);
+        picked = Stream.masterFlow(this, "picked", Layout.of("picked", Layout.bits("vc", SueMeta.VC_WIDTH)));
         dstReady = in("dst_ready", config.destinations());
         cellUsed = Stream.masterFlow(this, "cell_used", BufferCredits.CELL_EVENT);
         cmdStored = Stream.masterFlow(this, "cmd_stored", BufferCredits.COMMAND_EVENT);
@@ -416,6 +420,8 @@ public final class PackingBuffer extends Component {
         takeRequest.set(pick);
         takeQueue.set(Hw.cat(pickedDst, pickVc));
         takeSkip.set(windowOpen.not());
+        picked.valid().set(pick.and(windowOpen));
+        picked.field("vc").set(pickVc);
         inFlight.set(inFlight.add(pick.and(windowOpen).resize(2)).sub(pduLeaving.resize(2)));
     }
 

@@ -41,6 +41,9 @@ import org.sue.net.model.FrameCodec;
  * (judged good; delivered unless the packet FIFO was full, which {@code drops_overflow} counts).
  */
 public final class FrameReceiver extends Component {
+    /** Cycles from a frame's last beat in to its verdict ({@code buffered} for a good frame), at most. */
+    public static final int VERDICT_CYCLES = 6;
+
     /** CRC-32 of any message followed by its own CRC (least significant byte first). */
     static final long CRC32_RESIDUE = 0x2144DF1CL;
 
@@ -72,6 +75,11 @@ public final class FrameReceiver extends Component {
     public final Port localIp;
     public final Port localPartition;
     public final Stream out;
+    /**
+     * A good frame was kept in the packet FIFO ({@code buffered_vc}, {@code buffered_len}: its VC and the bytes it
+     * will deliver), at its verdict: with the frames leaving {@code m_axis}, what the FIFO holds per VC.
+     */
+    public final Stream buffered;
     /** Counter and status outputs by port name: drops_<reason>, frames_good, drops_overflow, ... */
     public final Map<String, Port> status = new LinkedHashMap<>();
     private final Config config;
@@ -99,6 +107,8 @@ public final class FrameReceiver extends Component {
         localIp = ipFormat ? in("local_ip", net.format() == HeaderFormat.ETH_IPV4_UDP ? 32 : 128) : null;
         localPartition = in("local_partition", 10);
         out = Stream.master(this, new StreamConfig(w, SueMeta.WIDTH));
+        buffered = Stream.masterFlow(this, "buffered", Layout.of("buffered", Layout.bits("vc", SueMeta.VC_WIDTH),
+                Layout.bits("len", SueMeta.LEN_WIDTH)));
 
         // ---- frame length and header capture -------------------------------------------------------------------
         int lw = 16; // frame lengths; a longer frame saturates and is oversize anyway
@@ -225,6 +235,10 @@ public final class FrameReceiver extends Component {
         fifo.verdict.field("drop").set(reason.ne(0));
         fifo.verdict.field("user").set(user);
         fifo.out.into(out);
+        buffered.valid().set(fifo.kept.valid());
+        buffered.field("vc").set(SueMeta.VC.of(fifo.kept.field("user")));
+        buffered.field("len").set(SueMeta.LEN.of(fifo.kept.field("user")));
+        unused("kept_user", fifo.kept.field("user")); // the rest of the frame's fields go with its beats
 
         // ---- counters --------------------------------------------------------------------------------------------
         for (DropReason r : DropReason.values()) {

@@ -1,5 +1,6 @@
 package org.sue.transport;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 import org.sue.core.Component;
@@ -58,6 +59,15 @@ public final class TransportTx extends Component {
     public final Port localXpu;
     public final Port localPartition;
     public final Port dstReady;
+    public final Port linkVcReady;
+    /** The VCs the packing buffer may pick on: link_vc_ready, less a VC a start here waits for, none in a start's cycle. */
+    public final Port pickVcReady;
+    /** A retransmission or ACK-only PDU started under link_vc_ready: its VC (link credit reserved for one frame). */
+    public final Stream reserve;
+    /** A new PDU picked but held for its connection's go-back, not sent as new: its VC (the reservation returns). */
+    public final Stream unreserve;
+    /** A PDU's first beat left on m_axis: its VC and length (the link charges its frame). */
+    public final Stream charge;
     public final Stream peerAck;
     public final Stream ackQuery;
     public final Stream ackReply;
@@ -134,6 +144,13 @@ public final class TransportTx extends Component {
         localXpu = in("local_xpu", SueMeta.XPU_WIDTH);
         localPartition = in("local_partition", SueMeta.PARTITION.width());
         dstReady = out("dst_ready", d); // one bit per connection: the packing buffer's per-destination eligibility
+        linkVcReady = in("link_vc_ready", SueMeta.VCS); // the link's flow control: a VC it may not send on now
+        pickVcReady = out("pick_vc_ready", SueMeta.VCS);
+        Layout vcOnly = Layout.of("link_vc", Layout.bits("vc", SueMeta.VC_WIDTH));
+        reserve = Stream.masterFlow(this, "reserve", vcOnly);
+        unreserve = Stream.masterFlow(this, "unreserve", vcOnly);
+        charge = Stream.masterFlow(this, "charge", Layout.of("link_charge", Layout.bits("vc", SueMeta.VC_WIDTH),
+                Layout.bits("len", SueMeta.LEN_WIDTH)));
         peerAck = Stream.slaveFlow(this, "peer_ack", AckLinks.PEER_ACK);
         ackQuery = Stream.masterFlow(this, "ack_query", AckLinks.ACK_QUERY);
         ackReply = Stream.slaveFlow(this, "ack_reply", AckLinks.ACK_REPLY);
@@ -248,6 +265,8 @@ public final class TransportTx extends Component {
         writerHoldsFor = c -> beat.or(midPdu).and(dst.eq(c));
         counter("pdus_sent", starts);
         counter("pdus_held_for_retransmission", starts.and(heldBack1));
+        unreserve.valid().set(starts.and(heldBack1));
+        unreserve.field("vc").set(SueMeta.VC.of(user));
     }
 
     /** peer_ack: one event per cycle; read una and next PSN, then decide and write in the next cycle. */
@@ -473,7 +492,9 @@ public final class TransportTx extends Component {
 
     /** Packet round robin; op/rpsn asked of the receive side at each first beat, filled in one cycle later. */
     private void output() {
-        Arbiter.Arbitration arb = Arbiter.roundRobinPackets("tx_arb", List.of(retransmitted, fresh, ackOnly));
+        // new PDUs were picked under the link's vc_ready; retransmissions and ACK-only PDUs decide here
+        List<Stream> started = linkStarts(List.of(retransmitted, ackOnly), List.of("retx", "ack_only"));
+        Arbiter.Arbitration arb = Arbiter.roundRobinPackets("tx_arb", List.of(started.get(0), fresh, started.get(1)));
         Stream chosen = arb.out();
         Reg first = reg("tx_first", 1, 1);
         when(chosen.fire(), () -> first.set(chosen.tlast()));
@@ -500,9 +521,46 @@ public final class TransportTx extends Component {
                 SueMeta.PARTITION.of(inUser), SueMeta.ERR.of(inUser));
         Reg outFirst = reg("out_first", 1, 1);
         when(out.fire(), () -> outFirst.set(out.tlast()));
+        charge.valid().set(out.fire().and(outFirst));
+        charge.field("vc").set(SueMeta.VC.of(out.tuser()));
+        charge.field("len").set(SueMeta.LEN.of(out.tuser()));
         Expr dataPdu = out.tdata().bits(7, 0).ne(0); // ACK-only PDUs start with the byte 0x00 (section 6.3)
         counter("acks_piggybacked", out.fire().and(outFirst).and(dataPdu).and(opNow.ne(0)));
         unused("tx_arb_chosen", arb.chosen());
+    }
+
+    /**
+     * Retransmissions and ACK-only PDUs start under the link's flow control: a PDU's first beat is offered once its
+     * VC's {@code link_vc_ready} let it start (reported on {@code reserve}) and then stays offered (the arbiter holds
+     * it), so a VC turning unready never stalls the other sources. One start a cycle, the first source first; the
+     * packing buffer picks nothing in a cycle with a start and nothing on a VC a start waits for
+     * ({@code pick_vc_ready}), so the link sees one reservation a cycle and a waiting start is not overtaken on its VC.
+     */
+    private List<Stream> linkStarts(List<Stream> sources, List<String> names) {
+        List<Stream> gated = new ArrayList<>();
+        Expr granted = Hw.bool(false);
+        Expr waiting = Hw.zeros(SueMeta.VCS);
+        Expr startVc = Hw.zeros(SueMeta.VC_WIDTH);
+        for (int i = 0; i < sources.size(); i++) {
+            Stream s = sources.get(i);
+            String name = names.get(i);
+            Reg first = reg(name + "_gate_first", 1, 1);
+            Reg offered = reg(name + "_gate_offered", 1, 0);
+            Expr vc = SueMeta.VC.of(s.tuser());
+            Expr wants = wire(name + "_wants_start", s.valid().and(first).and(offered.not()));
+            Expr start = wire(name + "_start", wants.and(linkVcReady.shr(vc).bit(0)).and(granted.not()));
+            Stream g = s.continueWhen(name + "_link_ready", first.not().or(offered).or(start));
+            when(g.fire(), () -> first.set(g.tlast()));
+            offered.set(g.valid().and(g.ready().not()));
+            waiting = waiting.or(Hw.mux(wants, onehot(vc, SueMeta.VCS), Hw.zeros(SueMeta.VCS)));
+            startVc = Hw.mux(start, vc, startVc);
+            granted = granted.or(start);
+            gated.add(g);
+        }
+        reserve.valid().set(granted);
+        reserve.field("vc").set(startVc);
+        pickVcReady.set(Hw.mux(granted, Hw.zeros(SueMeta.VCS), linkVcReady.and(waiting.not())));
+        return gated;
     }
 
     private void status() {

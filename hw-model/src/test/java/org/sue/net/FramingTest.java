@@ -117,14 +117,34 @@ class FramingTest {
             source.add(f, BigInteger.ZERO);
         }
         long quiet = 0;
+        List<Long> lastBeats = new ArrayList<>();
+        List<long[]> buffered = new ArrayList<>(); // {cycle, vc, len}
         while (quiet < 100) {
             source.drive(rnd, 80);
             sim.poke("m_axis_tready", 1);
+            if (sim.peek("s_axis_tvalid") == 1 && sim.peek("s_axis_tlast") == 1) {
+                lastBeats.add(sim.cycle());
+            }
+            if (sim.peek("buffered_valid") == 1) {
+                buffered.add(new long[] {sim.cycle(), sim.peek("buffered_vc"), sim.peek("buffered_len")});
+            }
             source.advance();
             sim.step();
             quiet = source.idle() ? quiet + 1 : 0;
         }
         List<FrameCodec.Received> good = expected.stream().filter(FrameCodec.Received::ok).toList();
+        // each good frame is reported buffered, with its VC and length, at most VERDICT_CYCLES after its last beat
+        assertEquals(good.size(), buffered.size(), "frames reported buffered");
+        for (int i = 0, g = 0; i < frames.size(); i++) {
+            if (expected.get(i).ok()) {
+                SueMeta m = expectedMeta(expected.get(i), me);
+                long[] b = buffered.get(g++);
+                assertEquals(m.vc(), b[1], "buffered VC of frame " + i);
+                assertEquals(m.len(), b[2], "buffered length of frame " + i);
+                assertTrue(b[0] - lastBeats.get(i) <= FrameReceiver.VERDICT_CYCLES, "frame " + i + " buffered "
+                        + (b[0] - lastBeats.get(i)) + " cycles after its last beat");
+            }
+        }
         assertEquals(good.size(), delivered.packets().size(), "delivered frames");
         for (int i = 0; i < good.size(); i++) {
             assertArrayEquals(good.get(i).frame().commands(), delivered.packets().get(i).bytes(), "delivery " + i);

@@ -44,6 +44,8 @@ class TransportTxTest {
         assertTrue(r.sim.peek("timeouts") > 0, "timeouts happened");
         assertTrue(r.sim.peek("nacks_received") > 0, "NACKs were processed");
         assertTrue(r.goBacks > 0, "go-backs were seen on the wire");
+        assertTrue(loss < 0.02 || r.sim.peek("pdus_held_for_retransmission") > 0, "new PDUs held for a go-back"
+                + " returned their link credit reservation");
     }
 
     /** A resent PDU lost again: the receiver's second NACK restarts the go-back at once, no timeout needed. */
@@ -81,6 +83,42 @@ class TransportTxTest {
         r.checkDelivered(); // in order per connection: each numbered from PSN 0 on its own (the model checks the wire)
         assertTrue(r.submitted.get(3).size() > 0 && r.submitted.get(8 + 3).size() > 0, "XPU 3 used on both ports");
         assertTrue(r.sim.peek("retransmitted_pdus") > 0, "retransmissions happened");
+    }
+
+    /**
+     * The link's flow control holds VCs 0 and 1 (link_vc_ready low) for a while: no retransmission or ACK-only PDU
+     * (VC 0) on them starts meanwhile, except one already offered when the hold began, while new PDUs on VCs 2 and 3
+     * keep leaving; afterwards everything is delivered.
+     */
+    @Test
+    void retransmissionsAndAckOnlyPdusWaitWhileTheLinkHoldsTheirVc() {
+        Run r = new Run(small(), 17, 0.05);
+        r.traffic(300, 8);
+        long holdFrom = r.sim.cycle();
+        r.heldVcs = 0b0011;
+        int sent = 0;
+        while (r.sim.cycle() < holdFrom + 8000) {
+            if (r.src.idle() && sent < 200) {
+                int c = 2 + 4 * r.rnd.nextInt(2) + r.rnd.nextInt(2); // VC c % 4 is 2 or 3
+                if (r.eligible(c)) {
+                    r.submit(c, 1 + r.rnd.nextInt(300));
+                    sent++;
+                }
+            }
+            if (r.rnd.nextInt(100) == 0) {
+                r.ackRequests.add(r.rnd.nextInt(8));
+            }
+            r.cycle();
+        }
+        long held = r.heldStarts;
+        long ackOnlyBefore = r.sim.peek("ack_only_sent");
+        r.heldVcs = 0;
+        r.drain(400_000);
+        r.checkDelivered();
+        assertTrue(held <= 2, "at most one PDU per held source was already offered, got " + held);
+        assertTrue(r.freshDuringHold > 50, "new PDUs on other VCs kept leaving: " + r.freshDuringHold);
+        assertTrue(r.sim.peek("ack_only_sent") > ackOnlyBefore + 5, "the ACK-only PDUs waited and then left: "
+                + (r.sim.peek("ack_only_sent") - ackOnlyBefore));
     }
 
     @Test
@@ -183,6 +221,14 @@ class TransportTxTest {
         long[] pendingReply;
         int seenPackets;
         int goBacks;
+        int heldVcs;          // link_vc_ready low for these VCs
+        long heldStarts;      // retransmitted or ACK-only PDUs on a held VC leaving m_axis
+        long freshDuringHold; // PDUs sent the first time while some VC is held
+        long heldSince = -1;
+        // link credit accounting per VC: picks (submitted PDUs) and starts reserve, held-back PDUs return, first beats charge
+        final long[] reserved = new long[4];
+        final long[] returned = new long[4];
+        final long[] charged = new long[4];
         static final int DELAY = 60;
 
         Run(TransportConfig cfg, long seed, double loss) {
@@ -200,6 +246,7 @@ class TransportTxTest {
             sim.reset();
             sim.poke("local_xpu", LOCAL_XPU);
             sim.poke("local_partition", LOCAL_PARTITION);
+            sim.poke("link_vc_ready", 0xf);
             src = new PacketBeats(sim, "s_axis");
             out = new StreamMonitor(sim, "m_axis", null);
             while (sim.peek("init_busy") == 1) {
@@ -233,6 +280,7 @@ class TransportTxTest {
             model.newPdu(c, b);
             int d = cfg.destinations();
             BigInteger user = new SueMeta(c % d, 0, c % 4, 0, 0, 0, 0, c / d, false, bytes).pack();
+            reserved[c % 4]++; // a pick
             src.start(b, user);
         }
 
@@ -298,6 +346,10 @@ class TransportTxTest {
                 }
             }
             assertTrue(model.allAcknowledged());
+            for (int vc = 0; vc < 4; vc++) {
+                assertEquals(reserved[vc] - returned[vc], charged[vc], "every reservation of VC " + vc
+                        + " charged or returned");
+            }
             assertEquals(BigInteger.ONE.shiftLeft(cfg.connections()).subtract(BigInteger.ONE), sim.peekBig("dst_ready"),
                     "every destination eligible at the end");
         }
@@ -312,6 +364,8 @@ class TransportTxTest {
                 sim.poke("s_axis_tvalid", 0);
             }
             sim.poke("m_axis_tready", rnd.nextInt(100) < readyPercent ? 1 : 0);
+            sim.poke("link_vc_ready", ~heldVcs & 0xf);
+            heldSince = heldVcs == 0 ? -1 : heldSince < 0 ? now : heldSince;
             // ack_reply answers the query of the previous cycle
             if (pendingReply != null) {
                 sim.poke("ack_reply_valid", 1);
@@ -345,6 +399,7 @@ class TransportTxTest {
             if (sim.peek("ack_query_valid") == 1) {
                 pendingReply = new long[] {rnd.nextInt(4), rnd.nextInt(1 << 16)};
             }
+            linkCredits();
             if (sim.peek("scan_resend") == 1) {
                 model.timeout((int) sim.peek("scan_prev"), now, 4);
             }
@@ -357,6 +412,24 @@ class TransportTxTest {
             }
         }
 
+        /** Every frame charged was reserved before; a start happens only on a VC the link lets start. */
+        private void linkCredits() {
+            if (sim.peek("reserve_valid") == 1) {
+                int vc = (int) sim.peek("reserve_vc");
+                assertEquals(1, ~heldVcs >> vc & 1, "a start on VC " + vc + " while the link holds it");
+                assertEquals(0, sim.peek("pick_vc_ready"), "no pick beside a start");
+                reserved[vc]++;
+            }
+            if (sim.peek("unreserve_valid") == 1) {
+                returned[(int) sim.peek("unreserve_vc")]++;
+            }
+            if (sim.peek("charge_valid") == 1) {
+                int vc = (int) sim.peek("charge_vc");
+                charged[vc]++;
+                assertTrue(charged[vc] <= reserved[vc] - returned[vc], "VC " + vc + " charged more than reserved");
+            }
+        }
+
         private void onPacket(StreamMonitor.Packet p) {
             SueMeta m = SueMeta.unpack(p.user());
             long[] reply = replies.pollFirst();
@@ -365,9 +438,11 @@ class TransportTxTest {
             assertEquals(LOCAL_XPU, m.srcXpu());
             assertEquals(LOCAL_PARTITION, m.partition());
             assertEquals(p.bytes().length, m.len());
+            boolean held = heldSince >= 0 && (heldVcs >> m.vc() & 1) == 1;
             if (p.bytes()[0] == 0) { // ACK-only
                 assertEquals(1, p.bytes().length);
                 assertEquals(0, m.psn());
+                heldStarts += held ? 1 : 0;
                 return;
             }
             assertTrue(m.dstXpu() < cfg.destinations() && m.port() < cfg.ports(), "a known connection: " + m);
@@ -377,6 +452,8 @@ class TransportTxTest {
             }
             long key = (long) c << 16 | m.psn();
             int nth = sends.merge(key, 1, Integer::sum);
+            heldStarts += held && nth > 1 ? 1 : 0;
+            freshDuringHold += heldSince >= 0 && nth == 1 ? 1 : 0;
             if (lost() || dropSends.getOrDefault(key, 0) == nth) {
                 return;
             }

@@ -120,6 +120,8 @@ public final class GoldenScenarios {
                 3000));
         list.add(sueInstance("sue_instance_w512_d16", 8000));
         list.add(sueInstanceLlr("sue_instance_llr_w512_d16", 6000));
+        list.add(sueInstancePfc("sue_instance_pfc_w512_d16", 6000));
+        list.add(sueInstanceCbfc("sue_instance_cbfc_w512_d16", 6000));
         LlrConfig llrTx = LlrConfig.defaults(256).withMaxFrameBytes(512).withLimits(16, 4096, 300, 2)
                 .withFlush(FrameAction.BLOCK, FrameAction.DISCARD, true, 200, 5000);
         list.add(new GoldenScenario("llr_tx_w256", () -> new LlrTx(llrTx), ResetStyle.SYNC_HIGH, 8000,
@@ -165,6 +167,30 @@ public final class GoldenScenarios {
         LinkModel.Faults faults = LinkModel.Faults.loss(0.01).withBitErrors(0.02).withMacErrors(0.01);
         return new GoldenScenario(name, () -> new SueInstance(config), ResetStyle.SYNC_HIGH, cycles,
                 () -> new SueInstancePeerTraffic(config, ResetStyle.SYNC_HIGH, 50, faults));
+    }
+
+    /**
+     * The small instance with PFC against its scripted peer, both XPUs slow to take what they receive (credits back on
+     * 2..10 percent of cycles), over a link that loses and corrupts a few frames: PFC frames asking for pauses and
+     * lifting them both ways, paused VCs, MAC Control frames lost or flagged bad.
+     */
+    static GoldenScenario sueInstancePfc(String name, long cycles) {
+        SueInstance.Config config = SmallInstance.withPfc(HeaderFormat.ETH_IPV4_UDP);
+        LinkModel.Faults faults = LinkModel.Faults.loss(0.01).withBitErrors(0.01);
+        return new GoldenScenario(name, () -> new SueInstance(config), ResetStyle.SYNC_HIGH, cycles,
+                () -> new SueInstancePeerTraffic(config, ResetStyle.SYNC_HIGH, 20, faults).rxReturnPercent(2, 10));
+    }
+
+    /**
+     * The small instance with CBFC against its scripted peer, both XPUs slow (credits back on 2..10 percent of
+     * cycles), over a link that loses and corrupts a few frames and loses control messages: reservations at picks and
+     * go-back starts, charges, CF_Updates, CC_Updates recovering the lost frames' credits, VCs waiting for credit.
+     */
+    static GoldenScenario sueInstanceCbfc(String name, long cycles) {
+        SueInstance.Config config = SmallInstance.withCbfc(HeaderFormat.ETH_IPV4_UDP);
+        LinkModel.Faults faults = LinkModel.Faults.loss(0.01).withBitErrors(0.01);
+        return new GoldenScenario(name, () -> new SueInstance(config), ResetStyle.SYNC_HIGH, cycles,
+                () -> new SueInstancePeerTraffic(config, ResetStyle.SYNC_HIGH, 20, faults).rxReturnPercent(2, 10));
     }
 
     /**

@@ -27,6 +27,8 @@ public final class SueInstancePeerTraffic implements GoldenScenario.Stimulus {
     private final LinkModel.Faults faults;
     private XpuSide local;
     private XpuSide peer;
+    private int rxReturnMin = 20;
+    private int rxReturnMax = 100;
 
     public SueInstancePeerTraffic(SueInstance.Config config, ResetStyle resetStyle, int delay, LinkModel.Faults faults) {
         this.config = config;
@@ -47,7 +49,7 @@ public final class SueInstancePeerTraffic implements GoldenScenario.Stimulus {
             if (cycle % 1000 == 1) {
                 for (XpuSide s : new XpuSide[] {local, peer}) {
                     s.txValidPercent(40 + rnd.nextInt(61));
-                    s.rxReturnPercent(20 + rnd.nextInt(81));
+                    s.rxReturnPercent(rxReturnMin + rnd.nextInt(rxReturnMax - rxReturnMin + 1));
                 }
             }
             for (XpuSide s : new XpuSide[] {local, peer}) {
@@ -74,6 +76,13 @@ public final class SueInstancePeerTraffic implements GoldenScenario.Stimulus {
                 new Random(rnd.nextLong())), rnd, null);
         local.connect(peer);
         peer.connect(local);
+    }
+
+    /** XPUs that return receive credits on {@code min}..{@code max} percent of cycles (default 20..100). */
+    public SueInstancePeerTraffic rxReturnPercent(int min, int max) {
+        rxReturnMin = min;
+        rxReturnMax = max;
+        return this;
     }
 
     /** The recorded instance's side (null before the first cycle). */

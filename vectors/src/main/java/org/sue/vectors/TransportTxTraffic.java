@@ -25,6 +25,7 @@ public final class TransportTxTraffic implements GoldenScenario.Stimulus {
     private boolean outFirst = true;
     private boolean replyDue;
     private int requestXpu = -1;
+    private int linkVcReady = 0xf;
 
     public TransportTxTraffic(int destinations, int maxBytes) {
         this.destinations = destinations;
@@ -42,6 +43,11 @@ public final class TransportTxTraffic implements GoldenScenario.Stimulus {
         }
         boolean ready = rnd.nextInt(6) > 0;
         sim.poke("m_axis_tready", ready ? 1 : 0);
+        // the link's flow control now and then holds a few VCs (retransmissions and ACK-only PDUs wait)
+        if (rnd.nextInt(64) == 0) {
+            linkVcReady = rnd.nextInt(3) == 0 ? rnd.nextInt(16) : 0xf;
+        }
+        sim.poke("link_vc_ready", linkVcReady);
         sim.poke("ack_reply_valid", replyDue ? 1 : 0);
         sim.poke("ack_reply_op", rnd.nextInt(4));
         sim.poke("ack_reply_rpsn", rnd.nextInt(1 << 16));

@@ -36,4 +36,56 @@ class SueInstanceScenarioTest {
         assertTrue(local.counter("tp_tx_ack_only_sent") > 0 && local.counter("tp_rx_ack_only_received") > 0,
                 "ACK-only PDUs both ways" + state);
     }
+
+    /** The PFC scenario: both sides asked for pauses, and the recorded side's FIFO never overflowed. */
+    @Test
+    void theRecordedPfcInstancePausesAndIsPaused() {
+        GoldenScenario s = GoldenScenarios.byName("sue_instance_pfc_w512_d16");
+        SueInstancePeerTraffic stimulus = (SueInstancePeerTraffic) s.stimulus().get();
+        try (Simulator sim = Simulator.compile(GoldenFiles.elaborate(s))) {
+            GoldenFiles.run(s, sim, stimulus);
+        }
+        XpuSide local = stimulus.local();
+        XpuSide peer = stimulus.peer();
+        String state = "\n  " + local.state() + "\n  " + peer.state();
+        assertTrue(local.rx().delivered().size() >= 50 && peer.rx().delivered().size() >= 50,
+                "commands delivered both ways" + state);
+        assertTrue(local.deliveredIntact(false) && peer.deliveredIntact(false),
+                "what arrived is, per VC, the start of what was sent" + state);
+        assertTrue(local.counter("pfc_xoff_frames_sent") > 0 && peer.counter("pfc_xoff_frames_sent") > 0,
+                "pauses asked for both ways" + state);
+        assertTrue(local.counter("pfc_frames_sent") > 1, "the priorities' states changed" + state);
+        assertTrue(local.counter("pfc_frames_received") > 0, "the peer's PFC frames obeyed" + state);
+        assertTrue(local.counter("net_drops_overflow") == 0, "no receive FIFO overflow" + state);
+    }
+
+    /** The CBFC scenario: credits ran short, lost frames' credits came back, nothing overflowed. */
+    @Test
+    void theRecordedCbfcInstanceRunsOnCredits() {
+        GoldenScenario s = GoldenScenarios.byName("sue_instance_cbfc_w512_d16");
+        SueInstancePeerTraffic stimulus = (SueInstancePeerTraffic) s.stimulus().get();
+        try (Simulator sim = Simulator.compile(GoldenFiles.elaborate(s))) {
+            GoldenFiles.run(s, sim, stimulus);
+        }
+        XpuSide local = stimulus.local();
+        XpuSide peer = stimulus.peer();
+        String state = "\n  " + local.state() + "\n  " + peer.state();
+        assertTrue(local.rx().delivered().size() >= 50 && peer.rx().delivered().size() >= 50,
+                "commands delivered both ways" + state);
+        assertTrue(local.deliveredIntact(false) && peer.deliveredIntact(false),
+                "what arrived is, per VC, the start of what was sent" + state);
+        long reserved = 0;
+        for (int v = 0; v < 4; v++) {
+            reserved += local.counter("cbfc_reserved_" + v);
+        }
+        assertTrue(local.counter("cbfc_s_p_cu") + reserved > 256 - 2 * 12, "the port's 256 credits ran short (less"
+                + " than two largest frames left) at the end" + state);
+        assertTrue(local.counter("cbfc_cc_updates_received") > 0 && local.counter("cbfc_cf_updates_received") > 0,
+                "CC_Updates and CF_Updates received" + state);
+        assertTrue(local.counter("cbfc_cc_credits_recovered") > 0 || peer.counter("cbfc_cc_credits_recovered") > 0,
+                "credits of lost frames recovered" + state);
+        assertTrue(local.counter("tp_tx_retransmitted_pdus") > 0, "go-backs started under credits" + state);
+        assertTrue(local.counter("net_drops_overflow") == 0 && local.counter("cbfc_credit_overdraws") == 0,
+                "no overflow, no overdraw" + state);
+    }
 }

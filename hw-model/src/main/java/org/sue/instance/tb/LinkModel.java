@@ -149,6 +149,15 @@ public final class LinkModel {
         return flight.isEmpty() && controls.isEmpty();
     }
 
+    /**
+     * No data frame in flight: only link-level traffic that never ends (MAC Control frames such as the periodic
+     * CC_Updates, control messages such as CF_Updates at their maximum spacing) may be.
+     */
+    public boolean noDataInFlight() {
+        return flight.stream().allMatch(f -> f.frame().length >= 14 && (f.frame()[12] & 0xff) == 0x88
+                && (f.frame()[13] & 0xff) == 0x08);
+    }
+
     public long sent() {
         return sent;
     }

@@ -173,13 +173,14 @@ public final class TwoXpuRun {
             }
             boolean settled = a.deliveredAll() && b.deliveredAll() && a.tx().idle() && b.tx().idle()
                     && a.rx().held() == 0 && b.rx().held() == 0 && a.tx().creditsBack() && b.tx().creditsBack()
-                    && a.toPeer().empty() && b.toPeer().empty() && a.counter("tp_tx_store_records") == 0
+                    && a.toPeer().noDataInFlight() && b.toPeer().noDataInFlight()
+                    && a.counter("tp_tx_store_records") == 0
                     && b.counter("tp_tx_store_records") == 0;
             quiet = settled ? quiet + 1 : 0;
-            boolean waiting = !(a.deliveredAll() && b.deliveredAll());
-            if (waiting && now - lastProgress > stallCycles) {
+            if (!settled && now - lastProgress > stallCycles) {
                 throw new IllegalStateException("two-XPU run: nothing delivered for " + stallCycles + " cycles at cycle "
-                        + now + "\n  " + a.state() + "\n  " + b.state());
+                        + now + (a.deliveredAll() && b.deliveredAll() ? " (all delivered, not settled)" : "")
+                        + "\n  " + a.state() + "\n  " + b.state());
             }
             if (progress != null && now % 65536 == 0) {
                 progress.accept(now - start);
@@ -221,6 +222,16 @@ public final class TwoXpuRun {
                 from.counter("tp_tx_retransmitted_pdus"), from.counter("tp_tx_timeouts"),
                 to.counter("tp_rx_nacks_sent"), to.counter("tp_tx_ack_only_sent"), lat,
                 ends.stream().mapToLong(Long::longValue).toArray(), from.toPeer().lastLossCycle());
+    }
+
+    /** Both sides driven, nothing new sent, for {@code cycles} (what is owed settles: credits, CF_Updates). */
+    public void idle(long cycles) {
+        for (long i = 0; i < cycles; i++) {
+            long now = a.sim().cycle();
+            a.drive(now);
+            b.drive(now);
+            step();
+        }
     }
 
     /** An output of instance A (a counter, a status) as it is now. */

@@ -116,9 +116,14 @@ public final class XpuSide {
         sim.poke("tx_valid", 0);
         sim.poke("rx_reset_in", 0);
         sim.poke("tx_reset_in", 0);
+        if (macControl()) {
+            sim.poke("local_mac", me.mac());
+        }
         if (config.llr() != null) {
             sim.poke("llr_enable", 0); // on at the first drive, so the INIT goes out while the link is driven
             sim.poke("link_up", 1);
+        }
+        if (controlChannel()) {
             sim.poke("ctl_in_valid", 0);
             sim.poke("ctl_out_ready", 1);
         }
@@ -169,6 +174,8 @@ public final class XpuSide {
         }
         if (config.llr() != null) {
             sim.poke("llr_enable", 1);
+        }
+        if (controlChannel()) {
             linkControl(now);
         }
         if (!macIn.idle()) {
@@ -180,12 +187,13 @@ public final class XpuSide {
     }
 
     /**
-     * The receiving MAC's tuser: without LLR its error flag; with LLR the sideband as sent, with {@code bad} when the
+     * The receiving MAC's tuser: without LLR its error flag (and, with PFC, its FCS check); with LLR the sideband as sent, with {@code bad} when the
      * MAC flags the frame or its FCS check fails.
      */
     private BigInteger macVerdict(LinkModel.InFlight f) {
-        if (f.sideband() == null) {
-            return f.macError() ? BigInteger.ONE : BigInteger.ZERO;
+        if (f.sideband() == null) { // the MAC's FCS check is what the PFC and CBFC receivers rely on
+            boolean bad = f.macError() || macControl() && !FrameCodec.fcsOk(f.frame());
+            return bad ? BigInteger.ONE : BigInteger.ZERO;
         }
         boolean bad = f.macError() || !FrameCodec.fcsOk(f.frame());
         boolean numbered = LlrSideband.TX.field("llr").get(f.sideband()) == 1;
@@ -308,10 +316,17 @@ public final class XpuSide {
         long good = counter("net_frames_good");
         long badFcs = counter("net_drops_bad_fcs");
         long macErrors = counter("net_drops_mac_error");
-        if (badFcs != from.damaged() || macErrors != from.flagged() || good + badFcs + macErrors != arrived) {
+        // with PFC or CBFC the MAC Control frames go to PfcPause or CbfcReceiver, which drop the flagged ones
+        long control = macControl() ? counter("mac_control_frames") : 0;
+        long controlBad = config.pfc() != null ? counter("pfc_frames_dropped")
+                : config.cbfc() != null ? counter("cbfc_cc_frames_dropped") : 0;
+        boolean badAddUp = !macControl() ? badFcs == from.damaged() && macErrors == from.flagged()
+                : badFcs + macErrors + controlBad == from.damaged() + from.flagged();
+        if (!badAddUp || good + badFcs + macErrors + control != arrived) {
             return peer.name + " -> " + name + ": link delivered " + arrived + " frames (" + from.damaged()
                     + " damaged, " + from.flagged() + " flagged by the MAC), receiver judged " + good + " good, "
-                    + badFcs + " with a bad FCS, " + macErrors + " flagged";
+                    + badFcs + " with a bad FCS, " + macErrors + " flagged; " + control + " MAC Control frames, "
+                    + controlBad + " of them dropped";
         }
         return null;
     }
@@ -337,6 +352,16 @@ public final class XpuSide {
                 + counter("net_drops_mac_error") + " flagged, " + counter("net_drops_bad_fcs") + " with a bad FCS";
     }
 
+    /** PFC or CBFC: MAC Control frames both ways, this side's MAC address in them. */
+    private boolean macControl() {
+        return config.pfc() != null || config.cbfc() != null;
+    }
+
+    /** LLR or CBFC: link-control messages on ctl_out / ctl_in. */
+    private boolean controlChannel() {
+        return config.llr() != null || config.cbfc() != null;
+    }
+
     /** One line of state for a stuck run. */
     public String state() {
         return name + ": store records " + counter("tp_tx_store_records") + ", beats "
@@ -345,8 +370,23 @@ public final class XpuSide {
                 + ", retransmitted " + counter("tp_tx_retransmitted_pdus") + ", timeouts "
                 + counter("tp_tx_timeouts") + ", NACKs received " + counter("tp_tx_nacks_received")
                 + ", out-of-order dropped " + counter("tp_rx_out_of_order_dropped") + ", frames good "
-                + counter("net_frames_good") + ", bad FCS " + counter("net_drops_bad_fcs") + "; inside: "
+                + counter("net_frames_good") + ", bad FCS " + counter("net_drops_bad_fcs") + cbfcState() + "; inside: "
                 + internals();
+    }
+
+    private String cbfcState() {
+        if (config.cbfc() == null) {
+            return "";
+        }
+        StringBuilder b = new StringBuilder("; CBFC in use/reserved per VC");
+        for (int v = 0; v < 4; v++) {
+            b.append(' ').append(counter("cbfc_s_cu_" + v)).append('/').append(counter("cbfc_reserved_" + v));
+        }
+        return b.append(", port ").append(counter("cbfc_s_p_cu")).append(", CF_Updates ")
+                .append(counter("cbfc_cf_updates_received")).append(" in ").append(counter("cbfc_cf_updates_sent"))
+                .append(" out, CC_Updates ").append(counter("cbfc_cc_updates_sent")).append(" out ")
+                .append(counter("cbfc_cc_updates_received")).append(" in, recovered ")
+                .append(counter("cbfc_cc_credits_recovered")).toString();
     }
 
     /** The retransmission's and the writer's registers, for a stuck run. */

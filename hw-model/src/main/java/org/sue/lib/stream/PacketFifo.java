@@ -24,6 +24,9 @@ import org.sue.lib.SyncFifo;
  * The read side follows the descriptors: it streams a kept packet and jumps over a dropped one. So no packet has to
  * be rolled back while the next one is already being written.
  *
+ * <p>{@code kept} tells, at the verdict, that a packet will leave: its buffer space stays taken until its last beat
+ * leaves (what a receive buffer's flow control counts).
+ *
  * <p>Counters (saturating): {@code drops_bad}, {@code drops_overflow}. {@code protocol_error} (sticky) reports a
  * verdict without a packet or more packets waiting for their verdicts than {@code pendingDepth} (and, as a check on
  * this block, a full descriptor queue, which cannot happen).
@@ -53,6 +56,8 @@ public final class PacketFifo extends Component {
     /** One verdict per input packet, in order: {@code verdict_valid}, {@code verdict_drop}, {@code verdict_user}. */
     public final Stream verdict;
     public final Stream out;
+    /** A packet was judged to be kept and is in memory: it will leave on {@code out}; its user as the verdict's. */
+    public final Stream kept;
     public final Port dropsBad;
     public final Port dropsOverflow;
     public final Port protocolError;
@@ -69,6 +74,7 @@ public final class PacketFifo extends Component {
         verdict = Stream.slaveFlow(this, "verdict", Layout.of("verdict", Layout.bits("drop", 1),
                 Layout.bits("user", u)));
         out = Stream.master(this, sc);
+        kept = Stream.masterFlow(this, "kept", Layout.of("kept", Layout.bits("user", u)));
         dropsBad = out("drops_bad", 32);
         dropsOverflow = out("drops_overflow", 32);
         protocolError = out("protocol_error", 1);
@@ -123,6 +129,8 @@ public final class PacketFifo extends Component {
         when(judged.and(hasBeats).and(judgedQueue.push.ready().not()), () -> error.set(1));
         judgedQueue.push.data().set(descriptor.expr().set("user", verdict.field("user"))
                 .set("keep", verdict.field("drop").or(overflowed).not()).set("end", pendingEnd).build());
+        kept.valid().set(judged.and(hasBeats).and(verdict.field("drop").or(overflowed).not()));
+        kept.field("user").set(verdict.field("user"));
         Expr descEnd = descriptor.get(judgedQueue.pop.data(), "end");
         Expr descKeep = descriptor.get(judgedQueue.pop.data(), "keep");
         Expr descUser = descriptor.get(judgedQueue.pop.data(), "user");

@@ -1,0 +1,101 @@
+package org.sue.instance;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+import org.sue.instance.tb.LinkModel;
+import org.sue.instance.tb.SmallInstance;
+import org.sue.instance.tb.TwoXpuRun;
+import org.sue.link.CbfcConfig;
+import org.sue.link.LlrConfig;
+import org.sue.net.HeaderFormat;
+
+/**
+ * CBFC in the SUE instance (docs/protocol.md section 8): two instances whose XPUs drain their receive side slowly,
+ * both directions saturated on VCs 0 and 1 (the load that overflows the FIFOs without flow control, see
+ * SueInstancePfcTest). The credits keep every FIFO from overflowing; frames lost on the link leak credits that the
+ * CC_Updates bring back, so at the end every credit is back on both sides.
+ */
+class SueInstanceCbfcTest {
+    /** Commands with 200..256 data bytes (PDUs of several commands), on VC 0 or 1. */
+    private static final TwoXpuRun.Mix TWO_VCS = (rnd, table) -> {
+        TwoXpuRun.Queued q = TwoXpuRun.fixed(200 + rnd.nextInt(57)).next(rnd, table);
+        return new TwoXpuRun.Queued(rnd.nextInt(2), q.command());
+    };
+
+    private static final int DELAY = 20;
+
+    @Test
+    void creditsKeepASlowXpusReceiveFifoFromOverflowing() {
+        TwoXpuRun run = new TwoXpuRun(SmallInstance.withCbfc(HeaderFormat.ETH_IPV4_UDP), DELAY,
+                LinkModel.Faults.NONE, 3, null).rxReturnPercent(4);
+        TwoXpuRun.Result r = run.run(1200, 1200, TWO_VCS, 60_000, null);
+        check(r);
+        run.idle(5000);
+        for (String side : new String[] {"A", "B"}) {
+            assertEquals(0, peek(run, side, "net_drops_overflow"), side + ": no overflow drops");
+            assertEquals(0, peek(run, side, "cbfc_credit_overdraws"), side + ": no charge past a limit");
+            assertEquals(0, peek(run, side, "cbfc_cf_update_errors"), side + ": every CF_Update right");
+            assertEquals(0, peek(run, side, "cbfc_cc_credits_recovered"), side + ": a lossless link loses nothing,"
+                    + " and no CC_Update overtakes the frames before it");
+            assertTrue(peek(run, side, "cbfc_s_cu_watermark_0") > 64, side + ": VC 0 used its credits");
+            creditsBack(run, side);
+        }
+    }
+
+    /** Frames and CF_Updates lost on the link: the CC_Updates recover the lost frames' credits; nothing overflows. */
+    @Test
+    void ccUpdatesRecoverTheCreditsOfLostFrames() {
+        LinkModel.Faults faults = LinkModel.Faults.loss(0.01).withBitErrors(0.01);
+        TwoXpuRun run = new TwoXpuRun(SmallInstance.withCbfc(HeaderFormat.ETH_IPV4_UDP), DELAY, faults, 5, null)
+                .rxReturnPercent(4);
+        TwoXpuRun.Result r = run.run(800, 800, TWO_VCS, 80_000, null);
+        check(r);
+        run.idle(5000);
+        for (String side : new String[] {"A", "B"}) {
+            assertEquals(0, peek(run, side, "net_drops_overflow"), side + ": no overflow drops");
+            assertEquals(0, peek(run, side, "cbfc_credit_overdraws"), side + ": no charge past a limit");
+            assertTrue(peek(run, side, "cbfc_cc_credits_recovered") > 0, side + ": lost frames' credits recovered");
+            creditsBack(run, side);
+        }
+    }
+
+    @Test
+    void configurationErrorsNameTheParameter() {
+        var c = SmallInstance.config(HeaderFormat.ETH_IPV4_UDP).withRxFifoDepth(512);
+        CbfcConfig good = CbfcConfig.defaults(512).withLimits(128, 256, 1536, 2000);
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> c.withCbfc(CbfcConfig.defaults(1024)
+                .withLimits(128, 256, 1536, 2000))).getMessage().contains("cbfc.dataWidth"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> c.withCbfc(good.withLimits(128, 256, 1024,
+                2000))).getMessage().contains("cbfc.maxFrameBytes"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> c.withCbfc(good.withCredits(0b0111, 128, 0)))
+                .getMessage().contains("cbfc.losslessVcs"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> c.withCbfc(good.withLimits(128, 512, 1536,
+                2000))).getMessage().contains("cbfc.portCreditLimit"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> c.withLlr(LlrConfig.defaults(512)
+                .withMaxFrameBytes(1536)).withCbfc(good)).getMessage().contains("llr"));
+    }
+
+    private static long peek(TwoXpuRun run, String side, String port) {
+        return side.equals("A") ? run.peekA(port) : run.peekB(port);
+    }
+
+    /** Every credit back: nothing in use or reserved on any VC or the port. */
+    private static void creditsBack(TwoXpuRun run, String side) {
+        for (int v = 0; v < 4; v++) {
+            assertEquals(0, peek(run, side, "cbfc_s_cu_" + v), side + ": VC " + v + " credits in use at the end");
+            assertEquals(0, peek(run, side, "cbfc_reserved_" + v), side + ": VC " + v + " credits reserved at the end");
+        }
+        assertEquals(0, peek(run, side, "cbfc_s_p_cu"), side + ": port credits in use at the end");
+    }
+
+    private static void check(TwoXpuRun.Result r) {
+        assertTrue(r.intact(), "every command delivered once, unchanged, in order per VC");
+        assertTrue(r.creditsBack(), "every XPU credit back");
+        assertTrue(r.storesEmpty(), "both retransmit stores empty");
+        assertNull(r.countersMismatch());
+    }
+}

@@ -1,0 +1,88 @@
+package org.sue.instance;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+import org.sue.instance.tb.LinkModel;
+import org.sue.instance.tb.SmallInstance;
+import org.sue.instance.tb.TwoXpuRun;
+import org.sue.link.LlrConfig;
+import org.sue.link.PfcConfig;
+import org.sue.net.HeaderFormat;
+
+/**
+ * PFC in the SUE instance (docs/protocol.md section 9): two instances whose XPUs drain their receive side slowly,
+ * both directions saturated on VCs 0 and 1. Without flow control the receive FIFOs overflow (the transport then
+ * recovers by retransmission); with PFC they never do, and nothing deadlocks.
+ */
+class SueInstancePfcTest {
+    /** Commands with 200..256 data bytes (PDUs of several commands), on VC 0 or 1. */
+    private static final TwoXpuRun.Mix TWO_VCS = (rnd, table) -> {
+        TwoXpuRun.Queued q = TwoXpuRun.fixed(200 + rnd.nextInt(57)).next(rnd, table);
+        return new TwoXpuRun.Queued(rnd.nextInt(2), q.command());
+    };
+
+    private static final int DELAY = 20;
+
+    private static TwoXpuRun slowXpus(SueInstance.Config c) {
+        return new TwoXpuRun(c, DELAY, LinkModel.Faults.NONE, 3, null).rxReturnPercent(4);
+    }
+
+    @Test
+    void pfcKeepsASlowXpusReceiveFifoFromOverflowing() {
+        TwoXpuRun run = slowXpus(SmallInstance.withPfc(HeaderFormat.ETH_IPV4_UDP));
+        TwoXpuRun.Result r = run.run(1200, 1200, TWO_VCS, 60_000, null);
+        check(r);
+        assertEquals(0, run.peekA("net_drops_overflow") + run.peekB("net_drops_overflow"), "no overflow drops");
+        assertTrue(run.peekA("pfc_xoff_frames_sent") > 0 && run.peekB("pfc_xoff_frames_sent") > 0,
+                "both receivers asked for pauses");
+        assertEquals(run.peekA("pfc_frames_sent"), run.peekB("pfc_frames_received"), "A's PFC frames reached B");
+        assertEquals(run.peekB("pfc_frames_sent"), run.peekA("pfc_frames_received"), "B's PFC frames reached A");
+        for (int v = 0; v < 4; v++) {
+            assertEquals(0, run.peekA("rx_fifo_level_" + v) + run.peekB("rx_fifo_level_" + v), "FIFO empty at the end");
+        }
+    }
+
+    /** The same load without flow control overflows the FIFOs: what the test above shows PFC prevents. */
+    @Test
+    void withoutFlowControlTheSameLoadOverflows() {
+        SueInstance.Config c = SmallInstance.withPfc(HeaderFormat.ETH_IPV4_UDP).withPfc(null);
+        TwoXpuRun run = slowXpus(c);
+        TwoXpuRun.Result r = run.run(1200, 1200, TWO_VCS, 60_000, null);
+        check(r);
+        assertTrue(run.peekA("net_drops_overflow") + run.peekB("net_drops_overflow") > 0, "the FIFOs overflowed");
+        assertTrue(r.aToB().retransmitted() + r.bToA().retransmitted() > 0, "the transport recovered the drops");
+    }
+
+    /** PFC frames lost or damaged on the link: the refresh and the next change mend it; still no overflow. */
+    @Test
+    void pfcSurvivesALossyLink() {
+        LinkModel.Faults faults = LinkModel.Faults.loss(0.01).withBitErrors(0.01);
+        TwoXpuRun run = new TwoXpuRun(SmallInstance.withPfc(HeaderFormat.ETH_IPV4_UDP), DELAY, faults, 5, null)
+                .rxReturnPercent(4);
+        TwoXpuRun.Result r = run.run(800, 800, TWO_VCS, 80_000, null);
+        check(r);
+        assertEquals(0, run.peekA("net_drops_overflow") + run.peekB("net_drops_overflow"), "no overflow drops");
+    }
+
+    @Test
+    void configurationErrorsNameTheParameter() {
+        SueInstance.Config c = SmallInstance.config(HeaderFormat.ETH_IPV4_UDP);
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> c.withPfc(PfcConfig.defaults(1024)))
+                .getMessage().contains("pfc.dataWidth"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> c.withPfc(PfcConfig.defaults(512)
+                .withThresholds(4096, 2048))).getMessage().contains("pfc.xoffBytes"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> SmallInstance.withPfc(HeaderFormat.ETH_IPV4_UDP)
+                .withLlr(LlrConfig.defaults(512).withMaxFrameBytes(1536))).getMessage().contains("llr"));
+    }
+
+    private static void check(TwoXpuRun.Result r) {
+        assertTrue(r.intact(), "every command delivered once, unchanged, in order per VC");
+        assertTrue(r.creditsBack(), "every XPU credit back");
+        assertTrue(r.storesEmpty(), "both retransmit stores empty");
+        assertNull(r.countersMismatch());
+    }
+}
