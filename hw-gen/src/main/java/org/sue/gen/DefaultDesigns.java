@@ -103,13 +103,16 @@ public final class DefaultDesigns {
                 .withPfc(PfcConfig.defaults(512).withThresholds(4096, 2048));
     }
 
-    /** A 512-bit bus (256-bit XPU data), AFH Gen2 compressed with a VLAN tag, otherwise the defaults. */
+    /**
+     * A 512-bit bus (256-bit XPU data), AFH Gen2 compressed with a VLAN tag, otherwise the defaults; CBFC on a
+     * 1024-beat (64 KiB) receive FIFO: 512 port credits of 128 bytes, 256 per VC, largest frame 2304 bytes.
+     */
     public static SueInstance.Config gen2Instance() {
         CommandPath.Config p = CommandPath.Config.defaults(CommandTable.example());
         CommandPath.Config path = new CommandPath.Config(256, p.table(), p.destinations(), p.cells(), p.pduLimit(),
                 p.xoffThreshold(), p.xonThreshold(), p.cmdCredits(), p.dataCredits());
         TransportConfig t = TransportConfig.defaults(512);
         return new SueInstance.Config(path, NetConfig.defaults(HeaderFormat.AFH_GEN2_COMPRESSED).withVlan(true), t,
-                64, 32, 256);
+                64, 32, 1024).withCbfc(CbfcConfig.defaults(512).withLimits(256, 512, 2304, 200_000));
     }
 }

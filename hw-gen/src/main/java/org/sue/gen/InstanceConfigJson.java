@@ -20,6 +20,7 @@ import org.sue.cmd.CommandTable;
 import org.sue.core.ResetStyle;
 import org.sue.instance.SueInstance;
 import org.sue.net.HeaderFormat;
+import org.sue.link.CbfcConfig;
 import org.sue.link.FrameAction;
 import org.sue.link.LinkControl;
 import org.sue.link.LlrConfig;
@@ -169,8 +170,10 @@ public final class InstanceConfigJson {
                     + " without INIT_ECHO", c -> llr(c).initRetryCycles()),
             integers("linkLayer", "controlCodes", 5, 1, 255, "control message types ACK, NACK, INIT, INIT_ECHO,"
                     + " CF_Update", c -> codes(llr(c).codes())),
-            choice("flowControl", "mode", List.of("NONE", "PFC"), "link-level flow control of the port: none or PFC"
-                    + " (IEEE 802.1Qbb; CBFC is not joined yet)", c -> c.instance().pfc() == null ? "NONE" : "PFC"),
+            choice("flowControl", "mode", List.of("NONE", "PFC", "CBFC"), "link-level flow control of the port: none,"
+                    + " PFC (IEEE 802.1Qbb) or CBFC (UEC credits; every VC lossless; CF_Update on the control channel,"
+                    + " code from linkLayer.controlCodes)", c -> c.instance().pfc() != null ? "PFC"
+                    : c.instance().cbfc() != null ? "CBFC" : "NONE"),
             integers("flowControl", "pfcPriorityOfVc", SueMeta.VCS, 0, 7, "PFC: the priority (class) of VC 0..3 in"
                     + " the frames sent and obeyed", c -> priorities(pfc(c))),
             integer("flowControl", "pfcBitsPerCycle", 64, 4096, "PFC: line bits per cycle (a power of two; a pause"
@@ -183,6 +186,22 @@ public final class InstanceConfigJson {
                     + " class (4 x this below the FIFO, leaving headroom)", c -> pfc(c).xoffBytes()),
             integer("flowControl", "pfcXonBytes", 0, (1 << 24) - 2, "PFC: a class resumes when all its VCs' levels are"
                     + " at or below this", c -> pfc(c).xonBytes()),
+            integer("flowControl", "cbfcCreditSize", 32, 4096, "CBFC: bytes per credit (a power of two, at least a"
+                    + " bus beat)", c -> cbfc(c).creditSize()),
+            integer("flowControl", "cbfcPacketOverhead", -16, 127, "CBFC: bytes added to a frame's size before it is"
+                    + " counted in credits", c -> cbfc(c).packetOverhead()),
+            integer("flowControl", "cbfcVcCreditLimit", 1, (1 << 19) - 1, "CBFC: credits a VC may have in use",
+                    c -> cbfc(c).vcCreditLimit()),
+            integer("flowControl", "cbfcPortCreditLimit", 1, (1 << 19) - 1, "CBFC: credits the port may have in use"
+                    + " (x creditSize at most the receive FIFO)", c -> cbfc(c).portCreditLimit()),
+            integer("flowControl", "cbfcMaxFrameBytes", 64, 16384, "CBFC: largest frame, reserved per PDU decided",
+                    c -> cbfc(c).maxFrameBytes()),
+            integer("flowControl", "cbfcCcTimerCycles", 16, 1 << 30, "CBFC: cycles between CC_Update frames",
+                    c -> cbfc(c).ccTimerCycles()),
+            integer("flowControl", "cbfcCfMinSpacingBytes", 800, 1 << 20, "CBFC: link time (bytes) a VC's CF_Updates"
+                    + " are at least apart", c -> cbfc(c).cfMinSpacingBytes()),
+            integer("flowControl", "cbfcCfMaxSpacingBytes", 16384, 1 << 20, "CBFC: link time (bytes) after which a VC's"
+                    + " CF_Update is sent again", c -> cbfc(c).cfMaxSpacingBytes()),
             choice("output", "language", names(HdlLanguage.values()), "HDL written (--vhdl overrides)",
                     c -> c.language().name()),
             choice("output", "reset", names(ResetStyle.values()), "reset style of every register (--reset overrides)",
@@ -199,6 +218,11 @@ public final class InstanceConfigJson {
     /** The instance's PFC parameters, or the defaults for its bus when it has none (what turning it on gives). */
     private static PfcConfig pfc(Settings c) {
         return c.instance().pfc() != null ? c.instance().pfc() : PfcConfig.defaults(c.instance().busWidth());
+    }
+
+    /** The instance's CBFC parameters, or the defaults for its bus when it has none. */
+    private static CbfcConfig cbfc(Settings c) {
+        return c.instance().cbfc() != null ? c.instance().cbfc() : CbfcConfig.defaults(c.instance().busWidth());
     }
 
     private static int[] priorities(PfcConfig p) {
@@ -285,7 +309,7 @@ public final class InstanceConfigJson {
                 i(v, "receive.commandCredits"), i(v, "receive.dataCredits"), i(v, "receive.fifoDepth"), llr));
         JsonNode fc = sections.get("flowControl");
         PfcConfig pfcBase = PfcConfig.defaults(instance.busWidth()); // line rate and refresh follow the bus
-        PfcConfig pfc = v.get("flowControl.mode").equals("NONE") ? null : build("flowControl", () -> {
+        PfcConfig pfc = !v.get("flowControl.mode").equals("PFC") ? null : build("flowControl", () -> {
             PfcConfig p = new PfcConfig(instance.busWidth(), PfcConfig.classes((int[]) v.get(
                     "flowControl.pfcPriorityOfVc")), fc.has("pfcBitsPerCycle") ? i(v, "flowControl.pfcBitsPerCycle")
                     : pfcBase.bitsPerCycle(), i(v, "flowControl.pfcPauseQuanta"), fc.has("pfcRefreshCycles")
@@ -294,7 +318,20 @@ public final class InstanceConfigJson {
             SueInstance.Config.checkPfc(p, instance.busWidth(), instance.rxFifoDepth(), instance.llr());
             return p;
         });
-        return new Settings(instance.withPfc(pfc), HdlLanguage.valueOf((String) v.get("output.language")),
+        CbfcConfig cbfc = !v.get("flowControl.mode").equals("CBFC") ? null : build("flowControl", () -> {
+            int[] k = (int[]) v.get("linkLayer.controlCodes");
+            CbfcConfig base = CbfcConfig.defaults(instance.busWidth());
+            CbfcConfig c = new CbfcConfig(instance.busWidth(), base.losslessVcs(), i(v, "flowControl.cbfcCreditSize"),
+                    i(v, "flowControl.cbfcPacketOverhead"), i(v, "flowControl.cbfcVcCreditLimit"),
+                    i(v, "flowControl.cbfcPortCreditLimit"), i(v, "flowControl.cbfcMaxFrameBytes"),
+                    i(v, "flowControl.cbfcCfMinSpacingBytes"), i(v, "flowControl.cbfcCfMaxSpacingBytes"),
+                    i(v, "flowControl.cbfcCcTimerCycles"), base.ccEtherType(), base.ccOpcode(), base.ccOui(),
+                    base.ccMsgType(),
+                    new LinkControl.Codes(k[0], k[1], k[2], k[3], k[4]));
+            SueInstance.Config.checkCbfc(path, net, instance.rxFifoDepth(), instance.llr(), null, c);
+            return c;
+        });
+        return new Settings(instance.withPfc(pfc).withCbfc(cbfc), HdlLanguage.valueOf((String) v.get("output.language")),
                 ResetStyle.valueOf((String) v.get("output.reset")));
     }
 

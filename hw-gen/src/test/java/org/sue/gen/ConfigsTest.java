@@ -19,6 +19,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.sue.core.ResetStyle;
 import org.sue.gen.InstanceConfigJson.ConfigError;
+import org.sue.link.CbfcConfig;
 import org.sue.link.FrameAction;
 import org.sue.link.LlrConfig;
 import org.sue.link.PfcConfig;
@@ -86,6 +87,17 @@ class ConfigsTest {
                 "no flow control unless asked for");
     }
 
+    /** CBFC switched on in JSON: the defaults for the bus unless a field says otherwise; and back the same. */
+    @Test
+    void cbfcIsOneKeyAway() throws Exception {
+        Settings on = InstanceConfigJson.fromJson(new ObjectMapper().readTree("{\"receive\": {\"fifoDepth\": 1024},"
+                + " \"flowControl\": {\"mode\": \"CBFC\", \"cbfcCcTimerCycles\": 5000}}"));
+        assertEquals(CbfcConfig.defaults(1024).withLimits(256, 1024, 9216, 5000), on.instance().cbfc());
+        Settings back = InstanceConfigJson.fromJson(new ObjectMapper().readTree(InstanceConfigJson.toJson(on)));
+        assertEquals(on.instance().cbfc(), back.instance().cbfc());
+        assertEquals(null, on.instance().pfc());
+    }
+
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
         "{\"transport\": {\"windowPdus\": 1}}|transport.windowPdus: 1 is outside 4..16384",
@@ -106,10 +118,12 @@ class ConfigsTest {
         "{\"linkLayer\": {\"llr\": true, \"maxFrameBytes\": 2000}}|linkLayer: SueInstance llr.maxFrameBytes must hold the largest frame (2106 bytes",
         "{\"linkLayer\": {\"llr\": true, \"replayCountMax\": 0}}|linkLayer.replayCountMax: 0 is outside 1..255",
         "{\"linkLayer\": {\"llr\": true, \"controlCodes\": [1, 2, 3, 4, 4]}}|linkLayer: LinkControl codes must differ",
-        "{\"flowControl\": {\"mode\": \"CBFC\"}}|flowControl.mode: \"CBFC\" is not one of",
+        "{\"flowControl\": {\"mode\": \"RATE\"}}|flowControl.mode: \"RATE\" is not one of",
+        "{\"flowControl\": {\"mode\": \"CBFC\"}}|flowControl: SueInstance cbfc.portCreditLimit x creditSize must fit",
+        "{\"flowControl\": {\"mode\": \"CBFC\", \"cbfcCreditSize\": 100}}|flowControl: CbfcConfig creditSize must be a power of two",
         "{\"flowControl\": {\"mode\": \"PFC\"}}|flowControl: SueInstance pfc.xoffBytes must leave room",
         "{\"flowControl\": {\"mode\": \"PFC\", \"pfcXoffBytes\": 1024, \"pfcXonBytes\": 2048}}|flowControl: PfcConfig xonBytes must be",
-        "{\"flowControl\": {\"mode\": \"PFC\", \"pfcXoffBytes\": 1024, \"pfcXonBytes\": 512}, \"linkLayer\": {\"llr\": true}}|flowControl: SueInstance pfc together with llr",
+        "{\"flowControl\": {\"mode\": \"PFC\", \"pfcXoffBytes\": 1024, \"pfcXonBytes\": 512}, \"linkLayer\": {\"llr\": true}}|flowControl: SueInstance pfc cannot go with llr",
     })
     void badConfigurationsNameThePathTheValueAndTheRange(String json, String message) throws Exception {
         ConfigError e = assertThrows(ConfigError.class,

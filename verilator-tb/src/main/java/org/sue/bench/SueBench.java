@@ -1,17 +1,21 @@
 package org.sue.bench;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.function.BiConsumer;
 import org.sue.core.Design;
 import org.sue.core.ResetStyle;
 import org.sue.gen.Progress;
 import org.sue.instance.SueInstance;
+import org.sue.instance.tb.SmallInstance;
+import org.sue.link.CbfcConfig;
 import org.sue.link.FrameAction;
 import org.sue.link.LlrConfig;
 import org.sue.instance.tb.LinkModel;
 import org.sue.instance.tb.TwoXpuRun;
 import org.sue.vectors.GoldenFiles;
 import org.sue.vectors.GoldenScenario;
+import org.sue.net.HeaderFormat;
 import org.sue.vectors.SueInstancePeerTraffic;
 
 /**
@@ -44,8 +48,13 @@ public final class SueBench {
     static final int RTT = 1600;
     static final int RX_FIFO = 2048;
 
-    /** Alone: {@code java ... org.sue.bench.SueBench}, the figures printed, nothing written. */
+    /** Alone: {@code java ... org.sue.bench.SueBench}, the figures printed, nothing written; {@code flow}: only
+     * the flow-control figures. */
     public static void main(String[] args) {
+        if (args.length > 0 && args[0].equals("flow")) {
+            flowControl((k, v) -> System.out.println(k + " = " + v));
+            return;
+        }
         measure((k, v) -> System.out.println(k + " = " + v), Path.of("build", "bench"));
     }
 
@@ -123,8 +132,59 @@ public final class SueBench {
         put.accept("llr_recovery_cycles", (double) llrRecovery);
         System.out.printf("sue: one lost frame with LLR: delivery resumed %d cycles after it left A%n", llrRecovery);
 
+        flowControl(put);
         SimSpeedBench.measure(speedCase(), out, put, 2, true);
         FramingBench.synthFigures("sue", Design.elaborate(new SueInstance(config)), out, put);
+    }
+
+    /**
+     * Link flow control on the small instance (512-bit bus): {@code rx_overflow_drops_<none|pfc|cbfc>}, receive-FIFO
+     * overflow drops with XPUs that take a receive credit back on 4% of cycles, both directions saturated on two VCs
+     * (0 with PFC and CBFC); {@code cbfc_utilisation_<k>bdp}: command bytes delivered per cycle with CBFC, one
+     * direction saturated, a link of 100 cycles each way (a credit loop of about 200 cycles), and k times the
+     * bandwidth-delay product of credits (200 cycles x 64 bytes = 100 credits of 128 bytes) on the port and the VC,
+     * relative to the same run without flow control; {@code cbfc_utilisation_<k>bdp_analytic} = min(1, k).
+     */
+    static void flowControl(BiConsumer<String, Double> put) {
+        TwoXpuRun.Mix twoVcs = (rnd, table) -> new TwoXpuRun.Queued(rnd.nextInt(2),
+                TwoXpuRun.fixed(200 + rnd.nextInt(57)).next(rnd, table).command());
+        HeaderFormat f = HeaderFormat.ETH_IPV4_UDP;
+        SueInstance.Config pfc = SmallInstance.withPfc(f);
+        for (SueInstance.Config c : List.of(pfc.withPfc(null), pfc, SmallInstance.withCbfc(f))) {
+            TwoXpuRun run = new TwoXpuRun(c, 20, LinkModel.Faults.NONE, 3, null).rxReturnPercent(4);
+            if (!run.run(1200, 1200, twoVcs, 60_000, null).ok()) {
+                throw new IllegalStateException("slow-receiver run lost or reordered commands");
+            }
+            String key = c.pfc() != null ? "pfc" : c.cbfc() != null ? "cbfc" : "none";
+            long drops = run.peekA("net_drops_overflow") + run.peekB("net_drops_overflow");
+            put.accept("rx_overflow_drops_" + key, (double) drops);
+            System.out.printf("sue: slow receiving XPUs, flow control %s: %d receive-FIFO overflow drops%n", key,
+                    drops);
+        }
+        SueInstance.Config plain = SmallInstance.withCbfc(f).withCbfc(null);
+        double base = utilisation(plain);
+        int bdp = 100;
+        for (double k : new double[] {0.5, 1, 2}) {
+            int credits = (int) (k * bdp);
+            CbfcConfig cbfc = CbfcConfig.defaults(512).withLimits(credits, credits, 1536, 2000).withSpacing(800, 16384);
+            double u = utilisation(plain.withCbfc(cbfc)) / base;
+            String key = "cbfc_utilisation_" + (k == 0.5 ? "0.5" : String.valueOf((int) k)) + "bdp";
+            put.accept(key, Math.round(u * 1000) / 1000.0);
+            put.accept(key + "_analytic", Math.min(1, k));
+            System.out.printf("sue: CBFC with %d credits (%.1f x BDP): utilisation %.3f of no flow control"
+                    + " (analytic %.2f)%n", credits, k, u, Math.min(1, k));
+        }
+    }
+
+    /** Command bytes per cycle from A to B, 2000 commands of 256 bytes on VC 0, link 100 cycles each way. */
+    private static double utilisation(SueInstance.Config c) {
+        TwoXpuRun.Result r = new TwoXpuRun(c, 100, LinkModel.Faults.NONE, 7, null).rxReturnPercent(100)
+                .txValidPercent(100).run(2000, 0, TwoXpuRun.fixed(256), 60_000, null);
+        if (!r.ok()) {
+            throw new IllegalStateException("utilisation run lost or reordered commands");
+        }
+        long[] del = r.aToB().deliveries();
+        return (double) r.aToB().bytes() / (del[del.length - 1] - del[0]);
     }
 
     /** One frame (the 200th) lost: cycles from when it left A to when delivery resumed at B. */
