@@ -61,6 +61,13 @@ import org.sue.transport.TransportTx;
  * {@link PfcGenerator} sends PFC frames for the receive FIFO's per-VC levels ({@code rx_fifo_level_<v>}: the bytes
  * of the beats each VC's judged frames hold in the framing receiver's packet FIFO) between the frames to the MAC
  * ({@code m_axis_tuser} high on a PFC frame); {@code local_mac} is their source address; counters {@code pfc_*}.
+ *
+ * <p>With CBFC ({@code cbfc}, docs/protocol.md section 8.5): {@link CbfcSender} between the framing and the MAC
+ * (CC_Update frames, {@code m_axis_tuser} high on them), its {@code vc_ready} as PFC's above; credits reserved at
+ * the packing buffer's picks and the transport's starts, charged as PDUs leave the transport; {@link CbfcReceiver}
+ * counts the frames the framing receiver's FIFO keeps and lets go, takes the CC_Updates from
+ * {@link MacControlDemux} and sends CF_Updates on {@code ctl_out}; CF_Updates from the peer arrive on
+ * {@code ctl_in}; counters {@code cbfc_*}.
  */
 public final class SueInstance extends Component {
     /**
@@ -225,6 +232,14 @@ public final class SueInstance extends Component {
         }
     }
 
+    /**
+     * Cycles a CC_Update waits after the demux: the framing receiver judges a frame up to
+     * {@link FrameReceiver#VERDICT_CYCLES} after its last beat, and a CC_Update's last beat comes at least one cycle
+     * after the last beat of the frame before it; so, applied {@code VERDICT_CYCLES} after its own last beat, it
+     * comes after the verdicts of all the frames before it (SueInstanceCbfcTest sees false recoveries with one less).
+     */
+    static final int CC_DELAY = FrameReceiver.VERDICT_CYCLES;
+
     private final Config config;
 
     public SueInstance(Config config) {
@@ -290,14 +305,8 @@ public final class SueInstance extends Component {
         CbfcConfig cbfc = config.cbfc();
         CbfcSender sender = child("cbfc_tx", new CbfcSender(cbfc));
         CbfcReceiver receiver = child("cbfc_rx", new CbfcReceiver(cbfc));
-        MacControlDemux demux = child("mac_control", new MacControlDemux(new MacControlDemux.Config(
-                config.busWidth())));
         // transmit: frames with their VC, credits reserved, returned and charged
-        Layout frames = sender.in.layout();
-        ftx.out.map("to_cbfc", frames, frames.expr().set(Stream.TDATA, ftx.out.tdata()).set(Stream.TKEEP,
-                ftx.out.tkeep()).set(Stream.TLAST, ftx.out.tlast()).set(Stream.TUSER, SueMeta.VC.of(ftx.out.tuser()))
-                .build()).into(sender.in);
-        unused("framing_tuser", ftx.out.tuser());
+        framesToMac(ftx, sender.in, SueMeta.VC.of(ftx.out.tuser()));
         exposeStream(sender, "m_axis_");
         expose(sender.localMac);
         Port picked = portOf(path, "picked_valid");
@@ -312,9 +321,7 @@ public final class SueInstance extends Component {
         Stream.slaveFlow(this, "ctl_in", LinkControl.LAYOUT).into(sender.ctlIn);
         receiver.ctlOut.into(Stream.master(this, "ctl_out", LinkControl.LAYOUT));
         // receive: the frame FIFO's frames per VC, CC_Updates after the verdicts before them
-        exposeStream(demux, "s_axis_");
-        demux.out.into(frx.in);
-        delayed(demux.control, CC_DELAY, "cc_delay", receiver.ccIn);
+        delayed(macControlFrames(frx), CC_DELAY, "cc_delay", receiver.ccIn);
         receiver.enqueue.valid().set(frx.buffered.valid());
         receiver.enqueue.field("vc").set(frx.buffered.field("vc"));
         receiver.enqueue.field("bytes").set(frameBytes(frx.buffered.field("len")));
@@ -323,17 +330,8 @@ public final class SueInstance extends Component {
         receiver.dequeue.field("bytes").set(frameBytes(SueMeta.LEN.of(frx.out.tuser())));
         sender.status.forEach((name, p) -> expose(p, "cbfc_" + name));
         receiver.status.forEach((name, p) -> expose(p, "cbfc_" + name));
-        expose(portOf(demux, "control_frames"), "mac_control_frames");
         return sender.vcReady;
     }
-
-    /**
-     * Cycles a CC_Update waits after the demux: the framing receiver judges a frame up to
-     * {@link FrameReceiver#VERDICT_CYCLES} after its last beat, and a CC_Update's last beat comes at least one cycle
-     * after the last beat of the frame before it; so, applied {@code VERDICT_CYCLES} after its own last beat, it
-     * comes after the verdicts of all the frames before it (SueInstanceCbfcTest sees false recoveries with one less).
-     */
-    static final int CC_DELAY = FrameReceiver.VERDICT_CYCLES;
 
     /** The frame of a PDU of {@code len} bytes in this format, FCS included (FrameFormat.frameBytes in hardware). */
     private Expr frameBytes(Expr len) {
@@ -342,6 +340,28 @@ public final class SueInstance extends Component {
                 + FrameFormat.FCS_BYTES;
         Expr bytes = len.resize(w).add(overhead);
         return Hw.mux(bytes.lt(FrameFormat.MIN_FRAME), Hw.lit(w, FrameFormat.MIN_FRAME), bytes);
+    }
+
+    /** The framing's frames into a link-layer block on their way to the MAC, with {@code user} (or none) as tuser. */
+    private void framesToMac(FrameTransmitter ftx, Stream into, Expr user) {
+        Layout frames = into.layout();
+        Layout.ExprBuilder beat = frames.expr().set(Stream.TDATA, ftx.out.tdata()).set(Stream.TKEEP, ftx.out.tkeep())
+                .set(Stream.TLAST, ftx.out.tlast());
+        if (user != null) {
+            beat.set(Stream.TUSER, user);
+        }
+        ftx.out.map("to_link", frames, beat.build()).into(into);
+        unused("framing_tuser", ftx.out.tuser());
+    }
+
+    /** Frames from the MAC: MAC Control frames (PFC, CC_Update) returned, the others on to the framing receiver. */
+    private Stream macControlFrames(FrameReceiver frx) {
+        MacControlDemux demux = child("mac_control", new MacControlDemux(new MacControlDemux.Config(
+                config.busWidth())));
+        exposeStream(demux, "s_axis_");
+        demux.out.into(frx.in);
+        expose(portOf(demux, "control_frames"), "mac_control_frames");
+        return demux.control;
     }
 
     /** {@code in} through {@code cycles} register stages into {@code out} (flows, same layout). */
@@ -371,17 +391,10 @@ public final class SueInstance extends Component {
         PfcConfig pfc = config.pfc();
         PfcGenerator gen = child("pfc_gen", new PfcGenerator(pfc));
         PfcPause pause = child("pfc_pause", new PfcPause(pfc));
-        MacControlDemux demux = child("mac_control", new MacControlDemux(new MacControlDemux.Config(
-                config.busWidth())));
-        Layout frames = gen.in.layout();
-        ftx.out.map("to_pfc", frames, frames.expr().set(Stream.TDATA, ftx.out.tdata()).set(Stream.TKEEP,
-                ftx.out.tkeep()).set(Stream.TLAST, ftx.out.tlast()).build()).into(gen.in);
-        unused("framing_tuser", ftx.out.tuser());
+        framesToMac(ftx, gen.in, null);
         exposeStream(gen, "m_axis_");
         expose(gen.localMac);
-        exposeStream(demux, "s_axis_");
-        demux.out.into(frx.in);
-        demux.control.into(pause.in);
+        macControlFrames(frx).into(pause.in);
         List<Expr> levels = receiveLevels(frx);
         for (int v = 0; v < SueMeta.VCS; v++) {
             portOf(gen, "level_" + v).set(levels.get(v));
@@ -392,7 +405,6 @@ public final class SueInstance extends Component {
         for (String p : List.of("class_paused", "pfc_frames_received", "pfc_frames_dropped")) {
             expose(portOf(pause, p), p.startsWith("pfc_") ? p : "pfc_" + p);
         }
-        expose(portOf(demux, "control_frames"), "mac_control_frames");
         return pause.vcReady;
     }
 
@@ -436,12 +448,7 @@ public final class SueInstance extends Component {
         LlrConfig llr = config.llr();
         LlrTx ltx = child("llr_tx", new LlrTx(llr));
         LlrRx lrx = child("llr_rx", new LlrRx(llr));
-        Layout toLlr = Stream.packet(config.busWidth(), 1);
-        // [ours] the framing never poisons a frame: every frame it makes is whole
-        ftx.out.map("to_llr", toLlr, toLlr.expr().set(Stream.TDATA, ftx.out.tdata()).set(Stream.TKEEP,
-                ftx.out.tkeep()).set(Stream.TLAST, ftx.out.tlast()).set(Stream.TUSER, Hw.bool(false)).build())
-                .into(ltx.in);
-        unused("framing_tuser", ftx.out.tuser());
+        framesToMac(ftx, ltx.in, Hw.bool(false)); // [ours] the framing never poisons a frame: each it makes is whole
         lrx.out.into(frx.in);
         exposeStream(ltx, "m_axis_");
         exposeStream(lrx, "s_axis_");
