@@ -40,6 +40,7 @@ public abstract class Component {
     private final java.util.Map<Port, List<Port>> payloadOf = new java.util.LinkedHashMap<>();
     /** This component's ports that expose a child's port, and that port. */
     private final java.util.Map<Port, Port> exposedFrom = new java.util.LinkedHashMap<>();
+    private final java.util.Map<String, Port> statusPorts = new java.util.LinkedHashMap<>();
     /** Where statements go now: the body, or the branch of the when being built. */
     private final Deque<List<Stmt>> blocks = new ArrayDeque<>();
     /** The conditions of the enclosing when branches, innermost last. */
@@ -231,6 +232,32 @@ public abstract class Component {
         Port p = out(name, 32);
         p.set(saturatingCounter(name + "_count", 32, increment));
         return p;
+    }
+
+    /**
+     * The status and counter outputs this block lists for a parent to expose (under a prefix), by name, in the order
+     * they were made.
+     */
+    public final java.util.Map<String, Port> statusPorts() {
+        return Collections.unmodifiableMap(statusPorts);
+    }
+
+    /** Lists {@code p}, an output of this component, among its {@link #statusPorts()}. */
+    protected final Port listStatus(Port p) {
+        statusPorts.put(p.name(), p);
+        return p;
+    }
+
+    /** An output {@code name} carrying {@code value}, listed among the {@link #statusPorts()}. */
+    protected final Port statusOut(String name, Expr value) {
+        Port p = out(name, value.width());
+        p.set(value);
+        return listStatus(p);
+    }
+
+    /** A {@link #counter} listed among the {@link #statusPorts()}. */
+    protected final Port statusCounter(String name, Expr increment) {
+        return listStatus(counter(name, increment));
     }
 
     protected final Wire wire(String name, int width) {

@@ -328,8 +328,8 @@ public final class SueInstance extends Component {
         receiver.dequeue.valid().set(frx.out.fire().and(frx.out.tlast()));
         receiver.dequeue.field("vc").set(SueMeta.VC.of(frx.out.tuser()));
         receiver.dequeue.field("bytes").set(frameBytes(SueMeta.LEN.of(frx.out.tuser())));
-        sender.status.forEach((name, p) -> expose(p, "cbfc_" + name));
-        receiver.status.forEach((name, p) -> expose(p, "cbfc_" + name));
+        sender.statusPorts().forEach((name, p) -> expose(p, "cbfc_" + name));
+        receiver.statusPorts().forEach((name, p) -> expose(p, "cbfc_" + name));
         return sender.vcReady;
     }
 
@@ -463,8 +463,8 @@ public final class SueInstance extends Component {
         ltx.enable.set(enable);
         lrx.enable.set(enable);
         expose(ltx.linkUp);
-        ltx.status.values().forEach(p -> expose(p, "llr_" + p.name()));
-        lrx.status.values().forEach(p -> expose(p, "llr_" + p.name()));
+        ltx.statusPorts().values().forEach(p -> expose(p, "llr_" + p.name()));
+        lrx.statusPorts().values().forEach(p -> expose(p, "llr_" + p.name()));
     }
 
     /** XPU commands -> packing -> PSN and retransmit store -> RH, R-CRC, network header, FCS -> MAC. */

@@ -1,9 +1,7 @@
 package org.sue.link;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.sue.core.Component;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
@@ -37,8 +35,6 @@ public final class CbfcReceiver extends Component {
     public final Stream dequeue;
     public final Stream ccIn;
     public final Stream ctlOut;
-    /** Counter and status outputs by port name. */
-    public final Map<String, Port> status = new LinkedHashMap<>();
     private final CbfcConfig config;
     private final int cw = CbfcConfig.COUNTER_WIDTH;
     private final List<Reg> consumed = new ArrayList<>(); // R_VC_CC
@@ -81,8 +77,8 @@ public final class CbfcReceiver extends Component {
         Expr wellFormed = wire("cc_well_formed", read.field("bytes").eq(CbfcConfig.CC_FRAME_BYTES)
                 .and(CcUpdateFrame.header(word).eq(CcUpdateFrame.expectedHeader(config))).and(read.field("bad").not()));
         Expr applies = wire("cc_applies", read.valid().and(wellFormed));
-        count("cc_updates_received", applies);
-        count("cc_frames_dropped", read.valid().and(wellFormed.not()));
+        statusCounter("cc_updates_received", applies);
+        statusCounter("cc_frames_dropped", read.valid().and(wellFormed.not()));
         return new Cc(applies, CcUpdateFrame.counters(word, SueMeta.VCS));
     }
 
@@ -153,17 +149,7 @@ public final class CbfcReceiver extends Component {
                 age.set(0);
             }).elseWhen(age.ne(maxCycles), () -> age.set(age.add(1)));
         }
-        count("cf_updates_sent", sent);
-    }
-
-    private void statusOut(String name, Expr value) {
-        Port p = out(name, value.width());
-        p.set(value);
-        status.put(name, p);
-    }
-
-    private void count(String name, Expr increment) {
-        status.put(name, counter(name, increment));
+        statusCounter("cf_updates_sent", sent);
     }
 
     public CbfcConfig config() {

@@ -1,9 +1,7 @@
 package org.sue.link;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.sue.core.Component;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
@@ -43,8 +41,6 @@ public final class CbfcSender extends Component {
     public final Stream ctlIn;
     public final Port localMac;
     public final Port vcReady;
-    /** Counter and status outputs by port name. */
-    public final Map<String, Port> status = new LinkedHashMap<>();
     private final CbfcConfig config;
     private final int cw = CbfcConfig.COUNTER_WIDTH;
     private final List<Reg> used = new ArrayList<>();      // S_VC_CU
@@ -142,9 +138,9 @@ public final class CbfcSender extends Component {
         statusOut("s_p_cu", portUsed);
         Expr anyCharge = wire("charge_lossless", charge.valid().and(lossless(charge.field("vc"))));
         overdraws.add(anyCharge.and(portNext.add(portResNext).gt(config.portCreditLimit())));
-        count("cf_updates_received", orOf(cfTaken));
-        count("cf_update_errors", orOf(cfErrors));
-        count("credit_overdraws", orOf(overdraws));
+        statusCounter("cf_updates_received", orOf(cfTaken));
+        statusCounter("cf_update_errors", orOf(cfErrors));
+        statusCounter("credit_overdraws", orOf(overdraws));
     }
 
     /** vc_ready: a largest frame fits beside what is in use and reserved, on the VC and on the port. */
@@ -193,8 +189,8 @@ public final class CbfcSender extends Component {
         inserter.frame.valid().set(due);
         inserter.frame.field("body").set(CcUpdateFrame.body(config, localMac, counters));
         when(tick, () -> due.set(1)).elseWhen(inserter.frame.fire(), () -> due.set(0));
-        status.put("cc_phase", expose(inserter.state, "cc_phase"));
-        status.put("cc_updates_sent", expose(inserter.framesInserted, "cc_updates_sent"));
+        listStatus(expose(inserter.state, "cc_phase"));
+        listStatus(expose(inserter.framesInserted, "cc_updates_sent"));
     }
 
     private Expr lossless(Expr vc) {
@@ -203,16 +199,6 @@ public final class CbfcSender extends Component {
 
     private static Expr orOf(List<Expr> bits) {
         return bits.isEmpty() ? Hw.bool(false) : Hw.cat(bits).orR();
-    }
-
-    private void statusOut(String name, Expr value) {
-        Port p = out(name, value.width());
-        p.set(value);
-        status.put(name, p);
-    }
-
-    private void count(String name, Expr increment) {
-        status.put(name, counter(name, increment));
     }
 
     public CbfcConfig config() {

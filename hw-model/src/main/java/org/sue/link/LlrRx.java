@@ -1,7 +1,5 @@
 package org.sue.link;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
 import org.sue.core.Component;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
@@ -45,8 +43,6 @@ public final class LlrRx extends Component {
     public final Stream ctlIn;
     public final Stream ctlOut;
     public final Port enable;
-    /** Counter and status outputs by port name (SAI names, lower case). */
-    public final Map<String, Port> status = new LinkedHashMap<>();
     private final LlrConfig config;
 
     public LlrRx(LlrConfig config) {
@@ -167,26 +163,22 @@ public final class LlrRx extends Component {
         // ---- status ----------------------------------------------------------------------------------------------
         Port rxState = out("rx_state", 2);
         rxState.set(state);
-        status.put("rx_state", rxState);
+        listStatus(rxState);
         Expr good = bad.not().and(poisoned.not());
         Expr expectedEnd = end.and(kind.eq(0));
-        count("rx_init_ctl_os", init);
-        count("tx_init_echo_ctl_os", echoSent);
-        count("tx_ack_ctl_os", ackSent);
-        count("tx_nack_ctl_os", nackSent);
-        count("rx_ok", end.and(good));
-        count("rx_poisoned", end.and(poisoned).and(bad.not()));
-        count("rx_bad", end.and(bad));
-        count("rx_expected_seq_good", expectedEnd.and(good));
-        count("rx_expected_seq_poisoned", expectedEnd.and(poisoned).and(bad.not()));
-        count("rx_expected_seq_bad", expectedEnd.and(bad));
-        count("rx_missing_seq", end.and(kind.eq(1)));
-        count("rx_duplicate_seq", duplicate);
-        count("rx_replay", replayStart);
-    }
-
-    private void count(String name, Expr increment) {
-        status.put(name, counter(name, increment));
+        statusCounter("rx_init_ctl_os", init);
+        statusCounter("tx_init_echo_ctl_os", echoSent);
+        statusCounter("tx_ack_ctl_os", ackSent);
+        statusCounter("tx_nack_ctl_os", nackSent);
+        statusCounter("rx_ok", end.and(good));
+        statusCounter("rx_poisoned", end.and(poisoned).and(bad.not()));
+        statusCounter("rx_bad", end.and(bad));
+        statusCounter("rx_expected_seq_good", expectedEnd.and(good));
+        statusCounter("rx_expected_seq_poisoned", expectedEnd.and(poisoned).and(bad.not()));
+        statusCounter("rx_expected_seq_bad", expectedEnd.and(bad));
+        statusCounter("rx_missing_seq", end.and(kind.eq(1)));
+        statusCounter("rx_duplicate_seq", duplicate);
+        statusCounter("rx_replay", replayStart);
     }
 
     public LlrConfig config() {

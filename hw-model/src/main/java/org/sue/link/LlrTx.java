@@ -1,7 +1,5 @@
 package org.sue.link;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
 import org.sue.core.Component;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
@@ -59,8 +57,6 @@ public final class LlrTx extends Component {
     public final Stream ctlOut;
     public final Port enable;
     public final Port linkUp;
-    /** Counter and status outputs by port name (SAI names, lower case). */
-    public final Map<String, Port> status = new LinkedHashMap<>();
     private final LlrConfig config;
 
     public LlrTx(LlrConfig config) {
@@ -311,18 +307,18 @@ public final class LlrTx extends Component {
         // ---- status ----------------------------------------------------------------------------------------------
         Port txState = out("tx_state", 3);
         txState.set(state);
-        status.put("tx_state", txState);
+        listStatus(txState);
         Expr outEnd = toMac.fire().and(toMac.tlast());
         Expr outPoisoned = LlrSideband.TX.field("poisoned").of(toMac.tuser());
-        count("tx_init_ctl_os", initSent);
-        count("rx_init_echo_ctl_os", echo);
-        count("rx_ack_ctl_os", isAck);
-        count("rx_nack_ctl_os", isNack);
-        count("rx_ack_nack_seq_error", seqError);
-        count("tx_discard", in.fire().and(in.tlast()).and(mode.eq(DISCARDED)));
-        count("tx_ok", outEnd.and(outPoisoned.not()));
-        count("tx_poisoned", outEnd.and(outPoisoned));
-        count("tx_replay", replayDone);
+        statusCounter("tx_init_ctl_os", initSent);
+        statusCounter("rx_init_echo_ctl_os", echo);
+        statusCounter("rx_ack_ctl_os", isAck);
+        statusCounter("rx_nack_ctl_os", isNack);
+        statusCounter("rx_ack_nack_seq_error", seqError);
+        statusCounter("tx_discard", in.fire().and(in.tlast()).and(mode.eq(DISCARDED)));
+        statusCounter("tx_ok", outEnd.and(outPoisoned.not()));
+        statusCounter("tx_poisoned", outEnd.and(outPoisoned));
+        statusCounter("tx_replay", replayDone);
     }
 
     private static Expr action(FrameAction a) {
@@ -331,10 +327,6 @@ public final class LlrTx extends Component {
             case BLOCK -> WAIT;
             case BEST_EFFORT -> PLAIN;
         });
-    }
-
-    private void count(String name, Expr increment) {
-        status.put(name, counter(name, increment));
     }
 
     public LlrConfig config() {

@@ -2,9 +2,7 @@ package org.sue.net;
 
 import org.sue.core.Tag;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.sue.core.Component;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
@@ -80,8 +78,6 @@ public final class FrameReceiver extends Component {
      * will deliver), at its verdict: with the frames leaving {@code m_axis}, what the FIFO holds per VC.
      */
     public final Stream buffered;
-    /** Counter and status outputs by port name: drops_<reason>, frames_good, drops_overflow, ... */
-    public final Map<String, Port> status = new LinkedHashMap<>();
     private final Config config;
     private final int ipOffset;
     private Expr header;
@@ -248,14 +244,14 @@ public final class FrameReceiver extends Component {
             statusCounter("drops_" + r.name().toLowerCase(), verdict.and(reason.eq(r.ordinal() + 1)));
         }
         statusCounter("frames_good", verdict.and(reason.eq(0)));
-        status("drops_overflow", fifo.dropsOverflow);
+        statusOut("drops_overflow", fifo.dropsOverflow);
         // the result queues are sized never to fill; if one did, verdicts would go astray: say so
         Reg resultOverflow = reg("result_overflow", 1, 0);
         when(frameResult2.valid().and(frameResult2.ready().not()).or(pduResult2.valid().and(pduResult2.ready().not())),
                 () -> resultOverflow.set(1));
-        status("internal_error", fifo.protocolError.or(resultOverflow));
+        statusOut("internal_error", fifo.protocolError.or(resultOverflow));
         // the FIFO's own count of "drop" verdicts: equal to the sum of drops_<reason>, a check on the wiring
-        status("fifo_drops_judged", fifo.dropsBad);
+        statusOut("fifo_drops_judged", fifo.dropsBad);
     }
 
     /**
@@ -279,16 +275,6 @@ public final class FrameReceiver extends Component {
         d1.set(e);
         d2.set(d1);
         return d2;
-    }
-
-    private void statusCounter(String name, Expr increment) {
-        status.put(name, counter(name, increment));
-    }
-
-    private void status(String name, Expr value) {
-        Port p = out(name, value.width());
-        p.set(value);
-        status.put(name, p);
     }
 
     private static Expr code(DropReason r) {

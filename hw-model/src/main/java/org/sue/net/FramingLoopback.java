@@ -48,7 +48,7 @@ public final class FramingLoopback extends Component {
         }
         receiver.localPartition.set(in("local_partition", 10));
         receiver.out.into(out);
-        for (Map.Entry<String, Port> e : receiver.status.entrySet()) {
+        for (Map.Entry<String, Port> e : receiver.statusPorts().entrySet()) {
             out(e.getKey(), e.getValue().width()).set(e.getValue());
         }
     }

@@ -1,7 +1,6 @@
 package org.sue.instance;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -21,10 +20,7 @@ import org.sue.net.HeaderFormat;
  */
 class SueInstanceCbfcTest {
     /** Commands with 200..256 data bytes (PDUs of several commands), on VC 0 or 1. */
-    private static final TwoXpuRun.Mix TWO_VCS = (rnd, table) -> {
-        TwoXpuRun.Queued q = TwoXpuRun.fixed(200 + rnd.nextInt(57)).next(rnd, table);
-        return new TwoXpuRun.Queued(rnd.nextInt(2), q.command());
-    };
+    private static final TwoXpuRun.Mix TWO_VCS = TwoXpuRun.twoVcs(200, 256);
 
     private static final int DELAY = 20;
 
@@ -33,16 +29,14 @@ class SueInstanceCbfcTest {
         TwoXpuRun run = new TwoXpuRun(SmallInstance.withCbfc(HeaderFormat.ETH_IPV4_UDP), DELAY,
                 LinkModel.Faults.NONE, 3, null).rxReturnPercent(4);
         TwoXpuRun.Result r = run.run(1200, 1200, TWO_VCS, 60_000, null);
-        check(r);
+        SueInstanceTest.check(r);
         run.idle(5000);
         for (String side : new String[] {"A", "B"}) {
-            assertEquals(0, peek(run, side, "net_drops_overflow"), side + ": no overflow drops");
-            assertEquals(0, peek(run, side, "cbfc_credit_overdraws"), side + ": no charge past a limit");
             assertEquals(0, peek(run, side, "cbfc_cf_update_errors"), side + ": every CF_Update right");
             assertEquals(0, peek(run, side, "cbfc_cc_credits_recovered"), side + ": a lossless link loses nothing,"
                     + " and no CC_Update overtakes the frames before it");
             assertTrue(peek(run, side, "cbfc_s_cu_watermark_0") > 64, side + ": VC 0 used its credits");
-            creditsBack(run, side);
+            noOverflowAndEveryCreditBack(run, side);
         }
     }
 
@@ -53,13 +47,11 @@ class SueInstanceCbfcTest {
         TwoXpuRun run = new TwoXpuRun(SmallInstance.withCbfc(HeaderFormat.ETH_IPV4_UDP), DELAY, faults, 5, null)
                 .rxReturnPercent(4);
         TwoXpuRun.Result r = run.run(800, 800, TWO_VCS, 80_000, null);
-        check(r);
+        SueInstanceTest.check(r);
         run.idle(5000);
         for (String side : new String[] {"A", "B"}) {
-            assertEquals(0, peek(run, side, "net_drops_overflow"), side + ": no overflow drops");
-            assertEquals(0, peek(run, side, "cbfc_credit_overdraws"), side + ": no charge past a limit");
             assertTrue(peek(run, side, "cbfc_cc_credits_recovered") > 0, side + ": lost frames' credits recovered");
-            creditsBack(run, side);
+            noOverflowAndEveryCreditBack(run, side);
         }
     }
 
@@ -83,8 +75,10 @@ class SueInstanceCbfcTest {
         return side.equals("A") ? run.peekA(port) : run.peekB(port);
     }
 
-    /** Every credit back: nothing in use or reserved on any VC or the port. */
-    private static void creditsBack(TwoXpuRun run, String side) {
+    /** No overflow drop, no charge past a limit, and every credit back: nothing in use or reserved anywhere. */
+    private static void noOverflowAndEveryCreditBack(TwoXpuRun run, String side) {
+        assertEquals(0, peek(run, side, "net_drops_overflow"), side + ": no overflow drops");
+        assertEquals(0, peek(run, side, "cbfc_credit_overdraws"), side + ": no charge past a limit");
         for (int v = 0; v < 4; v++) {
             assertEquals(0, peek(run, side, "cbfc_s_cu_" + v), side + ": VC " + v + " credits in use at the end");
             assertEquals(0, peek(run, side, "cbfc_reserved_" + v), side + ": VC " + v + " credits reserved at the end");
@@ -92,10 +86,4 @@ class SueInstanceCbfcTest {
         assertEquals(0, peek(run, side, "cbfc_s_p_cu"), side + ": port credits in use at the end");
     }
 
-    private static void check(TwoXpuRun.Result r) {
-        assertTrue(r.intact(), "every command delivered once, unchanged, in order per VC");
-        assertTrue(r.creditsBack(), "every XPU credit back");
-        assertTrue(r.storesEmpty(), "both retransmit stores empty");
-        assertNull(r.countersMismatch());
-    }
 }

@@ -1,7 +1,6 @@
 package org.sue.instance;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -20,10 +19,7 @@ import org.sue.net.HeaderFormat;
  */
 class SueInstancePfcTest {
     /** Commands with 200..256 data bytes (PDUs of several commands), on VC 0 or 1. */
-    private static final TwoXpuRun.Mix TWO_VCS = (rnd, table) -> {
-        TwoXpuRun.Queued q = TwoXpuRun.fixed(200 + rnd.nextInt(57)).next(rnd, table);
-        return new TwoXpuRun.Queued(rnd.nextInt(2), q.command());
-    };
+    private static final TwoXpuRun.Mix TWO_VCS = TwoXpuRun.twoVcs(200, 256);
 
     private static final int DELAY = 20;
 
@@ -35,7 +31,7 @@ class SueInstancePfcTest {
     void pfcKeepsASlowXpusReceiveFifoFromOverflowing() {
         TwoXpuRun run = slowXpus(SmallInstance.withPfc(HeaderFormat.ETH_IPV4_UDP));
         TwoXpuRun.Result r = run.run(1200, 1200, TWO_VCS, 60_000, null);
-        check(r);
+        SueInstanceTest.check(r);
         assertEquals(0, run.peekA("net_drops_overflow") + run.peekB("net_drops_overflow"), "no overflow drops");
         assertTrue(run.peekA("pfc_xoff_frames_sent") > 0 && run.peekB("pfc_xoff_frames_sent") > 0,
                 "both receivers asked for pauses");
@@ -52,7 +48,7 @@ class SueInstancePfcTest {
         SueInstance.Config c = SmallInstance.withPfc(HeaderFormat.ETH_IPV4_UDP).withPfc(null);
         TwoXpuRun run = slowXpus(c);
         TwoXpuRun.Result r = run.run(1200, 1200, TWO_VCS, 60_000, null);
-        check(r);
+        SueInstanceTest.check(r);
         assertTrue(run.peekA("net_drops_overflow") + run.peekB("net_drops_overflow") > 0, "the FIFOs overflowed");
         assertTrue(r.aToB().retransmitted() + r.bToA().retransmitted() > 0, "the transport recovered the drops");
     }
@@ -64,7 +60,7 @@ class SueInstancePfcTest {
         TwoXpuRun run = new TwoXpuRun(SmallInstance.withPfc(HeaderFormat.ETH_IPV4_UDP), DELAY, faults, 5, null)
                 .rxReturnPercent(4);
         TwoXpuRun.Result r = run.run(800, 800, TWO_VCS, 80_000, null);
-        check(r);
+        SueInstanceTest.check(r);
         assertEquals(0, run.peekA("net_drops_overflow") + run.peekB("net_drops_overflow"), "no overflow drops");
     }
 
@@ -79,10 +75,4 @@ class SueInstancePfcTest {
                 .withLlr(LlrConfig.defaults(512).withMaxFrameBytes(1536))).getMessage().contains("llr"));
     }
 
-    private static void check(TwoXpuRun.Result r) {
-        assertTrue(r.intact(), "every command delivered once, unchanged, in order per VC");
-        assertTrue(r.creditsBack(), "every XPU credit back");
-        assertTrue(r.storesEmpty(), "both retransmit stores empty");
-        assertNull(r.countersMismatch());
-    }
 }

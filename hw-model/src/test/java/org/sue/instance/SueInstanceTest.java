@@ -81,7 +81,8 @@ class SueInstanceTest {
                 .contains("ports must be 1"));
     }
 
-    private static void check(TwoXpuRun.Result r) {
+    /** Every command delivered once, intact, in order per VC; credits back; stores empty; counters agree. */
+    static void check(TwoXpuRun.Result r) {
         assertTrue(r.intact(), "every command delivered once, unchanged, in order per VC");
         assertTrue(r.creditsBack(), "every XPU credit back");
         assertTrue(r.storesEmpty(), "both retransmit stores empty");

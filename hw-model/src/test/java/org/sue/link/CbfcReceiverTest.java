@@ -81,7 +81,7 @@ class CbfcReceiverTest {
                 assertEquals(offered[1], sim.peek("ctl_out_value"), "CF_Update value at cycle " + c);
                 cfSeen += outReady ? 1 : 0;
             }
-            for (String name : dut.status.keySet()) {
+            for (String name : dut.statusPorts().keySet()) {
                 assertEquals(model.status(name), sim.peek(name), name + " at cycle " + c);
             }
             byte[] ended = null;

@@ -125,7 +125,7 @@ class CbfcSenderTest {
                     assertEquals(0, sim.peek("m_axis_tuser"));
                 }
             }
-            for (String name : dut.status.keySet()) {
+            for (String name : dut.statusPorts().keySet()) {
                 assertEquals(model.status(name), sim.peek(name), name + " at cycle " + c);
             }
             refused = model.status("cf_update_errors");

@@ -14,18 +14,10 @@ import org.sue.sim.Simulator;
 class SueInstanceScenarioTest {
     @Test
     void theRecordedInstanceRetransmitsNacksAndDelivers() {
-        GoldenScenario s = GoldenScenarios.byName("sue_instance_w512_d16");
-        SueInstancePeerTraffic stimulus = (SueInstancePeerTraffic) s.stimulus().get();
-        try (Simulator sim = Simulator.compile(GoldenFiles.elaborate(s))) {
-            GoldenFiles.run(s, sim, stimulus);
-        }
+        SueInstancePeerTraffic stimulus = runDelivering("sue_instance_w512_d16", 100);
         XpuSide local = stimulus.local();
         XpuSide peer = stimulus.peer();
         String state = "\n  " + local.state() + "\n  " + peer.state();
-        assertTrue(local.rx().delivered().size() >= 100 && peer.rx().delivered().size() >= 100,
-                "commands delivered both ways" + state);
-        assertTrue(local.deliveredIntact(false) && peer.deliveredIntact(false),
-                "what arrived is, per VC, the start of what was sent" + state);
         assertTrue(local.counter("tp_tx_retransmitted_pdus") > 0, "retransmitted" + state);
         assertTrue(local.counter("tp_tx_nacks_received") > 0, "NACKs received" + state);
         assertTrue(local.counter("tp_tx_timeouts") > 0, "a timeout" + state);
@@ -40,18 +32,10 @@ class SueInstanceScenarioTest {
     /** The PFC scenario: both sides asked for pauses, and the recorded side's FIFO never overflowed. */
     @Test
     void theRecordedPfcInstancePausesAndIsPaused() {
-        GoldenScenario s = GoldenScenarios.byName("sue_instance_pfc_w512_d16");
-        SueInstancePeerTraffic stimulus = (SueInstancePeerTraffic) s.stimulus().get();
-        try (Simulator sim = Simulator.compile(GoldenFiles.elaborate(s))) {
-            GoldenFiles.run(s, sim, stimulus);
-        }
+        SueInstancePeerTraffic stimulus = runDelivering("sue_instance_pfc_w512_d16", 50);
         XpuSide local = stimulus.local();
         XpuSide peer = stimulus.peer();
         String state = "\n  " + local.state() + "\n  " + peer.state();
-        assertTrue(local.rx().delivered().size() >= 50 && peer.rx().delivered().size() >= 50,
-                "commands delivered both ways" + state);
-        assertTrue(local.deliveredIntact(false) && peer.deliveredIntact(false),
-                "what arrived is, per VC, the start of what was sent" + state);
         assertTrue(local.counter("pfc_xoff_frames_sent") > 0 && peer.counter("pfc_xoff_frames_sent") > 0,
                 "pauses asked for both ways" + state);
         assertTrue(local.counter("pfc_frames_sent") > 1, "the priorities' states changed" + state);
@@ -62,18 +46,10 @@ class SueInstanceScenarioTest {
     /** The CBFC scenario: credits ran short, lost frames' credits came back, nothing overflowed. */
     @Test
     void theRecordedCbfcInstanceRunsOnCredits() {
-        GoldenScenario s = GoldenScenarios.byName("sue_instance_cbfc_w512_d16");
-        SueInstancePeerTraffic stimulus = (SueInstancePeerTraffic) s.stimulus().get();
-        try (Simulator sim = Simulator.compile(GoldenFiles.elaborate(s))) {
-            GoldenFiles.run(s, sim, stimulus);
-        }
+        SueInstancePeerTraffic stimulus = runDelivering("sue_instance_cbfc_w512_d16", 50);
         XpuSide local = stimulus.local();
         XpuSide peer = stimulus.peer();
         String state = "\n  " + local.state() + "\n  " + peer.state();
-        assertTrue(local.rx().delivered().size() >= 50 && peer.rx().delivered().size() >= 50,
-                "commands delivered both ways" + state);
-        assertTrue(local.deliveredIntact(false) && peer.deliveredIntact(false),
-                "what arrived is, per VC, the start of what was sent" + state);
         long reserved = 0;
         for (int v = 0; v < 4; v++) {
             reserved += local.counter("cbfc_reserved_" + v);
@@ -87,5 +63,25 @@ class SueInstanceScenarioTest {
         assertTrue(local.counter("tp_tx_retransmitted_pdus") > 0, "go-backs started under credits" + state);
         assertTrue(local.counter("net_drops_overflow") == 0 && local.counter("cbfc_credit_overdraws") == 0,
                 "no overflow, no overdraw" + state);
+    }
+
+    /**
+     * Runs the scenario's stimulus against the instance for all its cycles and checks that at least {@code commands}
+     * arrived each way, each side's the start of what the other sent, per VC.
+     */
+    private static SueInstancePeerTraffic runDelivering(String scenario, int commands) {
+        GoldenScenario s = GoldenScenarios.byName(scenario);
+        SueInstancePeerTraffic stimulus = (SueInstancePeerTraffic) s.stimulus().get();
+        try (Simulator sim = Simulator.compile(GoldenFiles.elaborate(s))) {
+            GoldenFiles.run(s, sim, stimulus);
+        }
+        XpuSide local = stimulus.local();
+        XpuSide peer = stimulus.peer();
+        String state = "\n  " + local.state() + "\n  " + peer.state();
+        assertTrue(local.rx().delivered().size() >= commands && peer.rx().delivered().size() >= commands,
+                "commands delivered both ways" + state);
+        assertTrue(local.deliveredIntact(false) && peer.deliveredIntact(false),
+                "what arrived is, per VC, the start of what was sent" + state);
+        return stimulus;
     }
 }

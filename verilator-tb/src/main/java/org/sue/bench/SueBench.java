@@ -146,8 +146,7 @@ public final class SueBench {
      * relative to the same run without flow control; {@code cbfc_utilisation_<k>bdp_analytic} = min(1, k).
      */
     static void flowControl(BiConsumer<String, Double> put) {
-        TwoXpuRun.Mix twoVcs = (rnd, table) -> new TwoXpuRun.Queued(rnd.nextInt(2),
-                TwoXpuRun.fixed(200 + rnd.nextInt(57)).next(rnd, table).command());
+        TwoXpuRun.Mix twoVcs = TwoXpuRun.twoVcs(200, 256);
         HeaderFormat f = HeaderFormat.ETH_IPV4_UDP;
         SueInstance.Config pfc = SmallInstance.withPfc(f);
         for (SueInstance.Config c : List.of(pfc.withPfc(null), pfc, SmallInstance.withCbfc(f))) {

@@ -3,6 +3,7 @@ package org.sue.instance.tb;
 import java.math.BigInteger;
 import java.util.ArrayDeque;
 import java.util.Random;
+import org.sue.link.MacControlDemux;
 
 /**
  * One direction of the network between two SUE instances: frames enter when their last beat left the sender and come
@@ -154,8 +155,8 @@ public final class LinkModel {
      * CC_Updates, control messages such as CF_Updates at their maximum spacing) may be.
      */
     public boolean noDataInFlight() {
-        return flight.stream().allMatch(f -> f.frame().length >= 14 && (f.frame()[12] & 0xff) == 0x88
-                && (f.frame()[13] & 0xff) == 0x08);
+        return flight.stream().allMatch(f -> f.frame().length >= 14
+                && ((f.frame()[12] & 0xff) << 8 | f.frame()[13] & 0xff) == MacControlDemux.ETHER_TYPE);
     }
 
     public long sent() {

@@ -70,6 +70,17 @@ public final class TwoXpuRun {
         return new Queued(rnd.nextInt(4), c);
     };
 
+    /**
+     * Commands of the first type with data, carrying {@code minData}..{@code maxData} bytes, on VC 0 or 1: PDUs of a
+     * few large commands on two VCs (the flow-control runs).
+     */
+    public static Mix twoVcs(int minData, int maxData) {
+        return (rnd, table) -> {
+            CommandCodec.Command c = fixed(minData + rnd.nextInt(maxData - minData + 1)).next(rnd, table).command();
+            return new Queued(rnd.nextInt(2), c);
+        };
+    }
+
     /** Commands of the first type with data, carrying {@code dataBytes} bytes, all on VC 0. */
     public static Mix fixed(int dataBytes) {
         return (rnd, table) -> {
