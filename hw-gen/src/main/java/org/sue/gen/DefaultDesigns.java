@@ -100,6 +100,7 @@ public final class DefaultDesigns {
         CommandPath.Config path = new CommandPath.Config(256, CommandTable.example(), 64, 1024, 2048, 16, 8, 32, 16);
         TransportConfig t = new TransportConfig(512, 64, 1, 65536, 256, 4096, 256, 16, 1, 2);
         return new SueInstance.Config(path, NetConfig.defaults(HeaderFormat.ETH_IPV4_UDP), t, 32, 16, 512)
+                .withLlr(LlrConfig.defaults(512).withLimits(64, 32768, 5000, 3))
                 .withPfc(PfcConfig.defaults(512).withThresholds(4096, 2048));
     }
 
@@ -113,6 +114,7 @@ public final class DefaultDesigns {
                 p.xoffThreshold(), p.xonThreshold(), p.cmdCredits(), p.dataCredits());
         TransportConfig t = TransportConfig.defaults(512);
         return new SueInstance.Config(path, NetConfig.defaults(HeaderFormat.AFH_GEN2_COMPRESSED).withVlan(true), t,
-                64, 32, 1024).withCbfc(CbfcConfig.defaults(512).withLimits(256, 512, 2304, 200_000));
+                64, 32, 1024).withLlr(LlrConfig.defaults(512))
+                .withCbfc(CbfcConfig.defaults(512).withLimits(256, 512, 2304, 200_000));
     }
 }

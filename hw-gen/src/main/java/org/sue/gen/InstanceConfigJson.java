@@ -19,6 +19,7 @@ import org.sue.cmd.CommandPath;
 import org.sue.cmd.CommandTable;
 import org.sue.core.ResetStyle;
 import org.sue.instance.SueInstance;
+import org.sue.net.FrameFormat;
 import org.sue.net.HeaderFormat;
 import org.sue.link.CbfcConfig;
 import org.sue.link.FrameAction;
@@ -190,11 +191,13 @@ public final class InstanceConfigJson {
                     + " bus beat)", c -> cbfc(c).creditSize()),
             integer("flowControl", "cbfcPacketOverhead", -16, 127, "CBFC: bytes added to a frame's size before it is"
                     + " counted in credits", c -> cbfc(c).packetOverhead()),
-            integer("flowControl", "cbfcVcCreditLimit", 1, (1 << 19) - 1, "CBFC: credits a VC may have in use",
+            integer("flowControl", "cbfcVcCreditLimit", 1, (1 << 19) - 1, "CBFC: credits a VC may have in use"
+                    + " (default: the port's limit, at most 256)",
                     c -> cbfc(c).vcCreditLimit()),
             integer("flowControl", "cbfcPortCreditLimit", 1, (1 << 19) - 1, "CBFC: credits the port may have in use"
-                    + " (x creditSize at most the receive FIFO)", c -> cbfc(c).portCreditLimit()),
-            integer("flowControl", "cbfcMaxFrameBytes", 64, 16384, "CBFC: largest frame, reserved per PDU decided",
+                    + " (x creditSize at most the receive FIFO; default: what the FIFO holds, at most 1024)", c -> cbfc(c).portCreditLimit()),
+            integer("flowControl", "cbfcMaxFrameBytes", 64, 16384, "CBFC: largest frame, reserved per PDU decided"
+                    + " (default: the largest frame of the instance)",
                     c -> cbfc(c).maxFrameBytes()),
             integer("flowControl", "cbfcCcTimerCycles", 16, 1 << 30, "CBFC: cycles between CC_Update frames",
                     c -> cbfc(c).ccTimerCycles()),
@@ -223,6 +226,10 @@ public final class InstanceConfigJson {
     /** The instance's CBFC parameters, or the defaults for its bus when it has none. */
     private static CbfcConfig cbfc(Settings c) {
         return c.instance().cbfc() != null ? c.instance().cbfc() : CbfcConfig.defaults(c.instance().busWidth());
+    }
+
+    private static boolean given(JsonNode section, String key) {
+        return section != null && section.has(key);
     }
 
     private static int[] priorities(PfcConfig p) {
@@ -311,19 +318,28 @@ public final class InstanceConfigJson {
         PfcConfig pfcBase = PfcConfig.defaults(instance.busWidth()); // line rate and refresh follow the bus
         PfcConfig pfc = !v.get("flowControl.mode").equals("PFC") ? null : build("flowControl", () -> {
             PfcConfig p = new PfcConfig(instance.busWidth(), PfcConfig.classes((int[]) v.get(
-                    "flowControl.pfcPriorityOfVc")), fc.has("pfcBitsPerCycle") ? i(v, "flowControl.pfcBitsPerCycle")
-                    : pfcBase.bitsPerCycle(), i(v, "flowControl.pfcPauseQuanta"), fc.has("pfcRefreshCycles")
+                    "flowControl.pfcPriorityOfVc")), given(fc, "pfcBitsPerCycle") ? i(v, "flowControl.pfcBitsPerCycle")
+                    : pfcBase.bitsPerCycle(), i(v, "flowControl.pfcPauseQuanta"), given(fc, "pfcRefreshCycles")
                     ? i(v, "flowControl.pfcRefreshCycles") : pfcBase.refreshCycles(),
                     i(v, "flowControl.pfcXoffBytes"), i(v, "flowControl.pfcXonBytes"));
-            SueInstance.Config.checkPfc(p, instance.busWidth(), instance.rxFifoDepth(), instance.llr());
+            SueInstance.Config.checkPfc(p, instance.busWidth(), instance.rxFifoDepth());
             return p;
         });
         CbfcConfig cbfc = !v.get("flowControl.mode").equals("CBFC") ? null : build("flowControl", () -> {
             int[] k = (int[]) v.get("linkLayer.controlCodes");
             CbfcConfig base = CbfcConfig.defaults(instance.busWidth());
-            CbfcConfig c = new CbfcConfig(instance.busWidth(), base.losslessVcs(), i(v, "flowControl.cbfcCreditSize"),
-                    i(v, "flowControl.cbfcPacketOverhead"), i(v, "flowControl.cbfcVcCreditLimit"),
-                    i(v, "flowControl.cbfcPortCreditLimit"), i(v, "flowControl.cbfcMaxFrameBytes"),
+            // not given: the port's limit what the receive FIFO holds (at most the default), the VC's at most that,
+            // the reservation the largest frame this instance makes
+            int size = i(v, "flowControl.cbfcCreditSize");
+            long fifoCredits = (long) instance.rxFifoDepth() * instance.busWidth() / 8 / size;
+            int port = given(fc, "cbfcPortCreditLimit") ? i(v, "flowControl.cbfcPortCreditLimit")
+                    : (int) Math.min(base.portCreditLimit(), fifoCredits);
+            int vc = given(fc, "cbfcVcCreditLimit") ? i(v, "flowControl.cbfcVcCreditLimit")
+                    : Math.min(base.vcCreditLimit(), port);
+            int maxFrame = given(fc, "cbfcMaxFrameBytes") ? i(v, "flowControl.cbfcMaxFrameBytes")
+                    : FrameFormat.frameBytes(net, path.pduLimit());
+            CbfcConfig c = new CbfcConfig(instance.busWidth(), base.losslessVcs(), size,
+                    i(v, "flowControl.cbfcPacketOverhead"), vc, port, maxFrame,
                     i(v, "flowControl.cbfcCfMinSpacingBytes"), i(v, "flowControl.cbfcCfMaxSpacingBytes"),
                     i(v, "flowControl.cbfcCcTimerCycles"), base.ccEtherType(), base.ccOpcode(), base.ccOui(),
                     base.ccMsgType(),

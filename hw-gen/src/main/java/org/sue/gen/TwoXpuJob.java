@@ -1,9 +1,11 @@
 package org.sue.gen;
 
 import java.nio.file.Path;
+import java.util.function.Function;
 import org.sue.instance.SueInstance;
 import org.sue.instance.tb.LinkModel;
 import org.sue.instance.tb.TwoXpuRun;
+import org.sue.net.SueMeta;
 
 /**
  * The main job's simulation: two SUE instances of the default configuration back to back over a link that loses one
@@ -33,6 +35,7 @@ public final class TwoXpuJob {
                 + "  goodput B/cycle  latency p50/p99/max");
         line("A -> B", r.aToB(), r.cycles());
         line("B -> A", r.bToA(), r.cycles());
+        linkLayer(config, run);
         System.out.printf("  delivered once, unchanged, in order: %s; credits all back: %s; retransmit stores empty:"
                 + " %s; receiver counters agree with the link: %s%n", yes(r.intact()), yes(r.creditsBack()),
                 yes(r.storesEmpty()), r.countersMismatch() == null ? "yes" : r.countersMismatch());
@@ -46,6 +49,47 @@ public final class TwoXpuJob {
         System.out.printf("  %-9s %9d %10d %7d %5d %14d %6d %9d %9d %16.2f  %d/%d/%d%n", name, d.commands(),
                 d.delivered(), d.frames(), d.framesLost(), d.retransmitted(), d.nacksSent(), d.timeouts(),
                 d.acksOnly(), (double) d.bytes() / cycles, d.latency(0.5), d.latency(0.99), d.latency(1.0));
+    }
+
+    /** The link layer's counters of each direction: LLR at the sender and the receiver, CBFC or PFC. */
+    private static void linkLayer(SueInstance.Config config, TwoXpuRun run) {
+        if (config.llr() != null) {
+            System.out.println("  LLR        frames sent (replays included)  replays  NACKs  repaired  missing"
+                    + "  duplicates");
+            for (boolean ab : new boolean[] {true, false}) {
+                Function<String, Long> tx = ab ? run::peekA : run::peekB;
+                Function<String, Long> rx = ab ? run::peekB : run::peekA;
+                System.out.printf("  %-9s %31d %8d %6d %9d %8d %11d%n", ab ? "A -> B" : "B -> A",
+                        tx.apply("llr_tx_ok"), tx.apply("llr_tx_replay"), rx.apply("llr_tx_nack_ctl_os"),
+                        rx.apply("llr_rx_replay"), rx.apply("llr_rx_missing_seq"), rx.apply("llr_rx_duplicate_seq"));
+            }
+        }
+        if (config.cbfc() != null) {
+            System.out.println("  CBFC       most credits in use (VC 0..3)  CF_Updates  CC_Updates  credits recovered"
+                    + "  overdraws  overflow drops");
+            for (boolean ab : new boolean[] {true, false}) {
+                Function<String, Long> tx = ab ? run::peekA : run::peekB;
+                Function<String, Long> rx = ab ? run::peekB : run::peekA;
+                StringBuilder most = new StringBuilder();
+                for (int v = 0; v < SueMeta.VCS; v++) {
+                    most.append(v == 0 ? "" : "/").append(tx.apply("cbfc_s_cu_watermark_" + v));
+                }
+                System.out.printf("  %-9s %30s %11d %11d %18d %10d %15d%n", ab ? "A -> B" : "B -> A", most,
+                        tx.apply("cbfc_cf_updates_received"), tx.apply("cbfc_cc_updates_sent"),
+                        rx.apply("cbfc_cc_credits_recovered"), tx.apply("cbfc_credit_overdraws"),
+                        rx.apply("net_drops_overflow"));
+            }
+        }
+        if (config.pfc() != null) {
+            System.out.println("  PFC        frames sent  XOFF frames  received  overflow drops");
+            for (boolean ab : new boolean[] {true, false}) {
+                Function<String, Long> tx = ab ? run::peekA : run::peekB;
+                Function<String, Long> rx = ab ? run::peekB : run::peekA;
+                System.out.printf("  %-9s %12d %12d %9d %15d%n", ab ? "A -> B" : "B -> A", tx.apply("pfc_frames_sent"),
+                        tx.apply("pfc_xoff_frames_sent"), rx.apply("pfc_frames_received"),
+                        rx.apply("net_drops_overflow"));
+            }
+        }
     }
 
     private static String yes(boolean b) {

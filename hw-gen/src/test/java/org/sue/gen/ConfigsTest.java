@@ -23,6 +23,7 @@ import org.sue.link.CbfcConfig;
 import org.sue.link.FrameAction;
 import org.sue.link.LlrConfig;
 import org.sue.link.PfcConfig;
+import org.sue.net.FrameFormat;
 import org.sue.gen.InstanceConfigJson.Settings;
 import org.sue.instance.SueInstance;
 
@@ -60,7 +61,9 @@ class ConfigsTest {
         assertEquals(describe(small.instance()), describe(back.instance()));
         assertEquals(HdlLanguage.VHDL, back.language());
         assertEquals(ResetStyle.ASYNC_LOW, back.reset());
-        assertEquals(null, empty.instance().llr(), "no LLR unless asked for");
+        assertEquals(LlrConfig.defaults(1024), empty.instance().llr(), "LLR unless switched off");
+        assertEquals(null, InstanceConfigJson.fromJson(new ObjectMapper().readTree(
+                "{\"linkLayer\": {\"llr\": false}}")).instance().llr(), "switched off");
     }
 
     /** LLR switched on in JSON: the instance gets it, with the defaults for its bus unless a field says otherwise. */
@@ -83,16 +86,20 @@ class ConfigsTest {
         assertEquals(PfcConfig.defaults(1024).withThresholds(2048, 1024), on.instance().pfc());
         Settings back = InstanceConfigJson.fromJson(new ObjectMapper().readTree(InstanceConfigJson.toJson(on)));
         assertEquals(on.instance().pfc(), back.instance().pfc());
-        assertEquals(null, InstanceConfigJson.fromJson(new ObjectMapper().readTree("{}")).instance().pfc(),
-                "no flow control unless asked for");
+        SueInstance.Config none = InstanceConfigJson.fromJson(new ObjectMapper().readTree(
+                "{\"flowControl\": {\"mode\": \"NONE\"}}")).instance();
+        assertEquals(null, none.pfc(), "no flow control when switched off");
+        assertEquals(null, none.cbfc(), "no flow control when switched off");
     }
 
     /** CBFC switched on in JSON: the defaults for the bus unless a field says otherwise; and back the same. */
     @Test
     void cbfcIsOneKeyAway() throws Exception {
-        Settings on = InstanceConfigJson.fromJson(new ObjectMapper().readTree("{\"receive\": {\"fifoDepth\": 1024},"
+        Settings on = InstanceConfigJson.fromJson(new ObjectMapper().readTree("{\"receive\": {\"fifoDepth\": 512},"
                 + " \"flowControl\": {\"mode\": \"CBFC\", \"cbfcCcTimerCycles\": 5000}}"));
-        assertEquals(CbfcConfig.defaults(1024).withLimits(256, 1024, 9216, 5000), on.instance().cbfc());
+        int largest = FrameFormat.frameBytes(on.instance().net(), on.instance().path().pduLimit());
+        assertEquals(CbfcConfig.defaults(1024).withLimits(256, 512, largest, 5000), on.instance().cbfc(),
+                "port limit: the 512-beat FIFO's credits; the largest frame reserved");
         Settings back = InstanceConfigJson.fromJson(new ObjectMapper().readTree(InstanceConfigJson.toJson(on)));
         assertEquals(on.instance().cbfc(), back.instance().cbfc());
         assertEquals(null, on.instance().pfc());
@@ -119,11 +126,11 @@ class ConfigsTest {
         "{\"linkLayer\": {\"llr\": true, \"replayCountMax\": 0}}|linkLayer.replayCountMax: 0 is outside 1..255",
         "{\"linkLayer\": {\"llr\": true, \"controlCodes\": [1, 2, 3, 4, 4]}}|linkLayer: LinkControl codes must differ",
         "{\"flowControl\": {\"mode\": \"RATE\"}}|flowControl.mode: \"RATE\" is not one of",
-        "{\"flowControl\": {\"mode\": \"CBFC\"}}|flowControl: SueInstance cbfc.portCreditLimit x creditSize must fit",
+        "{\"receive\": {\"fifoDepth\": 128}, \"flowControl\": {\"mode\": \"CBFC\", \"cbfcPortCreditLimit\": 1024}}|flowControl: SueInstance cbfc.portCreditLimit x creditSize must fit",
+        "{\"flowControl\": {\"mode\": \"CBFC\", \"cbfcMaxFrameBytes\": 1000}}|flowControl: SueInstance cbfc.maxFrameBytes must hold the largest frame",
         "{\"flowControl\": {\"mode\": \"CBFC\", \"cbfcCreditSize\": 100}}|flowControl: CbfcConfig creditSize must be a power of two",
-        "{\"flowControl\": {\"mode\": \"PFC\"}}|flowControl: SueInstance pfc.xoffBytes must leave room",
+        "{\"receive\": {\"fifoDepth\": 128}, \"flowControl\": {\"mode\": \"PFC\"}}|flowControl: SueInstance pfc.xoffBytes must leave room",
         "{\"flowControl\": {\"mode\": \"PFC\", \"pfcXoffBytes\": 1024, \"pfcXonBytes\": 2048}}|flowControl: PfcConfig xonBytes must be",
-        "{\"flowControl\": {\"mode\": \"PFC\", \"pfcXoffBytes\": 1024, \"pfcXonBytes\": 512}, \"linkLayer\": {\"llr\": true}}|flowControl: SueInstance pfc cannot go with llr",
     })
     void badConfigurationsNameThePathTheValueAndTheRange(String json, String message) throws Exception {
         ConfigError e = assertThrows(ConfigError.class,

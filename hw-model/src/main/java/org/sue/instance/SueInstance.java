@@ -22,6 +22,7 @@ import org.sue.link.CbfcSender;
 import org.sue.link.LinkControl;
 import org.sue.link.LlrConfig;
 import org.sue.link.LlrRx;
+import org.sue.link.LlrSideband;
 import org.sue.link.LlrTx;
 import org.sue.link.MacControlDemux;
 import org.sue.link.PfcConfig;
@@ -119,7 +120,7 @@ public final class SueInstance extends Component {
                 checkLlr(path, net, llr);
             }
             if (pfc != null) {
-                checkPfc(pfc, 2 * path.dataWidth(), rxFifoDepth, llr);
+                checkPfc(pfc, 2 * path.dataWidth(), rxFifoDepth);
             }
             if (cbfc != null) {
                 checkCbfc(path, net, rxFifoDepth, llr, pfc, cbfc);
@@ -151,9 +152,10 @@ public final class SueInstance extends Component {
             } else if ((long) cbfc.portCreditLimit() * cbfc.creditSize() > fifoBytes) {
                 why = "cbfc.portCreditLimit x creditSize must fit in the receive FIFO (" + fifoBytes + " bytes:"
                         + " rxFifoDepth x bus bytes), got " + cbfc.portCreditLimit() + " x " + cbfc.creditSize();
-            } else if (llr != null || pfc != null) {
-                why = "cbfc cannot go with " + (llr != null ? "llr (a CC_Update must not overtake a replay; not"
-                        + " built yet)" : "pfc (one flow control per port)");
+            } else if (pfc != null) {
+                why = "cbfc cannot go with pfc (one flow control per port)";
+            } else if (llr != null && !cbfc.codes().equals(llr.codes())) {
+                why = "cbfc.codes must be llr's (one control channel), got " + cbfc.codes() + " and " + llr.codes();
             }
             if (why != null) {
                 throw new IllegalArgumentException("SueInstance " + why);
@@ -161,7 +163,7 @@ public final class SueInstance extends Component {
         }
 
         /** PFC's bus is the instance's, and its XOFF level leaves room in the receive FIFO for frames in flight. */
-        public static void checkPfc(PfcConfig pfc, int busWidth, int rxFifoDepth, LlrConfig llr) {
+        public static void checkPfc(PfcConfig pfc, int busWidth, int rxFifoDepth) {
             if (pfc.dataWidth() != busWidth) {
                 throw new IllegalArgumentException("SueInstance pfc.dataWidth must be the bus width (" + busWidth
                         + " bits), got " + pfc.dataWidth());
@@ -172,10 +174,6 @@ public final class SueInstance extends Component {
                         + " the VCs share: " + SueMeta.VCS + " x xoffBytes below its " + fifoBytes + " bytes"
                         + " (rxFifoDepth x bus bytes), with headroom for the frames in flight (docs/protocol.md 9.3),"
                         + " got " + pfc.xoffBytes());
-            }
-            if (llr != null) {
-                throw new IllegalArgumentException("SueInstance pfc cannot go with llr (PFC frames would have to"
-                        + " pass beside the replay buffer; not built yet)");
             }
         }
 
@@ -192,11 +190,25 @@ public final class SueInstance extends Component {
             }
         }
 
-        /** The default instance: 512-bit XPU data on a 1024-bit bus, Ethernet/IPv4/UDP, 1024 destinations. */
+        /**
+         * The default instance: 512-bit XPU data on a 1024-bit bus, Ethernet/IPv4/UDP, 1024 destinations; its port
+         * with Link Layer Retry (the 800G / 40 m profile, {@link LlrConfig#defaults}) and CBFC (128-byte credits, 256
+         * per VC and 1024 for the port: the 1024-beat, 128 KiB receive FIFO; the largest frame reserved per PDU).
+         */
         public static Config defaults() {
             CommandPath.Config path = CommandPath.Config.defaults(CommandTable.example());
-            return new Config(path, NetConfig.defaults(HeaderFormat.ETH_IPV4_UDP),
-                    TransportConfig.defaults(2 * path.dataWidth()), 64, 32, 128);
+            NetConfig net = NetConfig.defaults(HeaderFormat.ETH_IPV4_UDP);
+            int bus = 2 * path.dataWidth();
+            CbfcConfig base = CbfcConfig.defaults(bus);
+            CbfcConfig cbfc = base.withLimits(base.vcCreditLimit(), base.portCreditLimit(),
+                    FrameFormat.frameBytes(net, path.pduLimit()), base.ccTimerCycles());
+            return new Config(path, net, TransportConfig.defaults(bus), 64, 32, 1024, LlrConfig.defaults(bus), null,
+                    cbfc);
+        }
+
+        /** The same instance without Link Layer Retry and flow control: the framing straight to the MAC. */
+        public Config withoutLinkLayer() {
+            return new Config(path, net, transport, rxCmdCredits, rxDataCredits, rxFifoDepth, null, null, null);
         }
 
         public Config withNet(NetConfig n) {
@@ -259,17 +271,7 @@ public final class SueInstance extends Component {
         acknowledgements(ttx, trx);
         identity(ttx, frx);
         status(ttx, frx, trx);
-        Expr linkVcReady = Hw.ones(SueMeta.VCS);
-        if (config.llr() != null) {
-            linkLayerRetry(ftx, frx);
-        } else if (config.pfc() != null) {
-            linkVcReady = priorityFlowControl(ftx, frx);
-        } else if (config.cbfc() != null) {
-            linkVcReady = creditBasedFlowControl(path, ttx, ftx, frx);
-        } else {
-            exposeStream(ftx, "m_axis_"); // frames to the MAC
-            exposeStream(frx, "s_axis_"); // frames from the MAC
-        }
+        Expr linkVcReady = linkLayer(path, ttx, ftx, frx);
         if (config.pfc() == null && config.cbfc() == null) {
             unused("rx_fifo_kept", frx.buffered.valid(), frx.buffered.payload());
         }
@@ -293,21 +295,59 @@ public final class SueInstance extends Component {
     }
 
     /**
-     * Framing -> CbfcSender (S_VC_CC, CC_Updates) -> MAC; MAC -> MAC Control frames out -> framing. Link credit is
-     * reserved for a largest frame where a PDU is decided (the packing buffer's picks, the transport's starts), given
-     * back for a picked PDU the transport holds for a go-back, and charged as the frame's own when its PDU leaves the
-     * transport. The receive FIFO is the credits' buffer: a frame is enqueued at the verdict that keeps it and
-     * dequeued as its last beat leaves; CC_Updates reach the receiver {@value #CC_DELAY} cycles late, after the
-     * verdicts of the frames before them. CF_Updates cross on the control channel ({@code ctl_out}, {@code ctl_in}).
-     * Returns the VCs the credits let start.
+     * The port's link layer between the framing and the MAC: CBFC or PFC, Link Layer Retry, both, or none. With LLR
+     * the frames of the framing, and with CBFC its CC_Updates, pass through the replay buffer (a CC_Update counts
+     * the frames before it, so a replay must not let it overtake them); PFC frames go beside it. Messages of LLR
+     * and CBFC share the control channel. Returns the VCs the link's flow control lets start.
      */
-    private Expr creditBasedFlowControl(CommandPath path, TransportTx ttx, FrameTransmitter ftx, FrameReceiver frx) {
-        CbfcConfig cbfc = config.cbfc();
-        CbfcSender sender = child("cbfc_tx", new CbfcSender(cbfc));
-        CbfcReceiver receiver = child("cbfc_rx", new CbfcReceiver(cbfc));
-        // transmit: frames with their VC, credits reserved, returned and charged
-        framesToMac(ftx, sender.in, SueMeta.VC.of(ftx.out.tuser()));
-        exposeStream(sender, "m_axis_");
+    private Expr linkLayer(CommandPath path, TransportTx ttx, FrameTransmitter ftx, FrameReceiver frx) {
+        LlrTx ltx = config.llr() == null ? null : child("llr_tx", new LlrTx(config.llr()));
+        LlrRx lrx = config.llr() == null ? null : child("llr_rx", new LlrRx(config.llr()));
+        Stream control = framesFromMac(frx, lrx);
+        List<Stream> ctlOut = new ArrayList<>();
+        List<Stream> ctlIn = new ArrayList<>();
+        Expr vcReady = Hw.ones(SueMeta.VCS);
+        if (config.cbfc() != null) {
+            CbfcSender sender = child("cbfc_tx", new CbfcSender(config.cbfc()));
+            framesToLink(ftx, sender.in, SueMeta.VC.of(ftx.out.tuser()));
+            vcReady = creditBasedFlowControl(path, ttx, frx, sender, control, ctlOut, ctlIn);
+            if (ltx == null) {
+                exposeStream(sender, "m_axis_");
+            } else { // CC_Updates numbered like the frames around them: never poisoned
+                sender.out.map("cbfc_to_llr", ltx.in.layout(), ltx.in.layout().expr().set(Stream.TDATA,
+                        sender.out.tdata()).set(Stream.TKEEP, sender.out.tkeep()).set(Stream.TLAST,
+                        sender.out.tlast()).set(Stream.TUSER, Hw.bool(false)).build()).into(ltx.in);
+                unused("cbfc_tuser", sender.out.tuser());
+            }
+        } else if (ltx != null) {
+            framesToLink(ftx, ltx.in, Hw.bool(false)); // [ours] the framing never poisons: each frame is whole
+        }
+        if (config.pfc() != null) {
+            vcReady = priorityFlowControl(ftx, frx, ltx, control);
+        } else if (config.cbfc() == null && ltx == null) {
+            exposeStream(ftx, "m_axis_");
+        }
+        if (ltx != null) {
+            linkLayerRetry(ltx, lrx, ctlOut, ctlIn);
+            if (config.pfc() == null) {
+                exposeStream(ltx, "m_axis_");
+            }
+        }
+        controlChannel(ctlOut, ctlIn);
+        return vcReady;
+    }
+
+    /**
+     * Link credit is reserved for a largest frame where a PDU is decided (the packing buffer's picks, the
+     * transport's starts), given back for a picked PDU the transport holds for a go-back, and charged as the
+     * frame's own when its PDU leaves the transport. The receive FIFO is the credits' buffer: a frame is enqueued at
+     * the verdict that keeps it and dequeued as its last beat leaves; CC_Updates reach the receiver
+     * {@value #CC_DELAY} cycles late, after the verdicts of the frames before them. CF_Updates cross on the control
+     * channel. Returns the VCs the credits let start.
+     */
+    private Expr creditBasedFlowControl(CommandPath path, TransportTx ttx, FrameReceiver frx, CbfcSender sender,
+                                        Stream ccUpdates, List<Stream> ctlOut, List<Stream> ctlIn) {
+        CbfcReceiver receiver = child("cbfc_rx", new CbfcReceiver(config.cbfc()));
         expose(sender.localMac);
         Port picked = portOf(path, "picked_valid");
         sender.reserve.valid().set(picked.or(ttx.reserve.valid())); // never both: no pick beside a transport start
@@ -318,10 +358,10 @@ public final class SueInstance extends Component {
         sender.charge.field("vc").set(ttx.charge.field("vc"));
         sender.charge.field("bytes").set(frameBytes(ttx.charge.field("len")));
         sender.charge.field("reserved").set(Hw.bool(true));
-        Stream.slaveFlow(this, "ctl_in", LinkControl.LAYOUT).into(sender.ctlIn);
-        receiver.ctlOut.into(Stream.master(this, "ctl_out", LinkControl.LAYOUT));
+        ctlIn.add(sender.ctlIn);
+        ctlOut.add(receiver.ctlOut);
         // receive: the frame FIFO's frames per VC, CC_Updates after the verdicts before them
-        delayed(macControlFrames(frx), CC_DELAY, "cc_delay", receiver.ccIn);
+        delayed(ccUpdates, CC_DELAY, "cc_delay", receiver.ccIn);
         receiver.enqueue.valid().set(frx.buffered.valid());
         receiver.enqueue.field("vc").set(frx.buffered.field("vc"));
         receiver.enqueue.field("bytes").set(frameBytes(frx.buffered.field("len")));
@@ -343,7 +383,7 @@ public final class SueInstance extends Component {
     }
 
     /** The framing's frames into a link-layer block on their way to the MAC, with {@code user} (or none) as tuser. */
-    private void framesToMac(FrameTransmitter ftx, Stream into, Expr user) {
+    private void framesToLink(FrameTransmitter ftx, Stream into, Expr user) {
         Layout frames = into.layout();
         Layout.ExprBuilder beat = frames.expr().set(Stream.TDATA, ftx.out.tdata()).set(Stream.TKEEP, ftx.out.tkeep())
                 .set(Stream.TLAST, ftx.out.tlast());
@@ -354,14 +394,30 @@ public final class SueInstance extends Component {
         unused("framing_tuser", ftx.out.tuser());
     }
 
-    /** Frames from the MAC: MAC Control frames (PFC, CC_Update) returned, the others on to the framing receiver. */
-    private Stream macControlFrames(FrameReceiver frx) {
-        MacControlDemux demux = child("mac_control", new MacControlDemux(new MacControlDemux.Config(
-                config.busWidth())));
-        exposeStream(demux, "s_axis_");
-        demux.out.into(frx.in);
-        expose(portOf(demux, "control_frames"), "mac_control_frames");
-        return demux.control;
+    /**
+     * Frames from the MAC: through LLR's receive side if there is one, then, with PFC or CBFC, the MAC Control
+     * frames split off (returned; null without flow control), the others on to the framing receiver.
+     */
+    private Stream framesFromMac(FrameReceiver frx, LlrRx lrx) {
+        Stream toFraming = frx.in;
+        Component first = frx; // the first block after the MAC, or after LLR
+        Stream control = null;
+        if (config.pfc() != null || config.cbfc() != null) {
+            MacControlDemux demux = child("mac_control", new MacControlDemux(new MacControlDemux.Config(
+                    config.busWidth())));
+            demux.out.into(frx.in);
+            expose(portOf(demux, "control_frames"), "mac_control_frames");
+            toFraming = demux.in;
+            first = demux;
+            control = demux.control;
+        }
+        if (lrx != null) {
+            exposeStream(lrx, "s_axis_");
+            lrx.out.into(toFraming);
+        } else {
+            exposeStream(first, "s_axis_");
+        }
+        return control;
     }
 
     /** {@code in} through {@code cycles} register stages into {@code out} (flows, same layout). */
@@ -384,17 +440,33 @@ public final class SueInstance extends Component {
     }
 
     /**
-     * Framing -> PFC frames inserted -> MAC, MAC -> MAC Control frames out -> framing; the receive FIFO's levels per
-     * VC ask for pauses, the peer's pauses hold VCs. Returns the VCs PFC lets start.
+     * PFC frames between the frames to the MAC (without LLR inserted between the framing's frames; with LLR merged
+     * after its transmit side, beside the replay buffer); the MAC Control frames from the MAC hold VCs; the receive
+     * FIFO's levels per VC ask for pauses. Returns the VCs PFC lets start.
      */
-    private Expr priorityFlowControl(FrameTransmitter ftx, FrameReceiver frx) {
+    private Expr priorityFlowControl(FrameTransmitter ftx, FrameReceiver frx, LlrTx ltx, Stream pfcFrames) {
         PfcConfig pfc = config.pfc();
         PfcGenerator gen = child("pfc_gen", new PfcGenerator(pfc));
         PfcPause pause = child("pfc_pause", new PfcPause(pfc));
-        framesToMac(ftx, gen.in, null);
-        exposeStream(gen, "m_axis_");
+        if (ltx == null) {
+            framesToLink(ftx, gen.in, null);
+            exposeStream(gen, "m_axis_");
+        } else { // the generator makes only PFC frames; they leave unnumbered, between LLR's frames
+            Layout in = gen.in.layout();
+            Stream.of(this, "no_frames", Hw.bool(false), in, Hw.zeros(in.width())).into(gen.in);
+            Layout mac = ltx.out.layout();
+            Expr unnumbered = LlrSideband.TX.expr().set("seq", Hw.zeros(LinkControl.SEQ_WIDTH)).set("llr",
+                    Hw.bool(false)).set("poisoned", Hw.bool(false)).build();
+            Stream pfcOut = gen.out.map("pfc_to_mac", mac, mac.expr().set(Stream.TDATA, gen.out.tdata())
+                    .set(Stream.TKEEP, gen.out.tkeep()).set(Stream.TLAST, gen.out.tlast())
+                    .set(Stream.TUSER, unnumbered).build());
+            unused("pfc_tuser", gen.out.tuser());
+            Arbiter.Arbitration toMac = Arbiter.roundRobinPackets("mac_arb", List.of(ltx.out, pfcOut));
+            toMac.out().into(Stream.master(this, "m_axis", mac));
+            unused("mac_chosen", toMac.chosen());
+        }
         expose(gen.localMac);
-        macControlFrames(frx).into(pause.in);
+        pfcFrames.into(pause.in);
         List<Expr> levels = receiveLevels(frx);
         for (int v = 0; v < SueMeta.VCS; v++) {
             portOf(gen, "level_" + v).set(levels.get(v));
@@ -440,31 +512,40 @@ public final class SueInstance extends Component {
     }
 
     /**
-     * Framing -> LLR transmit -> MAC, MAC -> LLR receive -> framing; both LLR halves share the control channel (the
-     * receive side's ACKs, NACKs and INIT_ECHOs and the transmit side's INITs take turns on {@code ctl_out}; every
-     * message in goes to both, each takes its own types).
+     * LLR's ports: its control messages (the receive side's ACKs, NACKs and INIT_ECHOs, the transmit side's INITs)
+     * on the control channel, which each half reads for its own types; {@code llr_enable}, {@code link_up}, counters.
      */
-    private void linkLayerRetry(FrameTransmitter ftx, FrameReceiver frx) {
-        LlrConfig llr = config.llr();
-        LlrTx ltx = child("llr_tx", new LlrTx(llr));
-        LlrRx lrx = child("llr_rx", new LlrRx(llr));
-        framesToMac(ftx, ltx.in, Hw.bool(false)); // [ours] the framing never poisons a frame: each it makes is whole
-        lrx.out.into(frx.in);
-        exposeStream(ltx, "m_axis_");
-        exposeStream(lrx, "s_axis_");
-        Stream ctlOut = Stream.master(this, "ctl_out", LinkControl.LAYOUT);
-        Arbiter.Arbitration ctl = Arbiter.roundRobin("ctl_arb", List.of(lrx.ctlOut, ltx.ctlOut));
-        ctl.out().into(ctlOut);
-        unused("ctl_chosen", ctl.chosen());
-        Stream ctlIn = Stream.slaveFlow(this, "ctl_in", LinkControl.LAYOUT);
-        ctlIn.into(ltx.ctlIn);
-        ctlIn.into(lrx.ctlIn);
+    private void linkLayerRetry(LlrTx ltx, LlrRx lrx, List<Stream> ctlOut, List<Stream> ctlIn) {
+        ctlOut.add(lrx.ctlOut);
+        ctlOut.add(ltx.ctlOut);
+        ctlIn.add(ltx.ctlIn);
+        ctlIn.add(lrx.ctlIn);
         Port enable = in("llr_enable", 1);
         ltx.enable.set(enable);
         lrx.enable.set(enable);
         expose(ltx.linkUp);
         ltx.statusPorts().values().forEach(p -> expose(p, "llr_" + p.name()));
         lrx.statusPorts().values().forEach(p -> expose(p, "llr_" + p.name()));
+    }
+
+    /**
+     * The link-control channel ({@code ctl_out}, {@code ctl_in}; docs/protocol.md 7.2) for the blocks that use it:
+     * their messages out take turns, every message in goes to all of them (each takes its own types).
+     */
+    private void controlChannel(List<Stream> from, List<Stream> to) {
+        if (from.isEmpty()) {
+            return;
+        }
+        Stream out = Stream.master(this, "ctl_out", LinkControl.LAYOUT);
+        if (from.size() == 1) {
+            from.get(0).into(out);
+        } else {
+            Arbiter.Arbitration ctl = Arbiter.roundRobin("ctl_arb", from);
+            ctl.out().into(out);
+            unused("ctl_chosen", ctl.chosen());
+        }
+        Stream in = Stream.slaveFlow(this, "ctl_in", LinkControl.LAYOUT);
+        to.forEach(in::into);
     }
 
     /** XPU commands -> packing -> PSN and retransmit store -> RH, R-CRC, network header, FCS -> MAC. */

@@ -9,7 +9,7 @@ import org.sue.instance.tb.LinkModel;
 import org.sue.instance.tb.SmallInstance;
 import org.sue.instance.tb.TwoXpuRun;
 import org.sue.link.CbfcConfig;
-import org.sue.link.LlrConfig;
+import org.sue.link.LinkControl;
 import org.sue.net.HeaderFormat;
 
 /**
@@ -55,6 +55,29 @@ class SueInstanceCbfcTest {
         }
     }
 
+    /**
+     * CBFC with Link Layer Retry over the same lossy link: LLR repairs every frame on the link, CC_Updates included,
+     * and replays them in order, so no CC_Update arrives before a frame it counts: nothing is "recovered" although
+     * the link loses and damages frames, and every credit is back at the end.
+     */
+    @Test
+    void withLlrNoCreditLeaksAndNoCcUpdateOvertakesAReplay() {
+        LinkModel.Faults faults = LinkModel.Faults.loss(0.01).withBitErrors(0.01);
+        SueInstance.Config c = SmallInstance.withCbfc(HeaderFormat.ETH_IPV4_UDP).withLlr(SmallInstance.llr(DELAY));
+        TwoXpuRun run = new TwoXpuRun(c, DELAY, faults, 5, null).rxReturnPercent(4);
+        TwoXpuRun.Result r = run.run(800, 800, TWO_VCS, 80_000, null);
+        SueInstanceTest.check(r);
+        assertEquals(0, r.aToB().retransmitted() + r.bToA().retransmitted(), "LLR left the transport nothing to do");
+        run.idle(5000);
+        for (String side : new String[] {"A", "B"}) {
+            assertTrue(peek(run, side, "llr_rx_replay") > 0, side + ": LLR repaired frames");
+            assertTrue(peek(run, side, "cbfc_cc_updates_received") > 0, side + ": CC_Updates arrived");
+            assertEquals(0, peek(run, side, "cbfc_cc_credits_recovered"), side + ": no frame lost, none overtaken");
+            assertEquals(0, peek(run, side, "cbfc_cf_update_errors"), side + ": every CF_Update right");
+            noOverflowAndEveryCreditBack(run, side);
+        }
+    }
+
     @Test
     void configurationErrorsNameTheParameter() {
         var c = SmallInstance.config(HeaderFormat.ETH_IPV4_UDP).withRxFifoDepth(512);
@@ -67,8 +90,12 @@ class SueInstanceCbfcTest {
                 .getMessage().contains("cbfc.losslessVcs"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> c.withCbfc(good.withLimits(128, 512, 1536,
                 2000))).getMessage().contains("cbfc.portCreditLimit"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> c.withLlr(LlrConfig.defaults(512)
-                .withMaxFrameBytes(1536)).withCbfc(good)).getMessage().contains("llr"));
+        CbfcConfig otherCodes = new CbfcConfig(512, good.losslessVcs(), good.creditSize(), good.packetOverhead(),
+                good.vcCreditLimit(), good.portCreditLimit(), good.maxFrameBytes(), good.cfMinSpacingBytes(),
+                good.cfMaxSpacingBytes(), good.ccTimerCycles(), good.ccEtherType(), good.ccOpcode(), good.ccOui(),
+                good.ccMsgType(), new LinkControl.Codes(1, 2, 3, 4, 0x11));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> c.withLlr(SmallInstance.llr(DELAY))
+                .withCbfc(otherCodes)).getMessage().contains("cbfc.codes"));
     }
 
     private static long peek(TwoXpuRun run, String side, String port) {

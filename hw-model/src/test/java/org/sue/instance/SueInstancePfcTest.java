@@ -8,7 +8,6 @@ import org.junit.jupiter.api.Test;
 import org.sue.instance.tb.LinkModel;
 import org.sue.instance.tb.SmallInstance;
 import org.sue.instance.tb.TwoXpuRun;
-import org.sue.link.LlrConfig;
 import org.sue.link.PfcConfig;
 import org.sue.net.HeaderFormat;
 
@@ -64,6 +63,31 @@ class SueInstancePfcTest {
         assertEquals(0, run.peekA("net_drops_overflow") + run.peekB("net_drops_overflow"), "no overflow drops");
     }
 
+    /**
+     * PFC with Link Layer Retry over the same lossy link: LLR repairs the data frames on the link (replays, and no
+     * frame of the framing lost), the PFC frames pass beside the replay buffer (unnumbered: a lost one is mended
+     * by the next); still no overflow, the FIFOs empty at the end.
+     */
+    @Test
+    void pfcWithLlrOverALossyLink() {
+        LinkModel.Faults faults = LinkModel.Faults.loss(0.01).withBitErrors(0.01);
+        SueInstance.Config c = SmallInstance.withPfc(HeaderFormat.ETH_IPV4_UDP).withLlr(SmallInstance.llr(DELAY));
+        TwoXpuRun run = new TwoXpuRun(c, DELAY, faults, 5, null).rxReturnPercent(4);
+        TwoXpuRun.Result r = run.run(800, 800, TWO_VCS, 80_000, null);
+        SueInstanceTest.check(r);
+        run.idle(5000);
+        assertEquals(0, run.peekA("net_drops_overflow") + run.peekB("net_drops_overflow"), "no overflow drops");
+        assertTrue(run.peekA("pfc_xoff_frames_sent") > 0 && run.peekB("pfc_xoff_frames_sent") > 0,
+                "both receivers asked for pauses");
+        for (String side : new String[] {"A", "B"}) {
+            long replays = side.equals("A") ? run.peekA("llr_rx_replay") : run.peekB("llr_rx_replay");
+            assertTrue(replays > 0, side + ": LLR repaired frames");
+        }
+        for (int v = 0; v < 4; v++) {
+            assertEquals(0, run.peekA("rx_fifo_level_" + v) + run.peekB("rx_fifo_level_" + v), "FIFO empty at the end");
+        }
+    }
+
     @Test
     void configurationErrorsNameTheParameter() {
         SueInstance.Config c = SmallInstance.config(HeaderFormat.ETH_IPV4_UDP);
@@ -71,8 +95,6 @@ class SueInstancePfcTest {
                 .getMessage().contains("pfc.dataWidth"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> c.withPfc(PfcConfig.defaults(512)
                 .withThresholds(4096, 2048))).getMessage().contains("pfc.xoffBytes"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> SmallInstance.withPfc(HeaderFormat.ETH_IPV4_UDP)
-                .withLlr(LlrConfig.defaults(512).withMaxFrameBytes(1536))).getMessage().contains("llr"));
     }
 
 }

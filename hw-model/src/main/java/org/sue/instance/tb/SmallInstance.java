@@ -32,9 +32,13 @@ public final class SmallInstance {
      * frame is numbered), INIT again after a flush.
      */
     public static SueInstance.Config withLlr(HeaderFormat format, int delay) {
-        LlrConfig llr = LlrConfig.defaults(512).withMaxFrameBytes(1536).withLimits(64, 32768, 4 * delay + 200,
+        return config(format).withLlr(llr(delay));
+    }
+
+    /** The Link Layer Retry of {@link #withLlr}, to add to the flow-control instances below. */
+    public static LlrConfig llr(int delay) {
+        return LlrConfig.defaults(512).withMaxFrameBytes(1536).withLimits(64, 32768, 4 * delay + 200,
                 LlrConfig.NO_REPLAY_LIMIT).withFlush(FrameAction.BLOCK, FrameAction.BLOCK, true, 1000, 0);
-        return config(format).withLlr(llr);
     }
 
     /**

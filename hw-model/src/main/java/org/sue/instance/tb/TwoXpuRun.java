@@ -274,6 +274,7 @@ public final class TwoXpuRun {
     /** The default configuration's instance and net format name, for summaries. */
     public static String describe(SueInstance.Config c) {
         NetConfig n = c.net();
-        return n.format() + ", " + c.busWidth() + "-bit bus, " + c.path().destinations() + " destinations";
+        String link = (c.llr() != null ? ", LLR" : "") + (c.cbfc() != null ? ", CBFC" : c.pfc() != null ? ", PFC" : "");
+        return n.format() + ", " + c.busWidth() + "-bit bus, " + c.path().destinations() + " destinations" + link;
     }
 }

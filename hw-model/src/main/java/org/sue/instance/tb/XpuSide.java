@@ -316,10 +316,8 @@ public final class XpuSide {
         long good = counter("net_frames_good");
         long badFcs = counter("net_drops_bad_fcs");
         long macErrors = counter("net_drops_mac_error");
-        // with PFC or CBFC the MAC Control frames go to PfcPause or CbfcReceiver, which drop the flagged ones
-        long control = macControl() ? counter("mac_control_frames") : 0;
-        long controlBad = config.pfc() != null ? counter("pfc_frames_dropped")
-                : config.cbfc() != null ? counter("cbfc_cc_frames_dropped") : 0;
+        long control = controlFrames();
+        long controlBad = controlFramesDropped();
         boolean badAddUp = !macControl() ? badFcs == from.damaged() && macErrors == from.flagged()
                 : badFcs + macErrors + controlBad == from.damaged() + from.flagged();
         if (!badAddUp || good + badFcs + macErrors + control != arrived) {
@@ -342,14 +340,26 @@ public final class XpuSide {
         long bad = counter("llr_rx_bad");
         boolean agree = arrived[0] + arrived[1] == all && arrivedBad[0] + arrivedBad[1] == from.damaged()
                 + from.flagged() && ok + bad + counter("llr_rx_poisoned") == arrived[1] && bad == arrivedBad[1]
-                && counter("net_frames_good") == counter("llr_rx_expected_seq_good") + arrived[0] - arrivedBad[0]
-                && counter("net_drops_mac_error") == counter("llr_rx_expected_seq_bad") + arrivedBad[0]
+                && counter("net_frames_good") + controlFrames() - controlFramesDropped()
+                        == counter("llr_rx_expected_seq_good") + arrived[0] - arrivedBad[0]
+                && counter("net_drops_mac_error") + controlFramesDropped()
+                        == counter("llr_rx_expected_seq_bad") + arrivedBad[0]
                 && counter("net_drops_bad_fcs") == 0;
         return agree ? null : peer.name + " -> " + name + ": link delivered " + all + " frames ("
                 + from.damaged() + " damaged, " + from.flagged() + " flagged; " + arrived[0] + " without a number, "
                 + arrivedBad[0] + " of them bad), LLR counted " + ok + " good, " + bad + " bad, took "
                 + counter("llr_rx_expected_seq_good") + "; framing judged " + counter("net_frames_good") + " good, "
                 + counter("net_drops_mac_error") + " flagged, " + counter("net_drops_bad_fcs") + " with a bad FCS";
+    }
+
+    /** MAC Control frames (PFC, CC_Update) that reached their receiver, and those of them it dropped as bad. */
+    private long controlFrames() {
+        return macControl() ? counter("mac_control_frames") : 0;
+    }
+
+    private long controlFramesDropped() {
+        return config.pfc() != null ? counter("pfc_frames_dropped")
+                : config.cbfc() != null ? counter("cbfc_cc_frames_dropped") : 0;
     }
 
     /** PFC or CBFC: MAC Control frames both ways, this side's MAC address in them. */
