@@ -122,6 +122,8 @@ public final class GoldenScenarios {
         list.add(sueInstanceLlr("sue_instance_llr_w512_d16", 6000));
         list.add(sueInstancePfc("sue_instance_pfc_w512_d16", 6000));
         list.add(sueInstanceCbfc("sue_instance_cbfc_w512_d16", 6000));
+        list.add(sueInstancePfc("sue_instance_llr_pfc_w512_d16", 6000));
+        list.add(sueInstanceCbfc("sue_instance_llr_cbfc_w512_d16", 6000));
         LlrConfig llrTx = LlrConfig.defaults(256).withMaxFrameBytes(512).withLimits(16, 4096, 300, 2)
                 .withFlush(FrameAction.BLOCK, FrameAction.DISCARD, true, 200, 5000);
         list.add(new GoldenScenario("llr_tx_w256", () -> new LlrTx(llrTx), ResetStyle.SYNC_HIGH, 8000,
@@ -170,12 +172,20 @@ public final class GoldenScenarios {
     }
 
     /**
+     * With Link Layer Retry too when the scenario's name says {@code llr} (for the link of 20 cycles each way): PFC
+     * frames merged beside the replay buffer, CC_Updates numbered and replayed with the frames.
+     */
+    private static SueInstance.Config withLlrIfNamed(String name, SueInstance.Config config) {
+        return name.contains("_llr_") ? config.withLlr(SmallInstance.llr(20)) : config;
+    }
+
+    /**
      * The small instance with PFC against its scripted peer, both XPUs slow to take what they receive (credits back on
      * 2..10 percent of cycles), over a link that loses and corrupts a few frames: PFC frames asking for pauses and
      * lifting them both ways, paused VCs, MAC Control frames lost or flagged bad.
      */
     static GoldenScenario sueInstancePfc(String name, long cycles) {
-        SueInstance.Config config = SmallInstance.withPfc(HeaderFormat.ETH_IPV4_UDP);
+        SueInstance.Config config = withLlrIfNamed(name, SmallInstance.withPfc(HeaderFormat.ETH_IPV4_UDP));
         LinkModel.Faults faults = LinkModel.Faults.loss(0.01).withBitErrors(0.01);
         return new GoldenScenario(name, () -> new SueInstance(config), ResetStyle.SYNC_HIGH, cycles,
                 () -> new SueInstancePeerTraffic(config, ResetStyle.SYNC_HIGH, 20, faults).rxReturnPercent(2, 10));
@@ -187,7 +197,7 @@ public final class GoldenScenarios {
      * go-back starts, charges, CF_Updates, CC_Updates recovering the lost frames' credits, VCs waiting for credit.
      */
     static GoldenScenario sueInstanceCbfc(String name, long cycles) {
-        SueInstance.Config config = SmallInstance.withCbfc(HeaderFormat.ETH_IPV4_UDP);
+        SueInstance.Config config = withLlrIfNamed(name, SmallInstance.withCbfc(HeaderFormat.ETH_IPV4_UDP));
         LinkModel.Faults faults = LinkModel.Faults.loss(0.01).withBitErrors(0.01);
         return new GoldenScenario(name, () -> new SueInstance(config), ResetStyle.SYNC_HIGH, cycles,
                 () -> new SueInstancePeerTraffic(config, ResetStyle.SYNC_HIGH, 20, faults).rxReturnPercent(2, 10));

@@ -66,6 +66,42 @@ class SueInstanceScenarioTest {
     }
 
     /**
+     * LLR with PFC: LLR repaired frames on the link, the PFC frames went beside the replay buffer and were obeyed,
+     * pauses both ways, no overflow.
+     */
+    @Test
+    void theRecordedLlrPfcInstanceRepairsAndPauses() {
+        SueInstancePeerTraffic stimulus = runDelivering("sue_instance_llr_pfc_w512_d16", 50);
+        XpuSide local = stimulus.local();
+        XpuSide peer = stimulus.peer();
+        String state = "\n  " + local.state() + "\n  " + peer.state();
+        assertTrue(local.counter("llr_rx_replay") + peer.counter("llr_rx_replay") > 0, "LLR repaired frames" + state);
+        assertTrue(local.counter("pfc_xoff_frames_sent") > 0 && peer.counter("pfc_xoff_frames_sent") > 0,
+                "pauses asked for both ways" + state);
+        assertTrue(local.counter("pfc_frames_received") > 0, "the peer's PFC frames obeyed" + state);
+        assertTrue(local.counter("net_drops_overflow") == 0, "no receive FIFO overflow" + state);
+    }
+
+    /**
+     * LLR with CBFC: LLR repaired frames, CC_Updates (numbered, replayed with the frames) and CF_Updates arrived, no
+     * credit needed recovering, nothing overflowed.
+     */
+    @Test
+    void theRecordedLlrCbfcInstanceRepairsAndRunsOnCredits() {
+        SueInstancePeerTraffic stimulus = runDelivering("sue_instance_llr_cbfc_w512_d16", 50);
+        XpuSide local = stimulus.local();
+        XpuSide peer = stimulus.peer();
+        String state = "\n  " + local.state() + "\n  " + peer.state();
+        assertTrue(local.counter("llr_rx_replay") + peer.counter("llr_rx_replay") > 0, "LLR repaired frames" + state);
+        assertTrue(local.counter("cbfc_cc_updates_received") > 0 && local.counter("cbfc_cf_updates_received") > 0,
+                "CC_Updates and CF_Updates received" + state);
+        assertTrue(local.counter("cbfc_cc_credits_recovered") == 0 && peer.counter("cbfc_cc_credits_recovered") == 0,
+                "no credit recovered: LLR lost no frame and no CC_Update overtook a replay" + state);
+        assertTrue(local.counter("net_drops_overflow") == 0 && local.counter("cbfc_credit_overdraws") == 0,
+                "no overflow, no overdraw" + state);
+    }
+
+    /**
      * Runs the scenario's stimulus against the instance for all its cycles and checks that at least {@code commands}
      * arrived each way, each side's the start of what the other sent, per VC.
      */

@@ -46,6 +46,7 @@ public final class SueBench {
     }
 
     static final int RTT = 1600;
+    static final int LINK_RTT = 200;
     static final int RX_FIFO = 2048;
 
     /** Alone: {@code java ... org.sue.bench.SueBench}, the figures printed, nothing written; {@code flow}: only
@@ -55,17 +56,24 @@ public final class SueBench {
             flowControl((k, v) -> System.out.println(k + " = " + v));
             return;
         }
+        if (args.length > 0 && args[0].equals("llr")) {
+            llrOnAShortLink((k, v) -> System.out.println(k + " = " + v));
+            return;
+        }
         measure((k, v) -> System.out.println(k + " = " + v), Path.of("build", "bench"));
     }
 
     static void measure(BiConsumer<String, Double> put, Path out) {
-        SueInstance.Config config = SueInstance.Config.defaults();
-        // latency: one command into an idle pair, no link delay
-        TwoXpuRun.Result one = new TwoXpuRun(config, 0, LinkModel.Faults.NONE, 1, null)
-                .run(1, 0, TwoXpuRun.fixed(64), 10_000, null);
-        put.accept("e2e_latency_cycles", (double) one.aToB().latency(0));
-        System.out.printf("sue: one 64-byte command, idle, zero link delay: %d cycles XPU A to XPU B%n",
-                one.aToB().latency(0));
+        SueInstance.Config config = SueInstance.Config.defaults().withoutLinkLayer();
+        // latency: one command into an idle pair, no link delay; the core, and the default port's link layer
+        for (SueInstance.Config c : List.of(config, SueInstance.Config.defaults())) {
+            TwoXpuRun.Result one = new TwoXpuRun(c, 0, LinkModel.Faults.NONE, 1, null)
+                    .run(1, 0, TwoXpuRun.fixed(64), 10_000, null);
+            boolean core = c.llr() == null;
+            put.accept(core ? "e2e_latency_cycles" : "e2e_latency_cycles_llr_cbfc", (double) one.aToB().latency(0));
+            System.out.printf("sue: one 64-byte command, idle, zero link delay, %s: %d cycles XPU A to XPU B%n",
+                    core ? "no link layer" : "LLR and CBFC", one.aToB().latency(0));
+        }
 
         int commands = 30_000;
         double lossless = 0;
@@ -104,7 +112,7 @@ public final class SueBench {
             }
         }
 
-        long recovery = recovery(deep);
+        long recovery = recovery(deep, RTT / 2);
         put.accept("retx_recovery_cycles", (double) recovery);
         System.out.printf("sue: one lost PDU, round trip %d cycles: delivery resumed %d cycles after it left A%n", RTT,
                 recovery);
@@ -128,10 +136,11 @@ public final class SueBench {
                     + " retransmitted end to end (%.0f s)%n", key, rate / lossless, d.framesLost(), d.retransmitted(),
                     (System.nanoTime() - t0) / 1e9);
         }
-        long llrRecovery = recovery(llr);
+        long llrRecovery = recovery(llr, RTT / 2);
         put.accept("llr_recovery_cycles", (double) llrRecovery);
         System.out.printf("sue: one lost frame with LLR: delivery resumed %d cycles after it left A%n", llrRecovery);
 
+        llrOnAShortLink(put);
         flowControl(put);
         SimSpeedBench.measure(speedCase(), out, put, 2, true);
         FramingBench.synthFigures("sue", Design.elaborate(new SueInstance(config)), out, put);
@@ -186,9 +195,50 @@ public final class SueBench {
         return (double) r.aToB().bytes() / (del[del.length - 1] - del[0]);
     }
 
+    /**
+     * What LLR buys on a link of {@value #LINK_RTT} cycles round trip: {@code llr_goodput_fer_<p>} and
+     * {@code nollr_goodput_fer_<p>}, command bytes delivered per cycle with frame error rate p relative to the
+     * error-free link, with the default instance's LLR and without it (then the transport's go-back-N recovers);
+     * {@code llr_replay_cycles}: one frame (the 200th) lost, from the cycle it left A to the cycle delivery resumed at
+     * B. The instances are back to back, so the transport's round trip is the link's here too: a switch between
+     * them, which would stretch the transport's round trip (to 1600 cycles) but not LLR's, is not modelled; the
+     * figures at {@value #RTT} cycles above show the transport alone over that longer loop.
+     */
+    static void llrOnAShortLink(BiConsumer<String, Double> put) {
+        SueInstance.Config plain = SueInstance.Config.defaults().withoutLinkLayer().withRxFifoDepth(RX_FIFO);
+        SueInstance.Config llr = plain.withLlr(SueInstance.Config.defaults().llr());
+        int delay = LINK_RTT / 2;
+        double lossless = goodput(plain, delay, 0);
+        for (double p : new double[] {1e-3, 1e-2}) {
+            String key = p == 1e-3 ? "1e-3" : "1e-2";
+            for (SueInstance.Config c : List.of(plain, llr)) {
+                double g = goodput(c, delay, p) / lossless;
+                String name = (c.llr() != null ? "llr" : "nollr") + "_goodput_fer_" + key;
+                put.accept(name, Math.round(g * 1000) / 1000.0);
+                System.out.printf("sue: link round trip %d cycles, frame error rate %s, %s: goodput %.3f of the"
+                        + " error-free link%n", LINK_RTT, key, c.llr() != null ? "LLR" : "no LLR", g);
+            }
+        }
+        long replay = recovery(llr, delay);
+        put.accept("llr_replay_cycles", (double) replay);
+        System.out.printf("sue: one lost frame, LLR, link round trip %d cycles: delivery resumed %d cycles after it"
+                + " left A%n", LINK_RTT, replay);
+    }
+
+    /** Command bytes per cycle from A to B, 256-byte commands saturating one VC, frame loss p. */
+    private static double goodput(SueInstance.Config c, int delay, double p) {
+        TwoXpuRun.Result r = new TwoXpuRun(c, delay, LinkModel.Faults.loss(p), 5, null).rxReturnPercent(100)
+                .txValidPercent(100).run(20_000, 0, TwoXpuRun.fixed(256), 200_000, null);
+        if (!r.ok()) {
+            throw new IllegalStateException("goodput run with loss " + p + " lost or reordered commands");
+        }
+        long[] del = r.aToB().deliveries();
+        return (double) r.aToB().bytes() / (del[del.length - 1] - del[0]);
+    }
+
     /** One frame (the 200th) lost: cycles from when it left A to when delivery resumed at B. */
-    private static long recovery(SueInstance.Config config) {
-        TwoXpuRun.Result lost = new TwoXpuRun(config, RTT / 2, LinkModel.Faults.dropFrame(200), 6, null)
+    private static long recovery(SueInstance.Config config, int delay) {
+        TwoXpuRun.Result lost = new TwoXpuRun(config, delay, LinkModel.Faults.dropFrame(200), 6, null)
                 .rxReturnPercent(100).txValidPercent(100).run(4000, 0, TwoXpuRun.fixed(256), 200_000, null);
         return lost.aToB().longestPauseEnd() - lost.aToB().lastLossCycle();
     }
