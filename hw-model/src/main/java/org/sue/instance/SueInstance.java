@@ -245,7 +245,7 @@ public final class SueInstance extends Component {
     }
 
     /**
-     * Cycles a CC_Update waits after the demux: the framing receiver judges a frame up to
+     * Cycles a CC_Update waits in the CBFC receiver before it applies: the framing receiver judges a frame up to
      * {@link FrameReceiver#VERDICT_CYCLES} after its last beat, and a CC_Update's last beat comes at least one cycle
      * after the last beat of the frame before it; so, applied {@code VERDICT_CYCLES} after its own last beat, it
      * comes after the verdicts of all the frames before it (SueInstanceCbfcTest sees false recoveries with one less).
@@ -341,13 +341,13 @@ public final class SueInstance extends Component {
      * Link credit is reserved for a largest frame where a PDU is decided (the packing buffer's picks, the
      * transport's starts), given back for a picked PDU the transport holds for a go-back, and charged as the
      * frame's own when its PDU leaves the transport. The receive FIFO is the credits' buffer: a frame is enqueued at
-     * the verdict that keeps it and dequeued as its last beat leaves; CC_Updates reach the receiver
-     * {@value #CC_DELAY} cycles late, after the verdicts of the frames before them. CF_Updates cross on the control
+     * the verdict that keeps it and dequeued as its last beat leaves; CC_Updates apply {@value #CC_DELAY}
+     * cycles after their last beat, after the verdicts of the frames before them. CF_Updates cross on the control
      * channel. Returns the VCs the credits let start.
      */
     private Expr creditBasedFlowControl(CommandPath path, TransportTx ttx, FrameReceiver frx, CbfcSender sender,
                                         Stream ccUpdates, List<Stream> ctlOut, List<Stream> ctlIn) {
-        CbfcReceiver receiver = child("cbfc_rx", new CbfcReceiver(config.cbfc()));
+        CbfcReceiver receiver = child("cbfc_rx", new CbfcReceiver(new CbfcReceiver.Config(config.cbfc(), CC_DELAY)));
         expose(sender.localMac);
         Port picked = portOf(path, "picked_valid");
         sender.reserve.valid().set(picked.or(ttx.reserve.valid())); // never both: no pick beside a transport start
@@ -361,7 +361,7 @@ public final class SueInstance extends Component {
         ctlIn.add(sender.ctlIn);
         ctlOut.add(receiver.ctlOut);
         // receive: the frame FIFO's frames per VC, CC_Updates after the verdicts before them
-        delayed(ccUpdates, CC_DELAY, "cc_delay", receiver.ccIn);
+        ccUpdates.into(receiver.ccIn);
         receiver.enqueue.valid().set(frx.buffered.valid());
         receiver.enqueue.field("vc").set(frx.buffered.field("vc"));
         receiver.enqueue.field("bytes").set(frameBytes(frx.buffered.field("len")));
@@ -420,25 +420,6 @@ public final class SueInstance extends Component {
         return control;
     }
 
-    /** {@code in} through {@code cycles} register stages into {@code out} (flows, same layout). */
-    private void delayed(Stream in, int cycles, String name, Stream out) {
-        Expr valid = in.valid();
-        Expr payload = in.payload();
-        for (int i = 0; i < cycles; i++) {
-            Reg v = reg(name + "_valid_" + i, 1, 0);
-            Reg p = regNoReset(name + "_payload_" + i, payload.width());
-            v.set(valid);
-            Expr now = payload;
-            when(valid, () -> p.set(now));
-            valid = v;
-            payload = p;
-        }
-        out.valid().set(valid);
-        for (Layout.Field f : out.layout().fields()) {
-            out.field(f.name()).set(f.of(payload));
-        }
-    }
-
     /**
      * PFC frames between the frames to the MAC (without LLR inserted between the framing's frames; with LLR merged
      * after its transmit side, beside the replay buffer); the MAC Control frames from the MAC hold VCs; the receive
@@ -452,8 +433,11 @@ public final class SueInstance extends Component {
             framesToLink(ftx, gen.in, null);
             exposeStream(gen, "m_axis_");
         } else { // the generator makes only PFC frames; they leave unnumbered, between LLR's frames
-            Layout in = gen.in.layout();
-            Stream.of(this, "no_frames", Hw.bool(false), in, Hw.zeros(in.width())).into(gen.in);
+            gen.in.valid().set(Hw.bool(false));
+            for (Layout.Field f : gen.in.layout().fields()) {
+                gen.in.field(f.name()).set(Hw.zeros(f.width()));
+            }
+            unused("no_frames_ready", gen.in.ready());
             Layout mac = ltx.out.layout();
             Expr unnumbered = LlrSideband.TX.expr().set("seq", Hw.zeros(LinkControl.SEQ_WIDTH)).set("llr",
                     Hw.bool(false)).set("poisoned", Hw.bool(false)).build();

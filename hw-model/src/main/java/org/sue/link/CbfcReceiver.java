@@ -8,6 +8,7 @@ import org.sue.core.Hw;
 import org.sue.core.Layout;
 import org.sue.core.Port;
 import org.sue.core.Reg;
+import org.sue.core.Tag;
 import org.sue.lib.stream.Arbiter;
 import org.sue.lib.stream.Stream;
 import org.sue.net.SueMeta;
@@ -28,9 +29,23 @@ import org.sue.net.SueMeta;
  * {@code lost = S_VC_CC - R_VC_CC; if lost > 0 (as a 20-bit signed difference): R_VC_CF += lost, R_VC_CC = S_VC_CC};
  * any other is dropped and counted. The frame must arrive in order with the data frames around it: every frame the
  * sender sent before it must have been enqueued (or lost) when it applies; an {@code enqueue} in its cycle is a later
- * frame and counts after it.
+ * frame and counts after it. {@code ccDelay} holds a judged CC_Update for that many cycles before it applies (the
+ * counters it carries, not the frame): a receive buffer that enqueues a frame some cycles after its last beat (the
+ * SUE instance's framing receiver) sets it to that latency, so a CC_Update applies after the frames before it.
  */
 public final class CbfcReceiver extends Component {
+    /** @param ccDelay cycles from a CC_Update's last beat to its applying (0..64) */
+    public record Config(CbfcConfig cbfc, @Tag("cd") int ccDelay) {
+        public Config {
+            if (cbfc == null) {
+                throw new IllegalArgumentException("CbfcReceiver cbfc configuration must be given");
+            }
+            if (ccDelay < 0 || ccDelay > 64) {
+                throw new IllegalArgumentException("CbfcReceiver ccDelay must be 0..64 cycles, got " + ccDelay);
+            }
+        }
+    }
+
     public final Stream enqueue;
     public final Stream dequeue;
     public final Stream ccIn;
@@ -40,8 +55,14 @@ public final class CbfcReceiver extends Component {
     private final List<Reg> consumed = new ArrayList<>(); // R_VC_CC
     private final List<Reg> freed = new ArrayList<>();    // R_VC_CF
 
+    /** CC_Updates apply in the cycle of their last beat. */
     public CbfcReceiver(CbfcConfig config) {
-        super(config);
+        this(new Config(config, 0));
+    }
+
+    public CbfcReceiver(Config receiver) {
+        super(receiver);
+        CbfcConfig config = receiver.cbfc();
         this.config = config;
         Layout event = Layout.of("cbfc_frame", Layout.bits("vc", SueMeta.VC_WIDTH),
                 Layout.bits("bytes", CbfcConfig.FRAME_BYTES_WIDTH));
@@ -54,7 +75,7 @@ public final class CbfcReceiver extends Component {
             freed.add(config.lossless(v) ? reg("vc_freed_" + v, cw, 0) : null);
         }
 
-        Cc cc = ccUpdates();
+        Cc cc = delayed(ccUpdates(), receiver.ccDelay());
         counters(cc);
         cfUpdates();
     }
@@ -80,6 +101,30 @@ public final class CbfcReceiver extends Component {
         statusCounter("cc_updates_received", applies);
         statusCounter("cc_frames_dropped", read.valid().and(wellFormed.not()));
         return new Cc(applies, CcUpdateFrame.counters(word, SueMeta.VCS));
+    }
+
+    /** The judged CC_Update's lossless counters through {@code cycles} register stages. */
+    private Cc delayed(Cc cc, int cycles) {
+        Expr valid = cc.valid();
+        List<Expr> counters = cc.counters();
+        for (int i = 0; i < cycles; i++) {
+            Reg v = reg("cc_delay_valid_" + i, 1, 0);
+            v.set(valid);
+            List<Expr> next = new ArrayList<>();
+            for (int vc = 0; vc < SueMeta.VCS; vc++) {
+                Expr now = counters.get(vc);
+                if (!config.lossless(vc)) {
+                    next.add(now); // never read
+                    continue;
+                }
+                Reg r = regNoReset("cc_delay_" + i + "_vc_" + vc, cw);
+                when(valid, () -> r.set(now));
+                next.add(r);
+            }
+            valid = v;
+            counters = next;
+        }
+        return new Cc(valid, counters);
     }
 
     /** R_VC_CC and R_VC_CF: the CC_Update first, then the cycle's enqueue and dequeue. */

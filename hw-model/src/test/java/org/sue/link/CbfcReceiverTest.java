@@ -22,18 +22,18 @@ import org.sue.sim.Simulator;
  * every VC, CC_Update frames that report lost frames, that lag behind, that are malformed (a header byte off, too
  * short, too long) or flagged bad by the MAC, and a control channel that stalls. Every cycle the CF_Update on
  * {@code ctl_out} and every status output equal the model's; the CC_Update's counters are read from the bytes by the
- * model, not by the RTL's layout.
+ * model, not by the RTL's layout; CC_Updates apply 0, 1 or 6 cycles after their last beat.
  */
 class CbfcReceiverTest {
     @ParameterizedTest
-    @CsvSource({"256,15,0,1", "512,13,-16,2", "1024,14,100,3"})
-    void followsTheModel(int width, int lossless, int overhead, long seed) {
+    @CsvSource({"256,15,0,1,0", "512,13,-16,2,6", "1024,14,100,3,1"})
+    void followsTheModel(int width, int lossless, int overhead, long seed, int ccDelay) {
         CbfcConfig cfg = CbfcConfig.defaults(width).withCredits(lossless, 128, overhead).withSpacing(800, 16384);
-        CbfcReceiver dut = new CbfcReceiver(cfg);
+        CbfcReceiver dut = new CbfcReceiver(new CbfcReceiver.Config(cfg, ccDelay));
         Simulator sim = Simulator.compile(Design.elaborate(dut));
         sim.reset();
         Random rnd = new Random(seed);
-        CbfcReceiverModel model = new CbfcReceiverModel(cfg);
+        CbfcReceiverModel model = new CbfcReceiverModel(cfg, ccDelay);
         StreamSource cc = new StreamSource(sim, "s_axis_cc");
         ArrayDeque<byte[]> ccSent = new ArrayDeque<>();
         ArrayDeque<Boolean> ccBad = new ArrayDeque<>();

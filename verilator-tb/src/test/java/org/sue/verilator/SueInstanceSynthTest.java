@@ -7,17 +7,18 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.sue.core.Hw;
 import org.sue.instance.SueInstance;
+import org.sue.link.LlrConfig;
 import org.sue.net.SueMeta;
 import org.sue.transport.TransportConfig;
 
 /**
- * In the whole default instance the transport's big tables stay RAM: the retransmit store (beat ring and record ring),
+ * In the whole default instance the transport's big tables and LLR's replay buffer stay RAM: the retransmit store (beat ring and record ring),
  * the sender's PSN tables ({@code next_psn}, {@code una}) and the receiver's expected-PSN table are each inferred as
  * a memory of their full size, not flattened into flip-flops by the way the instance connects them.
  */
 class SueInstanceSynthTest {
     @Test
-    void retransmitStoreAndPsnTablesAreRam() {
+    void retransmitStorePsnTablesAndReplayBufferAreRam() {
         SueInstance.Config config = SueInstance.Config.defaults(); // as DefaultDesigns' sue_instance
         assertEquals(new SueInstance(config).moduleName(), DefaultDesignRtl.verilog("sue_instance").topModule());
         SynthReport s = DefaultDesignRtl.synth("sue_instance"); // the quality test's synthesis, run once
@@ -33,6 +34,11 @@ class SueInstanceSynthTest {
         assertEquals(new SynthReport.Memory(SueMeta.PSN_WIDTH, d), m.get("transport_tx.una"), "" + m);
         assertEquals(new SynthReport.Memory(SueMeta.PSN_WIDTH + Hw.log2Up(t.ackCount()), d),
                 m.get("transport_rx.connections"), "expected PSN and ACK count per source: " + m);
+        LlrConfig llr = config.llr(); // the replay buffer: a beat (data, bytes, last, poisoned) per slot, a record per number
+        int lanes = llr.beatBytes();
+        assertEquals(new SynthReport.Memory(llr.dataWidth() + Hw.log2Up(lanes) + 2, llr.bufferBeats()),
+                m.get("llr_tx.replay_ring"), "" + m);
+        assertEquals(llr.recordCount(), m.get("llr_tx.frame_records").size(), "" + m);
         long listed = m.values().stream().mapToLong(SynthReport.Memory::bits).sum();
         assertEquals(s.memories(), m.size(), "every memory listed");
         assertEquals(s.memoryBits(), listed, "the listed memories' bits add up to Yosys' count");

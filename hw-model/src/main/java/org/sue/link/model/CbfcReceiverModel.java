@@ -1,5 +1,6 @@
 package org.sue.link.model;
 
+import java.util.ArrayDeque;
 import java.util.Arrays;
 import org.sue.link.CbfcConfig;
 import org.sue.link.CcUpdateFrame;
@@ -29,8 +30,19 @@ public final class CbfcReceiverModel {
     private long stageValue;
     private int stageVc;
 
+    /** Judged CC_Updates (their counters, or {@link #NONE}) on their way to applying, one per cycle. */
+    private final ArrayDeque<long[]> ccDelayLine = new ArrayDeque<>();
+    private static final long[] NONE = new long[0];
+    private final int ccDelay;
+
     public CbfcReceiverModel(CbfcConfig config) {
+        this(config, 0);
+    }
+
+    /** With CC_Updates applied {@code ccDelay} cycles after their last beat. */
+    public CbfcReceiverModel(CbfcConfig config, int ccDelay) {
         this.c = config;
+        this.ccDelay = ccDelay;
     }
 
     /** {vc, value} on ctl_out this cycle, or null. */
@@ -80,20 +92,27 @@ public final class CbfcReceiverModel {
             }
         }
         // the CC_Update, then the cycle's enqueue and dequeue
+        long[] judged = NONE;
         if (ccFrame != null) {
             boolean ok = !ccBad && ccFrame.length == CbfcConfig.CC_FRAME_BYTES && headerOk(ccFrame);
             if (ok) {
                 ccReceived++;
+                judged = new long[n];
                 for (int v = 0; v < n; v++) {
-                    long lost = CcUpdateFrame.counter(ccFrame, v) - consumed[v] & MASK;
-                    if (c.lossless(v) && lost != 0 && lost < 1L << (CbfcConfig.COUNTER_WIDTH - 1)) {
-                        freed[v] = freed[v] + lost & MASK;
-                        consumed[v] = consumed[v] + lost & MASK;
-                        recovered += lost;
-                    }
+                    judged[v] = CcUpdateFrame.counter(ccFrame, v);
                 }
             } else {
                 ccDropped++;
+            }
+        }
+        ccDelayLine.addLast(judged);
+        long[] applies = ccDelayLine.size() > ccDelay ? ccDelayLine.pollFirst() : NONE;
+        for (int v = 0; v < applies.length; v++) {
+            long lost = applies[v] - consumed[v] & MASK;
+            if (c.lossless(v) && lost != 0 && lost < 1L << (CbfcConfig.COUNTER_WIDTH - 1)) {
+                freed[v] = freed[v] + lost & MASK;
+                consumed[v] = consumed[v] + lost & MASK;
+                recovered += lost;
             }
         }
         if (enqueue != null && c.lossless(enqueue[0])) {
