@@ -309,18 +309,16 @@ public final class SueInstance extends Component {
         Expr vcReady = Hw.ones(SueMeta.VCS);
         if (config.cbfc() != null) {
             CbfcSender sender = child("cbfc_tx", new CbfcSender(config.cbfc()));
-            framesToLink(ftx, sender.in, SueMeta.VC.of(ftx.out.tuser()));
+            retagged(ftx.out, "to_cbfc", sender.in.layout(), SueMeta.VC.of(ftx.out.tuser())).into(sender.in);
             vcReady = creditBasedFlowControl(path, ttx, frx, sender, control, ctlOut, ctlIn);
             if (ltx == null) {
                 exposeStream(sender, "m_axis_");
             } else { // CC_Updates numbered like the frames around them: never poisoned
-                sender.out.map("cbfc_to_llr", ltx.in.layout(), ltx.in.layout().expr().set(Stream.TDATA,
-                        sender.out.tdata()).set(Stream.TKEEP, sender.out.tkeep()).set(Stream.TLAST,
-                        sender.out.tlast()).set(Stream.TUSER, Hw.bool(false)).build()).into(ltx.in);
-                unused("cbfc_tuser", sender.out.tuser());
+                retagged(sender.out, "cbfc_to_llr", ltx.in.layout(), Hw.bool(false)).into(ltx.in);
             }
         } else if (ltx != null) {
-            framesToLink(ftx, ltx.in, Hw.bool(false)); // [ours] the framing never poisons: each frame is whole
+            // [ours] the framing never poisons: each frame is whole
+            retagged(ftx.out, "to_llr", ltx.in.layout(), Hw.bool(false)).into(ltx.in);
         }
         if (config.pfc() != null) {
             vcReady = priorityFlowControl(ftx, frx, ltx, control);
@@ -382,16 +380,15 @@ public final class SueInstance extends Component {
         return Hw.mux(bytes.lt(FrameFormat.MIN_FRAME), Hw.lit(w, FrameFormat.MIN_FRAME), bytes);
     }
 
-    /** The framing's frames into a link-layer block on their way to the MAC, with {@code user} (or none) as tuser. */
-    private void framesToLink(FrameTransmitter ftx, Stream into, Expr user) {
-        Layout frames = into.layout();
-        Layout.ExprBuilder beat = frames.expr().set(Stream.TDATA, ftx.out.tdata()).set(Stream.TKEEP, ftx.out.tkeep())
-                .set(Stream.TLAST, ftx.out.tlast());
+    /** {@code frames}' beats in {@code layout}, with {@code user} (or none) as tuser. */
+    private Stream retagged(Stream frames, String name, Layout layout, Expr user) {
+        Layout.ExprBuilder beat = layout.expr().set(Stream.TDATA, frames.tdata()).set(Stream.TKEEP, frames.tkeep())
+                .set(Stream.TLAST, frames.tlast());
         if (user != null) {
             beat.set(Stream.TUSER, user);
         }
-        ftx.out.map("to_link", frames, beat.build()).into(into);
-        unused("framing_tuser", ftx.out.tuser());
+        unused(name + "_tuser", frames.tuser());
+        return frames.map(name, layout, beat.build());
     }
 
     /**
@@ -430,7 +427,7 @@ public final class SueInstance extends Component {
         PfcGenerator gen = child("pfc_gen", new PfcGenerator(pfc));
         PfcPause pause = child("pfc_pause", new PfcPause(pfc));
         if (ltx == null) {
-            framesToLink(ftx, gen.in, null);
+            retagged(ftx.out, "to_pfc", gen.in.layout(), null).into(gen.in);
             exposeStream(gen, "m_axis_");
         } else { // the generator makes only PFC frames; they leave unnumbered, between LLR's frames
             gen.in.valid().set(Hw.bool(false));
@@ -441,10 +438,7 @@ public final class SueInstance extends Component {
             Layout mac = ltx.out.layout();
             Expr unnumbered = LlrSideband.TX.expr().set("seq", Hw.zeros(LinkControl.SEQ_WIDTH)).set("llr",
                     Hw.bool(false)).set("poisoned", Hw.bool(false)).build();
-            Stream pfcOut = gen.out.map("pfc_to_mac", mac, mac.expr().set(Stream.TDATA, gen.out.tdata())
-                    .set(Stream.TKEEP, gen.out.tkeep()).set(Stream.TLAST, gen.out.tlast())
-                    .set(Stream.TUSER, unnumbered).build());
-            unused("pfc_tuser", gen.out.tuser());
+            Stream pfcOut = retagged(gen.out, "pfc_to_mac", mac, unnumbered);
             Arbiter.Arbitration toMac = Arbiter.roundRobinPackets("mac_arb", List.of(ltx.out, pfcOut));
             toMac.out().into(Stream.master(this, "m_axis", mac));
             unused("mac_chosen", toMac.chosen());
