@@ -19,24 +19,27 @@ import org.sue.net.HeaderFormat;
 import org.sue.vectors.SueInstancePeerTraffic;
 
 /**
- * Figures of a whole SUE instance (default configuration) for {@code scripts/bench}, two instances back to back in the
- * JVM simulator:
+ * Figures of a whole SUE instance for {@code scripts/bench}, two instances back to back in the JVM simulator; the
+ * transport's figures on the default instance's core (no LLR or flow control, {@code withoutLinkLayer}):
  *
  * <ul>
  * <li>{@code e2e_latency_cycles}: one command with 64 data bytes into idle SUE A, from its first beat on A's
- * {@code tx_*} to its first beat on B's {@code rx_*}, zero link delay (target 78: 100 ns at 781 MHz for both sides).
+ * {@code tx_*} to its first beat on B's {@code rx_*}, zero link delay (target 78: 100 ns at 781 MHz for both sides);
+ * {@code e2e_latency_cycles_llr_cbfc} the same through the default instance's LLR and CBFC.
  * <li>{@code goodput_loss_<p>}: command bytes delivered per cycle with frame loss p, relative to the lossless run;
  * saturating 256-byte commands from A to B on one VC, link round trip 1600 cycles. The receiver's frame FIFO is
  * {@value #RX_FIFO} beats here: without link flow control (CBFC, PFC) it must hold what a go-back sends at link rate
  * beyond what the XPU drains (half the link rate at the default widths), or the go-back's own overflow losses
- * start the next one; with the default 128 beats goodput collapses (0.27 at 1e-4). {@code goodput_gbn_bound_<p>}:
+ * start the next one; with 128 beats goodput collapses (0.27 at 1e-4). {@code goodput_gbn_bound_<p>}:
  * the go-back-N efficiency (1 - p) / (1 + (N - 1) p), N = frames per round trip from the lossless run.
  * <li>{@code retx_recovery_cycles}: one lost PDU (the 200th frame), from the cycle it left A to the cycle delivery
  * resumed at B, same round trip.
  * <li>{@code goodput_llr_loss_<p>}, {@code llr_recovery_cycles}: the same with Link Layer Retry beneath the transport
  * (the 800G / 40 m profile: 264 frames, 135,000 bytes; replay timer 3 x round trip + 500 cycles; frames held during
  * INIT), and the end-to-end retransmissions it leaves ({@code llr_transport_retransmitted_<p>}).
- * <li>{@code sue_cells}, {@code sue_ffs}, {@code sue_mem_bits}: Yosys.
+ * <li>{@code llr_goodput_fer_<p>}, {@code nollr_goodput_fer_<p>}, {@code llr_replay_cycles}: see
+ * {@link #llrOnAShortLink}.
+ * <li>{@code sue_cells}, {@code sue_ffs}, {@code sue_mem_bits}: Yosys, the default instance (LLR and CBFC).
  * <li>{@code sue_jvm_cycles_per_s}, {@code sue_verilator_cycles_per_s} and the other figures of {@link SimSpeedBench}:
  * 20,000 recorded cycles of one default instance against a peer instance over a lossy link, replayed.
  * </ul>
@@ -143,7 +146,7 @@ public final class SueBench {
         llrOnAShortLink(put);
         flowControl(put);
         SimSpeedBench.measure(speedCase(), out, put, 2, true);
-        FramingBench.synthFigures("sue", Design.elaborate(new SueInstance(config)), out, put);
+        FramingBench.synthFigures("sue", Design.elaborate(new SueInstance(SueInstance.Config.defaults())), out, put);
     }
 
     /**
