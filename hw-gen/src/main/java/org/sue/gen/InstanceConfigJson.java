@@ -19,7 +19,6 @@ import org.sue.cmd.CommandPath;
 import org.sue.cmd.CommandTable;
 import org.sue.core.ResetStyle;
 import org.sue.instance.SueInstance;
-import org.sue.net.FrameFormat;
 import org.sue.net.HeaderFormat;
 import org.sue.link.CbfcConfig;
 import org.sue.link.FrameAction;
@@ -197,7 +196,7 @@ public final class InstanceConfigJson {
             integer("flowControl", "cbfcPortCreditLimit", 1, (1 << 19) - 1, "CBFC: credits the port may have in use"
                     + " (x creditSize at most the receive FIFO; default: what the FIFO holds, at most 1024)", c -> cbfc(c).portCreditLimit()),
             integer("flowControl", "cbfcMaxFrameBytes", 64, 16384, "CBFC: largest frame, reserved per PDU decided"
-                    + " (default: the largest frame of the instance)",
+                    + " (default: the instance's largest frame in whole credits)",
                     c -> cbfc(c).maxFrameBytes()),
             integer("flowControl", "cbfcCcTimerCycles", 16, 1 << 30, "CBFC: cycles between CC_Update frames",
                     c -> cbfc(c).ccTimerCycles()),
@@ -337,7 +336,7 @@ public final class InstanceConfigJson {
             int vc = given(fc, "cbfcVcCreditLimit") ? i(v, "flowControl.cbfcVcCreditLimit")
                     : Math.min(base.vcCreditLimit(), port);
             int maxFrame = given(fc, "cbfcMaxFrameBytes") ? i(v, "flowControl.cbfcMaxFrameBytes")
-                    : FrameFormat.frameBytes(net, path.pduLimit());
+                    : SueInstance.Config.largestFrameInCredits(path, net, size);
             CbfcConfig c = new CbfcConfig(instance.busWidth(), base.losslessVcs(), size,
                     i(v, "flowControl.cbfcPacketOverhead"), vc, port, maxFrame,
                     i(v, "flowControl.cbfcCfMinSpacingBytes"), i(v, "flowControl.cbfcCfMaxSpacingBytes"),

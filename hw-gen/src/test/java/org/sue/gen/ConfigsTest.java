@@ -98,8 +98,9 @@ class ConfigsTest {
         Settings on = InstanceConfigJson.fromJson(new ObjectMapper().readTree("{\"receive\": {\"fifoDepth\": 512},"
                 + " \"flowControl\": {\"mode\": \"CBFC\", \"cbfcCcTimerCycles\": 5000}}"));
         int largest = FrameFormat.frameBytes(on.instance().net(), on.instance().path().pduLimit());
+        largest = (largest + 127) / 128 * 128; // in whole credits
         assertEquals(CbfcConfig.defaults(1024).withLimits(256, 512, largest, 5000), on.instance().cbfc(),
-                "port limit: the 512-beat FIFO's credits; the largest frame reserved");
+                "port limit: the 512-beat FIFO's credits; the largest frame reserved, in whole credits");
         Settings back = InstanceConfigJson.fromJson(new ObjectMapper().readTree(InstanceConfigJson.toJson(on)));
         assertEquals(on.instance().cbfc(), back.instance().cbfc());
         assertEquals(null, on.instance().pfc());

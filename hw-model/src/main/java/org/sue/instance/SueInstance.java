@@ -193,7 +193,8 @@ public final class SueInstance extends Component {
         /**
          * The default instance: 512-bit XPU data on a 1024-bit bus, Ethernet/IPv4/UDP, 1024 destinations; its port
          * with Link Layer Retry (the 800G / 40 m profile, {@link LlrConfig#defaults}) and CBFC (128-byte credits, 256
-         * per VC and 1024 for the port: the 1024-beat, 128 KiB receive FIFO; the largest frame reserved per PDU).
+         * per VC and 1024 for the port: the 1024-beat, 128 KiB receive FIFO; the largest frame, in whole credits,
+         * reserved per PDU).
          */
         public static Config defaults() {
             CommandPath.Config path = CommandPath.Config.defaults(CommandTable.example());
@@ -201,9 +202,18 @@ public final class SueInstance extends Component {
             int bus = 2 * path.dataWidth();
             CbfcConfig base = CbfcConfig.defaults(bus);
             CbfcConfig cbfc = base.withLimits(base.vcCreditLimit(), base.portCreditLimit(),
-                    FrameFormat.frameBytes(net, path.pduLimit()), base.ccTimerCycles());
+                    largestFrameInCredits(path, net, base.creditSize()), base.ccTimerCycles());
             return new Config(path, net, TransportConfig.defaults(bus), 64, 32, 1024, LlrConfig.defaults(bus), null,
                     cbfc);
+        }
+
+        /**
+         * The largest frame this path and format make, rounded up to whole credits: what CBFC reserves per PDU by
+         * default (the same credits as the frame itself, and room for a longer header: IPv6 and VLAN instead of IPv4).
+         */
+        public static int largestFrameInCredits(CommandPath.Config path, NetConfig net, int creditSize) {
+            int largest = FrameFormat.frameBytes(net, path.pduLimit());
+            return (largest + creditSize - 1) / creditSize * creditSize;
         }
 
         /** The same instance without Link Layer Retry and flow control: the framing straight to the MAC. */
