@@ -2,6 +2,7 @@ package org.sue.link;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.math.BigInteger;
@@ -9,6 +10,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.sue.core.Design;
@@ -120,5 +122,13 @@ class CbfcReceiverTest {
             case 2 -> java.util.Arrays.copyOf(f, 65 + rnd.nextInt(100));
             default -> f;
         };
+    }
+
+    @Test
+    void aCcDelayOutOfRangeIsRefusedByName() {
+        CbfcConfig cfg = CbfcConfig.defaults(512);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new CbfcReceiver.Config(cfg, 65));
+        assertTrue(e.getMessage().contains("ccDelay"), e.getMessage());
     }
 }
