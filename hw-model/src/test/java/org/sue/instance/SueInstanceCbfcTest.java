@@ -10,6 +10,7 @@ import org.sue.instance.tb.SmallInstance;
 import org.sue.instance.tb.TwoXpuRun;
 import org.sue.link.CbfcConfig;
 import org.sue.link.LinkControl;
+import org.sue.link.LlrConfig;
 import org.sue.net.HeaderFormat;
 
 /**
@@ -73,6 +74,30 @@ class SueInstanceCbfcTest {
             assertTrue(peek(run, side, "llr_rx_replay") > 0, side + ": LLR repaired frames");
             assertTrue(peek(run, side, "cbfc_cc_updates_received") > 0, side + ": CC_Updates arrived");
             assertEquals(0, peek(run, side, "cbfc_cc_credits_recovered"), side + ": no frame lost, none overtaken");
+            assertEquals(0, peek(run, side, "cbfc_cf_update_errors"), side + ": every CF_Update right");
+            noOverflowAndEveryCreditBack(run, side);
+        }
+    }
+
+    /**
+     * CBFC with an LLR that gives up: XPUs that take everything at once keep frames in flight, and a link outage of
+     * 4000 cycles makes LLR's replay timer expire once too often (at most 1 replay), so it flushes its buffer and
+     * starts again with INIT; the flushed frames (CC_Updates among them) are lost to the link layer. The transport resends their PDUs, and the CC_Updates after the outage give
+     * their credits back: every credit is back at the end.
+     */
+    @Test
+    void whenLlrFlushesCcUpdatesRecoverTheLostCredits() {
+        LlrConfig giveUp = SmallInstance.llr(DELAY).withLimits(64, 32768, 4 * DELAY + 200, 1);
+        SueInstance.Config c = SmallInstance.withCbfc(HeaderFormat.ETH_IPV4_UDP).withLlr(giveUp);
+        LinkModel.Faults outage = LinkModel.Faults.NONE.withOutage(6000, 4000);
+        TwoXpuRun run = new TwoXpuRun(c, DELAY, outage, 7, null).rxReturnPercent(100);
+        TwoXpuRun.Result r = run.run(800, 800, TWO_VCS, 80_000, null);
+        SueInstanceTest.check(r);
+        assertTrue(r.aToB().retransmitted() + r.bToA().retransmitted() > 0, "the transport resent what LLR flushed");
+        run.idle(5000);
+        assertTrue(peek(run, "A", "cbfc_cc_credits_recovered") + peek(run, "B", "cbfc_cc_credits_recovered") > 0,
+                "the flushed frames' credits recovered");
+        for (String side : new String[] {"A", "B"}) {
             assertEquals(0, peek(run, side, "cbfc_cf_update_errors"), side + ": every CF_Update right");
             noOverflowAndEveryCreditBack(run, side);
         }
