@@ -331,9 +331,10 @@ public final class XpuSide {
 
     /**
      * With LLR: the numbered frames that arrived were counted by their FCS status, the damaged and flagged ones as
-     * bad; frames without a number (sent best effort while LLR was not up) passed unchecked; so the framing judged
-     * good exactly the frames LLR took plus the good unnumbered ones, saw the bad copies of expected frames and the
-     * bad unnumbered ones as the MAC's, and never a bad FCS (the MAC flags those).
+     * bad; frames without a number (sent best effort while LLR was not up, PFC frames) passed unchecked; so the
+     * framing and the MAC Control receivers (PFC, CBFC) together judged good exactly the frames LLR took plus the good
+     * unnumbered ones, saw the bad copies of expected frames and the bad unnumbered ones as the MAC's, and the framing
+     * never saw a bad FCS (the MAC flags those).
      */
     private String llrCountersAgreeWithLink(LinkModel from, long all) {
         long ok = counter("llr_rx_ok");
