@@ -8,20 +8,25 @@ import org.sue.cmd.CommandTable;
 import org.sue.cmd.model.CommandCodec;
 import org.sue.instance.SueInstance;
 import org.sue.instance.tb.LinkModel;
+import org.sue.instance.tb.SmallInstance;
 import org.sue.instance.tb.TwoXpuRun;
 import org.sue.net.HeaderFormat;
 import org.sue.net.NetConfig;
 import org.sue.transport.TransportConfig;
 
 /**
- * {@code scripts/soak [N]}: N random commands (default 10^6, half each way) between two SUE instances over a link
- * with frame loss 1e-3, bit errors 1e-3 and loss bursts; prints {@code lost=0 duplicated=0 reordered=0} with the
- * counts it checked, or the first violation. A 512-bit instance with 16 destinations keeps it to minutes; progress on
- * a terminal, quiet in logs.
+ * {@code scripts/soak [--link cbfc|pfc] [N]}: N random commands (default 10^6, half each way) between two SUE
+ * instances over a link with frame loss 1e-3, bit errors 1e-3 and loss bursts; prints
+ * {@code lost=0 duplicated=0 reordered=0} with the counts it checked, or the first violation. A 512-bit instance with
+ * 16 destinations keeps it to minutes; progress on a terminal, quiet in logs. Without {@code --link} the transport
+ * alone recovers every loss; with it the instances have Link Layer Retry and CBFC or PFC
+ * ({@link SmallInstance}), and the link-layer counters must agree with the link too.
  */
 public final class Soak {
     private Soak() {
     }
+
+    private static final int LINK_DELAY = 100;
 
     /** 256-bit XPU data (512-bit bus), 16 destinations, 1024 cells, 1 KiB PDUs, 16 KiB retransmit store. */
     static SueInstance.Config config() {
@@ -32,15 +37,30 @@ public final class Soak {
 
     public static void main(String[] args) {
         long total = 1_000_000;
-        for (String a : args) {
+        SueInstance.Config config = config();
+        String usage = "usage: scripts/soak [--link cbfc|pfc] [N]   (N commands, default 1000000, half each way;"
+                + " --link: with LLR and CBFC or PFC)";
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
             if (a.equals("--help") || a.equals("-h")) {
-                System.out.println("usage: scripts/soak [N]   (N commands, default 1000000, half each way)");
+                System.out.println(usage);
                 return;
+            }
+            if (a.equals("--link")) {
+                String mode = i + 1 < args.length ? args[++i] : "";
+                if (!mode.equals("cbfc") && !mode.equals("pfc")) {
+                    System.err.println("scripts/soak: --link takes cbfc or pfc, got '" + mode + "'\n" + usage);
+                    System.exit(2);
+                }
+                HeaderFormat f = HeaderFormat.ETH_IPV4_UDP;
+                config = (mode.equals("cbfc") ? SmallInstance.withCbfc(f) : SmallInstance.withPfc(f))
+                        .withLlr(SmallInstance.llr(LINK_DELAY));
+                continue;
             }
             try {
                 total = Long.parseLong(a.replace("_", ""));
             } catch (NumberFormatException e) {
-                System.err.println("scripts/soak: not a number of commands: " + a + "\nusage: scripts/soak [N]");
+                System.err.println("scripts/soak: not a number of commands: " + a + "\n" + usage);
                 System.exit(2);
             }
         }
@@ -49,7 +69,7 @@ public final class Soak {
             System.exit(2);
         }
         LinkModel.Faults faults = LinkModel.Faults.loss(1e-3).withBitErrors(1e-3).withBursts(1e-4, 8);
-        TwoXpuRun run = new TwoXpuRun(config(), 100, faults, 1_000_003, null);
+        TwoXpuRun run = new TwoXpuRun(config, LINK_DELAY, faults, 1_000_003, null);
         Progress progress = Progress.open();
         int chunks = (int) Math.max(1, Math.min(100, total / 2000));
         long perChunk = total / chunks;

@@ -150,6 +150,11 @@ public final class LinkModel {
         return flight.isEmpty() && controls.isEmpty();
     }
 
+    /** No frame on the way (control messages may be). */
+    public boolean noFrameInFlight() {
+        return flight.isEmpty();
+    }
+
     /**
      * No data frame in flight: only link-level traffic that never ends (MAC Control frames such as the periodic
      * CC_Updates, control messages such as CF_Updates at their maximum spacing) may be.

@@ -197,10 +197,17 @@ public final class TwoXpuRun {
                 progress.accept(now - start);
             }
         }
+        long cycles = a.sim().cycle() - start;
+        // MAC Control frames (CC_Updates, PFC refreshes) never stop: compare counters with the link between two of them
+        for (int i = 0; i < 100_000 && !(a.linkQuiet() && b.linkQuiet()); i++) {
+            long now = a.sim().cycle();
+            a.drive(now);
+            b.drive(now);
+            step();
+        }
         if (pcap != null) {
             pcap.close();
         }
-        long cycles = a.sim().cycle() - start;
         boolean intact = b.deliveredIntact(true) && a.deliveredIntact(true);
         boolean credits = a.tx().creditsBack() && b.tx().creditsBack() && a.rx().creditsBack()
                 && b.rx().creditsBack();

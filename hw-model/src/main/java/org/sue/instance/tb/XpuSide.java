@@ -303,6 +303,11 @@ public final class XpuSide {
         return true;
     }
 
+    /** No frame on its way here from the peer, none half fed to this side's MAC input: the link counts are final. */
+    public boolean linkQuiet() {
+        return peer.toPeer.noFrameInFlight() && macIn.idle();
+    }
+
     /**
      * Frames the peer's link delivered here intact were judged good; damaged ones failed the FCS; ones the MAC
      * flagged were dropped as such; null if so.
