@@ -3,6 +3,8 @@ package org.sue.sim;
 import java.math.BigInteger;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
 import java.util.Deque;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -22,7 +24,8 @@ import org.sue.core.Signal;
 /**
  * Turns an elaborated design into straight-line Java: the combinational graph is sorted once (levelized), every
  * signal and every shared or wide intermediate value gets a field, single-use narrow operators are inlined, and the
- * code is split into small methods so the JIT compiles them (HotSpot skips methods over 8000 bytecodes).
+ * code is split into small methods so the JIT compiles them (HotSpot skips methods over 8000 bytecodes), grouped in
+ * partitions that run only when what they read changed ({@link ActivityPartition}).
  */
 final class SimCompiler {
     /** Source characters per generated method; keeps each well under HotSpot's huge-method limit. */
@@ -36,6 +39,15 @@ final class SimCompiler {
     private final List<Expr> order = new ArrayList<>();
     private final List<String> fields = new ArrayList<>();
     private final List<String> evalStmts = new ArrayList<>();
+    /** Per eval statement, the sources its value depends on (canonical sets, see {@link ActivityPartition}). */
+    private final List<BitSet> evalSupports = new ArrayList<>();
+    /** Per eval statement, the operator or signal whose value it computes into its field. */
+    private final List<Expr> evalOwners = new ArrayList<>();
+    private final Map<Expr, Integer> stmtOf = new IdentityHashMap<>();
+    private BitSet currentSupport;
+    private Expr currentOwner;
+    private Supports sources;
+    private ActivityPartition partition;
     private final List<String> tickStmts = new ArrayList<>();
     private final List<String> commitStmts = new ArrayList<>();
     private final Map<Signal, String> signalField = new IdentityHashMap<>();
@@ -89,6 +101,7 @@ final class SimCompiler {
         declareMemories();
         roots.forEach(r -> count(vn.of(r)));
         emitCombinational();
+        partitionEval();
         emitTick();
         return assemble();
     }
@@ -212,9 +225,7 @@ final class SimCompiler {
                 parityUsers.put(args(op).get(0), true);
             }
         }
-        if (design.resetStyle().async()) {
-            evalStmts.add("if (" + resetActive() + ") { asyncReset(); }");
-        }
+        indexSources();
         // Operators in dependency order; signals are written when their driver is ready, which needs signals in
         // dependency order too: emit each signal right after the last operator it needs, by sorting signals after ops.
         List<Signal> combSignals = new ArrayList<>();
@@ -225,6 +236,8 @@ final class SimCompiler {
         }
         // Signals can depend on signals through operators; a global topological order over both kinds is needed.
         for (Expr e : topologicalOrder(combSignals)) {
+            currentSupport = sources.support(e);
+            currentOwner = e;
             if (e instanceof Signal s) {
                 emitSignal(s);
             } else {
@@ -280,6 +293,161 @@ final class SimCompiler {
         return d;
     }
 
+    private void addEval(String stmt) {
+        stmtOf.put(currentOwner, evalStmts.size());
+        evalStmts.add(stmt);
+        evalSupports.add(currentSupport);
+        evalOwners.add(currentOwner);
+    }
+
+    private void partitionEval() {
+        int n = evalStmts.size();
+        int[] chars = new int[n];
+        List<int[]> reads = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            chars[i] = evalStmts.get(i).length();
+            reads.add(readsOf(evalOwners.get(i)));
+        }
+        partition = new ActivityPartition(chars, evalSupports, reads, sources.count, CHUNK_CHARS);
+    }
+
+    /**
+     * What the statement computing owner reads: the statements and sources ({@code -(s + 1)}) behind the fields its
+     * code names, looking through inlined operators, fused parities and signals that read another field in place.
+     */
+    private int[] readsOf(Expr owner) {
+        java.util.Set<Integer> out = new java.util.LinkedHashSet<>();
+        Map<Expr, Boolean> seen = new IdentityHashMap<>();
+        Deque<Expr> todo = new ArrayDeque<>(depsOf(owner));
+        while (!todo.isEmpty()) {
+            Expr d = todo.pop();
+            if (d instanceof Const || seen.put(d, true) != null) {
+                continue;
+            }
+            Integer source = sources.index.get(d);
+            Integer stmt = stmtOf.get(d);
+            if (source != null) {
+                out.add(-source - 1);
+            } else if (stmt != null) {
+                out.add(stmt);
+            } else if (d instanceof Op || (design.driver((Signal) d) != null)) {
+                todo.addAll(depsOf(d));
+            }
+        }
+        return out.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    private List<Expr> depsOf(Expr e) {
+        return e instanceof Op op ? args(op) : List.of(vn.of(design.driver((Signal) e)));
+    }
+
+    private void indexSources() {
+        sources = new Supports();
+        for (SimSignal ss : simSignals) {
+            Signal s = ss.signal();
+            if (s instanceof Reg || (s instanceof MemRead r && !bankLane.containsKey(r)) || ss.settable()) {
+                sources.add(s);
+            }
+        }
+        for (int k = 0; k < banks.size(); k++) {
+            for (int i = 0; i < banks.get(k).lanes.size(); i++) {
+                sources.index.put(banks.get(k).readPort(i), sources.count);
+            }
+            sources.count++;
+        }
+    }
+
+    /**
+     * The sources (registers, registered memory reads, banks' read words, top-level inputs) and the support of every
+     * combinational value: the sources it is a function of. Supports are canonical: equal sets are one object.
+     */
+    private final class Supports {
+        final Map<Expr, Integer> index = new IdentityHashMap<>();
+        int count;
+        private final Map<Expr, BitSet> memo = new IdentityHashMap<>();
+        private final Map<BitSet, BitSet> canonical = new HashMap<>();
+        private final BitSet empty = canon(new BitSet());
+
+        void add(Signal s) {
+            index.put(s, count++);
+        }
+
+        /** The support of an operator or combinational signal whose operands' supports are known. */
+        BitSet support(Expr e) {
+            List<Expr> deps = depsOf(e);
+            BitSet widest = empty;
+            for (Expr d : deps) {
+                BitSet b = of(d);
+                if (b.cardinality() > widest.cardinality()) {
+                    widest = b;
+                }
+            }
+            BitSet union = null;
+            for (Expr d : deps) {
+                BitSet b = of(d);
+                if (b != widest && b != empty) {
+                    if (union == null) {
+                        union = (BitSet) widest.clone();
+                    }
+                    union.or(b);
+                }
+            }
+            BitSet result = union == null ? widest : canon(union);
+            memo.put(e, result);
+            return result;
+        }
+
+        private BitSet of(Expr x) {
+            BitSet b = memo.get(x);
+            if (b != null) {
+                return b;
+            }
+            Integer i = index.get(x);
+            if (i != null) {
+                BitSet one = new BitSet();
+                one.set(i);
+                b = canon(one);
+                memo.put(x, b);
+                return b;
+            }
+            if (x instanceof Op || (x instanceof Signal s && design.driver(s) != null && !(s instanceof Reg)
+                    && !(s instanceof MemRead))) {
+                throw new IllegalStateException("simulator: support of " + x + " needed before it was computed");
+            }
+            return empty; // a constant or an undriven signal
+        }
+
+        private BitSet canon(BitSet b) {
+            return canonical.computeIfAbsent(b, k -> k);
+        }
+
+        /** Statements marking dirty the partitions that depend on a source. */
+        String marks(Expr source) {
+            Integer i = index.get(source);
+            StringBuilder sb = new StringBuilder();
+            if (i != null) {
+                for (int p : partition.sourceReaders.get(i)) {
+                    sb.append(" d").append(p).append(" = true;");
+                }
+            }
+            return sb.toString().trim();
+        }
+    }
+
+    /** Writes {@code value} into narrow field f; if it changed, marks the partitions depending on source. */
+    private String commitNarrow(String f, String value, Expr source) {
+        String marks = sources.marks(source);
+        return marks.isEmpty() ? f + " = " + value + ";"
+                : "if (" + f + " != (" + value + ")) { " + f + " = " + value + "; " + marks + " }";
+    }
+
+    /** Copies wide {@code from} into f; if it changed, marks the partitions depending on source. */
+    private String commitWide(String from, String f, int width, Expr source) {
+        String marks = sources.marks(source);
+        return marks.isEmpty() ? "System.arraycopy(" + from + ", 0, " + f + ", 0, " + words(width) + ");"
+                : "if (SimOps.copyChanged(" + from + ", " + f + ")) { " + marks + " }";
+    }
+
     private void emitSignal(Signal s) {
         Expr d = design.driver(s);
         String f = signalField.get(s);
@@ -289,9 +457,9 @@ final class SimCompiler {
             return;
         }
         if (s.width() > 64) {
-            evalStmts.add("System.arraycopy(" + ref(d) + ", 0, " + f + ", 0, " + words(s.width()) + ");");
+            addEval("System.arraycopy(" + ref(d) + ", 0, " + f + ", 0, " + words(s.width()) + ");");
         } else {
-            evalStmts.add(f + " = " + ref(d) + ";");
+            addEval(f + " = " + ref(d) + ";");
         }
     }
 
@@ -372,7 +540,7 @@ final class SimCompiler {
             String expr = "SimOps.parityAnd(" + ref(x) + ", " + constant(c) + ")";
             if (fanout.getOrDefault(op, 0) > 1) {
                 String f = newField(1);
-                evalStmts.add(f + " = " + expr + ";");
+                addEval(f + " = " + expr + ";");
                 code.put(op, f);
             } else {
                 code.put(op, expr);
@@ -383,13 +551,13 @@ final class SimCompiler {
         if (wide) {
             String f = newField(op.width());
             code.put(op, f);
-            evalStmts.add(wideOp(op, f));
+            addEval(wideOp(op, f));
             return;
         }
         String expr = narrowOp(op);
         if (fanout.getOrDefault(op, 0) > 1 || expr.length() > INLINE_CHARS) {
             String f = newField(op.width());
-            evalStmts.add(f + " = " + expr + ";");
+            addEval(f + " = " + expr + ";");
             code.put(op, f);
         } else {
             code.put(op, expr);
@@ -529,16 +697,14 @@ final class SimCompiler {
             if (r.width() > 64) {
                 fields.add("final long[] " + tmp + " = new long[" + words(r.width()) + "];");
                 tickStmts.add("System.arraycopy(" + ref(next) + ", 0, " + tmp + ", 0, " + words(r.width()) + ");");
-                commitStmts.add(r.hasReset()
-                        ? "if (resetNow) { System.arraycopy(" + constantOf(r.resetValue(), r.width()) + ", 0, " + f
-                        + ", 0, " + words(r.width()) + "); } else { System.arraycopy(" + tmp + ", 0, " + f + ", 0, "
-                        + words(r.width()) + "); }"
-                        : "System.arraycopy(" + tmp + ", 0, " + f + ", 0, " + words(r.width()) + ");");
+                String from = r.hasReset() ? "(resetNow ? " + constantOf(r.resetValue(), r.width()) + " : " + tmp + ")"
+                        : tmp;
+                commitStmts.add(commitWide(from, f, r.width(), r));
             } else {
                 fields.add("long " + tmp + ";");
                 tickStmts.add(tmp + " = " + ref(next) + ";");
-                commitStmts.add(f + " = " + (r.hasReset() ? "resetNow ? " + hex(r.resetValue().longValue()) + " : " : "")
-                        + tmp + ";");
+                commitStmts.add(commitNarrow(f, (r.hasReset() ? "resetNow ? " + hex(r.resetValue().longValue()) + " : "
+                        : "") + tmp, r));
             }
         }
         for (MemRead r : memReads) {
@@ -555,11 +721,11 @@ final class SimCompiler {
                 fields.add("boolean e" + f + ";");
                 tickStmts.add("e" + f + " = false; " + guard + "{ System.arraycopy(mem" + m + "[(int) " + addr
                         + "], 0, " + tmp + ", 0, " + words(r.width()) + "); e" + f + " = true; }");
-                commitStmts.add("if (e" + f + ") System.arraycopy(" + tmp + ", 0, " + f + ", 0, " + words(r.width()) + ");");
+                commitStmts.add("if (e" + f + ") { " + commitWide(tmp, f, r.width(), r) + " }");
             } else {
                 fields.add("long " + tmp + ";");
                 tickStmts.add(tmp + " = " + f + "; " + guard + tmp + " = mem" + m + "[(int) " + addr + "];");
-                commitStmts.add(f + " = " + tmp + ";");
+                commitStmts.add(commitNarrow(f, tmp, r));
             }
         }
         // 2. memory writes (after the reads above: read-first)
@@ -593,7 +759,7 @@ final class SimCompiler {
                 + b.depth() + ", " + ref(b.read.a()) + ", " + ref(b.read.b()) + ", bankRsel" + k + ", bankR" + k
                 + ", nbankR" + k + "); else System.arraycopy(bankR" + k + ", 0, nbankR" + k + ", 0, " + b.rowWords()
                 + ");");
-        commitStmts.add("System.arraycopy(nbankR" + k + ", 0, bankR" + k + ", 0, " + b.rowWords() + ");");
+        commitStmts.add(commitWide("nbankR" + k, "bankR" + k, 64 * b.rowWords(), b.readPort(0)));
     }
 
     /** The writes of a bank's lanes: lane i, if enabled, to row sel_i ? a : b. */
@@ -643,7 +809,7 @@ final class SimCompiler {
             sb.append("  ").append(f).append('\n');
         }
         sb.append("  boolean resetNow;\n");
-        chunked(sb, "eval", evalStmts);
+        emitEval(sb);
         chunked(sb, "next", tickStmts);
         chunked(sb, "commit", commitStmts);
         sb.append("  public void tick() { resetNow = ").append(resetActive()).append("; next(); commit(); }\n");
@@ -654,8 +820,65 @@ final class SimCompiler {
         return sb.toString();
     }
 
+    /**
+     * The partitions of the combinational statements, each run by {@code eval()} only while its dirty flag is set
+     * (all are set at first and by an asynchronous reset).
+     */
+    /**
+     * The partitions of the combinational statements, each run by {@code eval()} only while its dirty flag is set
+     * (all are set at first and by an asynchronous reset); a statement read by later partitions marks them dirty
+     * when its value changes.
+     */
+    private void emitEval(StringBuilder sb) {
+        List<String> dispatch = new ArrayList<>();
+        List<String> markAll = new ArrayList<>();
+        if (design.resetStyle().async()) {
+            dispatch.add("if (" + resetActive() + ") { asyncReset(); markAll(); }");
+        }
+        for (int p = 0; p < partition.parts.size(); p++) {
+            List<String> stmts = new ArrayList<>();
+            for (int i : partition.parts.get(p)) {
+                stmts.add(withChangeMarks(i, sb));
+            }
+            sb.append("  boolean d").append(p).append(" = true;\n");
+            List<String> calls = chunkMethods(sb, "eval" + p, stmts);
+            dispatch.add("if (d" + p + ") { d" + p + " = false; " + String.join(" ", calls) + " }");
+            markAll.add("d" + p + " = true;");
+        }
+        chunked(sb, "eval", dispatch);
+        chunked(sb, "markAll", markAll);
+    }
+
+    /**
+     * Statement i, followed by marking its readers in later partitions dirty: a narrow value if it changed, a wide
+     * one whenever it was computed (comparing 1024-bit values cost more than it saved in the bench).
+     */
+    private String withChangeMarks(int i, StringBuilder sb) {
+        String stmt = evalStmts.get(i);
+        java.util.TreeSet<Integer> readers = partition.consumers.get(i);
+        if (readers.isEmpty()) {
+            return stmt;
+        }
+        StringBuilder marks = new StringBuilder();
+        readers.forEach(p -> marks.append(" d").append(p).append(" = true;"));
+        Expr owner = evalOwners.get(i);
+        String f = owner instanceof Signal sig ? signalField.get(sig) : code.get(owner);
+        if (owner.width() <= 64) {
+            return "{ long was = " + f + "; " + stmt + " if (" + f + " != was) {" + marks + " } }";
+        }
+        return stmt + marks;
+    }
+
     /** Splits statements into methods {@code name_0 .. name_K}, called in order by {@code name()}. */
     private void chunked(StringBuilder sb, String name, List<String> stmts) {
+        List<String> calls = chunkMethods(sb, name, stmts);
+        sb.append("  ").append(name.equals("eval") ? "public" : "private").append(" void ").append(name).append("() {");
+        calls.forEach(c -> sb.append(" ").append(c));
+        sb.append(" }\n");
+    }
+
+    /** Writes statements as methods {@code name_0 .. name_K}; returns their calls, in order. */
+    private List<String> chunkMethods(StringBuilder sb, String name, List<String> stmts) {
         List<List<String>> chunks = new ArrayList<>();
         List<String> cur = new ArrayList<>();
         int chars = 0;
@@ -676,11 +899,11 @@ final class SimCompiler {
             }
             sb.append("  }\n");
         }
-        sb.append("  ").append(name.equals("eval") ? "public" : "private").append(" void ").append(name).append("() {");
+        List<String> calls = new ArrayList<>();
         for (int i = 0; i < chunks.size(); i++) {
-            sb.append(" ").append(name).append("_").append(i).append("();");
+            calls.add(name + "_" + i + "();");
         }
-        sb.append(" }\n");
+        return calls;
     }
 
     private void emitAsyncReset(StringBuilder sb) {
@@ -708,11 +931,11 @@ final class SimCompiler {
                 s -> "System.arraycopy(" + fieldOf(s) + ", 0, d, 0, " + words(s.width()) + "); return;",
                 "throw new IllegalArgumentException(\"signal \" + id + \" is narrow or unknown\");", false);
         accessor(sb, "public void set(int id, long v)", "set", s -> s.settable() && !s.wide(),
-                s -> fieldOf(s) + " = v; return;",
+                s -> commitNarrow(fieldOf(s), "v", s.signal()) + " return;",
                 "throw new IllegalArgumentException(\"signal \" + id + \" is not a narrow input\");",
                 false);
         accessor(sb, "public void setWide(int id, long[] v)", "setWide", s -> s.settable() && s.wide(),
-                s -> "System.arraycopy(v, 0, " + fieldOf(s) + ", 0, " + words(s.width()) + "); return;",
+                s -> commitWide("v", fieldOf(s), s.width(), s.signal()) + " return;",
                 "throw new IllegalArgumentException(\"signal \" + id + \" is not a wide input\");", false);
         // memories
         sb.append("  public void readMem(int m, int a, long[] d) {\n    switch (m) {\n");

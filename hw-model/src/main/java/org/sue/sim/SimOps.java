@@ -91,6 +91,16 @@ public final class SimOps {
         d[d.length - 1] &= topMask;
     }
 
+    /** Copies {@code from} into {@code to}; true if that changed {@code to}. */
+    public static boolean copyChanged(long[] from, long[] to) {
+        boolean changed = false;
+        for (int i = 0; i < to.length; i++) {
+            changed |= to[i] != from[i];
+            to[i] = from[i];
+        }
+        return changed;
+    }
+
     public static boolean eq(long[] a, long[] b) {
         for (int i = 0; i < a.length; i++) {
             if (a[i] != b[i]) {
