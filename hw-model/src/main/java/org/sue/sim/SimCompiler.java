@@ -421,17 +421,18 @@ final class SimCompiler {
             return canonical.computeIfAbsent(b, k -> k);
         }
 
-        /** Statements marking dirty the partitions that depend on a source. */
+        /** Statements marking dirty the partitions that read a source. */
         String marks(Expr source) {
             Integer i = index.get(source);
-            StringBuilder sb = new StringBuilder();
-            if (i != null) {
-                for (int p : partition.sourceReaders.get(i)) {
-                    sb.append(" d").append(p).append(" = true;");
-                }
-            }
-            return sb.toString().trim();
+            return i == null ? "" : SimCompiler.marks(partition.sourceReaders.get(i));
         }
+    }
+
+    /** Statements setting the dirty flags of partitions. */
+    private static String marks(java.util.Collection<Integer> parts) {
+        StringBuilder sb = new StringBuilder();
+        parts.forEach(p -> sb.append(sb.length() == 0 ? "" : " ").append("d").append(p).append(" = true;"));
+        return sb.toString();
     }
 
     /** Writes {@code value} into narrow field f; if it changed, marks the partitions depending on source. */
@@ -822,10 +823,6 @@ final class SimCompiler {
 
     /**
      * The partitions of the combinational statements, each run by {@code eval()} only while its dirty flag is set
-     * (all are set at first and by an asynchronous reset).
-     */
-    /**
-     * The partitions of the combinational statements, each run by {@code eval()} only while its dirty flag is set
      * (all are set at first and by an asynchronous reset); a statement read by later partitions marks them dirty
      * when its value changes.
      */
@@ -838,7 +835,7 @@ final class SimCompiler {
         for (int p = 0; p < partition.parts.size(); p++) {
             List<String> stmts = new ArrayList<>();
             for (int i : partition.parts.get(p)) {
-                stmts.add(withChangeMarks(i, sb));
+                stmts.add(withChangeMarks(i));
             }
             sb.append("  boolean d").append(p).append(" = true;\n");
             List<String> calls = chunkMethods(sb, "eval" + p, stmts);
@@ -853,20 +850,19 @@ final class SimCompiler {
      * Statement i, followed by marking its readers in later partitions dirty: a narrow value if it changed, a wide
      * one whenever it was computed (comparing 1024-bit values cost more than it saved in the bench).
      */
-    private String withChangeMarks(int i, StringBuilder sb) {
+    private String withChangeMarks(int i) {
         String stmt = evalStmts.get(i);
         java.util.TreeSet<Integer> readers = partition.consumers.get(i);
         if (readers.isEmpty()) {
             return stmt;
         }
-        StringBuilder marks = new StringBuilder();
-        readers.forEach(p -> marks.append(" d").append(p).append(" = true;"));
+        String marks = marks(readers);
         Expr owner = evalOwners.get(i);
         String f = owner instanceof Signal sig ? signalField.get(sig) : code.get(owner);
         if (owner.width() <= 64) {
-            return "{ long was = " + f + "; " + stmt + " if (" + f + " != was) {" + marks + " } }";
+            return "{ long was = " + f + "; " + stmt + " if (" + f + " != was) { " + marks + " } }";
         }
-        return stmt + marks;
+        return stmt + " " + marks;
     }
 
     /** Splits statements into methods {@code name_0 .. name_K}, called in order by {@code name()}. */

@@ -33,10 +33,10 @@ class SueInstanceCbfcTest {
         SueInstanceTest.check(r);
         run.idle(5000);
         for (String side : new String[] {"A", "B"}) {
-            assertEquals(0, peek(run, side, "cbfc_cf_update_errors"), side + ": every CF_Update right");
-            assertEquals(0, peek(run, side, "cbfc_cc_credits_recovered"), side + ": a lossless link loses nothing,"
+            assertEquals(0, run.peek(side, "cbfc_cf_update_errors"), side + ": every CF_Update right");
+            assertEquals(0, run.peek(side, "cbfc_cc_credits_recovered"), side + ": a lossless link loses nothing,"
                     + " and no CC_Update overtakes the frames before it");
-            assertTrue(peek(run, side, "cbfc_s_cu_watermark_0") > 64, side + ": VC 0 used its credits");
+            assertTrue(run.peek(side, "cbfc_s_cu_watermark_0") > 64, side + ": VC 0 used its credits");
             noOverflowAndEveryCreditBack(run, side);
         }
     }
@@ -51,7 +51,7 @@ class SueInstanceCbfcTest {
         SueInstanceTest.check(r);
         run.idle(5000);
         for (String side : new String[] {"A", "B"}) {
-            assertTrue(peek(run, side, "cbfc_cc_credits_recovered") > 0, side + ": lost frames' credits recovered");
+            assertTrue(run.peek(side, "cbfc_cc_credits_recovered") > 0, side + ": lost frames' credits recovered");
             noOverflowAndEveryCreditBack(run, side);
         }
     }
@@ -71,10 +71,10 @@ class SueInstanceCbfcTest {
         assertEquals(0, r.aToB().retransmitted() + r.bToA().retransmitted(), "LLR left the transport nothing to do");
         run.idle(5000);
         for (String side : new String[] {"A", "B"}) {
-            assertTrue(peek(run, side, "llr_rx_replay") > 0, side + ": LLR repaired frames");
-            assertTrue(peek(run, side, "cbfc_cc_updates_received") > 0, side + ": CC_Updates arrived");
-            assertEquals(0, peek(run, side, "cbfc_cc_credits_recovered"), side + ": no frame lost, none overtaken");
-            assertEquals(0, peek(run, side, "cbfc_cf_update_errors"), side + ": every CF_Update right");
+            assertTrue(run.peek(side, "llr_rx_replay") > 0, side + ": LLR repaired frames");
+            assertTrue(run.peek(side, "cbfc_cc_updates_received") > 0, side + ": CC_Updates arrived");
+            assertEquals(0, run.peek(side, "cbfc_cc_credits_recovered"), side + ": no frame lost, none overtaken");
+            assertEquals(0, run.peek(side, "cbfc_cf_update_errors"), side + ": every CF_Update right");
             noOverflowAndEveryCreditBack(run, side);
         }
     }
@@ -95,10 +95,10 @@ class SueInstanceCbfcTest {
         SueInstanceTest.check(r);
         assertTrue(r.aToB().retransmitted() + r.bToA().retransmitted() > 0, "the transport resent what LLR flushed");
         run.idle(5000);
-        assertTrue(peek(run, "A", "cbfc_cc_credits_recovered") + peek(run, "B", "cbfc_cc_credits_recovered") > 0,
+        assertTrue(run.peekA("cbfc_cc_credits_recovered") + run.peekB("cbfc_cc_credits_recovered") > 0,
                 "the flushed frames' credits recovered");
         for (String side : new String[] {"A", "B"}) {
-            assertEquals(0, peek(run, side, "cbfc_cf_update_errors"), side + ": every CF_Update right");
+            assertEquals(0, run.peek(side, "cbfc_cf_update_errors"), side + ": every CF_Update right");
             noOverflowAndEveryCreditBack(run, side);
         }
     }
@@ -123,19 +123,15 @@ class SueInstanceCbfcTest {
                 .withCbfc(otherCodes)).getMessage().contains("cbfc.codes"));
     }
 
-    private static long peek(TwoXpuRun run, String side, String port) {
-        return side.equals("A") ? run.peekA(port) : run.peekB(port);
-    }
-
     /** No overflow drop, no charge past a limit, and every credit back: nothing in use or reserved anywhere. */
     private static void noOverflowAndEveryCreditBack(TwoXpuRun run, String side) {
-        assertEquals(0, peek(run, side, "net_drops_overflow"), side + ": no overflow drops");
-        assertEquals(0, peek(run, side, "cbfc_credit_overdraws"), side + ": no charge past a limit");
+        assertEquals(0, run.peek(side, "net_drops_overflow"), side + ": no overflow drops");
+        assertEquals(0, run.peek(side, "cbfc_credit_overdraws"), side + ": no charge past a limit");
         for (int v = 0; v < 4; v++) {
-            assertEquals(0, peek(run, side, "cbfc_s_cu_" + v), side + ": VC " + v + " credits in use at the end");
-            assertEquals(0, peek(run, side, "cbfc_reserved_" + v), side + ": VC " + v + " credits reserved at the end");
+            assertEquals(0, run.peek(side, "cbfc_s_cu_" + v), side + ": VC " + v + " credits in use at the end");
+            assertEquals(0, run.peek(side, "cbfc_reserved_" + v), side + ": VC " + v + " credits reserved at the end");
         }
-        assertEquals(0, peek(run, side, "cbfc_s_p_cu"), side + ": port credits in use at the end");
+        assertEquals(0, run.peek(side, "cbfc_s_p_cu"), side + ": port credits in use at the end");
     }
 
 }

@@ -14,10 +14,10 @@ import org.sue.sim.Simulator;
 class SueInstanceScenarioTest {
     @Test
     void theRecordedInstanceRetransmitsNacksAndDelivers() {
-        SueInstancePeerTraffic stimulus = runDelivering("sue_instance_w512_d16", 100);
-        XpuSide local = stimulus.local();
-        XpuSide peer = stimulus.peer();
-        String state = "\n  " + local.state() + "\n  " + peer.state();
+        Recorded run = runDelivering("sue_instance_w512_d16", 100);
+        XpuSide local = run.local();
+        XpuSide peer = run.peer();
+        String state = run.state();
         assertTrue(local.counter("tp_tx_retransmitted_pdus") > 0, "retransmitted" + state);
         assertTrue(local.counter("tp_tx_nacks_received") > 0, "NACKs received" + state);
         assertTrue(local.counter("tp_tx_timeouts") > 0, "a timeout" + state);
@@ -32,10 +32,10 @@ class SueInstanceScenarioTest {
     /** The PFC scenario: both sides asked for pauses, and the recorded side's FIFO never overflowed. */
     @Test
     void theRecordedPfcInstancePausesAndIsPaused() {
-        SueInstancePeerTraffic stimulus = runDelivering("sue_instance_pfc_w512_d16", 50);
-        XpuSide local = stimulus.local();
-        XpuSide peer = stimulus.peer();
-        String state = "\n  " + local.state() + "\n  " + peer.state();
+        Recorded run = runDelivering("sue_instance_pfc_w512_d16", 50);
+        XpuSide local = run.local();
+        XpuSide peer = run.peer();
+        String state = run.state();
         assertTrue(local.counter("pfc_xoff_frames_sent") > 0 && peer.counter("pfc_xoff_frames_sent") > 0,
                 "pauses asked for both ways" + state);
         assertTrue(local.counter("pfc_frames_sent") > 1, "the priorities' states changed" + state);
@@ -46,10 +46,10 @@ class SueInstanceScenarioTest {
     /** The CBFC scenario: credits ran short, lost frames' credits came back, nothing overflowed. */
     @Test
     void theRecordedCbfcInstanceRunsOnCredits() {
-        SueInstancePeerTraffic stimulus = runDelivering("sue_instance_cbfc_w512_d16", 50);
-        XpuSide local = stimulus.local();
-        XpuSide peer = stimulus.peer();
-        String state = "\n  " + local.state() + "\n  " + peer.state();
+        Recorded run = runDelivering("sue_instance_cbfc_w512_d16", 50);
+        XpuSide local = run.local();
+        XpuSide peer = run.peer();
+        String state = run.state();
         long reserved = 0;
         for (int v = 0; v < 4; v++) {
             reserved += local.counter("cbfc_reserved_" + v);
@@ -71,10 +71,10 @@ class SueInstanceScenarioTest {
      */
     @Test
     void theRecordedLlrPfcInstanceRepairsAndPauses() {
-        SueInstancePeerTraffic stimulus = runDelivering("sue_instance_llr_pfc_w512_d16", 50);
-        XpuSide local = stimulus.local();
-        XpuSide peer = stimulus.peer();
-        String state = "\n  " + local.state() + "\n  " + peer.state();
+        Recorded run = runDelivering("sue_instance_llr_pfc_w512_d16", 50);
+        XpuSide local = run.local();
+        XpuSide peer = run.peer();
+        String state = run.state();
         assertTrue(local.counter("llr_rx_replay") + peer.counter("llr_rx_replay") > 0, "LLR repaired frames" + state);
         assertTrue(local.counter("pfc_xoff_frames_sent") > 0 && peer.counter("pfc_xoff_frames_sent") > 0,
                 "pauses asked for both ways" + state);
@@ -88,10 +88,10 @@ class SueInstanceScenarioTest {
      */
     @Test
     void theRecordedLlrCbfcInstanceRepairsAndRunsOnCredits() {
-        SueInstancePeerTraffic stimulus = runDelivering("sue_instance_llr_cbfc_w512_d16", 50);
-        XpuSide local = stimulus.local();
-        XpuSide peer = stimulus.peer();
-        String state = "\n  " + local.state() + "\n  " + peer.state();
+        Recorded run = runDelivering("sue_instance_llr_cbfc_w512_d16", 50);
+        XpuSide local = run.local();
+        XpuSide peer = run.peer();
+        String state = run.state();
         assertTrue(local.counter("llr_rx_replay") + peer.counter("llr_rx_replay") > 0, "LLR repaired frames" + state);
         assertTrue(local.counter("cbfc_cc_updates_received") > 0 && local.counter("cbfc_cf_updates_received") > 0,
                 "CC_Updates and CF_Updates received" + state);
@@ -105,7 +105,7 @@ class SueInstanceScenarioTest {
      * Runs the scenario's stimulus against the instance for all its cycles and checks that at least {@code commands}
      * arrived each way, each side's the start of what the other sent, per VC.
      */
-    private static SueInstancePeerTraffic runDelivering(String scenario, int commands) {
+    private static Recorded runDelivering(String scenario, int commands) {
         GoldenScenario s = GoldenScenarios.byName(scenario);
         SueInstancePeerTraffic stimulus = (SueInstancePeerTraffic) s.stimulus().get();
         try (Simulator sim = Simulator.compile(GoldenFiles.elaborate(s))) {
@@ -118,6 +118,10 @@ class SueInstanceScenarioTest {
                 "commands delivered both ways" + state);
         assertTrue(local.deliveredIntact(false) && peer.deliveredIntact(false),
                 "what arrived is, per VC, the start of what was sent" + state);
-        return stimulus;
+        return new Recorded(local, peer, state);
+    }
+
+    /** Both XPU sides of a recorded scenario after its last cycle, and their state for failure messages. */
+    private record Recorded(XpuSide local, XpuSide peer, String state) {
     }
 }

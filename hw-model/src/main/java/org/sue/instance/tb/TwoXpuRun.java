@@ -261,6 +261,15 @@ public final class TwoXpuRun {
         return b.counter(port);
     }
 
+    /** The port of side "A" or "B". */
+    public long peek(String side, String port) {
+        return switch (side) {
+            case "A" -> peekA(port);
+            case "B" -> peekB(port);
+            default -> throw new IllegalArgumentException("side must be A or B, got '" + side + "'");
+        };
+    }
+
     /** Commands XPU A sent so far, per VC, in order; what XPU B received, likewise; and the other way. */
     public Map<Integer, List<CommandCodec.Command>> sentAToB() {
         return a.sent();
