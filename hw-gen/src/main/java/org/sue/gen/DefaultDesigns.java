@@ -94,19 +94,20 @@ public final class DefaultDesigns {
     /**
      * A small instance for FPGA experiments (configs/small_fpga.json): 256-bit XPU data on a 512-bit bus, 64
      * destinations, a 64 KiB packing buffer and a 64 KiB retransmit store, Ethernet/IPv4/UDP; PFC with XOFF at 4 KiB
-     * and XON at 2 KiB of a 32 KiB receive FIFO.
+     * and XON at 2 KiB of a 32 KiB receive FIFO, an 8 KiB receive FIFO per VC behind the transport.
      */
     public static SueInstance.Config smallInstance() {
         CommandPath.Config path = new CommandPath.Config(256, CommandTable.example(), 64, 1024, 2048, 16, 8, 32, 16);
         TransportConfig t = new TransportConfig(512, 64, 1, 65536, 256, 4096, 256, 16, 1, 2);
         return new SueInstance.Config(path, NetConfig.defaults(HeaderFormat.ETH_IPV4_UDP), t, 32, 16, 512)
                 .withLlr(LlrConfig.defaults(512).withLimits(64, 32768, 5000, 3))
-                .withPfc(PfcConfig.defaults(512).withThresholds(4096, 2048));
+                .withPfc(PfcConfig.defaults(512).withThresholds(4096, 2048)).withRxVcFifoDepth(128);
     }
 
     /**
      * A 512-bit bus (256-bit XPU data), AFH Gen2 compressed with a VLAN tag, otherwise the defaults; CBFC on a
-     * 1024-beat (64 KiB) receive FIFO: 512 port credits of 128 bytes, 256 per VC, largest frame 2304 bytes.
+     * 1024-beat (64 KiB) receive FIFO: 512 port credits of 128 bytes, 256 per VC, largest frame 2304 bytes; a VC's
+     * 256 credits in its own 512-beat (32 KiB) receive FIFO behind the transport.
      */
     public static SueInstance.Config gen2Instance() {
         CommandPath.Config p = CommandPath.Config.defaults(CommandTable.example());
@@ -115,6 +116,6 @@ public final class DefaultDesigns {
         TransportConfig t = TransportConfig.defaults(512);
         return new SueInstance.Config(path, NetConfig.defaults(HeaderFormat.AFH_GEN2_COMPRESSED).withVlan(true), t,
                 64, 32, 1024).withLlr(LlrConfig.defaults(512))
-                .withCbfc(CbfcConfig.defaults(512).withLimits(256, 512, 2304, 200_000));
+                .withCbfc(CbfcConfig.defaults(512).withLimits(256, 512, 2304, 200_000)).withRxVcFifoDepth(512);
     }
 }

@@ -140,6 +140,10 @@ public final class InstanceConfigJson {
                     c -> c.instance().rxDataCredits()),
             integer("receive", "fifoDepth", 16, 65536, "beats of the framing receiver's packet FIFO",
                     c -> c.instance().rxFifoDepth()),
+            integer("receive", "vcFifoDepth", 0, 65536, "beats of each VC's receive FIFO behind the transport, so"
+                    + " that a VC whose XPU holds back credit does not stop the others (0: none, PDUs unpacked in"
+                    + " arrival order; not given with CBFC: what a VC's credits cover)",
+                    c -> c.instance().rxVcFifoDepth()),
             bool("linkLayer", "llr", "Link Layer Retry between the framing and the MAC (LLR sideband and control"
                     + " channel on the MAC interface)", c -> c.instance().llr() != null),
             integer("linkLayer", "outstandingFramesMax", 1, 1 << 18, "LLR: unacknowledged frames at which new"
@@ -346,7 +350,12 @@ public final class InstanceConfigJson {
             SueInstance.Config.checkCbfc(path, net, instance.rxFifoDepth(), instance.llr(), null, c);
             return c;
         });
-        return new Settings(instance.withPfc(pfc).withCbfc(cbfc), HdlLanguage.valueOf((String) v.get("output.language")),
+        int vcFifoDepth = cbfc != null && !given(sections.get("receive"), "vcFifoDepth")
+                ? (int) ((long) cbfc.vcCreditLimit() * cbfc.creditSize() / (instance.busWidth() / 8))
+                : i(v, "receive.vcFifoDepth");
+        SueInstance.Config withVcFifos = build("receive", () -> instance.withPfc(pfc).withCbfc(cbfc)
+                .withRxVcFifoDepth(vcFifoDepth));
+        return new Settings(withVcFifos, HdlLanguage.valueOf((String) v.get("output.language")),
                 ResetStyle.valueOf((String) v.get("output.reset")));
     }
 

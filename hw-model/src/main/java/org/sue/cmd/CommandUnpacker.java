@@ -4,11 +4,15 @@ import org.sue.core.Tag;
 import java.util.ArrayList;
 import java.util.List;
 import org.sue.core.Component;
+import org.sue.core.Layout;
+import org.sue.core.Mem;
+import org.sue.core.ReadUnderWrite;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
 import org.sue.core.Port;
 import org.sue.core.Reg;
 import org.sue.core.Wire;
+import org.sue.lib.stream.Arbiter;
 import org.sue.lib.stream.Keep;
 import org.sue.lib.stream.Stream;
 import org.sue.lib.stream.StreamConfig;
@@ -29,7 +33,9 @@ import org.sue.net.SueMeta;
  * <p>Malformed commands end their PDU as {@link CommandCodec#unpack} does (same checks, same order): the commands
  * before them are delivered, the rest of the PDU is dropped and counted per reason ({@code drops_<reason>}); a zero
  * type byte is padding and ends the PDU without a count. The framing receiver delivers a PDU only if its R-CRC was
- * good, and is this block's receive buffer: while the XPU has no credit, this block stops taking beats.
+ * good. Without per-VC buffers it is this block's receive buffer: while the XPU has no credit, this block stops
+ * taking beats, whatever the VC of the PDUs behind. With them ({@code vcBufferDepth}) each VC's
+ * PDUs wait in a FIFO of their own and a VC without credit steps aside for the others.
  *
  * <p>Credits ({@code rx_credit} = {cmd_credit, cmd_vc[1:0], data_credit, data_vc[1:0]}): per VC the XPU starts with
  * {@code cmdCredits} command slots and {@code dataCredits} 256-byte data buffers; each command takes one slot and,
@@ -39,7 +45,12 @@ import org.sue.net.SueMeta;
  */
 public final class CommandUnpacker extends Component {
     public record Config(@Tag("s") int streamWidth, @Tag("d") int dataWidth, CommandTable table,
-                         @Tag("k") int cmdCredits, @Tag("kd") int dataCredits) {
+                         @Tag("k") int cmdCredits, @Tag("kd") int dataCredits, @Tag("vb") int vcBufferDepth) {
+        /** PDUs unpacked in the order they arrive, no per-VC buffers. */
+        public Config(int streamWidth, int dataWidth, CommandTable table, int cmdCredits, int dataCredits) {
+            this(streamWidth, dataWidth, table, cmdCredits, dataCredits, 0);
+        }
+
         public Config {
             new StreamConfig(streamWidth, SueMeta.WIDTH); // validates streamWidth
             if (dataWidth != 256 && dataWidth != 512 && dataWidth != 1024) {
@@ -59,6 +70,18 @@ public final class CommandUnpacker extends Component {
             if (dataCredits < 0 || dataCredits > 4095) {
                 throw new IllegalArgumentException("CommandUnpacker dataCredits must be 0..4095, got " + dataCredits);
             }
+            if (vcBufferDepth != 0 && (vcBufferDepth < 2 || vcBufferDepth > 65536)) {
+                throw new IllegalArgumentException("CommandUnpacker vcBufferDepth must be 0 (no per-VC buffers) or"
+                        + " 2..65536 beats, got " + vcBufferDepth);
+            }
+        }
+
+        public Config withVcBuffers(int depth) {
+            return new Config(streamWidth, dataWidth, table, cmdCredits, dataCredits, depth);
+        }
+
+        public boolean perVc() {
+            return vcBufferDepth > 0;
         }
     }
 
@@ -75,6 +98,8 @@ public final class CommandUnpacker extends Component {
     public final Port rxResetIn;
     public final Port rxResetOut;
     public final Port creditError;
+    /** With per-VC buffers: {vc, len} of each PDU that left its VC's FIFO; else null. */
+    public final Stream freed;
     private final Config config;
 
     public CommandUnpacker(Config config) {
@@ -105,7 +130,11 @@ public final class CommandUnpacker extends Component {
         Reg dataLeft = reg("data_left", 9, 0);
         Reg beat = reg("beat", 4, 0);
         Reg src = reg("src", 10, 0);
-        Reg vc = reg("vc", 2, 0);
+        Reg vc = reg("vc", 2, 0); // with per-VC buffers: the VC whose context is in the registers above
+        // the PDU stream the window reads: `in`, or with per-VC buffers the chosen VC's FIFO
+        VcContexts vcs = config.perVc() ? new VcContexts(vc) : null;
+        Stream pdus = vcs == null ? in : vcs.pdus;
+        freed = vcs == null ? null : vcs.freed;
 
         // ---- the command at the front of the window ---------------------------------------------------------------
         Expr type = wire("cmd_type", byteAt(window, 0));
@@ -156,7 +185,10 @@ public final class CommandUnpacker extends Component {
         malformed.set(0);
         cutByReset.set(0);
         Expr shortStream = lastIn; // waiting for bytes that will never come: the stream is shorter than len
-        when(dropping, () -> fire.set(0)).elseWhen(inData, () -> {
+        Wire waitCredit = wire("wait_credit", 1); // a command stands decoded, its credit missing
+        waitCredit.set(0);
+        Expr paused = vcs == null ? dropping : dropping.or(vcs.loading);
+        when(paused, () -> fire.set(0)).elseWhen(inData, () -> {
             when(rxResetIn, () -> {
                 done.set(1);
                 cutByReset.set(1);
@@ -187,7 +219,7 @@ public final class CommandUnpacker extends Component {
                     fire.set(1);
                     consume.set(firstNeed);
                     when(shortCommand.and(endsPdu), () -> done.set(1));
-                });
+                }).otherwise(() -> waitCredit.set(1));
         Expr firstBeat = wire("first_beat", fire.and(inData.not()));
         for (PackedCommand.Malformed m : PackedCommand.Malformed.values()) {
             counter("drops_" + m.name().toLowerCase(), malformed.eq(m.ordinal() + 1));
@@ -198,35 +230,44 @@ public final class CommandUnpacker extends Component {
         Expr base = wire("base", Hw.mux(done, Hw.zeros(8 * capacity),
                 window.shr(Hw.cat(consume.bits(fw - 1, 0), Hw.lit(3, 0)))));
         Expr fillBase = wire("fill_base", Hw.mux(done, Hw.lit(fw, 0), fill.sub(consume.bits(fw - 1, 0))));
-        in.tready().set(discardRest.or(done).or(lastIn.not().and(fillBase.le(capacity - lanes))));
-        Expr take = wire("take", in.tvalid().and(in.tready()));
+        Expr wantBeat = discardRest.or(done).or(lastIn.not().and(fillBase.le(capacity - lanes)));
+        if (vcs != null) {
+            vcs.schedule(remaining.eq(0).and(lastIn).and(inData.not()).and(dropping.not()), done.and(lastIn),
+                    waitCredit.and(rxResetIn.not()), rxResetIn);
+            wantBeat = wantBeat.and(vcs.switching.or(vcs.loading).not()); // the registers change hands
+        }
+        pdus.tready().set(wantBeat);
+        Expr take = wire("take", pdus.tvalid().and(pdus.tready()));
         Expr append = wire("append", take.and(discardRest.not()));
         Expr startPdu = wire("start_pdu", append.and(done));
-        Expr beatData = wire("beat_data", in.tdata().and(Keep.byteMask(in.tkeep())).resize(8 * capacity));
-        Expr beatBytesIn = Keep.count(in.tkeep(), fw);
+        Expr beatData = wire("beat_data", pdus.tdata().and(Keep.byteMask(pdus.tkeep())).resize(8 * capacity));
+        Expr beatBytesIn = Keep.count(pdus.tkeep(), fw);
         when(append, () -> {
             window.set(base.or(beatData.shl(Hw.cat(fillBase, Hw.lit(3, 0)))));
             fill.set(fillBase.add(beatBytesIn));
-            lastIn.set(in.tlast());
+            lastIn.set(pdus.tlast());
         }).otherwise(() -> {
             window.set(base);
             fill.set(fillBase);
         });
         when(discardRest, () -> {
             lastIn.set(1); // the window stays empty until the next PDU
-            dropping.set(take.and(in.tlast()).not());
+            dropping.set(take.and(pdus.tlast()).not());
         });
         when(startPdu, () -> {
-            remaining.set(SueMeta.LEN.of(in.tuser()));
-            src.set(SueMeta.SRC_XPU.of(in.tuser()));
-            vc.set(SueMeta.VC.of(in.tuser()));
+            remaining.set(SueMeta.LEN.of(pdus.tuser()));
+            src.set(SueMeta.SRC_XPU.of(pdus.tuser()));
+            vc.set(SueMeta.VC.of(pdus.tuser()));
         }).elseWhen(done, () -> remaining.set(0))
                 .otherwise(() -> remaining.set(remaining.sub(consume.resize(remaining.width()))));
         // a beat never consumes more than a PDU holds (LEN bits); the adder width above is only for the compares
         unused("consume_top", consume.bits(lw - 1, SueMeta.LEN.width()));
         // only the source, VC and length matter here
-        unused("tuser", in.tuser().bits(SueMeta.LEN.offset() - 1, SueMeta.VC.offset() + SueMeta.VC.width()),
-                in.tuser().bits(SueMeta.SRC_XPU.offset() - 1, 0));
+        unused("tuser", pdus.tuser().bits(SueMeta.LEN.offset() - 1, SueMeta.VC.offset() + SueMeta.VC.width()),
+                pdus.tuser().bits(SueMeta.SRC_XPU.offset() - 1, 0));
+        if (vcs != null) {
+            vcs.contextSwitch(new Reg[] {window, fill, remaining, lastIn, src}, rxResetIn);
+        }
 
         // ---- command state: beat 0 opens a command with more data, its last data beat closes it --------------------
         when(done, () -> inData.set(0)).elseWhen(firstBeat.and(shortCommand.not()), () -> {
@@ -293,6 +334,123 @@ public final class CommandUnpacker extends Component {
         resetOut.set(rxResetIn);
         rxResetOut.set(resetOut);
         creditError.set(error);
+    }
+
+    /**
+     * Per-VC buffering: each VC's PDUs wait in its own FIFO ({@code vc_<v>}), so a VC whose XPU holds back credit
+     * does not stop the others. The window registers hold one VC's context; at a PDU boundary the next PDU comes from
+     * the VCs in turn. A VC waiting for credit with another VC's work pending, or a context saved mid-PDU while the
+     * unpacker is idle, is switched in two cycles: its registers go to the {@code contexts} RAM in the cycle the
+     * switch is decided (nothing else moves then), the other VC's come back the cycle after ({@code loading}). A
+     * context saved while waiting for credit is resumed only after a credit of its VC came back. {@code freed}: a
+     * PDU's last beat left its FIFO, the cycle after (the receive buffer's accounting).
+     */
+    private final class VcContexts {
+        final Stream pdus;
+        final Stream freed;
+        final Reg loading = reg("ctx_loading", 1, 0);
+        final Wire switching = wire("ctx_switching", 1);
+        private final Reg vc;
+        private final List<Stream> queues = new ArrayList<>();
+        private final List<Reg> saved = new ArrayList<>();      // the VC's mid-PDU context is in the RAM
+        private final List<Reg> creditWait = new ArrayList<>(); // saved waiting for credit, none returned since
+        private final List<Wire> eligible = new ArrayList<>();  // the VC's FIFO may give the next beat
+        private final Wire target = wire("ctx_target", SueMeta.VC_WIDTH);
+        private final Wire stuck = wire("ctx_stuck", 1);
+
+        VcContexts(Reg vc) {
+            this.vc = vc;
+            Expr inVc = SueMeta.VC.of(in.tuser());
+            List<Expr> accepts = new ArrayList<>();
+            List<Expr> offers = new ArrayList<>();
+            List<Expr> payloads = new ArrayList<>();
+            for (int v = 0; v < SueMeta.VCS; v++) {
+                Stream mine = Stream.of(CommandUnpacker.this, "to_vc_" + v, in.tvalid().and(inVc.eq(v)), in.layout(),
+                        in.payload());
+                accepts.add(mine.ready());
+                Stream queue = mine.queue("vc_" + v, config.vcBufferDepth());
+                queues.add(queue);
+                saved.add(reg("vc_saved_" + v, 1, 0));
+                creditWait.add(reg("vc_credit_wait_" + v, 1, 0));
+                eligible.add(wire("vc_eligible_" + v, 1));
+                offers.add(queue.valid().and(eligible.get(v)));
+                payloads.add(queue.payload());
+            }
+            in.tready().set(Hw.select(accepts, inVc));
+            Expr sel = wire("pdu_vc", Arbiter.rotatingPick(offers, vc));
+            pdus = Stream.of(CommandUnpacker.this, "pdu", Hw.select(offers, sel), in.layout(),
+                    Hw.select(payloads, sel));
+            for (int v = 0; v < SueMeta.VCS; v++) {
+                queues.get(v).ready().set(pdus.ready().and(sel.eq(v)).and(eligible.get(v)));
+            }
+            Reg freedValid = reg("freed_out_valid", 1, 0);
+            Reg freedSize = regNoReset("freed_out_size", SueMeta.PDU_SIZE.width());
+            freedValid.set(pdus.fire().and(pdus.tlast()));
+            freedSize.set(SueMeta.sizeOf(pdus.tuser()));
+            freed = Stream.masterFlow(CommandUnpacker.this, "freed", SueMeta.PDU_SIZE);
+            Stream.flowOf(CommandUnpacker.this, "freed_pdu", freedValid, SueMeta.PDU_SIZE, freedSize).into(freed);
+        }
+
+        /**
+         * Which FIFO gives the next beat and when to switch: {@code idle} no PDU in the registers; {@code boundary}
+         * the PDU ends this cycle with its last beat in; {@code waiting} the front command waits for credit.
+         */
+        void schedule(Expr idle, Expr boundary, Expr waiting, Expr reset) {
+            List<Expr> resumable = new ArrayList<>();
+            List<Expr> fresh = new ArrayList<>();
+            List<Expr> other = new ArrayList<>();
+            for (int v = 0; v < SueMeta.VCS; v++) {
+                resumable.add(saved.get(v).and(creditWait.get(v).not()));
+                fresh.add(queues.get(v).valid().and(saved.get(v).not()));
+                other.add(resumable.get(v).or(fresh.get(v)).and(vc.ne(v)));
+            }
+            Expr anyResumable = wire("ctx_resumable", Hw.cat(resumable).orR());
+            Expr nextPdu = wire("next_pdu_any_vc", boundary.and(anyResumable.not()));
+            for (int v = 0; v < SueMeta.VCS; v++) {
+                eligible.get(v).set(Hw.mux(nextPdu, fresh.get(v), vc.eq(v)));
+            }
+            stuck.set(waiting.and(Hw.cat(other).orR()));
+            Expr resume = idle.and(loading.not()).and(anyResumable);
+            switching.set(resume.or(stuck).and(reset.not()));
+            target.set(Hw.mux(resume, Arbiter.rotatingPick(resumable, vc), Arbiter.rotatingPick(other, vc)));
+            counter("context_switches", switching);
+        }
+
+        /** Save {@code context} (the window registers) when switching away mid-PDU; load the next VC's after. */
+        void contextSwitch(Reg[] context, Expr reset) {
+            Layout.Spec[] fields = new Layout.Spec[context.length];
+            for (int i = 0; i < context.length; i++) {
+                fields[i] = Layout.bits(context[i].name(), context[i].width());
+            }
+            Layout layout = Layout.of("unpack_context", fields);
+            Layout.ExprBuilder now = layout.expr();
+            for (Reg r : context) {
+                now.set(r.name(), r);
+            }
+            Mem contexts = mem("contexts", SueMeta.VCS, layout.width(), ReadUnderWrite.READ_FIRST);
+            contexts.write(switching.and(stuck), vc, now.build());
+            Expr back = contexts.readSync("context_back", target, switching);
+            Expr resumed = wire("ctx_resumed", Hw.select(saved, vc));
+            loading.set(switching);
+            when(switching, () -> vc.set(target));
+            when(loading, () -> { // an empty context unless the VC's was saved: the reset values
+                for (Reg r : context) {
+                    r.set(Hw.mux(resumed, layout.get(back, r.name()), Hw.lit(r.width(), r.resetValue())));
+                }
+            });
+            for (int v = 0; v < SueMeta.VCS; v++) {
+                Expr credit = rxCredit.bit(5).and(rxCredit.bits(4, 3).eq(v)).or(rxCredit.bit(2)
+                        .and(rxCredit.bits(1, 0).eq(v)));
+                Expr leaving = switching.and(vc.eq(v));
+                Reg s = saved.get(v);
+                Reg w = creditWait.get(v);
+                when(leaving, () -> {
+                    s.set(stuck);
+                    w.set(stuck);
+                }).elseWhen(loading.and(vc.eq(v)), () -> s.set(0));
+                when(credit.or(reset), () -> w.set(0));
+            }
+        }
     }
 
     /** One credit count: spent by a delivery, given back by the XPU, reset by rx_reset_in; over-returns are errors. */

@@ -83,17 +83,17 @@ public final class SueInstance extends Component {
      */
     public record Config(CommandPath.Config path, NetConfig net, TransportConfig transport,
                          @Tag("rk") int rxCmdCredits, @Tag("rkd") int rxDataCredits, @Tag("rf") int rxFifoDepth,
-                         LlrConfig llr, PfcConfig pfc, CbfcConfig cbfc) {
-        /** Without Link Layer Retry or flow control. */
+                         LlrConfig llr, PfcConfig pfc, CbfcConfig cbfc, @Tag("rv") int rxVcFifoDepth) {
+        /** Without Link Layer Retry, flow control or per-VC receive buffers. */
         public Config(CommandPath.Config path, NetConfig net, TransportConfig transport, int rxCmdCredits,
                       int rxDataCredits, int rxFifoDepth) {
-            this(path, net, transport, rxCmdCredits, rxDataCredits, rxFifoDepth, null, null, null);
+            this(path, net, transport, rxCmdCredits, rxDataCredits, rxFifoDepth, null, null, null, 0);
         }
 
-        /** Without flow control. */
+        /** Without flow control or per-VC receive buffers. */
         public Config(CommandPath.Config path, NetConfig net, TransportConfig transport, int rxCmdCredits,
                       int rxDataCredits, int rxFifoDepth, LlrConfig llr) {
-            this(path, net, transport, rxCmdCredits, rxDataCredits, rxFifoDepth, llr, null, null);
+            this(path, net, transport, rxCmdCredits, rxDataCredits, rxFifoDepth, llr, null, null, 0);
         }
 
         public Config {
@@ -114,6 +114,10 @@ public final class SueInstance extends Component {
                         + path.destinations() + "), got " + transport.destinations());
             }
             path.receiver(rxCmdCredits, rxDataCredits); // validates the receive credits
+            if (rxVcFifoDepth != 0 && (rxVcFifoDepth < 2 || rxVcFifoDepth > 65536)) {
+                throw new IllegalArgumentException("SueInstance rxVcFifoDepth must be 0 (no per-VC receive buffers)"
+                        + " or 2..65536 beats per VC, got " + rxVcFifoDepth);
+            }
             new FrameReceiver.Config(2 * path.dataWidth(), net, rxFifoDepth, true);
             new FrameTransmitter.Config(2 * path.dataWidth(), net, path.destinations());
             if (llr != null) {
@@ -121,9 +125,30 @@ public final class SueInstance extends Component {
             }
             if (pfc != null) {
                 checkPfc(pfc, 2 * path.dataWidth(), rxFifoDepth);
+                checkVcBuffers("pfc.xoffBytes", pfc.xoffBytes() + 1L, 2 * path.dataWidth(), rxVcFifoDepth);
             }
             if (cbfc != null) {
                 checkCbfc(path, net, rxFifoDepth, llr, pfc, cbfc);
+                checkVcBuffers("cbfc.vcCreditLimit x creditSize", (long) cbfc.vcCreditLimit() * cbfc.creditSize(),
+                        2 * path.dataWidth(), rxVcFifoDepth);
+                if (rxVcFifoDepth > 0 && cbfc.creditSize() % (path.dataWidth() / 4) != 0) {
+                    throw new IllegalArgumentException("SueInstance cbfc.creditSize must be a multiple of the bus"
+                            + " beat (" + path.dataWidth() / 4 + " bytes) with per-VC receive buffers: a frame's"
+                            + " credits then cover the beats its PDU takes in its VC's FIFO, got "
+                            + cbfc.creditSize());
+                }
+            }
+        }
+
+        /**
+         * With per-VC receive buffers, what the flow control lets one VC have in flight ({@code bytes}) must fit in
+         * that VC's FIFO, so that one VC never fills its FIFO and stops the PDUs of the others behind it.
+         */
+        private static void checkVcBuffers(String what, long bytes, int busWidth, int rxVcFifoDepth) {
+            long fifoBytes = (long) rxVcFifoDepth * busWidth / 8;
+            if (rxVcFifoDepth > 0 && bytes > fifoBytes) {
+                throw new IllegalArgumentException("SueInstance " + what + " (" + bytes + " bytes) must fit in a"
+                        + " VC's receive FIFO: rxVcFifoDepth x bus bytes = " + fifoBytes);
             }
         }
 
@@ -204,7 +229,7 @@ public final class SueInstance extends Component {
             CbfcConfig cbfc = base.withLimits(base.vcCreditLimit(), base.portCreditLimit(),
                     largestFrameInCredits(path, net, base.creditSize()), base.ccTimerCycles());
             return new Config(path, net, TransportConfig.defaults(bus), 64, 32, 1024, LlrConfig.defaults(bus), null,
-                    cbfc);
+                    cbfc, base.vcCreditLimit() * base.creditSize() / (bus / 8));
         }
 
         /**
@@ -218,31 +243,42 @@ public final class SueInstance extends Component {
 
         /** The same instance without Link Layer Retry and flow control: the framing straight to the MAC. */
         public Config withoutLinkLayer() {
-            return new Config(path, net, transport, rxCmdCredits, rxDataCredits, rxFifoDepth, null, null, null);
+            return new Config(path, net, transport, rxCmdCredits, rxDataCredits, rxFifoDepth,
+                    null, null, null, rxVcFifoDepth);
         }
 
         public Config withNet(NetConfig n) {
-            return new Config(path, n, transport, rxCmdCredits, rxDataCredits, rxFifoDepth, llr, pfc, cbfc);
+            return new Config(path, n, transport, rxCmdCredits, rxDataCredits, rxFifoDepth,
+                    llr, pfc, cbfc, rxVcFifoDepth);
         }
 
         public Config withTransport(TransportConfig t) {
-            return new Config(path, net, t, rxCmdCredits, rxDataCredits, rxFifoDepth, llr, pfc, cbfc);
+            return new Config(path, net, t, rxCmdCredits, rxDataCredits, rxFifoDepth,
+                    llr, pfc, cbfc, rxVcFifoDepth);
         }
 
         public Config withRxFifoDepth(int beats) {
-            return new Config(path, net, transport, rxCmdCredits, rxDataCredits, beats, llr, pfc, cbfc);
+            return new Config(path, net, transport, rxCmdCredits, rxDataCredits, beats, llr, pfc, cbfc,
+                    rxVcFifoDepth);
+        }
+
+        public Config withRxVcFifoDepth(int beats) {
+            return new Config(path, net, transport, rxCmdCredits, rxDataCredits, rxFifoDepth, llr, pfc, cbfc, beats);
         }
 
         public Config withLlr(LlrConfig l) {
-            return new Config(path, net, transport, rxCmdCredits, rxDataCredits, rxFifoDepth, l, pfc, cbfc);
+            return new Config(path, net, transport, rxCmdCredits, rxDataCredits, rxFifoDepth,
+                    l, pfc, cbfc, rxVcFifoDepth);
         }
 
         public Config withCbfc(CbfcConfig c) {
-            return new Config(path, net, transport, rxCmdCredits, rxDataCredits, rxFifoDepth, llr, pfc, c);
+            return new Config(path, net, transport, rxCmdCredits, rxDataCredits, rxFifoDepth,
+                    llr, pfc, c, rxVcFifoDepth);
         }
 
         public Config withPfc(PfcConfig p) {
-            return new Config(path, net, transport, rxCmdCredits, rxDataCredits, rxFifoDepth, llr, p, cbfc);
+            return new Config(path, net, transport, rxCmdCredits, rxDataCredits, rxFifoDepth,
+                    llr, p, cbfc, rxVcFifoDepth);
         }
 
         public int busWidth() {
@@ -250,7 +286,7 @@ public final class SueInstance extends Component {
         }
 
         public CommandUnpacker.Config unpacker() {
-            return path.receiver(rxCmdCredits, rxDataCredits);
+            return path.receiver(rxCmdCredits, rxDataCredits).withVcBuffers(rxVcFifoDepth);
         }
     }
 
@@ -281,9 +317,11 @@ public final class SueInstance extends Component {
         acknowledgements(ttx, trx);
         identity(ttx, frx);
         status(ttx, frx, trx);
-        Expr linkVcReady = linkLayer(path, ttx, ftx, frx);
+        Departures leaving = departures(frx, trx, unpacker);
+        Expr linkVcReady = linkLayer(path, ttx, ftx, frx, leaving);
         if (config.pfc() == null && config.cbfc() == null) {
             unused("rx_fifo_kept", frx.buffered.valid(), frx.buffered.payload());
+            leaving.flows().forEach(f -> unused(f.name() + "_unread", f.valid(), f.payload()));
         }
         if (config.cbfc() == null) { // nothing to reserve or charge
             unused("link_credit_events", portOf(path, "picked_valid"), portOf(path, "picked_vc"),
@@ -310,7 +348,8 @@ public final class SueInstance extends Component {
      * the frames before it, so a replay must not let it overtake them); PFC frames go beside it. Messages of LLR
      * and CBFC share the control channel. Returns the VCs the link's flow control lets start.
      */
-    private Expr linkLayer(CommandPath path, TransportTx ttx, FrameTransmitter ftx, FrameReceiver frx) {
+    private Expr linkLayer(CommandPath path, TransportTx ttx, FrameTransmitter ftx, FrameReceiver frx,
+                           Departures leaving) {
         LlrTx ltx = config.llr() == null ? null : child("llr_tx", new LlrTx(config.llr()));
         LlrRx lrx = config.llr() == null ? null : child("llr_rx", new LlrRx(config.llr()));
         Stream control = framesFromMac(frx, lrx);
@@ -320,7 +359,7 @@ public final class SueInstance extends Component {
         if (config.cbfc() != null) {
             CbfcSender sender = child("cbfc_tx", new CbfcSender(config.cbfc()));
             retagged(ftx.out, "to_cbfc", sender.in.layout(), SueMeta.VC.of(ftx.out.tuser())).into(sender.in);
-            vcReady = creditBasedFlowControl(path, ttx, frx, sender, control, ctlOut, ctlIn);
+            vcReady = creditBasedFlowControl(path, ttx, frx, leaving, sender, control, ctlOut, ctlIn);
             if (ltx == null) {
                 exposeStream(sender, "m_axis_");
             } else { // CC_Updates numbered like the frames around them: never poisoned
@@ -331,7 +370,7 @@ public final class SueInstance extends Component {
             retagged(ftx.out, "to_llr", ltx.in.layout(), Hw.bool(false)).into(ltx.in);
         }
         if (config.pfc() != null) {
-            vcReady = priorityFlowControl(ftx, frx, ltx, control);
+            vcReady = priorityFlowControl(ftx, frx, leaving, ltx, control);
         } else if (config.cbfc() == null && ltx == null) {
             exposeStream(ftx, "m_axis_");
         }
@@ -353,8 +392,9 @@ public final class SueInstance extends Component {
      * cycles after their last beat, after the verdicts of the frames before them. CF_Updates cross on the control
      * channel. Returns the VCs the credits let start.
      */
-    private Expr creditBasedFlowControl(CommandPath path, TransportTx ttx, FrameReceiver frx, CbfcSender sender,
-                                        Stream ccUpdates, List<Stream> ctlOut, List<Stream> ctlIn) {
+    private Expr creditBasedFlowControl(CommandPath path, TransportTx ttx, FrameReceiver frx, Departures leaving,
+                                        CbfcSender sender, Stream ccUpdates, List<Stream> ctlOut,
+                                        List<Stream> ctlIn) {
         CbfcReceiver receiver = child("cbfc_rx", new CbfcReceiver(new CbfcReceiver.Config(config.cbfc(), CC_DELAY)));
         expose(sender.localMac);
         Port picked = portOf(path, "picked_valid");
@@ -373,9 +413,14 @@ public final class SueInstance extends Component {
         receiver.enqueue.valid().set(frx.buffered.valid());
         receiver.enqueue.field("vc").set(frx.buffered.field("vc"));
         receiver.enqueue.field("bytes").set(frameBytes(frx.buffered.field("len")));
-        receiver.dequeue.valid().set(frx.out.fire().and(frx.out.tlast()));
-        receiver.dequeue.field("vc").set(SueMeta.VC.of(frx.out.tuser()));
-        receiver.dequeue.field("bytes").set(frameBytes(SueMeta.LEN.of(frx.out.tuser())));
+        frameLeaves(leaving.delivered(), receiver.dequeue);
+        if (leaving.discarded() != null) {
+            frameLeaves(leaving.discarded(), receiver.discard);
+        } else {
+            receiver.discard.valid().set(Hw.bool(false)); // a frame leaves only one way
+            receiver.discard.field("vc").set(Hw.zeros(SueMeta.VC_WIDTH));
+            receiver.discard.field("bytes").set(Hw.zeros(CbfcConfig.FRAME_BYTES_WIDTH));
+        }
         sender.statusPorts().forEach((name, p) -> expose(p, "cbfc_" + name));
         receiver.statusPorts().forEach((name, p) -> expose(p, "cbfc_" + name));
         return sender.vcReady;
@@ -432,7 +477,8 @@ public final class SueInstance extends Component {
      * after its transmit side, beside the replay buffer); the MAC Control frames from the MAC hold VCs; the receive
      * FIFO's levels per VC ask for pauses. Returns the VCs PFC lets start.
      */
-    private Expr priorityFlowControl(FrameTransmitter ftx, FrameReceiver frx, LlrTx ltx, Stream pfcFrames) {
+    private Expr priorityFlowControl(FrameTransmitter ftx, FrameReceiver frx, Departures leaving, LlrTx ltx,
+                                     Stream pfcFrames) {
         PfcConfig pfc = config.pfc();
         PfcGenerator gen = child("pfc_gen", new PfcGenerator(pfc));
         PfcPause pause = child("pfc_pause", new PfcPause(pfc));
@@ -455,7 +501,7 @@ public final class SueInstance extends Component {
         }
         expose(gen.localMac);
         pfcFrames.into(pause.in);
-        List<Expr> levels = receiveLevels(frx);
+        List<Expr> levels = receiveLevels(frx, leaving);
         for (int v = 0; v < SueMeta.VCS; v++) {
             portOf(gen, "level_" + v).set(levels.get(v));
         }
@@ -469,29 +515,58 @@ public final class SueInstance extends Component {
     }
 
     /**
-     * Bytes of packet-FIFO beats each VC's frames hold: a frame counts from its verdict (the FIFO keeps it) to its last
-     * beat leaving; a frame still arriving is part of the headroom above XOFF.
+     * Bytes of receive-buffer beats each VC's frames hold: a frame counts from its verdict (the packet FIFO keeps it)
+     * until it leaves the receive buffer ({@link Departures}); a frame still arriving is part of the headroom above
+     * XOFF.
      */
-    private List<Expr> receiveLevels(FrameReceiver frx) {
+    private List<Expr> receiveLevels(FrameReceiver frx, Departures leaving) {
         int beatBytes = config.busWidth() / 8;
         int shift = Integer.numberOfTrailingZeros(beatBytes);
         Function<Expr, Expr> bytesOf = len -> len.resize(PfcConfig.LEVEL_WIDTH).add(beatBytes - 1).shr(shift)
                 .shl(shift);
         Expr inLen = wire("rx_level_in_bytes", bytesOf.apply(frx.buffered.field("len")));
-        Expr outMeta = frx.out.tuser();
-        Expr leaving = wire("rx_level_leaving", frx.out.fire().and(frx.out.tlast()));
-        Expr outLen = wire("rx_level_out_bytes", bytesOf.apply(SueMeta.LEN.of(outMeta)));
         List<Expr> levels = new ArrayList<>();
         for (int v = 0; v < SueMeta.VCS; v++) {
             Reg level = reg("rx_fifo_level_" + v + "_reg", PfcConfig.LEVEL_WIDTH, 0);
             Expr plus = Hw.mux(frx.buffered.valid().and(frx.buffered.field("vc").eq(v)), inLen,
                     Hw.zeros(PfcConfig.LEVEL_WIDTH));
-            Expr minus = Hw.mux(leaving.and(SueMeta.VC.of(outMeta).eq(v)), outLen, Hw.zeros(PfcConfig.LEVEL_WIDTH));
-            level.set(level.add(plus).sub(minus));
+            Expr next = level.add(plus);
+            for (Stream f : leaving.flows()) {
+                next = next.sub(Hw.mux(f.valid().and(f.field("vc").eq(v)), bytesOf.apply(f.field("len")),
+                        Hw.zeros(PfcConfig.LEVEL_WIDTH)));
+            }
+            level.set(next);
             out("rx_fifo_level_" + v, PfcConfig.LEVEL_WIDTH).set(level);
             levels.add(level);
         }
         return levels;
+    }
+
+    /**
+     * Where a frame the framing receiver kept leaves the receive buffer, as {vc, len} flows: without per-VC buffers
+     * as its last beat leaves the packet FIFO ({@code delivered}; {@code discarded} null); with them as its PDU's last
+     * beat leaves its VC's FIFO, or when the transport does not deliver it ({@code discarded}).
+     */
+    private record Departures(Stream delivered, Stream discarded) {
+        List<Stream> flows() {
+            return discarded == null ? List.of(delivered) : List.of(delivered, discarded);
+        }
+    }
+
+    private Departures departures(FrameReceiver frx, TransportRx trx, CommandUnpacker unpacker) {
+        if (unpacker.freed != null) {
+            return new Departures(unpacker.freed, trx.discarded);
+        }
+        unused("transport_discarded", trx.discarded.valid(), trx.discarded.payload());
+        return new Departures(Stream.flowOf(this, "rx_fifo_leaving", frx.out.fire().and(frx.out.tlast()),
+                SueMeta.PDU_SIZE, SueMeta.sizeOf(frx.out.tuser())), null);
+    }
+
+    /** CBFC's event of a frame leaving: its VC and its frame's bytes. */
+    private void frameLeaves(Stream pdu, Stream event) {
+        event.valid().set(pdu.valid());
+        event.field("vc").set(pdu.field("vc"));
+        event.field("bytes").set(frameBytes(pdu.field("len")));
     }
 
     /** A child's stream ports, under their own names. */
@@ -614,7 +689,8 @@ public final class SueInstance extends Component {
     private static boolean isStreamPort(Port p) {
         String n = p.name();
         return n.startsWith("m_axis_") || n.startsWith("s_axis_") || n.startsWith("peer_ack_")
-                || n.startsWith("ack_query_") || n.startsWith("ack_reply_") || n.startsWith("ack_request_");
+                || n.startsWith("ack_query_") || n.startsWith("ack_reply_") || n.startsWith("ack_request_")
+                || n.startsWith("discarded_");
     }
 
     public Config config() {

@@ -17,7 +17,8 @@ import org.sue.net.SueMeta;
  * Receiver side of Credit-Based Flow Control on one port (docs/protocol.md section 8): counts the credits of the
  * frames that enter the receive buffer (R_VC_CC, {@code enqueue}) and of those that leave it (R_VC_CF,
  * {@code dequeue}), returns the freed ones to the sender with CF_Updates on the control channel, and takes the
- * sender's CC_Update frames to give back the credits of frames lost on the link.
+ * sender's CC_Update frames to give back the credits of frames lost on the link. A frame can also leave the buffer
+ * discarded after it was enqueued ({@code discard}): its credits are freed too, beside a dequeue in the same cycle.
  *
  * <p>CF_Update of VC v ({@code ctl_out}: the CF code, {@code value} R_VC_CF, {@code vc} v) leaves when credits are
  * owed (R_VC_CF moved since the last one) and the last one is at least {@code cfMinSpacingBytes} of link time old, or
@@ -48,6 +49,7 @@ public final class CbfcReceiver extends Component {
 
     public final Stream enqueue;
     public final Stream dequeue;
+    public final Stream discard;
     public final Stream ccIn;
     public final Stream ctlOut;
     private final CbfcConfig config;
@@ -68,6 +70,7 @@ public final class CbfcReceiver extends Component {
                 Layout.bits("bytes", CbfcConfig.FRAME_BYTES_WIDTH));
         enqueue = Stream.slaveFlow(this, "enqueue", event);
         dequeue = Stream.slaveFlow(this, "dequeue", event);
+        discard = Stream.slaveFlow(this, "discard", event);
         ccIn = Stream.slaveFlow(this, "s_axis_cc", Stream.packet(config.dataWidth(), 1));
         ctlOut = Stream.master(this, "ctl_out", LinkControl.LAYOUT);
         for (int v = 0; v < SueMeta.VCS; v++) { // best-effort VCs count nothing
@@ -127,10 +130,11 @@ public final class CbfcReceiver extends Component {
         return new Cc(valid, counters);
     }
 
-    /** R_VC_CC and R_VC_CF: the CC_Update first, then the cycle's enqueue and dequeue. */
+    /** R_VC_CC and R_VC_CF: the CC_Update first, then the cycle's enqueue, dequeue and discard. */
     private void counters(Cc cc) {
-        Expr inCredits = wire("enqueue_credits", config.creditsOf(enqueue.field("bytes")));
-        Expr outCredits = wire("dequeue_credits", config.creditsOf(dequeue.field("bytes")));
+        Expr inCredits = credits(enqueue);
+        Expr outCredits = credits(dequeue);
+        Expr discardCredits = credits(discard);
         Reg recovered = reg("credits_recovered_total", 32, 0);
         Expr recoveredNow = Hw.zeros(32);
         for (int v = 0; v < SueMeta.VCS; v++) {
@@ -145,14 +149,23 @@ public final class CbfcReceiver extends Component {
             Expr recover = wire("cc_recover_" + v, cc.valid().and(lost.ne(0)).and(lost.msb().not()));
             Expr ccAfter = Hw.mux(recover, cc.counters().get(v), rcc);
             Expr cfAfter = Hw.mux(recover, rcf.add(lost), rcf);
-            Expr in = enqueue.valid().and(enqueue.field("vc").eq(v));
-            Expr out = dequeue.valid().and(dequeue.field("vc").eq(v));
-            rcc.set(Hw.mux(in, ccAfter.add(inCredits), ccAfter));
-            rcf.set(Hw.mux(out, cfAfter.add(outCredits), cfAfter));
+            rcc.set(plusFrame(ccAfter, enqueue, inCredits, v));
+            // a dequeue and a discard in one cycle are two frames leaving: both free their credits
+            rcf.set(plusFrame(plusFrame(cfAfter, dequeue, outCredits, v), discard, discardCredits, v));
             recoveredNow = recoveredNow.add(Hw.mux(recover, lost.resize(32), Hw.zeros(32)));
         }
         recovered.set(recovered.add(recoveredNow));
         statusOut("cc_credits_recovered", recovered);
+    }
+
+    /** The credits of the frame on {@code flow}, once for all VCs. */
+    private Expr credits(Stream flow) {
+        return wire(flow.name() + "_credits", config.creditsOf(flow.field("bytes")));
+    }
+
+    /** {@code count}, plus {@code credits} when {@code flow} carries a frame of VC v this cycle. */
+    private static Expr plusFrame(Expr count, Stream flow, Expr credits, int v) {
+        return Hw.mux(flow.valid().and(flow.field("vc").eq(v)), count.add(credits), count);
     }
 
     /** One CF_Update per VC when owed and spaced, or when the maximum spacing passed; VCs take turns. */

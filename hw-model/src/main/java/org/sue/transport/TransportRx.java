@@ -71,6 +71,11 @@ public final class TransportRx extends Component {
     public final Stream ackReply;
     /** Send an ACK-only PDU to {@code ack_request_xpu}. */
     public final Stream ackRequest;
+    /**
+     * {vc, len} of every PDU not delivered (dropped or ACK-only), the cycle after its decision: the receive buffer
+     * behind this block frees such a PDU's space here, as it frees a delivered one's as it leaves.
+     */
+    public final Stream discarded;
     /** Counter outputs by name. */
     public final Map<String, Port> counters = new LinkedHashMap<>();
     private final TransportConfig config;
@@ -123,6 +128,7 @@ public final class TransportRx extends Component {
         ackQuery = Stream.slaveFlow(this, "ack_query", AckLinks.ACK_QUERY);
         ackReply = Stream.masterFlow(this, "ack_reply", AckLinks.ACK_REPLY);
         ackRequest = Stream.master(this, "ack_request", AckLinks.ACK_REQUEST);
+        discarded = Stream.masterFlow(this, "discarded", SueMeta.PDU_SIZE);
 
         now = reg("now", TransportConfig.TIME_WIDTH, 0);
         now.set(now.add(1)); // free-running: the owed queue's times are cycles of it
@@ -217,6 +223,7 @@ public final class TransportRx extends Component {
                 .set("op", SueMeta.OP.of(user))
                 .set("rpsn", SueMeta.RPSN.of(user)).build();
         registered("peer", decide.and(known), AckLinks.PEER_ACK, peer).into(peerAck);
+        registered("discard", decide.and(inOrder.not()), SueMeta.PDU_SIZE, SueMeta.sizeOf(user)).into(discarded);
 
         count("accepted", accept);
         count("out_of_order_dropped", later);

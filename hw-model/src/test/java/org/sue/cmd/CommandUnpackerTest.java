@@ -54,10 +54,88 @@ class CommandUnpackerTest {
         bench.assertCreditsBack();
     }
 
-    @Test
-    void commandOnlyCommandsLeaveOnePerCycle() {
+    /**
+     * With per-VC buffers (small FIFOs, an XPU slow to return credit: contexts switch often) each VC's commands are
+     * the codec's, in its PDUs' order; every PDU leaves its FIFO once, counted on {@code freed} with its VC and length.
+     */
+    @ParameterizedTest
+    @CsvSource({"512, 256", "1024, 512", "256, 256"})
+    void perVcBuffersDeliverEachVcInOrder(int streamWidth, int dataWidth) {
+        Random rnd = new Random(streamWidth * 17L + dataWidth);
+        UnpackerBench bench = new UnpackerBench(new CommandUnpacker.Config(streamWidth, dataWidth, TABLE, 3, 2, 8),
+                rnd);
+        List<List<CommandReceiver.Delivered>> expected = perVc();
+        long[] bytes = new long[4];
+        long[] malformed = new long[PackedCommand.Malformed.values().length];
+        for (int p = 0; p < 300; p++) {
+            byte[] pdu = RandomCommands.pdu(rnd, TABLE, 1 + rnd.nextInt(12), rnd.nextInt(4) == 0);
+            int src = rnd.nextInt(1024);
+            int vc = rnd.nextInt(4);
+            CommandCodec.Unpacked u = CommandCodec.unpack(TABLE, pdu);
+            for (CommandCodec.Command c : u.commands()) {
+                expected.get(vc).add(new CommandReceiver.Delivered(src, vc, c));
+            }
+            if (u.error() != null) {
+                malformed[u.error().ordinal()]++;
+            }
+            bytes[vc] += pdu.length;
+            bench.offer(pdu, src, vc);
+        }
+        bench.run(80, 30);
+        List<List<CommandReceiver.Delivered>> got = perVc();
+        bench.delivered.forEach(d -> got.get(d.vc()).add(d));
+        assertEquals(expected, got);
+        for (PackedCommand.Malformed m : PackedCommand.Malformed.values()) {
+            assertEquals(malformed[m.ordinal()], bench.sim.peek("drops_" + m.name().toLowerCase()), m.name());
+        }
+        assertEquals(300, bench.freedPdus);
+        assertEquals(Arrays.toString(bytes), Arrays.toString(bench.freedBytes), "PDU bytes freed per VC");
+        assertTrue(bench.sim.peek("context_switches") > 50, "contexts switched " + bench.sim.peek("context_switches"));
+        bench.assertCreditsBack();
+    }
+
+    /**
+     * An XPU that returns no credit on VC 0: with per-VC buffers (holding all of VC 0's PDUs, as link flow control
+     * would see to) the other VCs' commands all arrive while VC 0's wait, and VC 0's follow once its credit comes
+     * back; without them everything behind VC 0's PDU waits.
+     */
+    @ParameterizedTest
+    @CsvSource({"32, true", "0, false"})
+    void aVcWithoutCreditDoesNotStopTheOthers(int vcBufferDepth, boolean others) {
+        Random rnd = new Random(11);
+        UnpackerBench bench = new UnpackerBench(new CommandUnpacker.Config(512, 256, TABLE, 2, 2, vcBufferDepth),
+                rnd);
+        int[] perVc = new int[4];
+        for (int p = 0; p < 40; p++) {
+            List<CommandCodec.Command> cmds = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                cmds.add(new CommandCodec.Command(3, RandomCommands.bytes(rnd, 4), RandomCommands.bytes(rnd, 40)));
+            }
+            perVc[p % 4] += cmds.size();
+            bench.offer(CommandCodec.pack(TABLE, cmds), 7, p % 4);
+        }
+        bench.heldVcs = 1;
+        bench.cycles(3000);
+        long[] got = new long[4];
+        bench.delivered.forEach(d -> got[d.vc()]++);
+        assertEquals(2, got[0], "VC 0 takes its two credits' worth");
+        if (others) {
+            assertEquals(List.of(perVc[1], perVc[2], perVc[3]), List.of((int) got[1], (int) got[2], (int) got[3]));
+        } else {
+            assertEquals(0, got[1] + got[2] + got[3], "behind VC 0's PDU, nothing");
+        }
+        bench.heldVcs = 0;
+        bench.run(100, 100);
+        assertEquals(160, bench.delivered.size());
+        bench.assertCreditsBack();
+    }
+
+    @ParameterizedTest
+    @CsvSource({"0", "64"})
+    void commandOnlyCommandsLeaveOnePerCycle(int vcBufferDepth) {
         Random rnd = new Random(5);
-        UnpackerBench bench = new UnpackerBench(new CommandUnpacker.Config(1024, 512, TABLE, 4000, 10), rnd);
+        UnpackerBench bench = new UnpackerBench(new CommandUnpacker.Config(1024, 512, TABLE, 4000, 10,
+                vcBufferDepth), rnd);
         List<CommandCodec.Command> cmds = new ArrayList<>();
         for (int i = 0; i < 120; i++) { // 12-byte read requests, 10 per 128-byte beat
             cmds.add(new CommandCodec.Command(1, RandomCommands.bytes(rnd, 8), new byte[0]));
@@ -121,6 +199,16 @@ class CommandUnpackerTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> new CommandUnpacker.Config(512, 256, new CommandTable(), 4, 4));
         assertTrue(e.getMessage().contains("table"));
+        e = assertThrows(IllegalArgumentException.class, () -> new CommandUnpacker.Config(512, 256, TABLE, 4, 4, 1));
+        assertTrue(e.getMessage().contains("vcBufferDepth"), e.getMessage());
+    }
+
+    private static List<List<CommandReceiver.Delivered>> perVc() {
+        List<List<CommandReceiver.Delivered>> l = new ArrayList<>();
+        for (int v = 0; v < 4; v++) {
+            l.add(new ArrayList<>());
+        }
+        return l;
     }
 
     /** Feeds PDUs to a CommandUnpacker; a {@link CommandReceiver} plays the XPU. */
@@ -132,6 +220,9 @@ class CommandUnpackerTest {
         final CommandReceiver xpu;
         final List<CommandReceiver.Delivered> delivered;
         boolean returnCredits = true;
+        int heldVcs; // VCs whose credits the XPU keeps
+        long freedPdus;
+        final long[] freedBytes = new long[4];
         private int validPercent = 100;
         private int returnPercent = 100;
 
@@ -166,8 +257,12 @@ class CommandUnpackerTest {
         void cycles(int n) {
             for (int i = 0; i < n; i++) {
                 source.drive(rnd, validPercent);
-                sim.poke("rx_credit", returnCredits ? xpu.creditReturn(rnd, returnPercent) : 0);
+                sim.poke("rx_credit", returnCredits ? xpu.creditReturn(rnd, returnPercent, heldVcs) : 0);
                 xpu.sample();
+                if (config.perVc() && sim.peek("freed_valid") == 1) {
+                    freedPdus++;
+                    freedBytes[(int) sim.peek("freed_vc")] += sim.peek("freed_len");
+                }
                 source.advance();
                 sim.step();
             }

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.sue.instance.tb.LinkModel;
 import org.sue.instance.tb.SmallInstance;
 import org.sue.instance.tb.TwoXpuRun;
@@ -103,6 +105,41 @@ class SueInstanceCbfcTest {
         }
     }
 
+    /**
+     * Both receiving XPUs keep their VC 0 credits: with a FIFO per VC behind the transport, VC 0 backs up to its link
+     * credits while every VC 1 command arrives; without them, VC 0's PDU at the head of the shared FIFO holds VC 1
+     * back too. Once VC 0's credits flow again, everything arrives, no FIFO overflowed and every credit is back.
+     */
+    @ParameterizedTest
+    @CsvSource({"256, true", "0, false"})
+    void aVcWhoseXpuHoldsItsCreditsDoesNotStopTheOther(int rxVcFifoDepth, boolean perVc) {
+        TwoXpuRun run = new TwoXpuRun(SmallInstance.withCbfc(HeaderFormat.ETH_IPV4_UDP)
+                .withRxVcFifoDepth(rxVcFifoDepth), DELAY, LinkModel.Faults.NONE, 9, null).rxHeldVcs(1);
+        run.add(600, 600, TWO_VCS);
+        run.idle(30_000);
+        String[][] directions = {{"A", "B"}, {"B", "A"}};
+        for (String[] d : directions) {
+            var sent = d[0].equals("A") ? run.sentAToB() : run.sentBToA();
+            var got = d[0].equals("A") ? run.gotAToB() : run.gotBToA();
+            int vc0 = got.getOrDefault(0, java.util.List.of()).size();
+            int vc1 = got.getOrDefault(1, java.util.List.of()).size();
+            assertTrue(vc0 < sent.get(0).size(), d[1] + ": VC 0 backed up (" + vc0 + " delivered)");
+            if (perVc) {
+                assertEquals(sent.get(1), got.get(1), d[1] + ": every VC 1 command delivered meanwhile (VC 0: "
+                        + vc0 + " of " + sent.get(0).size() + ")");
+            } else {
+                assertTrue(vc1 < sent.get(1).size() / 2, d[1] + ": VC 1 waits behind VC 0 (" + vc1 + " of "
+                        + sent.get(1).size() + ")");
+            }
+        }
+        run.rxHeldVcs(0);
+        SueInstanceTest.check(run.run(0, 0, TWO_VCS, 60_000, null));
+        run.idle(5000);
+        for (String side : new String[] {"A", "B"}) {
+            noOverflowAndEveryCreditBack(run, side);
+        }
+    }
+
     @Test
     void configurationErrorsNameTheParameter() {
         var c = SmallInstance.config(HeaderFormat.ETH_IPV4_UDP).withRxFifoDepth(512);
@@ -121,6 +158,10 @@ class SueInstanceCbfcTest {
                 good.ccMsgType(), new LinkControl.Codes(1, 2, 3, 4, 0x11));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> c.withLlr(SmallInstance.llr(DELAY))
                 .withCbfc(otherCodes)).getMessage().contains("cbfc.codes"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> c.withCbfc(good).withRxVcFifoDepth(128))
+                .getMessage().contains("cbfc.vcCreditLimit x creditSize"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> c.withRxVcFifoDepth(1))
+                .getMessage().contains("rxVcFifoDepth"));
     }
 
     /** No overflow drop, no charge past a limit, and every credit back: nothing in use or reserved anywhere. */

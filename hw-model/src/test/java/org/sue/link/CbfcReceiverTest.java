@@ -20,11 +20,12 @@ import org.sue.net.SueMeta;
 import org.sue.sim.Simulator;
 
 /**
- * CBFC receiver against {@link CbfcReceiverModel}, cycle by cycle: frames enqueued and drained at random rates on
- * every VC, CC_Update frames that report lost frames, that lag behind, that are malformed (a header byte off, too
- * short, too long) or flagged bad by the MAC, and a control channel that stalls. Every cycle the CF_Update on
- * {@code ctl_out} and every status output equal the model's; the CC_Update's counters are read from the bytes by the
- * model, not by the RTL's layout; CC_Updates apply 0, 1 or 6 cycles after their last beat.
+ * CBFC receiver against {@link CbfcReceiverModel}, cycle by cycle: frames enqueued, drained and discarded at random
+ * rates on every VC (a discard often beside a dequeue of the same VC), CC_Update frames that report lost frames,
+ * that lag behind, that are malformed (a header byte off, too short, too long) or flagged bad by the MAC, and a
+ * control channel that stalls. Every cycle the CF_Update on {@code ctl_out} and every status output equal the
+ * model's; the CC_Update's counters are read from the bytes by the model, not by the RTL's layout; CC_Updates apply
+ * 0, 1 or 6 cycles after their last beat.
  */
 class CbfcReceiverTest {
     @ParameterizedTest
@@ -44,23 +45,22 @@ class CbfcReceiverTest {
             buffers.add(new ArrayDeque<>());
         }
         int cfSeen = 0;
+        int discardsBesideDequeue = 0;
         for (long c = 0; c < 30_000; c++) {
             int[] enq = null;
-            int[] deq = null;
             if (rnd.nextInt(3) == 0) {
                 enq = new int[] {rnd.nextInt(SueMeta.VCS), 64 + rnd.nextInt(4000)};
                 buffers.get(enq[0]).add(enq[1]);
             }
             int d = rnd.nextInt(SueMeta.VCS);
-            if (rnd.nextInt(4 + 2 * d) == 0 && !buffers.get(d).isEmpty()) {
-                deq = new int[] {d, buffers.get(d).poll()};
-            }
-            sim.poke("enqueue_valid", enq != null ? 1 : 0);
-            sim.poke("enqueue_vc", enq != null ? enq[0] : 0);
-            sim.poke("enqueue_bytes", enq != null ? enq[1] : 0);
-            sim.poke("dequeue_valid", deq != null ? 1 : 0);
-            sim.poke("dequeue_vc", deq != null ? deq[0] : 0);
-            sim.poke("dequeue_bytes", deq != null ? deq[1] : 0);
+            int[] deq = rnd.nextInt(4 + 2 * d) == 0 ? leave(buffers, d) : null;
+            // a third of the discards on the dequeue's VC when there is one, to hit both in one counter
+            int x = deq != null && rnd.nextInt(3) == 0 ? deq[0] : rnd.nextInt(SueMeta.VCS);
+            int[] dis = rnd.nextInt(6) == 0 ? leave(buffers, x) : null;
+            discardsBesideDequeue += deq != null && dis != null && deq[0] == dis[0] ? 1 : 0;
+            pokeFrame(sim, "enqueue", enq);
+            pokeFrame(sim, "dequeue", deq);
+            pokeFrame(sim, "discard", dis);
             if (cc.idle() && rnd.nextInt(300) == 0) {
                 byte[] f = ccUpdate(cfg, model, rnd);
                 boolean bad = rnd.nextInt(15) == 0;
@@ -92,14 +92,28 @@ class CbfcReceiverTest {
                 ccBad.poll();
                 assertNotNull(ended);
             }
-            model.step(enq, deq, ended, bad, outReady);
+            model.step(enq, deq, dis, ended, bad, outReady);
             cc.advance();
             sim.step();
         }
         assertTrue(cfSeen > 100, "CF_Updates sent: " + cfSeen);
+        assertTrue(discardsBesideDequeue > 100, "discards beside a dequeue of the same VC: " + discardsBesideDequeue);
         assertTrue(model.status("cc_updates_received") > 20, "CC_Updates taken");
         assertTrue(model.status("cc_frames_dropped") > 5, "CC_Updates dropped");
         assertTrue(model.status("cc_credits_recovered") > 0, "credits recovered");
+    }
+
+    /** {vc, bytes} of a frame leaving VC v's buffer (dequeued or discarded), or null when it is empty. */
+    private static int[] leave(List<ArrayDeque<Integer>> buffers, int v) {
+        Integer bytes = buffers.get(v).poll();
+        return bytes != null ? new int[] {v, bytes} : null;
+    }
+
+    /** Drives flow input {@code name} with {@code frame} ({vc, bytes}), or idle when null. */
+    private static void pokeFrame(Simulator sim, String name, int[] frame) {
+        sim.poke(name + "_valid", frame != null ? 1 : 0);
+        sim.poke(name + "_vc", frame != null ? frame[0] : 0);
+        sim.poke(name + "_bytes", frame != null ? frame[1] : 0);
     }
 
     /** A CC_Update reporting a few lost credits, or lagging, or malformed. */

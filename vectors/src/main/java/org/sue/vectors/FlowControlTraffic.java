@@ -68,8 +68,9 @@ final class FlowControlTraffic {
     }
 
     /**
-     * A {@link org.sue.link.CbfcReceiver}: frames enqueued and drained on every VC, CC_Updates that report lost
-     * credits, lag behind or are malformed or flagged bad, a control channel that stalls.
+     * A {@link org.sue.link.CbfcReceiver}: frames enqueued, drained and discarded on every VC (a discard often beside
+     * a dequeue of the same VC), CC_Updates that report lost credits, lag behind or are malformed or flagged bad, a
+     * control channel that stalls.
      */
     static GoldenScenario.Stimulus receiver(CbfcConfig cfg) {
         return new GoldenScenario.Stimulus() {
@@ -85,9 +86,14 @@ final class FlowControlTraffic {
                 sim.poke("enqueue_vc", rnd.nextInt(SueMeta.VCS));
                 sim.poke("enqueue_bytes", 64 + rnd.nextInt(4000));
                 boolean deq = rnd.nextInt(4) == 0;
+                int deqVc = rnd.nextInt(SueMeta.VCS);
                 sim.poke("dequeue_valid", deq ? 1 : 0);
-                sim.poke("dequeue_vc", rnd.nextInt(SueMeta.VCS));
+                sim.poke("dequeue_vc", deqVc);
                 sim.poke("dequeue_bytes", 64 + rnd.nextInt(4000));
+                // a third on the dequeue's VC: both frames' credits into one counter
+                sim.poke("discard_valid", rnd.nextInt(5) == 0 ? 1 : 0);
+                sim.poke("discard_vc", rnd.nextInt(3) == 0 ? deqVc : rnd.nextInt(SueMeta.VCS));
+                sim.poke("discard_bytes", 64 + rnd.nextInt(4000));
                 if (cc.idle() && rnd.nextInt(200) == 0) {
                     long[] counters = new long[CbfcConfig.CC_COUNTERS];
                     for (int v = 0; v < counters.length; v++) {

@@ -94,6 +94,7 @@ public final class GoldenScenarios {
                 ResetStyle.SYNC_HIGH, 600, () -> new PacketStream(64, 0, 300)));
         list.add(unpacker("cmd_unpacker_s512_d256", 512, 256));
         list.add(unpacker("cmd_unpacker_s1024_d512", 1024, 512));
+        list.add(unpacker("cmd_unpacker_vc_s512_d256", 512, 256, 8)); // per-VC FIFOs, contexts switched
         list.add(new GoldenScenario("packing_w1024_c64_d8", () -> new PackingBuffer(new PackingBuffer.Config(1024, 64,
                 8, 1024, 6, 2)), ResetStyle.SYNC_HIGH, 2500, () -> new PackedCommandStream(128, 8, 64)));
         list.add(new GoldenScenario("packing_w512_c128_d4", () -> new PackingBuffer(new PackingBuffer.Config(512, 128,
@@ -316,8 +317,12 @@ public final class GoldenScenarios {
     }
 
     static GoldenScenario unpacker(String name, int streamWidth, int dataWidth) {
+        return unpacker(name, streamWidth, dataWidth, 0);
+    }
+
+    static GoldenScenario unpacker(String name, int streamWidth, int dataWidth, int vcBufferDepth) {
         return new GoldenScenario(name, () -> new CommandUnpacker(new CommandUnpacker.Config(streamWidth, dataWidth,
-                CommandTable.example(), 6, 3)), ResetStyle.SYNC_HIGH, 1400,
+                CommandTable.example(), 6, 3, vcBufferDepth)), ResetStyle.SYNC_HIGH, vcBufferDepth > 0 ? 2000 : 1400,
                 () -> new CommandPduStream(CommandTable.example(), streamWidth / 8));
     }
 

@@ -100,10 +100,15 @@ public final class CommandReceiver {
 
     /** The rx_credit value for this cycle: frees one held slot and one held buffer, each on a random VC. */
     public long creditReturn(Random rnd, int percent) {
+        return creditReturn(rnd, percent, 0);
+    }
+
+    /** Like {@link #creditReturn(Random, int)}, but the VCs of {@code heldVcs} (bit v: VC v) keep their credits. */
+    public long creditReturn(Random rnd, int percent, int heldVcs) {
         int c = rnd.nextInt(4);
-        int cmdVc = cmdHeld[c] > 0 && rnd.nextInt(100) < percent ? c : -1;
+        int cmdVc = cmdHeld[c] > 0 && (heldVcs >> c & 1) == 0 && rnd.nextInt(100) < percent ? c : -1;
         int d = rnd.nextInt(4);
-        int dataVc = dataHeld[d] > 0 && rnd.nextInt(100) < percent ? d : -1;
+        int dataVc = dataHeld[d] > 0 && (heldVcs >> d & 1) == 0 && rnd.nextInt(100) < percent ? d : -1;
         return release(cmdVc, dataVc);
     }
 

@@ -31,6 +31,7 @@ public final class CommandSender {
     private long firstBeatCycle = -1;
     private long creditStalls;
     private final java.util.List<long[]> starts = new java.util.ArrayList<>();
+    private boolean independentVcs;
 
     public CommandSender(Simulator sim, int dataWidth, int cmdCredits, int dataCredits) {
         this.sim = sim;
@@ -40,6 +41,15 @@ public final class CommandSender {
 
     public void add(int dst, int vc, CommandCodec.Command command) {
         queue.add(new Queued(dst, vc, command));
+    }
+
+    /**
+     * Between commands, send the oldest command of any VC that has credit (each VC's commands stay in order), as an
+     * XPU with a queue per VC does; by default the commands leave strictly in the order queued.
+     */
+    public CommandSender independentVcs(boolean on) {
+        independentVcs = on;
+        return this;
     }
 
     public boolean idle() {
@@ -83,6 +93,9 @@ public final class CommandSender {
     public void drive(Random rnd, int validPercent) {
         long credit = sim.peek("tx_credit");
         credits.give(XpuCredits.cmdVc(credit), XpuCredits.dataVc(credit));
+        if (independentVcs && beat == 0) {
+            oldestWithCreditFirst();
+        }
         Queued q = queue.peek();
         boolean go = q != null && sim.peek("tx_reset_out") == 0 // SUE takes nothing while it is in reset
                 && (validPercent >= 100 || rnd.nextInt(100) < validPercent);
@@ -115,6 +128,22 @@ public final class CommandSender {
             queue.poll();
             beat = 0;
             sent++;
+        }
+    }
+
+    /** Moves the oldest queued command whose VC has credit (and no older command of its VC) to the head. */
+    private void oldestWithCreditFirst() {
+        boolean[] seen = new boolean[4];
+        for (java.util.Iterator<Queued> it = queue.iterator(); it.hasNext(); ) {
+            Queued q = it.next();
+            if (!seen[q.vc()] && credits.has(q.vc(), false) && credits.has(q.vc(), q.command().data().length > 0)) {
+                if (q != queue.peek()) {
+                    it.remove();
+                    queue.addFirst(q);
+                }
+                return;
+            }
+            seen[q.vc()] = true;
         }
     }
 

@@ -47,23 +47,25 @@ public final class SmallInstance {
      * of 65535 quanta (65535 cycles at 512 bits a cycle) refreshed every 20,000 cycles. The FIFO is shared, so each
      * VC that fills needs its XOFF level plus the headroom of docs/protocol.md 9.3 (for a link of 20 cycles each way
      * about 150 beats: the outgoing frame the PFC frame waits for, the PFC frame, both link delays and the up to 5
-     * PDUs of 1 KiB the peer picked before the pause): two such VCs fit.
+     * PDUs of 1 KiB the peer picked before the pause): two such VCs fit. Behind the transport each VC has a 256-beat
+     * (16 KiB) FIFO: its XOFF level and that headroom.
      */
     public static SueInstance.Config withPfc(HeaderFormat format) {
         PfcConfig pfc = PfcConfig.defaults(512).withThresholds(2048, 1024).withPause(PfcConfig.classes(0, 1, 2, 3),
                 0xFFFF, 20_000);
         TransportConfig t = new TransportConfig(512, 16, 1, 65536, 64, 3000, 200, 8, 1, 2);
-        return config(format).withTransport(t).withRxFifoDepth(512).withPfc(pfc);
+        return config(format).withTransport(t).withRxFifoDepth(512).withPfc(pfc).withRxVcFifoDepth(256);
     }
 
     /**
      * The same with CBFC and a 512-beat (32 KiB) frame FIFO and a 64 KiB retransmit store: 128-byte credits, 128 per
      * VC and 256 for the port (the FIFO), largest frame 1536 bytes, a CC_Update every 2000 cycles, CF_Updates at
-     * least 800 and at most 16384 bytes of link time apart.
+     * least 800 and at most 16384 bytes of link time apart; behind the transport a 256-beat (16 KiB) FIFO per VC,
+     * what a VC's 128 credits cover.
      */
     public static SueInstance.Config withCbfc(HeaderFormat format) {
         CbfcConfig cbfc = CbfcConfig.defaults(512).withLimits(128, 256, 1536, 2000).withSpacing(800, 16384);
         TransportConfig t = new TransportConfig(512, 16, 1, 65536, 64, 3000, 200, 8, 1, 2);
-        return config(format).withTransport(t).withRxFifoDepth(512).withCbfc(cbfc);
+        return config(format).withTransport(t).withRxFifoDepth(512).withCbfc(cbfc).withRxVcFifoDepth(256);
     }
 }

@@ -144,6 +144,19 @@ public final class TwoXpuRun {
         return this;
     }
 
+    /** Both receiving XPUs keep their credits of the VCs in {@code mask} (bit v: VC v) until this is called again. */
+    public TwoXpuRun rxHeldVcs(int mask) {
+        a.rxHeldVcs(mask);
+        b.rxHeldVcs(mask);
+        return this;
+    }
+
+    /** Queues commands from {@code mix} on both sides, to be sent as the sides are driven ({@link #idle}, run). */
+    public void add(int commandsAToB, int commandsBToA, Mix mix) {
+        a.add(commandsAToB, mix);
+        b.add(commandsBToA, mix);
+    }
+
     public TwoXpuRun txValidPercent(int p) {
         a.txValidPercent(p);
         b.txValidPercent(p);
@@ -166,8 +179,7 @@ public final class TwoXpuRun {
 
     /** Like {@link #run(int, int, long, LongConsumer)} with the commands drawn from {@code mix}. */
     public Result run(int commandsAToB, int commandsBToA, Mix mix, long stallCycles, LongConsumer progress) {
-        a.add(commandsAToB, mix);
-        b.add(commandsBToA, mix);
+        add(commandsAToB, commandsBToA, mix);
         long start = a.sim().cycle();
         long lastProgress = start;
         int deliveredBefore = 0;

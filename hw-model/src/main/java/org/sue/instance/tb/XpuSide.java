@@ -56,6 +56,7 @@ public final class XpuSide {
     private int sentCount;
     private long bytesSent;
     private int rxReturnPercent = 70;
+    private int rxHeldVcs; // VCs (bit v: VC v) whose receive credits the XPU keeps
     private int txValidPercent = 90;
 
     /**
@@ -164,7 +165,8 @@ public final class XpuSide {
     /** Inputs of one cycle, before the clock edge: the XPU's next beat and credits, the next beat from the link. */
     public void drive(long now) {
         tx.drive(rnd, txValidPercent);
-        sim.poke("rx_credit", rxReturnPercent >= 100 ? rx.creditReturnPrompt() : rx.creditReturn(rnd, rxReturnPercent));
+        sim.poke("rx_credit", rxReturnPercent >= 100 && rxHeldVcs == 0 ? rx.creditReturnPrompt()
+                : rx.creditReturn(rnd, rxReturnPercent, rxHeldVcs));
         rx.sample();
         if (macIn.idle()) {
             LinkModel.InFlight f = peer.toPeer.arrived(now);
@@ -213,6 +215,16 @@ public final class XpuSide {
 
     public XpuSide rxReturnPercent(int p) {
         rxReturnPercent = p;
+        return this;
+    }
+
+    /**
+     * The receiving XPU keeps its credits of the VCs in {@code mask} (bit v: VC v): those VCs back up; the sending
+     * XPU then sends each VC's commands as that VC has credit (else in the order queued).
+     */
+    public XpuSide rxHeldVcs(int mask) {
+        rxHeldVcs = mask;
+        tx.independentVcs(mask != 0);
         return this;
     }
 

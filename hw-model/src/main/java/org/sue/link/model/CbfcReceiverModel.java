@@ -8,9 +8,9 @@ import org.sue.net.SueMeta;
 
 /**
  * Plain-Java model of {@link org.sue.link.CbfcReceiver}, cycle by cycle, written from docs/protocol.md section 8: the
- * ETH-X receiver rules (R_VC_CC on enqueue, R_VC_CF on dequeue, the CC_Update's lost-credit recovery) and the
- * CF_Update spacing. A CC_Update frame is judged as bytes ({@link CcUpdateFrame#counter}). Read the outputs of a
- * cycle ({@link #offered}), then {@link #step} with that cycle's inputs.
+ * ETH-X receiver rules (R_VC_CC on enqueue, R_VC_CF on dequeue and discard, the CC_Update's lost-credit recovery)
+ * and the CF_Update spacing. A CC_Update frame is judged as bytes ({@link CcUpdateFrame#counter}). Read the outputs
+ * of a cycle ({@link #offered}), then {@link #step} with that cycle's inputs.
  */
 public final class CbfcReceiverModel {
     private static final long MASK = (1L << CbfcConfig.COUNTER_WIDTH) - 1;
@@ -51,10 +51,11 @@ public final class CbfcReceiverModel {
     }
 
     /**
-     * One cycle: {@code enqueue}/{@code dequeue} as {vc, bytes} or null; {@code ccFrame} the bytes of a frame whose
-     * last beat is on s_axis_cc this cycle, or null, {@code ccBad} its tuser; {@code outReady} ctl_out_ready.
+     * One cycle: {@code enqueue}/{@code dequeue}/{@code discard} as {vc, bytes} or null; {@code ccFrame} the bytes of
+     * a frame whose last beat is on s_axis_cc this cycle, or null, {@code ccBad} its tuser; {@code outReady}
+     * ctl_out_ready.
      */
-    public void step(int[] enqueue, int[] dequeue, byte[] ccFrame, boolean ccBad, boolean outReady) {
+    public void step(int[] enqueue, int[] dequeue, int[] discard, byte[] ccFrame, boolean ccBad, boolean outReady) {
         int minCycles = c.cycles(c.cfMinSpacingBytes());
         int maxCycles = c.cycles(c.cfMaxSpacingBytes());
         // the CF_Update offered to the stage this cycle, from the counters before the edge
@@ -91,7 +92,7 @@ public final class CbfcReceiverModel {
                 age[v]++;
             }
         }
-        // the CC_Update, then the cycle's enqueue and dequeue
+        // the CC_Update, then the cycle's enqueue, dequeue and discard
         long[] judged = NONE;
         if (ccFrame != null) {
             boolean ok = !ccBad && ccFrame.length == CbfcConfig.CC_FRAME_BYTES && headerOk(ccFrame);
@@ -115,11 +116,15 @@ public final class CbfcReceiverModel {
                 recovered += lost;
             }
         }
-        if (enqueue != null && c.lossless(enqueue[0])) {
-            consumed[enqueue[0]] = consumed[enqueue[0]] + c.credits(enqueue[1]) & MASK;
-        }
-        if (dequeue != null && c.lossless(dequeue[0])) {
-            freed[dequeue[0]] = freed[dequeue[0]] + c.credits(dequeue[1]) & MASK;
+        count(consumed, enqueue);
+        count(freed, dequeue);
+        count(freed, discard);
+    }
+
+    /** Adds the credits of {@code frame} ({vc, bytes} or null) to its VC's counter, lossless VCs only. */
+    private void count(long[] counters, int[] frame) {
+        if (frame != null && c.lossless(frame[0])) {
+            counters[frame[0]] = counters[frame[0]] + c.credits(frame[1]) & MASK;
         }
     }
 
