@@ -29,27 +29,11 @@ class CommandUnpackerTest {
     void deliversWhatTheCodecUnpacks(int streamWidth, int dataWidth) {
         Random rnd = new Random(streamWidth * 31L + dataWidth);
         UnpackerBench bench = new UnpackerBench(new CommandUnpacker.Config(streamWidth, dataWidth, TABLE, 6, 3), rnd);
-        List<CommandReceiver.Delivered> expected = new ArrayList<>();
-        long[] malformed = new long[PackedCommand.Malformed.values().length];
-        for (int p = 0; p < 300; p++) {
-            byte[] pdu = RandomCommands.pdu(rnd, TABLE, 1 + rnd.nextInt(12), rnd.nextInt(4) == 0);
-            int src = rnd.nextInt(1024);
-            int vc = rnd.nextInt(4);
-            CommandCodec.Unpacked u = CommandCodec.unpack(TABLE, pdu);
-            for (CommandCodec.Command c : u.commands()) {
-                expected.add(new CommandReceiver.Delivered(src, vc, c));
-            }
-            if (u.error() != null) {
-                malformed[u.error().ordinal()]++;
-            }
-            bench.offer(pdu, src, vc);
-        }
+        Offered offered = offerRandomPdus(bench, rnd);
+        List<CommandReceiver.Delivered> expected = offered.expected();
         bench.run(70, 60);
         assertEquals(expected, bench.delivered);
-        for (PackedCommand.Malformed m : PackedCommand.Malformed.values()) {
-            assertEquals(malformed[m.ordinal()], bench.sim.peek("drops_" + m.name().toLowerCase()), m.name());
-        }
-        assertTrue(Arrays.stream(malformed).sum() > 20, "the random PDUs exercise malformed commands");
+        offered.assertMalformedCounted(bench);
         assertEquals(expected.size(), bench.sim.peek("commands_delivered"));
         bench.assertCreditsBack();
     }
@@ -64,32 +48,16 @@ class CommandUnpackerTest {
         Random rnd = new Random(streamWidth * 17L + dataWidth);
         UnpackerBench bench = new UnpackerBench(new CommandUnpacker.Config(streamWidth, dataWidth, TABLE, 3, 2, 8),
                 rnd);
+        Offered offered = offerRandomPdus(bench, rnd);
         List<List<CommandReceiver.Delivered>> expected = perVc();
-        long[] bytes = new long[4];
-        long[] malformed = new long[PackedCommand.Malformed.values().length];
-        for (int p = 0; p < 300; p++) {
-            byte[] pdu = RandomCommands.pdu(rnd, TABLE, 1 + rnd.nextInt(12), rnd.nextInt(4) == 0);
-            int src = rnd.nextInt(1024);
-            int vc = rnd.nextInt(4);
-            CommandCodec.Unpacked u = CommandCodec.unpack(TABLE, pdu);
-            for (CommandCodec.Command c : u.commands()) {
-                expected.get(vc).add(new CommandReceiver.Delivered(src, vc, c));
-            }
-            if (u.error() != null) {
-                malformed[u.error().ordinal()]++;
-            }
-            bytes[vc] += pdu.length;
-            bench.offer(pdu, src, vc);
-        }
+        offered.expected().forEach(d -> expected.get(d.vc()).add(d));
         bench.run(80, 30);
         List<List<CommandReceiver.Delivered>> got = perVc();
         bench.delivered.forEach(d -> got.get(d.vc()).add(d));
         assertEquals(expected, got);
-        for (PackedCommand.Malformed m : PackedCommand.Malformed.values()) {
-            assertEquals(malformed[m.ordinal()], bench.sim.peek("drops_" + m.name().toLowerCase()), m.name());
-        }
+        offered.assertMalformedCounted(bench);
         assertEquals(300, bench.freedPdus);
-        assertEquals(Arrays.toString(bytes), Arrays.toString(bench.freedBytes), "PDU bytes freed per VC");
+        assertEquals(Arrays.toString(offered.bytesPerVc()), Arrays.toString(bench.freedBytes), "PDU bytes freed per VC");
         assertTrue(bench.sim.peek("context_switches") > 50, "contexts switched " + bench.sim.peek("context_switches"));
         bench.assertCreditsBack();
     }
@@ -201,6 +169,36 @@ class CommandUnpackerTest {
         assertTrue(e.getMessage().contains("table"));
         e = assertThrows(IllegalArgumentException.class, () -> new CommandUnpacker.Config(512, 256, TABLE, 4, 4, 1));
         assertTrue(e.getMessage().contains("vcBufferDepth"), e.getMessage());
+    }
+
+    /** What {@link #offerRandomPdus} offered: the codec's commands in order, malformed PDUs per reason, bytes per VC. */
+    private record Offered(List<CommandReceiver.Delivered> expected, long[] malformed, long[] bytesPerVc) {
+        void assertMalformedCounted(UnpackerBench bench) {
+            for (PackedCommand.Malformed m : PackedCommand.Malformed.values()) {
+                assertEquals(malformed[m.ordinal()], bench.sim.peek("drops_" + m.name().toLowerCase()), m.name());
+            }
+            assertTrue(Arrays.stream(malformed).sum() > 20, "the random PDUs exercise malformed commands");
+        }
+    }
+
+    /** 300 random PDUs (a quarter of them malformed, some padded) from random sources on random VCs. */
+    private static Offered offerRandomPdus(UnpackerBench bench, Random rnd) {
+        Offered o = new Offered(new ArrayList<>(), new long[PackedCommand.Malformed.values().length], new long[4]);
+        for (int p = 0; p < 300; p++) {
+            byte[] pdu = RandomCommands.pdu(rnd, TABLE, 1 + rnd.nextInt(12), rnd.nextInt(4) == 0);
+            int src = rnd.nextInt(1024);
+            int vc = rnd.nextInt(4);
+            CommandCodec.Unpacked u = CommandCodec.unpack(TABLE, pdu);
+            for (CommandCodec.Command c : u.commands()) {
+                o.expected().add(new CommandReceiver.Delivered(src, vc, c));
+            }
+            if (u.error() != null) {
+                o.malformed()[u.error().ordinal()]++;
+            }
+            o.bytesPerVc()[vc] += pdu.length;
+            bench.offer(pdu, src, vc);
+        }
+        return o;
     }
 
     private static List<List<CommandReceiver.Delivered>> perVc() {
