@@ -94,14 +94,15 @@ public final class DefaultDesigns {
     /**
      * A small instance for FPGA experiments (configs/small_fpga.json): 256-bit XPU data on a 512-bit bus, 64
      * destinations, a 64 KiB packing buffer and a 64 KiB retransmit store, Ethernet/IPv4/UDP; PFC with XOFF at 4 KiB
-     * and XON at 2 KiB of a 32 KiB receive FIFO, an 8 KiB receive FIFO per VC behind the transport.
+     * and XON at 2 KiB of a 32 KiB receive FIFO the VCs share (per-VC FIFOs would each need LLR's 32 KiB outstanding
+     * as headroom).
      */
     public static SueInstance.Config smallInstance() {
         CommandPath.Config path = new CommandPath.Config(256, CommandTable.example(), 64, 1024, 2048, 16, 8, 32, 16);
         TransportConfig t = new TransportConfig(512, 64, 1, 65536, 256, 4096, 256, 16, 1, 2);
         return new SueInstance.Config(path, NetConfig.defaults(HeaderFormat.ETH_IPV4_UDP), t, 32, 16, 512)
                 .withLlr(LlrConfig.defaults(512).withLimits(64, 32768, 5000, 3))
-                .withPfc(PfcConfig.defaults(512).withThresholds(4096, 2048)).withRxVcFifoDepth(128);
+                .withPfc(PfcConfig.defaults(512).withThresholds(4096, 2048));
     }
 
     /**

@@ -125,7 +125,10 @@ public final class SueInstance extends Component {
             }
             if (pfc != null) {
                 checkPfc(pfc, 2 * path.dataWidth(), rxFifoDepth);
-                checkVcBuffers("pfc.xoffBytes", pfc.xoffBytes() + 1L, 2 * path.dataWidth(), rxVcFifoDepth);
+                // frames LLR replays after a pause arrive on top of XOFF: the headroom holds its outstanding bytes
+                checkVcBuffers(llr == null ? "pfc.xoffBytes" : "pfc.xoffBytes + llr.outstandingBytesMax",
+                        pfc.xoffBytes() + 1L + (llr == null ? 0 : llr.outstandingBytesMax()), 2 * path.dataWidth(),
+                        rxVcFifoDepth);
             }
             if (cbfc != null) {
                 checkCbfc(path, net, rxFifoDepth, llr, pfc, cbfc);

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.sue.instance.tb.LinkModel;
 import org.sue.instance.tb.SmallInstance;
 import org.sue.instance.tb.TwoXpuRun;
@@ -26,9 +28,11 @@ class SueInstancePfcTest {
         return new TwoXpuRun(c, DELAY, LinkModel.Faults.NONE, 3, null).rxReturnPercent(4);
     }
 
-    @Test
-    void pfcKeepsASlowXpusReceiveFifoFromOverflowing() {
-        TwoXpuRun run = slowXpus(SmallInstance.withPfc(HeaderFormat.ETH_IPV4_UDP));
+    /** With and without 16 KiB FIFOs per VC behind the transport (XOFF 2 KiB plus about 9 KiB of headroom fit). */
+    @ParameterizedTest
+    @ValueSource(ints = {0, 256})
+    void pfcKeepsASlowXpusReceiveFifoFromOverflowing(int rxVcFifoDepth) {
+        TwoXpuRun run = slowXpus(SmallInstance.withPfc(HeaderFormat.ETH_IPV4_UDP).withRxVcFifoDepth(rxVcFifoDepth));
         TwoXpuRun.Result r = run.run(1200, 1200, TWO_VCS, 60_000, null);
         SueInstanceTest.check(r);
         assertEquals(0, run.peekA("net_drops_overflow") + run.peekB("net_drops_overflow"), "no overflow drops");

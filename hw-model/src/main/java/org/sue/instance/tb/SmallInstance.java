@@ -47,14 +47,14 @@ public final class SmallInstance {
      * of 65535 quanta (65535 cycles at 512 bits a cycle) refreshed every 20,000 cycles. The FIFO is shared, so each
      * VC that fills needs its XOFF level plus the headroom of docs/protocol.md 9.3 (for a link of 20 cycles each way
      * about 150 beats: the outgoing frame the PFC frame waits for, the PFC frame, both link delays and the up to 5
-     * PDUs of 1 KiB the peer picked before the pause): two such VCs fit. Behind the transport each VC has a 256-beat
-     * (16 KiB) FIFO: its XOFF level and that headroom.
+     * PDUs of 1 KiB the peer picked before the pause): two such VCs fit. No per-VC FIFOs: with LLR a VC's headroom
+     * would have to hold LLR's 32 KiB outstanding too (docs/protocol.md 9.4).
      */
     public static SueInstance.Config withPfc(HeaderFormat format) {
         PfcConfig pfc = PfcConfig.defaults(512).withThresholds(2048, 1024).withPause(PfcConfig.classes(0, 1, 2, 3),
                 0xFFFF, 20_000);
         TransportConfig t = new TransportConfig(512, 16, 1, 65536, 64, 3000, 200, 8, 1, 2);
-        return config(format).withTransport(t).withRxFifoDepth(512).withPfc(pfc).withRxVcFifoDepth(256);
+        return config(format).withTransport(t).withRxFifoDepth(512).withPfc(pfc);
     }
 
     /**
