@@ -142,7 +142,8 @@ public final class InstanceConfigJson {
                     c -> c.instance().rxFifoDepth()),
             integer("receive", "vcFifoDepth", 0, 65536, "beats of each VC's receive FIFO behind the transport, so"
                     + " that a VC whose XPU holds back credit does not stop the others (0: none, PDUs unpacked in"
-                    + " arrival order; not given with CBFC: what a VC's credits cover)",
+                    + " arrival order; not given: with CBFC what a VC's credits cover, with PFC 0, see"
+                    + " docs/protocol.md 9.4)",
                     c -> c.instance().rxVcFifoDepth()),
             bool("linkLayer", "llr", "Link Layer Retry between the framing and the MAC (LLR sideband and control"
                     + " channel on the MAC interface)", c -> c.instance().llr() != null),
@@ -350,9 +351,10 @@ public final class InstanceConfigJson {
             SueInstance.Config.checkCbfc(path, net, instance.rxFifoDepth(), instance.llr(), null, c);
             return c;
         });
-        int vcFifoDepth = cbfc != null && !given(sections.get("receive"), "vcFifoDepth")
+        boolean depthGiven = given(sections.get("receive"), "vcFifoDepth");
+        int vcFifoDepth = depthGiven ? i(v, "receive.vcFifoDepth") : cbfc != null
                 ? (int) ((long) cbfc.vcCreditLimit() * cbfc.creditSize() / (instance.busWidth() / 8))
-                : i(v, "receive.vcFifoDepth");
+                : pfc != null ? 0 : i(v, "receive.vcFifoDepth");
         SueInstance.Config withVcFifos = build("receive", () -> instance.withPfc(pfc).withCbfc(cbfc)
                 .withRxVcFifoDepth(vcFifoDepth));
         return new Settings(withVcFifos, HdlLanguage.valueOf((String) v.get("output.language")),
