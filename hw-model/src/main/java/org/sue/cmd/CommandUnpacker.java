@@ -235,6 +235,8 @@ public final class CommandUnpacker extends Component {
             vcs.schedule(remaining.eq(0).and(lastIn).and(inData.not()).and(dropping.not()), done.and(lastIn),
                     waitCredit.and(rxResetIn.not()), rxResetIn);
             wantBeat = wantBeat.and(vcs.switching.or(vcs.loading).not()); // the registers change hands
+        } else {
+            unused("one_context", waitCredit); // nothing to switch to
         }
         pdus.tready().set(wantBeat);
         Expr take = wire("take", pdus.tvalid().and(pdus.tready()));
