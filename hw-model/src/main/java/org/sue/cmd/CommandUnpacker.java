@@ -321,16 +321,12 @@ public final class CommandUnpacker extends Component {
 
         // ---- credit bookkeeping ----------------------------------------------------------------------------------
         Reg error = reg("credit_error_flag", 1, 0);
-        Expr cmdReturn = rxCredit.bit(5);
-        Expr cmdReturnVc = rxCredit.bits(4, 3);
-        Expr dataReturn = rxCredit.bit(2);
-        Expr dataReturnVc = rxCredit.bits(1, 0);
         for (int v = 0; v < SueMeta.VCS; v++) {
             Expr mine = vc.eq(v);
             account(cmdAvail.get(v), config.cmdCredits(), firstBeat.and(mine),
-                    cmdReturn.and(cmdReturnVc.eq(v)), error);
+                    cmdReturned(v), error);
             account(dataAvail.get(v), config.dataCredits(), firstBeat.and(mine).and(length.ne(0)),
-                    dataReturn.and(dataReturnVc.eq(v)), error);
+                    dataReturned(v), error);
         }
         Reg resetOut = reg("reset_out", 1, 1);
         resetOut.set(rxResetIn);
@@ -385,12 +381,9 @@ public final class CommandUnpacker extends Component {
             for (int v = 0; v < SueMeta.VCS; v++) {
                 queues.get(v).ready().set(pdus.ready().and(sel.eq(v)).and(eligible.get(v)));
             }
-            Reg freedValid = reg("freed_out_valid", 1, 0);
-            Reg freedSize = regNoReset("freed_out_size", SueMeta.PDU_SIZE.width());
-            freedValid.set(pdus.fire().and(pdus.tlast()));
-            freedSize.set(SueMeta.sizeOf(pdus.tuser()));
             freed = Stream.masterFlow(CommandUnpacker.this, "freed", SueMeta.PDU_SIZE);
-            Stream.flowOf(CommandUnpacker.this, "freed_pdu", freedValid, SueMeta.PDU_SIZE, freedSize).into(freed);
+            Stream.registeredFlow(CommandUnpacker.this, "freed_out", pdus.fire().and(pdus.tlast()),
+                    SueMeta.PDU_SIZE, SueMeta.sizeOf(pdus.tuser())).into(freed);
         }
 
         /**
@@ -441,8 +434,7 @@ public final class CommandUnpacker extends Component {
                 }
             });
             for (int v = 0; v < SueMeta.VCS; v++) {
-                Expr credit = rxCredit.bit(5).and(rxCredit.bits(4, 3).eq(v)).or(rxCredit.bit(2)
-                        .and(rxCredit.bits(1, 0).eq(v)));
+                Expr credit = cmdReturned(v).or(dataReturned(v));
                 Expr leaving = switching.and(vc.eq(v));
                 Reg s = saved.get(v);
                 Reg w = creditWait.get(v);
@@ -453,6 +445,16 @@ public final class CommandUnpacker extends Component {
                 when(credit.or(reset), () -> w.set(0));
             }
         }
+    }
+
+    /** rx_credit = {cmd_credit, cmd_vc[1:0], data_credit, data_vc[1:0]}: a command slot given back on VC v. */
+    private Expr cmdReturned(int v) {
+        return rxCredit.bit(5).and(rxCredit.bits(4, 3).eq(v));
+    }
+
+    /** A data buffer given back on VC v. */
+    private Expr dataReturned(int v) {
+        return rxCredit.bit(2).and(rxCredit.bits(1, 0).eq(v));
     }
 
     /** One credit count: spent by a delivery, given back by the XPU, reset by rx_reset_in; over-returns are errors. */

@@ -420,9 +420,7 @@ public final class SueInstance extends Component {
         if (leaving.discarded() != null) {
             frameLeaves(leaving.discarded(), receiver.discard);
         } else {
-            receiver.discard.valid().set(Hw.bool(false)); // a frame leaves only one way
-            receiver.discard.field("vc").set(Hw.zeros(SueMeta.VC_WIDTH));
-            receiver.discard.field("bytes").set(Hw.zeros(CbfcConfig.FRAME_BYTES_WIDTH));
+            neverValid(receiver.discard); // a frame leaves only one way
         }
         sender.statusPorts().forEach((name, p) -> expose(p, "cbfc_" + name));
         receiver.statusPorts().forEach((name, p) -> expose(p, "cbfc_" + name));
@@ -489,10 +487,7 @@ public final class SueInstance extends Component {
             retagged(ftx.out, "to_pfc", gen.in.layout(), null).into(gen.in);
             exposeStream(gen, "m_axis_");
         } else { // the generator makes only PFC frames; they leave unnumbered, between LLR's frames
-            gen.in.valid().set(Hw.bool(false));
-            for (Layout.Field f : gen.in.layout().fields()) {
-                gen.in.field(f.name()).set(Hw.zeros(f.width()));
-            }
+            neverValid(gen.in);
             unused("no_frames_ready", gen.in.ready());
             Layout mac = ltx.out.layout();
             Expr unnumbered = LlrSideband.TX.expr().set("seq", Hw.zeros(LinkControl.SEQ_WIDTH)).set("llr",
@@ -570,6 +565,14 @@ public final class SueInstance extends Component {
         event.valid().set(pdu.valid());
         event.field("vc").set(pdu.field("vc"));
         event.field("bytes").set(frameBytes(pdu.field("len")));
+    }
+
+    /** A child's input stream tied off: never valid, zero payload. */
+    private static void neverValid(Stream in) {
+        in.valid().set(Hw.bool(false));
+        for (Layout.Field f : in.layout().fields()) {
+            in.field(f.name()).set(Hw.zeros(f.width()));
+        }
     }
 
     /** A child's stream ports, under their own names. */

@@ -222,8 +222,9 @@ public final class TransportRx extends Component {
         Expr peer = AckLinks.PEER_ACK.expr().set("port", SueMeta.PORT.of(user)).set("xpu", src)
                 .set("op", SueMeta.OP.of(user))
                 .set("rpsn", SueMeta.RPSN.of(user)).build();
-        registered("peer", decide.and(known), AckLinks.PEER_ACK, peer).into(peerAck);
-        registered("discard", decide.and(inOrder.not()), SueMeta.PDU_SIZE, SueMeta.sizeOf(user)).into(discarded);
+        Stream.registeredFlow(this, "peer", decide.and(known), AckLinks.PEER_ACK, peer).into(peerAck);
+        Stream.registeredFlow(this, "discard", decide.and(inOrder.not()), SueMeta.PDU_SIZE, SueMeta.sizeOf(user))
+                .into(discarded);
 
         count("accepted", accept);
         count("out_of_order_dropped", later);
@@ -361,14 +362,6 @@ public final class TransportRx extends Component {
     private int spareCount;
 
     /** A flow from registers: valid (reset) and the payload loaded with it. */
-    private Stream registered(String name, Expr valid, Layout layout, Expr payload) {
-        Reg v = reg(name + "_valid", 1, 0);
-        Reg p = regNoReset(name + "_payload", payload.width());
-        v.set(valid);
-        when(valid, () -> p.set(payload));
-        return Stream.flowOf(this, name, v, layout, p);
-    }
-
     private void count(String name, Expr increment) {
         counters.put(name, counter(name, increment));
     }

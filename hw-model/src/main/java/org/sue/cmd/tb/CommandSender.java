@@ -136,7 +136,7 @@ public final class CommandSender {
         boolean[] seen = new boolean[4];
         for (java.util.Iterator<Queued> it = queue.iterator(); it.hasNext(); ) {
             Queued q = it.next();
-            if (!seen[q.vc()] && credits.has(q.vc(), false) && credits.has(q.vc(), q.command().data().length > 0)) {
+            if (!seen[q.vc()] && credits.has(q.vc(), q.command().data().length > 0)) {
                 if (q != queue.peek()) {
                     it.remove();
                     queue.addFirst(q);

@@ -446,6 +446,19 @@ public final class Stream {
         return derived(Scope.of(c), name, valid, false, f, isPacket(layout), layout);
     }
 
+    /**
+     * Like {@link #flowOf}, through a register stage: valid the cycle after {@code valid}, the payload registered
+     * with it and held while not valid ({@code <name>_valid}, {@code <name>_payload}).
+     */
+    public static Stream registeredFlow(Component c, String name, Expr valid, Layout layout, Expr packedPayload) {
+        Scope s = Scope.of(c);
+        Reg v = s.reg(name + "_valid", 1, 0);
+        Reg p = s.regNoReset(name + "_payload", packedPayload.width());
+        v.set(valid);
+        s.when(valid, () -> p.set(packedPayload));
+        return flowOf(c, name, v, layout, p);
+    }
+
     // ---- internals -----------------------------------------------------------------------------------------------
 
     private Scope scope() {
