@@ -43,6 +43,9 @@ final class TransportRxBench {
     final Map<Integer, Integer> replyOps = new java.util.TreeMap<>();
     /** Requests as they entered the output: {cycle, xpu, urgent (1) or due (0)}. */
     final List<long[]> requests = new ArrayList<>();
+    /** {vc, len} of the PDUs not delivered, as the model decided them and as {@code discarded} reported them. */
+    final List<List<Integer>> expectedDiscarded = new ArrayList<>();
+    final List<List<Integer>> discarded = new ArrayList<>();
     /** Decisions: {cycle, src, verdict ordinal}. */
     final List<long[]> decisions = new ArrayList<>();
     /** Cycles allowed beyond 2 ackDelay for a request to leave (others before it, ack_request_ready low). */
@@ -112,6 +115,9 @@ final class TransportRxBench {
                     (int) sim.peek("peer_ack_op"), (int) sim.peek("peer_ack_rpsn")), "peer_ack of the PDU at " + c);
             decide(c - 1, p);
         }
+        if (sim.peek("discarded_valid") == 1) {
+            discarded.add(List.of((int) sim.peek("discarded_vc"), (int) sim.peek("discarded_len")));
+        }
         checkCounters(false);
         for (int x = 0; x < config.destinations(); x++) {
             if (oweSince[x] >= 0 && !requested[x]) {
@@ -148,6 +154,9 @@ final class TransportRxBench {
             }
             lastAcceptCycle = cycle;
             lastAcceptSrc = p.src();
+        } else {
+            SueMeta meta = SueMeta.unpack(p.user());
+            expectedDiscarded.add(List.of(meta.vc(), meta.len()));
         }
         if (p.src() < config.destinations()) {
             if (!wasOwed && model.owed(p.src())) {
@@ -190,6 +199,7 @@ final class TransportRxBench {
         for (int x = 0; x < config.destinations(); x++) {
             assertFalse(oweSince[x] >= 0 && !requested[x], "XPU " + x + " still owed and never requested");
         }
+        assertEquals(expectedDiscarded, discarded, "{vc, len} on discarded of every PDU not delivered, in order");
     }
 
     /** The requests for XPU x, by the cycle they entered the output. */
