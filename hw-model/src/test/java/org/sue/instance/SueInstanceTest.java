@@ -52,6 +52,31 @@ class SueInstanceTest {
         assertEquals(0, r.aToB().nacksSent() + r.bToA().nacksSent(), "no gap reached the transport");
     }
 
+    /**
+     * Through a switch (a {@link org.sue.instance.tb.Relay}: two hops of 40 cycles each way, 300 cycles across), LLR
+     * works hop by hop: both faulty hops repair their own losses, so the transport, whose round trip is four hops and
+     * the fabric twice, retransmits nothing. Without LLR the same run delivers everything through the transport's
+     * go-back-N, and the relay drops exactly the frames that reached it damaged or flagged.
+     */
+    @Test
+    void throughARelayEachHopRepairsItsOwnLosses() {
+        LinkModel.Faults faults = LinkModel.Faults.loss(0.01).withBitErrors(0.01).withMacErrors(0.005);
+        TwoXpuRun llr = TwoXpuRun.throughRelay(SmallInstance.withLlr(HeaderFormat.ETH_IPV4_UDP, 40), 40, 300, faults,
+                3);
+        TwoXpuRun.Result r = llr.run(1000, 1000, 60_000, null);
+        check(r);
+        assertTrue(r.aToB().latency(0) >= 2 * 40 + 300, "commands cross both hops and the fabric");
+        assertTrue(r.aToB().framesLost() > r.aToB().frames() / 100 / 2, "frames lost on the way");
+        assertEquals(0, r.aToB().retransmitted() + r.bToA().retransmitted(), "no end-to-end retransmission");
+        assertEquals(0, r.aToB().nacksSent() + r.bToA().nacksSent(), "no gap reached the transport");
+
+        TwoXpuRun plain = TwoXpuRun.throughRelay(SmallInstance.config(HeaderFormat.ETH_IPV4_UDP), 40, 300, faults, 3);
+        r = plain.run(1000, 1000, 60_000, null);
+        check(r);
+        assertTrue(r.aToB().retransmitted() > 0 && r.bToA().retransmitted() > 0, "the transport repaired the losses");
+        assertEquals(plain.relayInboundBad(), plain.relayDropped(), "the relay dropped the bad frames it received");
+    }
+
     /** Seed 15 used to strand a new PDU offered to the arbiter when its connection started a go-back (a hang). */
     @Test
     void aGoBackNeverStrandsAPduOfferedToTheOutput() {

@@ -104,6 +104,7 @@ public final class TwoXpuRun {
     private final XpuSide a;
     private final XpuSide b;
     private final PcapWriter pcap;
+    private final Relay relay;
 
     /**
      * @param config   the instance configuration of both sides
@@ -113,6 +114,29 @@ public final class TwoXpuRun {
      * @param pcapFile both directions' frames, or null
      */
     public TwoXpuRun(SueInstance.Config config, int delay, LinkModel.Faults faults, long seed, Path pcapFile) {
+        this(config, delay, -1, faults, seed, pcapFile);
+    }
+
+    /**
+     * A and B each linked to a {@link Relay} by links of {@code delay} cycles each way, all four with {@code faults}
+     * (independently seeded), and {@code fabricDelay} cycles across the relay: the transport's round trip is
+     * 2 x (2 x delay + fabricDelay) while each hop's (LLR's) is 2 x delay. The relay's ports run the instances' LLR;
+     * they have no link flow control, so the instances may have neither CBFC nor PFC.
+     */
+    public static TwoXpuRun throughRelay(SueInstance.Config config, int delay, int fabricDelay,
+                                         LinkModel.Faults faults, long seed) {
+        if (fabricDelay < 0) {
+            throw new IllegalArgumentException("TwoXpuRun fabricDelay must be at least 0 cycles, got " + fabricDelay);
+        }
+        if (config.cbfc() != null || config.pfc() != null) {
+            throw new IllegalArgumentException("TwoXpuRun.throughRelay: the relay has no link flow control, so"
+                    + " config.cbfc and config.pfc must be null");
+        }
+        return new TwoXpuRun(config, delay, fabricDelay, faults, seed, null);
+    }
+
+    private TwoXpuRun(SueInstance.Config config, int delay, int fabricDelay, LinkModel.Faults faults, long seed,
+                      Path pcapFile) {
         this.config = config;
         Random rnd = new Random(seed);
         pcap = pcapFile == null ? null : new PcapWriter(pcapFile);
@@ -120,8 +144,17 @@ public final class TwoXpuRun {
         Design design = Design.elaborate(new SueInstance(config));
         a = side("A", XPU_A, design, new LinkModel(delay, faults, new Random(seed + 1)), rnd, tap);
         b = side("B", XPU_B, design, new LinkModel(delay, faults, new Random(seed + 2)), rnd, tap);
-        a.connect(b);
-        b.connect(a);
+        if (fabricDelay < 0) {
+            relay = null;
+            a.connect(b);
+            b.connect(a);
+        } else {
+            LinkModel toA = new LinkModel(delay, faults, new Random(seed + 3));
+            LinkModel toB = new LinkModel(delay, faults, new Random(seed + 4));
+            relay = new Relay(config.llr(), config.busWidth(), fabricDelay, a.toPeer(), toA, b.toPeer(), toB);
+            a.connect(b, toA);
+            b.connect(a, toB);
+        }
         step();
         a.endSetUp();
         b.endSetUp();
@@ -166,6 +199,21 @@ public final class TwoXpuRun {
     private void step() {
         a.sim().step();
         b.sim().step();
+        if (relay != null) {
+            relay.step();
+        }
+    }
+
+    /** Both sides (and the relay) driven for the cycle now, then the clock edge; returns that cycle. */
+    private long cycle() {
+        long now = a.sim().cycle();
+        a.drive(now);
+        b.drive(now);
+        if (relay != null) {
+            relay.drive(now);
+        }
+        step();
+        return now;
     }
 
     /**
@@ -185,10 +233,7 @@ public final class TwoXpuRun {
         int deliveredBefore = 0;
         long quiet = 0;
         while (quiet < 3 * config.transport().destinations() + 100) {
-            long now = a.sim().cycle();
-            a.drive(now);
-            b.drive(now);
-            step();
+            long now = cycle();
             int delivered = a.rx().delivered().size() + b.rx().delivered().size();
             if (delivered != deliveredBefore) {
                 deliveredBefore = delivered;
@@ -197,6 +242,7 @@ public final class TwoXpuRun {
             boolean settled = a.deliveredAll() && b.deliveredAll() && a.tx().idle() && b.tx().idle()
                     && a.rx().held() == 0 && b.rx().held() == 0 && a.tx().creditsBack() && b.tx().creditsBack()
                     && a.toPeer().noDataInFlight() && b.toPeer().noDataInFlight()
+                    && (relay == null || relay.noDataInFlight())
                     && a.counter("tp_tx_store_records") == 0
                     && b.counter("tp_tx_store_records") == 0;
             quiet = settled ? quiet + 1 : 0;
@@ -212,10 +258,7 @@ public final class TwoXpuRun {
         long cycles = a.sim().cycle() - start;
         // MAC Control frames (CC_Updates, PFC refreshes) never stop: compare counters with the link between two of them
         for (int i = 0; i < 100_000 && !(a.linkQuiet() && b.linkQuiet()); i++) {
-            long now = a.sim().cycle();
-            a.drive(now);
-            b.drive(now);
-            step();
+            cycle();
         }
         if (pcap != null) {
             pcap.close();
@@ -247,21 +290,34 @@ public final class TwoXpuRun {
             lat[i] = ends.get(i) - startsPerVc.get(vc).get(k);
         }
         Arrays.sort(lat);
+        // through a relay the way has two links: what each lost or damaged
+        List<LinkModel> way = from.toPeer() == to.fromPeer() ? List.of(from.toPeer())
+                : List.of(from.toPeer(), to.fromPeer());
         return new Direction(from.commandsSent(), to.rx().delivered().size(), from.bytesSent(),
-                from.toPeer().sent(), from.toPeer().lost(), from.toPeer().damaged(),
+                from.toPeer().sent(), way.stream().mapToLong(LinkModel::lost).sum(),
+                way.stream().mapToLong(LinkModel::damaged).sum(),
                 from.counter("tp_tx_retransmitted_pdus"), from.counter("tp_tx_timeouts"),
                 to.counter("tp_rx_nacks_sent"), to.counter("tp_tx_ack_only_sent"), lat,
-                ends.stream().mapToLong(Long::longValue).toArray(), from.toPeer().lastLossCycle());
+                ends.stream().mapToLong(Long::longValue).toArray(),
+                way.stream().mapToLong(LinkModel::lastLossCycle).max().orElse(-1));
     }
 
     /** Both sides driven, nothing new sent, for {@code cycles} (what is owed settles: credits, CF_Updates). */
     public void idle(long cycles) {
         for (long i = 0; i < cycles; i++) {
-            long now = a.sim().cycle();
-            a.drive(now);
-            b.drive(now);
-            step();
+            cycle();
         }
+    }
+
+    /** Frames the relay dropped as bad (no LLR); 0 without a relay. */
+    public long relayDropped() {
+        return relay == null ? 0 : relay.dropped();
+    }
+
+    /** Frames the links into the relay damaged or flagged; 0 without a relay. */
+    public long relayInboundBad() {
+        return relay == null ? 0 : a.toPeer().damaged() + a.toPeer().flagged() + b.toPeer().damaged()
+                + b.toPeer().flagged();
     }
 
     /** An output of instance A (a counter, a status) as it is now. */

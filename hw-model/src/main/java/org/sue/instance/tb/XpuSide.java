@@ -46,13 +46,13 @@ public final class XpuSide {
     private final CommandSender tx;
     private final CommandReceiver rx;
     private final PacketBeats macIn;
-    private StreamMonitor macOut;
     /** With LLR: frames that arrived here without (0) and with (1) a sequence number, and the bad ones of each. */
     private final long[] arrived = new long[2];
     private final long[] arrivedBad = new long[2];
     private final LinkModel toPeer;
     private final Map<Integer, List<CommandCodec.Command>> sent = new HashMap<>();
     private XpuSide peer;
+    private LinkModel fromPeer;
     private int sentCount;
     private long bytesSent;
     private int rxReturnPercent = 70;
@@ -82,14 +82,9 @@ public final class XpuSide {
         rx = new CommandReceiver(sim, path.dataWidth(), path.table(), config.rxCmdCredits(), config.rxDataCredits(),
                 "rx_xpuid");
         macIn = new PacketBeats(sim, "s_axis");
-        macOut = new StreamMonitor(sim, "m_axis", (frame, cycle) -> {
-            // with LLR the frame's sideband goes along (the tuser of its last beat, the same on every beat)
-            List<StreamMonitor.Packet> out = macOut.packets();
-            toPeer.send(frame, config.llr() == null ? null : out.get(out.size() - 1).user(), cycle);
-            if (tap != null) {
-                tap.accept(frame, cycle);
-            }
-        });
+        // with LLR the frame's sideband goes along (its tuser, the same on every beat)
+        new StreamMonitor(sim, "m_axis", tap).onPacket(p -> toPeer.send(p.bytes(),
+                config.llr() == null ? null : p.user(), p.cycle()));
     }
 
     /** The addresses of XPU {@code xpu}: MAC 02:00:00:00:00:xx, IP 10.0.0.xx (IPv6: fd00::xx), partition 0x123. */
@@ -104,7 +99,13 @@ public final class XpuSide {
      * and the header table row for the peer (its addresses, ours as source), written at the next clock edge.
      */
     public void connect(XpuSide other) {
+        connect(other, other.toPeer);
+    }
+
+    /** Like {@link #connect(XpuSide)} with frames arriving over {@code from} (through a {@link Relay}). */
+    public void connect(XpuSide other, LinkModel from) {
         peer = other;
+        fromPeer = from;
         sim.poke("local_xpu", me.xpu());
         if (sim.topPorts().stream().anyMatch(s -> s.signal().name().equals("local_ip"))) {
             sim.poke("local_ip", new BigInteger(1, me.ip()));
@@ -169,7 +170,7 @@ public final class XpuSide {
                 : rx.creditReturn(rnd, rxReturnPercent, rxHeldVcs));
         rx.sample();
         if (macIn.idle()) {
-            LinkModel.InFlight f = peer.toPeer.arrived(now);
+            LinkModel.InFlight f = fromPeer.arrived(now);
             if (f != null) {
                 macIn.start(f.frame(), macVerdict(f)); // tuser: the MAC's verdict
             }
@@ -210,7 +211,7 @@ public final class XpuSide {
         if (out != null) {
             toPeer.sendControl(out, now);
         }
-        ControlPorts.deliver(sim, peer.toPeer.arrivedControl(now));
+        ControlPorts.deliver(sim, fromPeer.arrivedControl(now));
     }
 
     public XpuSide rxReturnPercent(int p) {
@@ -255,6 +256,11 @@ public final class XpuSide {
 
     public LinkModel toPeer() {
         return toPeer;
+    }
+
+    /** The link frames from the peer arrive over (the peer's {@link #toPeer}, or a relay's). */
+    public LinkModel fromPeer() {
+        return fromPeer;
     }
 
     /** Commands queued to the peer so far. */
@@ -317,7 +323,7 @@ public final class XpuSide {
 
     /** No frame on its way here from the peer, none half fed to this side's MAC input: the link counts are final. */
     public boolean linkQuiet() {
-        return peer.toPeer.noFrameInFlight() && macIn.idle();
+        return fromPeer.noFrameInFlight() && macIn.idle();
     }
 
     /**
@@ -325,7 +331,7 @@ public final class XpuSide {
      * flagged were dropped as such; null if so.
      */
     public String countersAgreeWithLink() {
-        LinkModel from = peer.toPeer;
+        LinkModel from = fromPeer;
         long arrived = from.sent() - from.lost();
         if (config.llr() != null) {
             return llrCountersAgreeWithLink(from, arrived);

@@ -5,6 +5,7 @@ import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import org.sue.sim.Simulator;
 
 /**
@@ -26,6 +27,7 @@ public final class StreamMonitor implements Simulator.CycleListener {
     private final int user;
     private final int lanes;
     private final BiConsumer<byte[], Long> sink;
+    private Consumer<Packet> packetSink;
     private final List<Packet> packets = new ArrayList<>();
     private ByteArrayOutputStream current = new ByteArrayOutputStream();
     private long beats;
@@ -42,6 +44,12 @@ public final class StreamMonitor implements Simulator.CycleListener {
         lanes = sim.signal(prefix + "_tkeep").width();
         this.sink = sink;
         sim.addListener(this);
+    }
+
+    /** Also hands every packet, with its tuser and cycle, to {@code sink} as it completes. */
+    public StreamMonitor onPacket(Consumer<Packet> sink) {
+        packetSink = sink;
+        return this;
     }
 
     private static boolean has(Simulator sim, String name) {
@@ -74,7 +82,11 @@ public final class StreamMonitor implements Simulator.CycleListener {
         }
         if (isLast) {
             byte[] bytes = current.toByteArray();
-            packets.add(new Packet(bytes, user >= 0 ? sim.peekBig(user) : BigInteger.ZERO, cycle));
+            Packet p = new Packet(bytes, user >= 0 ? sim.peekBig(user) : BigInteger.ZERO, cycle);
+            packets.add(p);
+            if (packetSink != null) {
+                packetSink.accept(p);
+            }
             if (sink != null) {
                 sink.accept(bytes, cycle);
             }
