@@ -15,6 +15,9 @@ public abstract class CompiledModel {
 
     public abstract void getWide(int id, long[] dst);
 
+    /** Every top-level port, in declaration order, into its array of dst (width/64 words, rounded up). */
+    public abstract void getPorts(long[][] dst);
+
     /** Writes a top-level input. */
     public abstract void set(int id, long value);
 

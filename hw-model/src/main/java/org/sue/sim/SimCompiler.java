@@ -690,23 +690,10 @@ final class SimCompiler {
     // ---- clock edge ----------------------------------------------------------------------------------------------
 
     private void emitTick() {
-        // 1. next values of registers and memory reads, from the pre-edge state (read-first for memories)
+        // 1. next values of memory reads from the pre-edge state (read-first), then memory writes; registers below
+        List<String> regNext = new ArrayList<>();
         for (Reg r : regs) {
-            String f = signalField.get(r);
-            Expr next = design.driver(r);
-            String tmp = "n" + f;
-            if (r.width() > 64) {
-                fields.add("final long[] " + tmp + " = new long[" + words(r.width()) + "];");
-                tickStmts.add("System.arraycopy(" + ref(next) + ", 0, " + tmp + ", 0, " + words(r.width()) + ");");
-                String from = r.hasReset() ? "(resetNow ? " + constantOf(r.resetValue(), r.width()) + " : " + tmp + ")"
-                        : tmp;
-                commitStmts.add(commitWide(from, f, r.width(), r));
-            } else {
-                fields.add("long " + tmp + ";");
-                tickStmts.add(tmp + " = " + ref(next) + ";");
-                commitStmts.add(commitNarrow(f, (r.hasReset() ? "resetNow ? " + hex(r.resetValue().longValue()) + " : "
-                        : "") + tmp, r));
-            }
+            regNext.add(ref(design.driver(r)));
         }
         for (MemRead r : memReads) {
             if (bankLane.containsKey(r)) {
@@ -750,6 +737,63 @@ final class SimCompiler {
         for (int k = 0; k < banks.size(); k++) {
             emitBankWrite(k);
         }
+        emitRegisters(regNext);
+    }
+
+    /**
+     * Registers. One whose field nothing else on the clock edge reads (no other register's next value, no memory
+     * port) is updated in one step, straight from its next value, before the others commit; the others take two:
+     * next value into {@code n<field>} with the memory reads, then commit, so every next value sees the pre-edge
+     * state.
+     */
+    private void emitRegisters(List<String> regNext) {
+        Map<String, Integer> readers = new HashMap<>();
+        List<String> edge = new ArrayList<>(tickStmts);
+        edge.addAll(regNext);
+        for (String stmt : edge) {
+            identifiers(stmt).forEach(id -> readers.merge(id, 1, Integer::sum));
+        }
+        List<String> twoStep = new ArrayList<>();
+        List<String> oneStep = new ArrayList<>();
+        for (int i = 0; i < regs.size(); i++) {
+            Reg r = regs.get(i);
+            String f = signalField.get(r);
+            String next = regNext.get(i);
+            boolean alone = readers.getOrDefault(f, 0) == (identifiers(next).contains(f) ? 1 : 0);
+            String tmp = alone ? next : "n" + f;
+            if (r.width() > 64) {
+                String from = r.hasReset() ? "(resetNow ? " + constantOf(r.resetValue(), r.width()) + " : " + tmp + ")"
+                        : tmp;
+                if (!alone) {
+                    fields.add("final long[] " + tmp + " = new long[" + words(r.width()) + "];");
+                    twoStep.add("System.arraycopy(" + next + ", 0, " + tmp + ", 0, " + words(r.width()) + ");");
+                }
+                (alone ? oneStep : commitStmts).add(commitWide(from, f, r.width(), r));
+            } else {
+                String value = (r.hasReset() ? "resetNow ? " + hex(r.resetValue().longValue()) + " : " : "") + tmp;
+                if (alone) {
+                    oneStep.add("{ long v = " + value + "; " + commitNarrow(f, "v", r) + " }");
+                } else {
+                    fields.add("long " + tmp + ";");
+                    twoStep.add(tmp + " = " + next + ";");
+                    commitStmts.add(commitNarrow(f, value, r));
+                }
+            }
+        }
+        tickStmts.addAll(0, twoStep);
+        commitStmts.addAll(0, oneStep);
+    }
+
+    private static final java.util.regex.Pattern IDENTIFIER = java.util.regex.Pattern.compile("[A-Za-z_]\\w*");
+
+    /** The identifiers a statement names (fields, among others). */
+    private static java.util.Set<String> identifiers(String stmt) {
+        java.util.Set<String> ids = new java.util.HashSet<>();
+        java.util.regex.Matcher m = IDENTIFIER.matcher(stmt);
+        while (m.find()) {
+            ids.add(m.group());
+        }
+        return ids;
     }
 
     /** The next read data of a bank's lanes: lane i from row sel_i ? a : b. */
@@ -933,6 +977,17 @@ final class SimCompiler {
         accessor(sb, "public void setWide(int id, long[] v)", "setWide", s -> s.settable() && s.wide(),
                 s -> commitWide("v", fieldOf(s), s.width(), s.signal()) + " return;",
                 "throw new IllegalArgumentException(\"signal \" + id + \" is not a wide input\");", false);
+        // all top-level ports at once, straight-line: a replay or a recorder reads every port every cycle
+        Map<Signal, SimSignal> bySignal = new IdentityHashMap<>();
+        simSignals.forEach(ss -> bySignal.put(ss.signal(), ss));
+        sb.append("  public void getPorts(long[][] d) {\n");
+        List<Port> ports = design.top().ports();
+        for (int i = 0; i < ports.size(); i++) {
+            SimSignal ss = bySignal.get(ports.get(i));
+            sb.append(ss.wide() ? "    System.arraycopy(" + fieldOf(ss) + ", 0, d[" + i + "], 0, " + words(ss.width())
+                    + ");\n" : "    d[" + i + "][0] = " + fieldOf(ss) + ";\n");
+        }
+        sb.append("  }\n");
         // memories
         sb.append("  public void readMem(int m, int a, long[] d) {\n    switch (m) {\n");
         for (int m = 0; m < mems.size(); m++) {

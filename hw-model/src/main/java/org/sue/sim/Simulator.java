@@ -236,6 +236,17 @@ public final class Simulator implements Closeable {
         }
     }
 
+    /** Every top-level port ({@link #topPorts} order) into its array of dst, as {@link #newPortBuffers} makes. */
+    public void peekPorts(long[][] dst) {
+        settle();
+        model.getPorts(dst);
+    }
+
+    /** One array per top-level port, as wide as the port in words, for {@link #peekPorts}. */
+    public long[][] newPortBuffers() {
+        return topPorts().stream().map(s -> new long[SimCompiler.words(s.width())]).toArray(long[][]::new);
+    }
+
     public BigInteger peekBig(int id) {
         long[] w = peekWide(id);
         BigInteger v = BigInteger.ZERO;

@@ -20,6 +20,8 @@ final class VectorRecorder implements Simulator.CycleListener {
     private final VectorWriter writer;
     private final List<SimSignal> ports;
     private final long[][] values;
+    /** The top-level ports' arrays of values (all but the reset column), for {@link Simulator#peekPorts}. */
+    private final long[][] portValues;
     private final boolean[] dontCare;
     /** Per column: the column of the valid that qualifies it, or -1. */
     private final int[] validColumn;
@@ -45,6 +47,7 @@ final class VectorRecorder implements Simulator.CycleListener {
         for (int i = 0; i < specs.size(); i++) {
             values[i] = new long[specs.get(i).words()];
         }
+        portValues = java.util.Arrays.copyOfRange(values, 1, values.length);
         dontCare = new boolean[specs.size()];
         validColumn = new int[specs.size()];
         java.util.Arrays.fill(validColumn, -1);
@@ -72,9 +75,7 @@ final class VectorRecorder implements Simulator.CycleListener {
     @Override
     public void sample(Simulator sim, long cycle) {
         values[0][0] = sim.resetPortValue();
-        for (int i = 0; i < ports.size(); i++) {
-            sim.peekInto(ports.get(i).id(), values[i + 1]);
-        }
+        sim.peekPorts(portValues);
         for (int i = 1; i < values.length; i++) {
             int v = validColumn[i];
             dontCare[i] = !ports.get(i - 1).settable() && (!resetSeen || v >= 0 && isZero(values[v]));

@@ -1,8 +1,6 @@
 package org.sue.lib.stream;
 
 import org.sue.core.Tag;
-import java.util.ArrayList;
-import java.util.List;
 import org.sue.core.Component;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
@@ -80,23 +78,14 @@ public final class StreamCrcAppend extends Component {
         Reg tailKeep = regNoReset("tail_keep", 4);
         Reg tailUser = regNoReset("tail_user", u);
 
-        // last data lane of a last beat (keep is a thermometer code with lane 0 set); the lane after it is free
+        // the CRC's bytes land right after the data bytes of a last beat (keep: a thermometer code with lane 0 set):
+        // the value shifted up by the data bytes' count, computed on whole words rather than lane by lane
         Expr lastLane = wire("last_lane", keep.and(keep.shr(1).not()));
-        List<Expr> laneBytes = new ArrayList<>();
-        List<Expr> laneKeep = new ArrayList<>();
-        for (int i = lanes - 1; i >= 0; i--) {
-            Expr b = Hw.zeros(8);
-            Expr k = keep.bit(i);
-            for (int j = 0; j < 4 && i - j >= 1; j++) {
-                Expr here = lastLane.bit(i - j - 1); // CRC byte j lands in lane i
-                b = b.or(Hw.mux(here, value.bits(8 * j + 7, 8 * j), Hw.zeros(8)));
-                k = k.or(here);
-            }
-            laneBytes.add(Hw.mux(keep.bit(i), data.bits(8 * i + 7, 8 * i), b));
-            laneKeep.add(k);
-        }
-        Expr mergedData = wire("merged_data", Hw.cat(laneBytes));
-        Expr mergedKeep = wire("merged_keep", Hw.cat(laneKeep));
+        Expr count = wire("data_bytes", Keep.count(keep, Hw.log2Up(lanes) + 1));
+        Expr some = keep.bit(0);
+        Expr placed = wire("crc_placed", Hw.mux(some, value.resize(w).shl(Hw.cat(count, Hw.zeros(3))), Hw.zeros(w)));
+        Expr mergedData = wire("merged_data", data.and(Keep.byteMask(keep)).or(placed));
+        Expr mergedKeep = wire("merged_keep", keep.or(Hw.mux(some, Hw.lit(lanes, 0xF).shl(count), Hw.zeros(lanes))));
         // more than lanes-4 data bytes: CRC bytes m..3 spill into a tail beat, m = free lanes in the last beat
         Expr spill = wire("spill", last.and(keep.bit(lanes - 4)));
         Expr tailShift = Hw.mux(lastLane.bit(lanes - 1), Hw.lit(2, 0),
