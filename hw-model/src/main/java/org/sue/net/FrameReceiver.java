@@ -39,8 +39,11 @@ import org.sue.net.model.FrameCodec;
  * (judged good; delivered unless the packet FIFO was full, which {@code drops_overflow} counts).
  */
 public final class FrameReceiver extends Component {
-    /** Cycles from a frame's last beat in to its verdict ({@code buffered} for a good frame), at most. */
-    public static final int VERDICT_CYCLES = 6;
+    /**
+     * Cycles from a frame's last beat in to its verdict ({@code buffered} for a good frame), at most: the CRC units'
+     * latency (3 above 64 bits, {@link ParallelCrc.Config#latency}), the result queues and the verdict.
+     */
+    public static final int VERDICT_CYCLES = 7;
 
     /** CRC-32 of any message followed by its own CRC (least significant byte first). */
     static final long CRC32_RESIDUE = 0x2144DF1CL;
@@ -80,6 +83,8 @@ public final class FrameReceiver extends Component {
     public final Stream buffered;
     private final Config config;
     private final int ipOffset;
+    /** The CRC units' latency: how long a frame's facts wait for its CRC results. */
+    private final int crcLatency;
     private Expr header;
 
     public FrameReceiver(Config config) {
@@ -129,18 +134,20 @@ public final class FrameReceiver extends Component {
                 .or(frameBytes.le(h + FrameFormat.RH_BYTES + FrameFormat.RCRC_BYTES + FrameFormat.FCS_BYTES)));
         Expr headerReason = wire("header_reason", headerChecks(net, frameBytes));
 
-        // ---- FCS: residue over the whole frame, ready two cycles after the last beat --------------------------------
-        ParallelCrc fcs = child("fcs_check", new ParallelCrc(new ParallelCrc.Config(CrcParams.CRC32, w)));
+        // ---- FCS: residue over the whole frame, ready the CRC unit's latency after the last beat ------------------
+        ParallelCrc.Config crcConfig = new ParallelCrc.Config(CrcParams.CRC32, w);
+        ParallelCrc fcs = child("fcs_check", new ParallelCrc(crcConfig));
         frame.into(fcs.in);
         int rw = 4; // reason codes: DropReason ordinal + 1, 0 = good
-        // the frame's checks, held until its FCS result two cycles after the last beat
-        Expr runt2 = delayTwo("runt", runt);
-        Expr reason2 = delayTwo("header_reason", headerReason);
+        // the frame's checks, held until its FCS result
+        crcLatency = crcConfig.latency();
+        Expr runt2 = delayed("runt", runt);
+        Expr reason2 = delayed("header_reason", headerReason);
         // commands + padding (meaningless for a runt)
-        Expr len2 = delayTwo("len", frameBytes.sub(h + 16).resize(SueMeta.LEN_WIDTH));
+        Expr len2 = delayed("len", frameBytes.sub(h + 16).resize(SueMeta.LEN_WIDTH));
         Expr fcsReason = Hw.mux(fcs.crc.field("value").ne(CRC32_RESIDUE), code(DropReason.BAD_FCS), reason2);
         if (config.macError()) { // the MAC's word on the frame comes before our own checks of its bytes
-            fcsReason = Hw.mux(delayTwo("mac_error", in.tuser().and(inLast)), code(DropReason.MAC_ERROR), fcsReason);
+            fcsReason = Hw.mux(delayed("mac_error", in.tuser().and(inLast)), code(DropReason.MAC_ERROR), fcsReason);
         }
         Expr frameReason = Hw.mux(runt2, code(DropReason.RUNT), fcsReason);
         List<Layout.Spec> frameFields = new ArrayList<>(List.of(Layout.bits("reason", rw),
@@ -152,8 +159,8 @@ public final class FrameReceiver extends Component {
         Layout.ExprBuilder frameFacts = frameResult.expr().set("len", len2).set("reason", frameReason);
         if (ipFormat) {
             int udp = FrameCodec.udpAt(net);
-            frameFacts.set("udp_header_sum", delayTwo("udp_header_sum", wire("udp_header_sum", udpHeaderSum(net))))
-                    .set("udp_zero", delayTwo("udp_zero", get16(udp + 6).eq(0)));
+            frameFacts.set("udp_header_sum", delayed("udp_header_sum", wire("udp_header_sum", udpHeaderSum(net))))
+                    .set("udp_zero", delayed("udp_zero", get16(udp + 6).eq(0)));
         }
         // the result queues are sized never to fill: the CRC units' results do not wait (if one did fill, say so)
         Stream frameResult2 = Stream.of(this, "frame_result", fcs.crc.valid(), frameResult, frameFacts.build());
@@ -162,14 +169,14 @@ public final class FrameReceiver extends Component {
         // ---- RH + commands + padding + R-CRC: R-CRC residue and the RH ---------------------------------------------
         StreamSlice pdu = child("pdu_slice", new StreamSlice(new StreamSlice.Config(w, h, FrameFormat.FCS_BYTES)));
         frame.into(pdu.in);
-        ParallelCrc rcrc = child("rcrc_check", new ParallelCrc(new ParallelCrc.Config(CrcParams.CRC32, w)));
+        ParallelCrc rcrc = child("rcrc_check", new ParallelCrc(crcConfig));
         pdu.out.into(rcrc.in);
         Reg pduFirst = reg("pdu_first", 1, 1);
         Reg rhHeld = regNoReset("rh_held", 64);
         Expr rhNow = pdu.out.tdata().bits(63, 0);
         when(pdu.out.valid(), () -> pduFirst.set(pdu.out.tlast()));
         when(pdu.out.valid().and(pduFirst), () -> rhHeld.set(rhNow));
-        Expr rh2 = delayTwo("rh", Hw.mux(pduFirst, rhNow, rhHeld)); // until the R-CRC result
+        Expr rh2 = delayed("rh", Hw.mux(pduFirst, rhNow, rhHeld)); // until the R-CRC result
         List<Layout.Spec> pduFields = new ArrayList<>(List.of(Layout.bits("rh", 64), Layout.bits("rcrc_ok", 1)));
         if (ipFormat) {
             pduFields.add(Layout.bits("udp_sum", 16));
@@ -181,7 +188,8 @@ public final class FrameReceiver extends Component {
             InternetSum udpSum = child("udp_payload_sum", new InternetSum(new InternetSum.Config(w, 0)));
             pdu.out.into(udpSum.in);
             unused("udp_sum_valid", udpSum.sum.valid());
-            pduFacts.set("udp_sum", udpSum.sum.field("value"));
+            // the sum comes InternetSum.LATENCY cycles after the last beat; held until the R-CRC result
+            pduFacts.set("udp_sum", delay("udp_sum", udpSum.sum.field("value"), crcLatency - InternetSum.LATENCY));
         }
         Stream pduResult2 = Stream.of(this, "pdu_result", rcrc.crc.valid(), pduResult, pduFacts.build());
         Stream pduResults = pduResult2.queue("pdu_results", 8);
@@ -268,13 +276,20 @@ public final class FrameReceiver extends Component {
         return InternetSum.fold(sum);
     }
 
-    /** e two cycles later: the latency of a CRC unit, so a frame's facts meet its CRC result. */
-    private Expr delayTwo(String name, Expr e) {
-        Reg d1 = regNoReset(name + "_d1", e.width());
-        Reg d2 = regNoReset(name + "_d2", e.width());
-        d1.set(e);
-        d2.set(d1);
-        return d2;
+    /** e the CRC units' latency later, so a frame's facts meet its CRC result. */
+    private Expr delayed(String name, Expr e) {
+        return delay(name, e, crcLatency);
+    }
+
+    /** e {@code cycles} later, through registers {@code <name>_d1 .. _d<cycles>}. */
+    private Expr delay(String name, Expr e, int cycles) {
+        Expr d = e;
+        for (int i = 1; i <= cycles; i++) {
+            Reg r = regNoReset(name + "_d" + i, e.width());
+            r.set(d);
+            d = r;
+        }
+        return d;
     }
 
     private static Expr code(DropReason r) {

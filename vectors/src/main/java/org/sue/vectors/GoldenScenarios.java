@@ -156,7 +156,7 @@ public final class GoldenScenarios {
      */
     static GoldenScenario sueInstance(String name, long cycles) {
         SueInstance.Config config = SmallInstance.config(HeaderFormat.ETH_IPV4_UDP);
-        LinkModel.Faults faults = LinkModel.Faults.loss(0.01).withBitErrors(0.02).withOutage(2500, 600);
+        LinkModel.Faults faults = LinkModel.Faults.loss(0.01).withBitErrors(0.02).withOutage(2400, 600);
         return new GoldenScenario(name, () -> new SueInstance(config), ResetStyle.SYNC_HIGH, cycles,
                 () -> new SueInstancePeerTraffic(config, ResetStyle.SYNC_HIGH, 50, faults));
     }

@@ -25,8 +25,9 @@ import org.sue.lib.stream.Stream;
  * network plus log2(W/8) small matrices. {@link ParallelCrcModel} is this algorithm in plain Java, tested against the
  * bit-serial {@link CrcReference} on its own.
  *
- * <p>Latency: {@code crc_valid} / {@code crc_value} appear two cycles after the cycle that carried the last beat (one
- * register after the wide XOR network, one after the unshift stages).
+ * <p>Latency ({@link Config#latency}): {@code crc_valid} / {@code crc_value} appear two cycles after the cycle that
+ * carried the last beat (one register after the wide XOR network, one after the unshift stages), three above 64 bits
+ * up (a register halfway through the unshift stages).
  */
 public final class ParallelCrc extends Component {
     public record Config(CrcParams crc, @Tag("w") int dataWidth) {
@@ -42,6 +43,20 @@ public final class ParallelCrc extends Component {
 
         public int lanes() {
             return dataWidth / 8;
+        }
+
+        /**
+         * Cycles from the cycle carrying a frame's last beat to its {@code crc_valid}: 2, and 3 above 64 bits,
+         * where a register splits the unshift stages.
+         */
+        public int latency() {
+            return splitAt() < CrcMatrices.stagesFor(lanes()) ? 3 : 2;
+        }
+
+        /** The unshift stage before which the register sits (the stage count when there is none). */
+        int splitAt() {
+            int stages = CrcMatrices.stagesFor(lanes());
+            return stages > 3 ? (stages + 1) / 2 : stages;
         }
     }
 
@@ -93,14 +108,32 @@ public final class ParallelCrc extends Component {
             zeroLanes.set(Hw.lit(shiftWidth, lanes - 1).sub(lastIndex));
         });
 
-        // Stage 2: undo the trailing zero bytes, then reflect / final XOR.
+        // Stage 2: undo the trailing zero bytes, then reflect / final XOR. Above 64 bits a register splits the
+        // conditional matrix stages (each about two LUT levels: seven in one cycle were 15 at 1024 bits).
+        int split = config.splitAt();
         Expr v = raw;
-        for (int s = 0; s < shiftWidth; s++) {
+        for (int s = 0; s < split; s++) {
             v = Hw.mux(zeroLanes.bit(s), multiply(m.unshift(s), v), v);
+        }
+        Expr shift = zeroLanes;
+        Expr valid = rawValid;
+        if (split < shiftWidth) {
+            Reg half = regNoReset("half_unshifted", w);
+            Reg rest = regNoReset("zero_lanes_rest", shiftWidth - split);
+            Reg halfValid = reg("half_valid", 1, 0);
+            half.set(v);
+            rest.set(zeroLanes.bits(shiftWidth - 1, split));
+            halfValid.set(rawValid);
+            v = half;
+            shift = Hw.cat(rest, Hw.zeros(split));
+            valid = halfValid;
+        }
+        for (int s = split; s < shiftWidth; s++) {
+            v = Hw.mux(shift.bit(s), multiply(m.unshift(s), v), v);
         }
         Expr register = wire("unshifted", v);
         crcOut.set(finish(p, register));
-        crcOutValid.set(rawValid);
+        crcOutValid.set(valid);
 
         crc.valid().set(crcOutValid);
         crc.field("value").set(crcOut);

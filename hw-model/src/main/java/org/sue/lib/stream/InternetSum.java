@@ -18,10 +18,14 @@ import org.sue.core.Tag;
  * yet complemented: 0xFFFF over a packet whose checksum is right.
  *
  * <p>Stage 1 adds the beat's words in a balanced tree into a register; stage 2 accumulates (32 bits: packets up to
- * 64 KiB) and folds on the last beat. Like {@link org.sue.lib.crc.ParallelCrc}, {@code sum_valid} / {@code sum_value}
- * appear two cycles after the cycle that carried the last beat, so the two units' results meet.
+ * 64 KiB) and folds on the last beat. {@code sum_valid} / {@code sum_value} appear {@value #LATENCY} cycles after the
+ * cycle that carried the last beat, as a narrow {@link org.sue.lib.crc.ParallelCrc}'s result (a wide one's comes a
+ * cycle later).
  */
 public final class InternetSum extends Component {
+    /** Cycles from the cycle carrying a packet's last beat to its {@code sum_valid}. */
+    public static final int LATENCY = 2;
+
     public record Config(@Tag("w") int dataWidth, @Tag("skip") int skipBytes) {
         public Config {
             if (dataWidth < 16 || dataWidth % 16 != 0 || dataWidth > 4096) {
