@@ -21,7 +21,8 @@ import org.sue.sim.Simulator;
 /**
  * XPU A - SUE A - link - SUE B - XPU B in the JVM simulator: each XPU sends random commands to the other on random
  * VCs (traffic both ways, so ACKs ride on data) and returns receive credits with random delays; each direction of the
- * link is a {@link LinkModel} (delay, loss, bit errors, bursts, outage). {@link #run} goes on until every command is
+ * link is a {@link LinkModel} (delay, loss, bit errors, bursts, outage), or the sides meet at a {@link Relay}
+ * ({@link #throughRelay}). {@link #run} goes on until every command is
  * delivered, every credit is back and both retransmit stores are empty, and fails with the state of the stuck side
  * when nothing is delivered for a while.
  */
@@ -125,9 +126,6 @@ public final class TwoXpuRun {
      */
     public static TwoXpuRun throughRelay(SueInstance.Config config, int delay, int fabricDelay,
                                          LinkModel.Faults faults, long seed) {
-        if (fabricDelay < 0) {
-            throw new IllegalArgumentException("TwoXpuRun fabricDelay must be at least 0 cycles, got " + fabricDelay);
-        }
         if (config.cbfc() != null || config.pfc() != null) {
             throw new IllegalArgumentException("TwoXpuRun.throughRelay: the relay has no link flow control, so"
                     + " config.cbfc and config.pfc must be null");
@@ -309,7 +307,7 @@ public final class TwoXpuRun {
         }
     }
 
-    /** Frames the relay dropped as bad (no LLR); 0 without a relay. */
+    /** Frames the relay dropped as bad; 0 without a relay. */
     public long relayDropped() {
         return relay == null ? 0 : relay.dropped();
     }
