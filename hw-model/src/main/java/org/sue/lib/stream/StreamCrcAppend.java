@@ -80,7 +80,6 @@ public final class StreamCrcAppend extends Component {
 
         // the CRC's bytes land right after the data bytes of a last beat (keep: a thermometer code with lane 0 set):
         // the value shifted up by the data bytes' count, computed on whole words rather than lane by lane
-        Expr lastLane = wire("last_lane", keep.and(keep.shr(1).not()));
         Expr count = wire("data_bytes", Keep.count(keep, Hw.log2Up(lanes) + 1));
         Expr some = keep.bit(0);
         Expr placed = wire("crc_placed", Hw.mux(some, value.resize(w).shl(Hw.cat(count, Hw.zeros(3))), Hw.zeros(w)));
@@ -88,7 +87,7 @@ public final class StreamCrcAppend extends Component {
         Expr mergedKeep = wire("merged_keep", keep.or(Hw.mux(some, Hw.lit(lanes, 0xF).shl(count), Hw.zeros(lanes))));
         // more than lanes-4 data bytes: CRC bytes m..3 spill into a tail beat, m = free lanes in the last beat
         Expr spill = wire("spill", last.and(keep.bit(lanes - 4)));
-        Expr tailShift = Hw.mux(lastLane.bit(lanes - 1), Hw.lit(2, 0),
+        Expr tailShift = Hw.mux(keep.bit(lanes - 1), Hw.lit(2, 0),
                 Hw.mux(keep.bit(lanes - 2), Hw.lit(2, 1), Hw.mux(keep.bit(lanes - 3), Hw.lit(2, 2), Hw.lit(2, 3))));
 
         Expr needsCrc = last;
