@@ -67,6 +67,10 @@ public final class JvmReplay {
                     ids[i] = s.id();
                 }
             }
+            int[] inputs = java.util.stream.IntStream.range(0, n).filter(i -> ports.get(i).dir() == PortDir.IN)
+                    .toArray();
+            int[] outputs = java.util.stream.IntStream.range(0, n).filter(i -> ports.get(i).dir() == PortDir.OUT)
+                    .toArray();
             // A chunk of cycles is parsed into memory, then simulated; only the simulation is timed in simNanos.
             final int chunkSize = 4096;
             long[][][] chunk = new long[chunkSize][][];
@@ -89,10 +93,7 @@ public final class JvmReplay {
                 long s0 = System.nanoTime();
                 for (int c = 0; c < filled; c++) {
                     long[][] row = chunk[c];
-                    for (int i = 0; i < n; i++) {
-                        if (ports.get(i).dir() != PortDir.IN) {
-                            continue;
-                        }
+                    for (int i : inputs) {
                         if (isReset[i]) {
                             sim.pokeResetPort(row[i][0]);
                         } else if (row[i].length == 1) {
@@ -102,11 +103,11 @@ public final class JvmReplay {
                         }
                     }
                     sim.peekPorts(actual);
-                    for (int i = 0; i < n; i++) {
-                        if (ports.get(i).dir() != PortDir.OUT || dontCare[c][i]) {
-                            continue;
-                        }
-                        if (!java.util.Arrays.equals(row[i], actual[top[i]])) {
+                    for (int i : outputs) {
+                        long[] want = row[i];
+                        long[] got = actual[top[i]];
+                        boolean same = want.length == 1 ? want[0] == got[0] : java.util.Arrays.equals(want, got);
+                        if (!same && !dontCare[c][i]) {
                             mismatches++;
                             if (first.size() < 10) {
                                 first.add(new Mismatch(cycle, ports.get(i).name(), hex(row[i]), hex(actual[top[i]])));
