@@ -95,11 +95,10 @@ public final class SueBench {
                 throw new IllegalStateException("goodput run with loss " + p + " lost or reordered commands");
             }
             TwoXpuRun.Direction d = r.aToB();
-            long[] del = d.deliveries();
-            double rate = (double) d.bytes() / (del[del.length - 1] - del[0]);
+            double rate = d.bytesPerCycle();
             if (p == 0) {
                 lossless = rate;
-                framesPerRtt = RTT / ((double) (del[del.length - 1] - del[0]) / d.frames());
+                framesPerRtt = RTT / ((double) d.deliverySpan() / d.frames());
                 put.accept("goodput_bytes_per_cycle_lossless", Math.round(rate * 10) / 10.0);
                 put.accept("goodput_frames_per_rtt", Math.round(framesPerRtt * 10) / 10.0);
                 System.out.printf("sue: lossless goodput %.1f command bytes/cycle, %.1f frames per %d-cycle round trip"
@@ -130,8 +129,7 @@ public final class SueBench {
                 throw new IllegalStateException("LLR goodput run with loss " + p + " lost or reordered commands");
             }
             TwoXpuRun.Direction d = r.aToB();
-            long[] del = d.deliveries();
-            double rate = (double) d.bytes() / (del[del.length - 1] - del[0]);
+            double rate = d.bytesPerCycle();
             String key = p == 1e-3 ? "1e-3" : "1e-2";
             put.accept("goodput_llr_loss_" + key, Math.round(rate / lossless * 1000) / 1000.0);
             put.accept("llr_transport_retransmitted_" + key, (double) d.retransmitted());
@@ -194,8 +192,7 @@ public final class SueBench {
         if (!r.ok()) {
             throw new IllegalStateException("utilisation run lost or reordered commands");
         }
-        long[] del = r.aToB().deliveries();
-        return (double) r.aToB().bytes() / (del[del.length - 1] - del[0]);
+        return r.aToB().bytesPerCycle();
     }
 
     /**
@@ -238,20 +235,20 @@ public final class SueBench {
      * one run's figure by several percent).
      */
     private static double goodput(SueInstance.Config c, int delay, int fabric, double p) {
+        long[] seeds = {5, 6, 7};
         double sum = 0;
-        for (long seed = 5; seed < 8; seed++) {
+        for (long seed : seeds) {
             TwoXpuRun.Result r = TwoXpuRun.throughRelay(c, delay, fabric, LinkModel.Faults.loss(p), seed)
                     .rxReturnPercent(100).txValidPercent(100).run(20_000, 0, TwoXpuRun.fixed(256), 200_000, null);
             if (!r.ok()) {
                 throw new IllegalStateException("goodput run with loss " + p + " lost or reordered commands");
             }
             TwoXpuRun.Direction d = r.aToB();
-            long[] del = d.deliveries();
-            sum += (double) d.bytes() / (del[del.length - 1] - del[0]);
+            sum += d.bytesPerCycle();
             System.out.printf("  seed %d: %,d frames lost, %,d PDUs retransmitted end to end, %d timeouts%n", seed,
                     d.framesLost(), d.retransmitted(), d.timeouts());
         }
-        return sum / 3;
+        return sum / seeds.length;
     }
 
     /** One frame (the 200th) lost: cycles from when it left A to when delivery resumed at B. */

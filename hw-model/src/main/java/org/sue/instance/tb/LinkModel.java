@@ -4,6 +4,7 @@ import java.math.BigInteger;
 import java.util.ArrayDeque;
 import java.util.Random;
 import org.sue.link.MacControlDemux;
+import org.sue.net.model.FrameCodec;
 
 /**
  * One direction of the network between two SUE instances: frames enter when their last beat left the sender and come
@@ -61,6 +62,10 @@ public final class LinkModel {
      * sideband it was sent with (null without LLR).
      */
     public record InFlight(byte[] frame, long arrival, boolean macError, BigInteger sideband) {
+        /** The receiving MAC finds the frame bad: it flags it, or its FCS check fails (a bit flipped on the way). */
+        public boolean bad() {
+            return macError || !FrameCodec.fcsOk(frame);
+        }
     }
 
     /** A link-control message in flight. */

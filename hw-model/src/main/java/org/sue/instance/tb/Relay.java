@@ -11,7 +11,6 @@ import org.sue.link.LlrRx;
 import org.sue.link.LlrSideband;
 import org.sue.link.LlrTx;
 import org.sue.link.tb.ControlPorts;
-import org.sue.net.model.FrameCodec;
 import org.sue.sim.Simulator;
 
 /**
@@ -137,7 +136,7 @@ public final class Relay {
             ControlPorts.deliver(tx, m);
             ControlPorts.deliver(rx, m);
             for (LinkModel.InFlight f = in.arrived(now); f != null; f = in.arrived(now)) {
-                rxIn.add(f.frame(), LlrSideband.received(f.sideband(), f.macError() || !FrameCodec.fcsOk(f.frame())));
+                rxIn.add(f.frame(), LlrSideband.received(f.sideband(), f.bad()));
             }
             while (!toSend.isEmpty() && toSend.peek().at() <= now) {
                 Crossing c = toSend.poll();
@@ -152,7 +151,7 @@ public final class Relay {
         /** Without LLR: good frames into the fabric, the next one out when the port is free, a beat a cycle. */
         private void forward(long now) {
             for (LinkModel.InFlight f = in.arrived(now); f != null; f = in.arrived(now)) {
-                if (f.macError() || !FrameCodec.fcsOk(f.frame())) {
+                if (f.bad()) {
                     dropped++;
                 } else {
                     other.toSend.add(new Crossing(f.frame(), now + fabricDelay));

@@ -39,6 +39,16 @@ public final class TwoXpuRun {
             return latencies[(int) Math.min(latencies.length - 1, Math.floor(p * latencies.length))];
         }
 
+        /** Cycles from the first delivery to the last. */
+        public long deliverySpan() {
+            return deliveries[deliveries.length - 1] - deliveries[0];
+        }
+
+        /** Command bytes delivered per cycle over {@link #deliverySpan}. */
+        public double bytesPerCycle() {
+            return (double) bytes / deliverySpan();
+        }
+
         /** The end of the longest pause between two deliveries (after a loss: when delivery resumed). */
         public long longestPauseEnd() {
             long best = -1;

@@ -21,7 +21,6 @@ import org.sue.net.HeaderEntry;
 import org.sue.net.HeaderFormat;
 import org.sue.net.LocalIdentity;
 import org.sue.net.NetConfig;
-import org.sue.net.model.FrameCodec;
 import org.sue.net.tb.LoopbackRun;
 import org.sue.sim.Simulator;
 
@@ -195,10 +194,10 @@ public final class XpuSide {
      */
     private BigInteger macVerdict(LinkModel.InFlight f) {
         if (f.sideband() == null) { // the MAC's FCS check is what the PFC and CBFC receivers rely on
-            boolean bad = f.macError() || macControl() && !FrameCodec.fcsOk(f.frame());
+            boolean bad = macControl() ? f.bad() : f.macError();
             return bad ? BigInteger.ONE : BigInteger.ZERO;
         }
-        boolean bad = f.macError() || !FrameCodec.fcsOk(f.frame());
+        boolean bad = f.bad();
         boolean numbered = LlrSideband.TX.field("llr").get(f.sideband()) == 1;
         arrived[numbered ? 1 : 0]++;
         arrivedBad[numbered ? 1 : 0] += bad ? 1 : 0;
