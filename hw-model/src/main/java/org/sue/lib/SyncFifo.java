@@ -79,8 +79,8 @@ public final class SyncFifo extends Component {
 
         when(write, () -> wrPtr.set(next(wrPtr, depth)));
         when(out.load(), () -> rdPtr.set(next(rdPtr, depth)));
-        ramCount.set(ramCount.add(write.resize(levelWidth)).sub(out.load().resize(levelWidth)));
-        occupancy.set(occupancy.add(write.resize(levelWidth)).sub(read.resize(levelWidth)));
+        ramCount.set(upDown(ramCount, write, out.load()));
+        occupancy.set(upDown(occupancy, write, read));
 
         push.ready().set(full.not());
         if (config.statusPorts()) {
@@ -92,6 +92,14 @@ public final class SyncFifo extends Component {
             creditReturn.set(creditPulse);
             overflow.set(overflowFlag);
         }
+    }
+
+    /**
+     * count + up - down, with count + 1 and count - 1 formed from the register alone and the late handshakes only
+     * choosing: the pop's ready is often the end of a long path, and an adder after it would lengthen it.
+     */
+    private static Expr upDown(Reg count, Expr up, Expr down) {
+        return Hw.mux(up.and(down.not()), count.add(1), Hw.mux(down.and(up.not()), count.sub(1), count));
     }
 
     /** ptr + 1, wrapping at depth (depth need not be a power of two). */

@@ -1,6 +1,8 @@
 package org.sue.transport;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.sue.core.Component;
 import org.sue.core.Expr;
@@ -182,13 +184,20 @@ public final class TransportRx extends Component {
             fwdRow.set(newRow);
         });
         Expr rowNow = wire("row", Hw.mux(fwdHit, fwdRow, rowRead));
+        // the held source's flags, followed in registers: no 1024:1 flag multiplexer in the decision's cycle
+        Expr entered = in.fire();
+        Expr seenHere = seen.follow("seen_held", entered, readIdx, idx);
+        Expr ackOwedHere = ackOwed.follow("ack_owed_held", entered, readIdx, idx);
+        Expr nackSentHere = nackSent.follow("nack_sent_held", entered, readIdx, idx);
+        Expr queuedHere = queued.follow("queued_held", entered, readIdx, idx);
 
         // only what a flag with reset vouches for is believed: the RAM has no reset
-        Expr expected = wire("expected", Hw.mux(seen.at(idx), row.get(rowNow, "expected"),
+        Expr expected = wire("expected", Hw.mux(seenHere, row.get(rowNow, "expected"),
                 Hw.zeros(SueMeta.PSN_WIDTH)));
-        Expr diff = wire("psn_diff", SueMeta.PSN.of(user).sub(expected));
+        Expr psn = SueMeta.PSN.of(user);
+        Expr diff = wire("psn_diff", psn.sub(expected));
         Expr data = wire("data_pdu", known.and(ackOnly.not()));
-        Expr inOrder = wire("in_order", data.and(diff.eq(0)));
+        Expr inOrder = wire("in_order", data.and(psn.eq(expected))); // diff 0, without waiting for the subtraction
         Expr drop = wire("drop", Hw.mux(atStart, inOrder.not(), keepPdu.not()));
         Stream kept = held.throwWhen("kept", drop);
         kept.stage("out").into(out);
@@ -201,20 +210,21 @@ public final class TransportRx extends Component {
         accept.set(decide.and(inOrder));
         // PDUs accepted since the ACK became owed; a reply clearing it this cycle comes first
         int nw = Hw.log2Up(config.ackCount() + 1L);
-        Expr owedBefore = ackOwed.at(idx).and(clearing.and(queryIdx.eq(idx)).not());
+        Expr owedBefore = ackOwedHere.and(clearing.and(queryIdx.eq(idx)).not());
         Expr since = wire("since_ack", Hw.mux(owedBefore, row.get(rowNow, "since_ack"),
                 Hw.zeros(row.field("since_ack").width())));
         Expr counted = wire("accepted_since", since.resize(nw).add(1));
-        Expr countReached = wire("ack_count_reached", counted.eq(config.ackCount()));
+        Expr countReached = wire("ack_count_reached", since.resize(nw).eq(config.ackCount() - 1)); // counted = ackCount
         owesAck.set(accept.or(earlier));
-        owesNack.set(later.and(nackSent.at(idx).not()));
+        owesNack.set(later.and(nackSentHere.not()));
         urgent.set(owesNack.or(accept.and(countReached)));
         // a source leaving the owed queue in this cycle is not queued any more
-        Expr stillQueued = queued.at(idx).and(unqueue.and(headIdx.eq(idx)).not());
+        Expr stillQueued = queuedHere.and(unqueue.and(headIdx.eq(idx)).not());
         push.set(owesAck.or(owesNack).and(stillQueued.not()));
 
         rowWrite.set(accept.or(later).or(earlier));
-        newRow.set(row.expr().set("expected", expected.add(accept.resize(SueMeta.PSN_WIDTH)))
+        Expr nextExpected = wire("expected_plus_1", expected.add(1)); // beside the decision, not after it
+        newRow.set(row.expr().set("expected", Hw.mux(accept, nextExpected, expected))
                 .set("since_ack", Hw.mux(accept, Hw.mux(countReached, Hw.zeros(nw), counted), since.resize(nw))
                         .resize(row.field("since_ack").width())).build());
         connections.write(rowWrite, idx, newRow);
@@ -312,20 +322,29 @@ public final class TransportRx extends Component {
 
     /** Every flag's next value: sets (this cycle's decision) win over clears (this cycle's reply). */
     private void flagUpdates() {
-        Expr cleared = oneHot(clearing, queryIdx);
-        seen.update(oneHot(accept, idx), Hw.zeros(connections));
-        ackOwed.update(oneHot(owesAck, idx), cleared);
-        nackOwed.update(oneHot(owesNack, idx), cleared.or(oneHot(accept, idx)));
-        nackSent.update(oneHot(owesNack, idx), oneHot(accept, idx));
-        queued.update(oneHot(push, idx), oneHot(unqueue, headIdx));
+        Term reply = new Term(clearing, queryIdx);
+        seen.update(new Term(accept, idx));
+        ackOwed.update(new Term(owesAck, idx), reply);
+        nackOwed.update(new Term(owesNack, idx), reply, new Term(accept, idx));
+        nackSent.update(new Term(owesNack, idx), new Term(accept, idx));
+        queued.update(new Term(push, idx), new Term(unqueue, headIdx));
         // a cleared queued source's entry is stale; the entry leaving takes its stale mark with it
+        Expr cleared = oneHot(clearing, queryIdx);
         Expr left = oneHot(headLeaves, headIdx);
         stale.bits.set(stale.bits.or(cleared.and(queued.bits)).and(left.not()));
+    }
+
+    /** A flag update of one source: {@code idx}'s bit where {@code cond}. */
+    private record Term(Expr cond, Expr idx) {
+        Expr hits(Expr i) {
+            return cond.and(idx.eq(i));
+        }
     }
 
     /** One bit per source, reset to 0. */
     private final class Flags {
         final Reg bits;
+        private final List<Follower> followers = new ArrayList<>();
 
         Flags(String name) {
             bits = reg(name, connections, 0);
@@ -335,9 +354,40 @@ public final class TransportRx extends Component {
             return bits.shr(i).bit(0);
         }
 
-        void update(Expr set, Expr clear) {
-            bits.set(bits.and(clear.not()).or(set));
+        /**
+         * A register equal to {@code at(i)} in every cycle, where {@code i} changes only to {@code loadIdx} when
+         * {@code load}: the flag's bit without a multiplexer over all sources after {@code i}.
+         */
+        Expr follow(String name, Expr load, Expr loadIdx, Expr i) {
+            Reg copy = reg(name, 1, 0);
+            followers.add(new Follower(copy, load, loadIdx, i));
+            return copy;
         }
+
+        /** Each cycle the clears first, then the set: a decision's set wins over a reply's clear. */
+        void update(Term set, Term... clears) {
+            Expr cleared = Hw.zeros(connections);
+            for (Term c : clears) {
+                cleared = cleared.or(oneHot(c.cond(), c.idx()));
+            }
+            bits.set(bits.and(cleared.not()).or(oneHot(set.cond(), set.idx())));
+            for (Follower f : followers) {
+                f.copy().set(Hw.mux(f.load(), next(at(f.loadIdx()), f.loadIdx(), set, clears),
+                        next(f.copy(), f.i(), set, clears)));
+            }
+        }
+
+        /** Bit {@code j}'s next value, given its value now. */
+        private Expr next(Expr now, Expr j, Term set, Term[] clears) {
+            Expr clearedHere = Hw.bool(false);
+            for (Term c : clears) {
+                clearedHere = clearedHere.or(c.hits(j));
+            }
+            return now.and(clearedHere.not()).or(set.hits(j));
+        }
+    }
+
+    private record Follower(Reg copy, Expr load, Expr loadIdx, Expr i) {
     }
 
     private Expr oneHot(Expr cond, Expr i) {
