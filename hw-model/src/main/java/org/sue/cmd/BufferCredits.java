@@ -173,8 +173,9 @@ public final class BufferCredits extends Component {
             c.set(c.add(used.resize(w)).add(returnedCost).sub(freed.resize(w)).sub(returned.resize(w)).sub(storedCost));
             Reg plain = owedPlain.get(v);
             Reg data = owedData.get(v);
-            plain.set(plain.add(stored.and(cmdStored.field("data").not()).resize(ow)).sub(out.and(pickData.not()).resize(ow)));
-            data.set(data.add(stored.and(cmdStored.field("data")).resize(ow)).sub(out.and(pickData).resize(ow)));
+            plain.set(Hw.upDown(plain, List.of(stored.and(cmdStored.field("data").not())),
+                    List.of(out.and(pickData.not()))));
+            data.set(Hw.upDown(data, List.of(stored.and(cmdStored.field("data"))), List.of(out.and(pickData))));
         }
         Reg relValidReg = reg("rel_valid_reg", 1, 0);
         Reg relVcReg = reg("rel_vc_reg", 2, 0);

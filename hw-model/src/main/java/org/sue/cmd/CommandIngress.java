@@ -254,7 +254,11 @@ public final class CommandIngress extends Component {
         headerBytes = wire("header_bytes", Hw.cat(units, Hw.lit(1, 0)).resize(9).add(PackedCommand.HEADER_BYTES));
         packedBytes = wire("packed_bytes", headerBytes.add(length.resize(9)).add(length.bit(0).resize(9)));
         singleBeat = wire("single_beat", length.le(beatBytes));
-        beatsNeeded = wire("beats_needed", packedBytes.resize(10).add(outBytes - 1).shr(Hw.log2Up(outBytes))
+        // ceil(packed_bytes / outBytes) with the small terms (from the table and constants) summed beside the
+        // length, one adder after the lookup; equal for every command the checks let through (length fits 9 bits)
+        Expr smallTerms = Hw.cat(units, Hw.lit(1, 0)).resize(10).add(PackedCommand.HEADER_BYTES + outBytes - 1)
+                .add(length.bit(0).resize(10));
+        beatsNeeded = wire("beats_needed", length.resize(9).resize(10).add(smallTerms).shr(Hw.log2Up(outBytes))
                 .resize(3));
     }
 
@@ -276,10 +280,15 @@ public final class CommandIngress extends Component {
     /** Free room in the staging memory for a whole new command. */
     private void stagingRoom() {
         int depth = config.stagingBeats();
-        int pw = wrPtr.width();
         wrBase = wire("wr_base", Hw.mux(abandon, cmdStart, wrPtr));
-        Expr used = wire("used", wrBase.sub(rdPtr).add(spillValid.resize(pw)));
-        room = wire("room", Hw.lit(pw + 1, depth).sub(used.resize(pw + 1)).ge(beatsNeeded.resize(pw + 1)));
+        // the room for either write base, chosen by the late abandon after the compares
+        room = wire("room", Hw.mux(abandon, roomFrom(cmdStart, depth), roomFrom(wrPtr, depth)));
+    }
+
+    private Expr roomFrom(Expr base, int depth) {
+        int pw = wrPtr.width();
+        Expr used = base.sub(rdPtr).add(spillValid.resize(pw));
+        return Hw.lit(pw + 1, depth).sub(used.resize(pw + 1)).ge(beatsNeeded.resize(pw + 1));
     }
 
     /** A beat 0 takes the credits, then is dropped for its first failing check or starts the command. */
@@ -428,7 +437,7 @@ public final class CommandIngress extends Component {
         Expr released = wire("released", release.valid().and(spurious.not()));
         Reg releaseError = reg("release_error_flag", 1, 0);
         when(spurious, () -> releaseError.set(1));
-        inFlight.set(inFlight.add(ends.resize(16)).sub(released.resize(16)));
+        inFlight.set(Hw.upDown(inFlight, List.of(ends), List.of(released)));
         Reg cmdReturn = reg("cmd_return", 3, 0);  // {valid, vc}
         Reg dataReturn = reg("data_return", 3, 0);
         // round robin over the VCs that are owed, so no VC's returns wait behind another's
@@ -447,12 +456,9 @@ public final class CommandIngress extends Component {
         for (int v = 0; v < SueMeta.VCS; v++) {
             int vv = v;
             Expr rel = released.and(relVc.eq(v));
-            Expr cmdBack = rel.resize(13)
-                    .add(returnFirst.and(txVc.eq(v)).resize(13))
-                    .add(abandon.and(cmdVc.eq(v)).resize(13));
-            Expr dataBack = rel.and(release.field("data")).resize(13)
-                    .add(returnFirst.and(txVc.eq(v)).and(withData).resize(13))
-                    .add(abandon.and(cmdVc.eq(v)).resize(13)); // only commands with data span beats
+            List<Expr> cmdBack = List.of(rel, returnFirst.and(txVc.eq(v)), abandon.and(cmdVc.eq(v)));
+            List<Expr> dataBack = List.of(rel.and(release.field("data")), returnFirst.and(txVc.eq(v)).and(withData),
+                    abandon.and(cmdVc.eq(v))); // only commands with data span beats
             Expr cmdOut = cmdGive.and(cmdPick.eq(v));
             Expr dataOut = dataGive.and(dataPick.eq(v));
             Expr took = takeCredit.and(txVc.eq(v));
@@ -462,10 +468,10 @@ public final class CommandIngress extends Component {
                 cmdAvail.get(vv).set(config.cmdCredits());
                 dataAvail.get(vv).set(config.dataCredits());
             }).otherwise(() -> {
-                cmdOwed.get(vv).set(cmdOwed.get(vv).add(cmdBack).sub(cmdOut.resize(13)));
-                dataOwed.get(vv).set(dataOwed.get(vv).add(dataBack).sub(dataOut.resize(13)));
-                cmdAvail.get(vv).set(cmdAvail.get(vv).add(cmdOut.resize(12)).sub(took.resize(12)));
-                dataAvail.get(vv).set(dataAvail.get(vv).add(dataOut.resize(12)).sub(took.and(withData).resize(12)));
+                cmdOwed.get(vv).set(Hw.upDown(cmdOwed.get(vv), cmdBack, List.of(cmdOut)));
+                dataOwed.get(vv).set(Hw.upDown(dataOwed.get(vv), dataBack, List.of(dataOut)));
+                cmdAvail.get(vv).set(Hw.upDown(cmdAvail.get(vv), List.of(cmdOut), List.of(took)));
+                dataAvail.get(vv).set(Hw.upDown(dataAvail.get(vv), List.of(dataOut), List.of(took.and(withData))));
             });
         }
         // reset: held until the XPU lets go and everything handed on is released

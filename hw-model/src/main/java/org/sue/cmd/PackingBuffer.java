@@ -272,6 +272,7 @@ public final class PackingBuffer extends Component {
         cQueue = reg("c_queue", qw, 0);
         Reg cEntry = reg("c_entry", command.width(), 0);
         Reg cRow = reg("c_row", row.width(), 0);
+        Reg cRoom = reg("c_room", lw, 0); // APPEND: pduLimit - the command's bytes (the limit fits every command)
         Reg fwdValid = reg("fwd_valid", 1, 0);   // stage C's write of the cycle before
         Reg fwdQueue = reg("fwd_queue", qw, 0);
         Reg fwdRow = reg("fwd_row", row.width(), 0);
@@ -292,6 +293,7 @@ public final class PackingBuffer extends Component {
         cSkip.set(bSkip);
         cQueue.set(bQueue);
         cEntry.set(bEntry);
+        cRoom.set(Hw.lit(lw, config.pduLimit()).sub(command.get(bEntry, "bytes").resize(lw)));
         cRow.set(rowB);
 
         // stage C
@@ -310,11 +312,12 @@ public final class PackingBuffer extends Component {
         Expr cmdBytes = command.get(cEntry, "bytes").resize(lw);
         Expr cmdStart = command.get(cEntry, "start");
         Expr empty = wire("was_empty", count.eq(0));
-        Expr closes = wire("closes", empty.not().and(open.add(cmdBytes).gt(config.pduLimit())));
+        // open + bytes > pduLimit, against the room formed a stage early: the row's loop has no adder before it
+        Expr closes = wire("closes", empty.not().and(open.gt(cRoom)));
         Expr fresh = empty.or(closes); // the command opens a segment
         Expr appendCount = count.add(1);
         Expr appendRow = row.expr().set("head", Hw.mux(empty, cmdStart, head)).set("count", appendCount)
-                .set("closed", Hw.mux(empty, Hw.zeros(cw), closed.add(closes.resize(cw))))
+                .set("closed", Hw.mux(empty, Hw.zeros(cw), Hw.upDown(closed, List.of(closes), List.of())))
                 .set("open_bytes", Hw.mux(fresh, cmdBytes, open.add(cmdBytes)))
                 .set("open_cmds", Hw.mux(fresh, Hw.lit(cw, 1), openCmds.add(1)))
                 .set("open_start", Hw.mux(fresh, cmdStart, openStart)).build();
@@ -326,12 +329,15 @@ public final class PackingBuffer extends Component {
         Expr fromClosed = wire("from_closed", closed.ne(0));
         Expr takeBytes = wire("take_bytes", Hw.mux(fromClosed, segment.get(seg, "bytes"), open));
         Expr takeCmds = Hw.mux(fromClosed, segment.get(seg, "cmds"), openCmds);
-        Expr takeCount = wire("take_count", count.sub(takeCmds));
+        // both subtractions beside the choice of segment, not after it
+        Expr takeCount = wire("take_count", Hw.mux(fromClosed, count.sub(segment.get(seg, "cmds")),
+                count.sub(openCmds)));
         Expr takeRow = row.expr().set("head", Hw.mux(fromClosed, segment.get(seg, "next"), head))
                 .set("count", takeCount).set("closed", Hw.mux(fromClosed, closed.sub(1), Hw.zeros(cw)))
                 .set("open_bytes", Hw.mux(fromClosed, open, Hw.zeros(lw)))
                 .set("open_cmds", Hw.mux(fromClosed, openCmds, Hw.zeros(cw))).set("open_start", openStart).build();
-        Expr xoffNow = wire("xoff_now", isAppend.and(xoffState.not()).and(appendCount.ge(config.xoffThreshold())));
+        // compares against the row as read, not after the arithmetic: appendCount >= xoff is count >= xoff - 1
+        Expr xoffNow = wire("xoff_now", isAppend.and(xoffState.not()).and(count.ge(config.xoffThreshold() - 1)));
         Expr xonNow = wire("xon_now", isTake.and(xoffState).and(takeCount.le(config.xonThreshold())));
         Expr newXoff = xoffState.or(xoffNow).and(xonNow.not());
         Expr changed = Hw.mux(isAppend, appendRow, Hw.mux(isTake, takeRow, cRow));
@@ -346,7 +352,7 @@ public final class PackingBuffer extends Component {
         cmdStored.field("vc").set(cQueue.bits(1, 0));
         cmdStored.field("data").set(command.get(cEntry, "data"));
         // a queue joins its list with its first command, and goes back after a turn if it still holds commands
-        Expr listPush = wire("list_push", isAppend.and(empty).or(isTake.and(takeCount.ne(0))).or(isSkip));
+        Expr listPush = wire("list_push", isAppend.and(empty).or(isTake.and(count.ne(takeCmds))).or(isSkip));
         Expr cVc = cQueue.bits(1, 0);
         for (int v = 0; v < SueMeta.VCS; v++) {
             active.get(v).push.valid().set(listPush.and(cVc.eq(v)));
@@ -422,7 +428,7 @@ public final class PackingBuffer extends Component {
         takeSkip.set(windowOpen.not());
         picked.valid().set(pick.and(windowOpen));
         picked.field("vc").set(pickVc);
-        inFlight.set(inFlight.add(pick.and(windowOpen).resize(2)).sub(pduLeaving.resize(2)));
+        inFlight.set(Hw.upDown(inFlight, List.of(pick.and(windowOpen)), List.of(pduLeaving)));
     }
 
     /** SueMeta for an assembled PDU: destination, VC and length; the rest is filled in further down the path. */

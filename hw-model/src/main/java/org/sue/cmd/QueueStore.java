@@ -257,8 +257,7 @@ public final class QueueStore extends Component {
         // ---- accounting ----
         Reg inUse = reg("cells_in_use_reg", aw + 1, 0);
         Expr returnedNow = wire("returned_now", firstGone.resize(2).add(reclaim.resize(2)));
-        Expr freedNow = wire("freed_now", freedByReader.push.valid().resize(2).add(returnedNow));
-        inUse.set(inUse.add(allocNow.resize(aw + 1)).sub(freedNow.resize(aw + 1)));
+        inUse.set(Hw.upDown(inUse, List.of(allocNow), List.of(freedByReader.push.valid(), firstGone, reclaim)));
         cellsInUse.set(inUse);
         cellAlloc.valid().set(allocNow);
         cellAlloc.field("vc").set(bQueue.bits(1, 0));
@@ -365,15 +364,16 @@ public final class QueueStore extends Component {
         overflowError.set(overflow);
         Expr endPos = wire("end_pos", rot.resize(fw + 1).add(bBytes.resize(fw + 1))); // one past the beat's last lane
         Expr lowLanes = wire("low_lanes", Hw.mux(endPos.gt(cb), endPos.sub(cb), Hw.zeros(fw + 1))); // in the new cell
-        Expr highEnd = wire("high_end", Hw.mux(endPos.gt(cb), Hw.lit(fw + 1, cb), endPos));
         Expr firstCell = wire("first_cell", Hw.mux(room, tail, spare)); // where lanes at and above rot go
         Expr doubled = Hw.cat(bData, bData);
         Expr rotated = wire("rotated", doubled.shl(Hw.cat(rot, Hw.lit(3, 0))).bits(2 * w - 1, w));
-        Expr highMask = wire("high_mask", Keep.below(highEnd, cb).and(Keep.below(rot.resize(fw + 1), cb).not()));
-        Expr lowMask = wire("low_mask", Keep.below(lowLanes, cb));
+        // the lanes written are the beat's lanes rotated as its bytes are: those at and above rot go to the first
+        // cell, those below it to the new one (masks from the register values, not through endPos and its compares)
+        Expr beatLanes = Keep.below(bBytes, cb);
+        Expr written = wire("lanes_written", Hw.cat(beatLanes, beatLanes).shl(rot).bits(2 * cb - 1, cb));
+        Expr atOrAboveRot = wire("lanes_from_rot", Keep.below(rot, cb).not());
         for (int i = 0; i < cb; i++) {
-            Expr high = highMask.bit(i);
-            lanes.get(i).write(isBeat.and(high.or(lowMask.bit(i))), Hw.mux(high, firstCell, spare),
+            lanes.get(i).write(isBeat.and(written.bit(i)), Hw.mux(atOrAboveRot.bit(i), firstCell, spare),
                     rotated.bits(8 * i + 7, 8 * i));
         }
         // the stream goes on from the old tail into the new cell
@@ -503,7 +503,7 @@ public final class QueueStore extends Component {
         out.tuser().set(queued.field("queue"));
         queued.ready().set(out.tready());
         Expr beatOut = wire("beat_out", out.fire());
-        outstanding.set(outstanding.add(readBeat.resize(outstanding.width())).sub(beatOut.resize(outstanding.width())));
+        outstanding.set(Hw.upDown(outstanding, List.of(readBeat), List.of(beatOut)));
     }
 
     public Config config() {

@@ -76,6 +76,35 @@ public final class Hw {
         return r;
     }
 
+    /**
+     * {@code value} plus the number of {@code ups} that are 1 minus the number of {@code downs} that are 1, in
+     * value's width (wrapping). Each candidate value + d is formed from value alone and the one-bit terms only choose
+     * among them: a counter updated by late handshakes gets a multiplexer after them, not an adder.
+     */
+    public static Expr upDown(Expr value, List<? extends Expr> ups, List<? extends Expr> downs) {
+        SourceLoc here = SourceLoc.here();
+        int dw = log2Up(ups.size() + downs.size() + 1);
+        Expr choice = lit(dw, downs.size()); // the option value + 0
+        for (Expr u : ups) {
+            choice = choice.add(oneBit(u, here).resize(dw));
+        }
+        for (Expr d : downs) {
+            choice = choice.sub(oneBit(d, here).resize(dw));
+        }
+        List<Expr> options = new ArrayList<>();
+        for (int d = -downs.size(); d <= ups.size(); d++) {
+            options.add(d == 0 ? value : d > 0 ? value.add(d) : value.sub(-d));
+        }
+        return select(options, choice);
+    }
+
+    private static Expr oneBit(Expr term, SourceLoc here) {
+        if (term.width() != 1) {
+            throw new HdlException("upDown term " + term.describe() + " must be 1 bit, is " + term.width(), here);
+        }
+        return term;
+    }
+
     /** Number of bits needed to hold values 0..n-1 (at least 1). */
     public static int log2Up(long n) {
         if (n <= 1) {

@@ -1,5 +1,6 @@
 package org.sue.lib;
 
+import java.util.List;
 import org.sue.core.Tag;
 import org.sue.core.Component;
 import org.sue.core.Expr;
@@ -79,8 +80,9 @@ public final class SyncFifo extends Component {
 
         when(write, () -> wrPtr.set(next(wrPtr, depth)));
         when(out.load(), () -> rdPtr.set(next(rdPtr, depth)));
-        ramCount.set(upDown(ramCount, write, out.load()));
-        occupancy.set(upDown(occupancy, write, read));
+        // the pop's ready is often the end of a long path: a multiplexer after it, not an adder (Hw.upDown)
+        ramCount.set(Hw.upDown(ramCount, List.of(write), List.of(out.load())));
+        occupancy.set(Hw.upDown(occupancy, List.of(write), List.of(read)));
 
         push.ready().set(full.not());
         if (config.statusPorts()) {
@@ -92,14 +94,6 @@ public final class SyncFifo extends Component {
             creditReturn.set(creditPulse);
             overflow.set(overflowFlag);
         }
-    }
-
-    /**
-     * count + up - down, with count + 1 and count - 1 formed from the register alone and the late handshakes only
-     * choosing: the pop's ready is often the end of a long path, and an adder after it would lengthen it.
-     */
-    private static Expr upDown(Reg count, Expr up, Expr down) {
-        return Hw.mux(up.and(down.not()), count.add(1), Hw.mux(down.and(up.not()), count.sub(1), count));
     }
 
     /** ptr + 1, wrapping at depth (depth need not be a power of two). */
