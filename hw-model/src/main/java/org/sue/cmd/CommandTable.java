@@ -43,6 +43,11 @@ public final class CommandTable implements Described {
         return java.util.stream.IntStream.range(1, 256).filter(this::defined).toArray();
     }
 
+    /** The control lengths (2-byte units) the defined types use, ascending, each once. */
+    public int[] unitsUsed() {
+        return java.util.stream.IntStream.of(definedTypes()).map(t -> controlUnits[t]).distinct().sorted().toArray();
+    }
+
     public boolean defined(int type) {
         return type >= 0 && type < 256 && controlUnits[type] >= 0;
     }

@@ -3,6 +3,7 @@ package org.sue.cmd;
 import org.sue.core.Tag;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntFunction;
 import org.sue.core.Component;
 import org.sue.core.Layout;
 import org.sue.core.Mem;
@@ -143,24 +144,63 @@ public final class CommandUnpacker extends Component {
         Expr defined = wire("type_defined", typeInfo.defined());
         Expr units = wire("control_units", typeInfo.units());
         Expr hasData = wire("type_has_data", typeInfo.hasData());
-        int lw = 17;
-        Expr headerBytes = wire("header_bytes", Hw.cat(units, Hw.lit(1, 0)).resize(lw).add(4));
-        Expr commandBytes = wire("command_bytes", headerBytes.add(length.resize(lw)));
-        Expr packedBytes = wire("packed_bytes", commandBytes.add(length.bit(0).resize(lw)));
-        Expr rem = remaining.resize(lw);
-        Expr fillW = fill.resize(lw);
-        Expr endsPdu = wire("ends_pdu", packedBytes.ge(rem));
+        Expr headerBytes = wire("header_bytes", Hw.cat(units, Hw.lit(1, 0)).resize(5).add(PackedCommand.HEADER_BYTES));
         Expr shortCommand = wire("short_command", length.le(beatBytes));
-        // bytes beat 0 needs in the window, and what it consumes
-        Expr firstNeed = wire("first_need", Hw.mux(shortCommand, Hw.mux(endsPdu, rem, packedBytes),
-                headerBytes.add(beatBytes)));
+        Expr tooLong = wire("data_too_long", length.gt(CommandTable.MAX_DATA_BYTES));
+        // The byte counts are compared as differences from the registers (rem - length, fill - length), one per
+        // control length the table uses, picked by the type: no chain of adders in front of the compares. The
+        // decision reads them only after data_too_long, so the length has at most 9 bits there; the fill side only
+        // for short commands (length <= beatBytes). Differences keep a sign bit.
+        int rw = remaining.width() + 1;
+        int sw = fw + 1;
+        Expr len = length.bits(Hw.log2Up(CommandTable.MAX_DATA_BYTES + 1) - 1, 0);
+        Expr shortLen = length.bits(Hw.log2Up(beatBytes + 1) - 1, 0);
+        Expr odd = length.bit(0); // the data is padded to whole 2-byte units
+        Expr remAfterData = wire("rem_after_data", remaining.resize(rw).sub(len.resize(rw)));
+        Expr remAfterPadded = wire("rem_after_padded", remAfterData.sub(odd.resize(rw)));
+        Expr fillAfterPadded = wire("fill_after_padded",
+                fill.resize(sw).sub(shortLen.resize(sw)).sub(odd.resize(sw)));
+        int[] unitsUsed = config.table().unitsUsed();
+        // header + length > rem
+        Expr runsPast = wire("runs_past_pdu", byUnits(units, unitsUsed,
+                u -> signedLess(remAfterData, PackedCommand.HEADER_BYTES + 2 * u)));
+        // header + padded length >= rem: beat 0 takes the rest of the PDU
+        Expr endsPdu = wire("ends_pdu", byUnits(units, unitsUsed,
+                u -> signedLess(remAfterPadded, PackedCommand.HEADER_BYTES + 2 * u + 1)));
+        Expr fillBelowRem = wire("fill_below_rem", fill.resize(remaining.width()).lt(remaining));
+        // the window holds less than beat 0 needs: the rest of the PDU, the padded command, or header and a data beat
+        Expr firstWaits = wire("first_waits", Hw.mux(shortCommand,
+                Hw.mux(endsPdu, fillBelowRem, byUnits(units, unitsUsed,
+                        u -> signedLess(fillAfterPadded, PackedCommand.HEADER_BYTES + 2 * u))),
+                byUnits(units, unitsUsed, u -> fill.lt(PackedCommand.HEADER_BYTES + 2 * u + beatBytes))));
 
         // ---- data beats after beat 0 ---------------------------------------------------------------------------------
         Expr lastData = wire("last_data", dataLeft.le(beatBytes));
-        Expr dataPacked = wire("data_packed", dataLeft.resize(lw).add(dataLeft.bit(0).resize(lw)));
-        Expr dataEndsPdu = wire("data_ends_pdu", lastData.and(dataPacked.ge(rem)));
-        Expr dataNeed = wire("data_need", Hw.mux(lastData, Hw.mux(dataEndsPdu, rem, dataPacked),
-                Hw.lit(lw, beatBytes)));
+        Expr dataOdd = dataLeft.bit(0);
+        Expr remAfterLast = wire("rem_after_last",
+                remaining.resize(rw).sub(dataLeft.resize(rw)).sub(dataOdd.resize(rw)));
+        Expr fillAfterLast = wire("fill_after_last",
+                fill.resize(sw).sub(dataLeft.resize(sw)).sub(dataOdd.resize(sw)));
+        Expr dataEndsPdu = wire("data_ends_pdu", lastData.and(signedLess(remAfterLast, 1)));
+        Expr dataWaits = wire("data_waits", Hw.mux(lastData, Hw.mux(dataEndsPdu, fillBelowRem, fillAfterLast.msb()),
+                fill.lt(beatBytes)));
+
+        // ---- a delivered beat that does not end the PDU: its step in 2-byte units, the fill and remaining after it --
+        int cw = Hw.log2Up((PackedCommand.MAX_CONTROL_ONLY_BYTES + beatBytes) / 2 + 1);
+        Expr stepUnits = wire("step_units", Hw.mux(inData,
+                Hw.mux(lastData, dataLeft.bits(cw, 1).resize(cw).add(dataOdd.resize(cw)), Hw.lit(cw, beatBytes / 2)),
+                Hw.mux(shortCommand, headerBytes.bits(4, 1).resize(cw).add(shortLen.bits(shortLen.width() - 1, 1)
+                        .resize(cw)).add(odd.resize(cw)), headerBytes.bits(4, 1).resize(cw).add(beatBytes / 2))));
+        Expr fillAfterStep = wire("fill_after_step", Hw.mux(inData,
+                Hw.mux(lastData, fillAfterLast.bits(fw - 1, 0), fill.sub(beatBytes)),
+                byUnits(units, unitsUsed, u -> Hw.mux(shortCommand,
+                        fillAfterPadded.bits(fw - 1, 0).sub(PackedCommand.HEADER_BYTES + 2 * u),
+                        fill.sub(PackedCommand.HEADER_BYTES + 2 * u + beatBytes)))));
+        Expr remAfterStep = wire("rem_after_step", Hw.mux(inData,
+                Hw.mux(lastData, remAfterLast.bits(rw - 2, 0), remaining.sub(beatBytes)),
+                byUnits(units, unitsUsed, u -> Hw.mux(shortCommand,
+                        remAfterPadded.bits(rw - 2, 0).sub(PackedCommand.HEADER_BYTES + 2 * u),
+                        remaining.sub(PackedCommand.HEADER_BYTES + 2 * u + beatBytes)))));
 
         // ---- credits ----------------------------------------------------------------------------------------------
         List<Reg> cmdAvail = new ArrayList<>();
@@ -176,12 +216,10 @@ public final class CommandUnpacker extends Component {
         // ---- one decision per cycle: deliver a beat, wait, or end the PDU (normally or malformed) ---------------------
         Wire fire = wire("fire", 1);          // a beat goes to the XPU
         Wire done = wire("pdu_done", 1);      // nothing more of this PDU is delivered
-        Wire consume = wire("consume", lw);   // bytes leaving the window's front (unless done)
         Wire malformed = wire("malformed", 3); // PackedCommand.Malformed ordinal + 1
         Wire cutByReset = wire("cut_by_reset", 1);
         fire.set(0);
         done.set(0);
-        consume.set(0);
         malformed.set(0);
         cutByReset.set(0);
         Expr shortStream = lastIn; // waiting for bytes that will never come: the stream is shorter than len
@@ -192,10 +230,9 @@ public final class CommandUnpacker extends Component {
             when(rxResetIn, () -> {
                 done.set(1);
                 cutByReset.set(1);
-            }).elseWhen(fillW.lt(dataNeed), () -> when(shortStream, () -> malformedEnd(done, malformed,
+            }).elseWhen(dataWaits, () -> when(shortStream, () -> malformedEnd(done, malformed,
                     PackedCommand.Malformed.RUNS_PAST_PDU))).otherwise(() -> {
                         fire.set(1);
-                        consume.set(Hw.mux(lastData, dataPacked, Hw.lit(lw, beatBytes)));
                         when(dataEndsPdu, () -> done.set(1));
                     });
         }).elseWhen(remaining.eq(0), () -> done.set(1))
@@ -203,21 +240,20 @@ public final class CommandUnpacker extends Component {
                         PackedCommand.Malformed.RUNS_PAST_PDU)))
                 .elseWhen(type.eq(0), () -> done.set(1)) // padding
                 .elseWhen(defined.not(), () -> malformedEnd(done, malformed, PackedCommand.Malformed.UNKNOWN_TYPE))
-                .elseWhen(rem.lt(PackedCommand.HEADER_BYTES), () -> malformedEnd(done, malformed,
+                .elseWhen(remaining.lt(PackedCommand.HEADER_BYTES), () -> malformedEnd(done, malformed,
                         PackedCommand.Malformed.RUNS_PAST_PDU))
-                .elseWhen(fillW.lt(PackedCommand.HEADER_BYTES), () -> when(shortStream, () -> malformedEnd(done,
+                .elseWhen(fill.lt(PackedCommand.HEADER_BYTES), () -> when(shortStream, () -> malformedEnd(done,
                         malformed, PackedCommand.Malformed.RUNS_PAST_PDU)))
                 .elseWhen(length.ne(0).and(hasData.not()), () -> malformedEnd(done, malformed,
                         PackedCommand.Malformed.DATA_ON_TYPE_WITHOUT_DATA))
-                .elseWhen(length.gt(CommandTable.MAX_DATA_BYTES), () -> malformedEnd(done, malformed,
+                .elseWhen(tooLong, () -> malformedEnd(done, malformed,
                         PackedCommand.Malformed.DATA_TOO_LONG))
-                .elseWhen(commandBytes.gt(rem), () -> malformedEnd(done, malformed,
+                .elseWhen(runsPast, () -> malformedEnd(done, malformed,
                         PackedCommand.Malformed.RUNS_PAST_PDU))
-                .elseWhen(fillW.lt(firstNeed), () -> when(shortStream, () -> malformedEnd(done, malformed,
+                .elseWhen(firstWaits, () -> when(shortStream, () -> malformedEnd(done, malformed,
                         PackedCommand.Malformed.RUNS_PAST_PDU)))
                 .elseWhen(creditOk, () -> {
                     fire.set(1);
-                    consume.set(firstNeed);
                     when(shortCommand.and(endsPdu), () -> done.set(1));
                 }).otherwise(() -> waitCredit.set(1));
         Expr firstBeat = wire("first_beat", fire.and(inData.not()));
@@ -227,9 +263,10 @@ public final class CommandUnpacker extends Component {
 
         // ---- the window: consume at the front, append the next input beat behind ----------------------------------
         Expr discardRest = wire("discard_rest", dropping.or(done.and(lastIn.not())));
+        // the late fire and done pick among the outcomes computed beside the decision
         Expr base = wire("base", Hw.mux(done, Hw.zeros(8 * capacity),
-                window.shr(Hw.cat(consume.bits(fw - 1, 0), Hw.lit(3, 0)))));
-        Expr fillBase = wire("fill_base", Hw.mux(done, Hw.lit(fw, 0), fill.sub(consume.bits(fw - 1, 0))));
+                Hw.mux(fire, window.shr(Hw.cat(stepUnits, Hw.lit(4, 0))), window)));
+        Expr fillBase = wire("fill_base", Hw.mux(done, Hw.lit(fw, 0), Hw.mux(fire, fillAfterStep, fill)));
         Expr wantBeat = discardRest.or(done).or(lastIn.not().and(fillBase.le(capacity - lanes)));
         if (vcs != null) {
             vcs.schedule(remaining.eq(0).and(lastIn).and(inData.not()).and(dropping.not()), done.and(lastIn),
@@ -261,9 +298,7 @@ public final class CommandUnpacker extends Component {
             src.set(SueMeta.SRC_XPU.of(pdus.tuser()));
             vc.set(SueMeta.VC.of(pdus.tuser()));
         }).elseWhen(done, () -> remaining.set(0))
-                .otherwise(() -> remaining.set(remaining.sub(consume.resize(remaining.width()))));
-        // a beat never consumes more than a PDU holds (LEN bits); the adder width above is only for the compares
-        unused("consume_top", consume.bits(lw - 1, SueMeta.LEN.width()));
+                .elseWhen(fire, () -> remaining.set(remAfterStep));
         // only the source, VC and length matter here
         unused("tuser", pdus.tuser().bits(SueMeta.LEN.offset() - 1, SueMeta.VC.offset() + SueMeta.VC.width()),
                 pdus.tuser().bits(SueMeta.SRC_XPU.offset() - 1, 0));
@@ -464,6 +499,20 @@ public final class CommandUnpacker extends Component {
                 .elseWhen(give.and(spend.not()), () -> when(full, () -> error.set(1))
                         .otherwise(() -> avail.set(avail.add(1))))
                 .elseWhen(spend.and(give.not()), () -> avail.set(avail.sub(1)));
+    }
+
+    /** {@code fn(u)} for each control length (2-byte units) the table uses, picked by {@code units}. */
+    private static Expr byUnits(Expr units, int[] used, IntFunction<Expr> fn) {
+        Expr picked = fn.apply(used[0]);
+        for (int i = 1; i < used.length; i++) {
+            picked = Hw.mux(units.eq(used[i]), fn.apply(used[i]), picked);
+        }
+        return picked;
+    }
+
+    /** {@code x < k} with x a two's complement difference (its top bit the sign), k >= 0. */
+    private static Expr signedLess(Expr x, int k) {
+        return x.msb().or(x.lt(k));
     }
 
     private void malformedEnd(Wire done, Wire malformed, PackedCommand.Malformed reason) {
