@@ -363,7 +363,8 @@ public final class QueueStore extends Component {
         when(allocNow.and(spareValid.not()), () -> overflow.set(1)); // the input's ready should have prevented it
         overflowError.set(overflow);
         Expr endPos = wire("end_pos", rot.resize(fw + 1).add(bBytes.resize(fw + 1))); // one past the beat's last lane
-        Expr lowLanes = wire("low_lanes", Hw.mux(endPos.gt(cb), endPos.sub(cb), Hw.zeros(fw + 1))); // in the new cell
+        Expr lowLanes = wire("low_lanes", // in the new cell
+                Hw.mux(endPos.gt(cb), endPos.sub(cb), Hw.zeros(fw + 1)).resize(fw));
         Expr firstCell = wire("first_cell", Hw.mux(room, tail, spare)); // where lanes at and above rot go
         Expr doubled = Hw.cat(bData, bData);
         Expr rotated = wire("rotated", doubled.shl(Hw.cat(rot, Hw.lit(3, 0))).bits(2 * w - 1, w));
@@ -379,15 +380,14 @@ public final class QueueStore extends Component {
         // the stream goes on from the old tail into the new cell
         cellLink.write(allocNow.and(hasTail), tail, spare);
         Expr beatTailCell = Hw.mux(spills, spare, tail);
-        Expr beatFill = Hw.mux(spills, Hw.mux(room, lowLanes, endPos), endPos);
+        Expr beatFill = Hw.mux(spills.and(room), lowLanes, endPos.resize(fw)); // endPos <= cb unless it spills
         // a notice: the run ended at (cell, end); free the cell if nothing follows the run in it and nothing will
         Expr noticeCell = bCell;
         Expr noticeEnd = bEnd;
         Expr tailHere = wire("tail_here", hasTail.and(tail.eq(noticeCell)));
         Expr dropTail = wire("drop_tail", isNotice.and(tailHere).and(fill.eq(noticeEnd)));
         reclaim = wire("reclaim", dropTail.or(isNotice.and(tailHere.not()).and(noticeEnd.eq(cb))));
-        Expr beatRow = tailRow.expr().set("has_tail", 1).set("cell", beatTailCell).set("fill", beatFill.resize(fw))
-                .build();
+        Expr beatRow = tailRow.expr().set("has_tail", 1).set("cell", beatTailCell).set("fill", beatFill).build();
         Expr newRow = wire("new_row", Hw.mux(isBeat, beatRow, Hw.mux(dropTail, Hw.zeros(tailRow.width()), row)));
         tailTable.write(bValid.or(initializing), Hw.mux(initializing, initRow.bits(qw - 1, 0), bQueue),
                 Hw.mux(initializing, Hw.zeros(tailRow.width()), newRow));

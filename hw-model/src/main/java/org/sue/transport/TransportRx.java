@@ -209,12 +209,12 @@ public final class TransportRx extends Component {
         Expr earlier = wire("earlier", decide.and(data).and(diff.msb()));
         accept.set(decide.and(inOrder));
         // PDUs accepted since the ACK became owed; a reply clearing it this cycle comes first
-        int nw = Hw.log2Up(config.ackCount() + 1L);
         Expr owedBefore = ackOwedHere.and(clearing.and(queryIdx.eq(idx)).not());
         Expr since = wire("since_ack", Hw.mux(owedBefore, row.get(rowNow, "since_ack"),
                 Hw.zeros(row.field("since_ack").width())));
-        Expr counted = wire("accepted_since", since.resize(nw).add(1));
-        Expr countReached = wire("ack_count_reached", since.resize(nw).eq(config.ackCount() - 1)); // counted = ackCount
+        // since + 1 reaching ackCount is since reaching ackCount - 1; only a count below ackCount is stored
+        Expr countReached = wire("ack_count_reached", since.eq(config.ackCount() - 1));
+        Expr counted = wire("accepted_since", since.add(1));
         owesAck.set(accept.or(earlier));
         owesNack.set(later.and(nackSentHere.not()));
         urgent.set(owesNack.or(accept.and(countReached)));
@@ -225,8 +225,8 @@ public final class TransportRx extends Component {
         rowWrite.set(accept.or(later).or(earlier));
         Expr nextExpected = wire("expected_plus_1", expected.add(1)); // beside the decision, not after it
         newRow.set(row.expr().set("expected", Hw.mux(accept, nextExpected, expected))
-                .set("since_ack", Hw.mux(accept, Hw.mux(countReached, Hw.zeros(nw), counted), since.resize(nw))
-                        .resize(row.field("since_ack").width())).build());
+                .set("since_ack", Hw.mux(accept, Hw.mux(countReached, Hw.zeros(since.width()), counted), since))
+                .build());
         connections.write(rowWrite, idx, newRow);
 
         Expr peer = AckLinks.PEER_ACK.expr().set("port", SueMeta.PORT.of(user)).set("xpu", src)
