@@ -254,10 +254,9 @@ public final class CommandIngress extends Component {
         headerBytes = wire("header_bytes", Hw.cat(units, Hw.lit(1, 0)).resize(9).add(PackedCommand.HEADER_BYTES));
         packedBytes = wire("packed_bytes", headerBytes.add(length.resize(9)).add(length.bit(0).resize(9)));
         singleBeat = wire("single_beat", length.le(beatBytes));
-        // ceil(packed_bytes / outBytes) with the small terms (from the table and constants) summed beside the
-        // length, one adder after the lookup; equal for every command the checks let through (length fits 9 bits)
-        Expr smallTerms = Hw.cat(units, Hw.lit(1, 0)).resize(10).add(PackedCommand.HEADER_BYTES + outBytes - 1)
-                .add(length.bit(0).resize(10));
+        // ceil(packed_bytes / outBytes) with the small terms (header, padding, rounding) summed beside the length,
+        // one adder after the lookup; equal for every command the checks let through (length fits 9 bits)
+        Expr smallTerms = headerBytes.resize(10).add(outBytes - 1).add(length.bit(0).resize(10));
         beatsNeeded = wire("beats_needed", length.resize(9).resize(10).add(smallTerms).shr(Hw.log2Up(outBytes))
                 .resize(3));
     }
