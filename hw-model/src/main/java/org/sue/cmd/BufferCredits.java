@@ -127,8 +127,9 @@ public final class BufferCredits extends Component {
         int ow = Hw.log2Up(config.cmdCredits() + 1L); // commands owed: their credits are neither out nor held
         int reserve = config.reserve();
         Expr reserveLit = Hw.lit(w, reserve);
-        Expr cmdCost = Hw.lit(w, config.cmdCost());
-        Expr dataCmdCost = Hw.lit(w, config.cmdCost() + config.dataCost());
+        int shared = config.shared();
+        Expr cmdCostLit = Hw.lit(w, config.cmdCost());
+        Expr dataCmdCostLit = Hw.lit(w, config.cmdCost() + config.dataCost());
         List<Reg> charge = new ArrayList<>();
         List<Reg> owedPlain = new ArrayList<>();
         List<Reg> owedData = new ArrayList<>();
@@ -138,27 +139,34 @@ public final class BufferCredits extends Component {
             charge.add(c);
             owedPlain.add(reg("owed_plain_" + v, ow, 0));
             owedData.add(reg("owed_data_" + v, ow, 0));
-            over.add(wire("over_reserve_" + v, Hw.mux(c.gt(reserveLit), c.sub(reserveLit), Hw.zeros(w))));
+            Expr above = c.resize(w + 1).sub(reserveLit.resize(w + 1));
+            over.add(wire("over_reserve_" + v, Hw.mux(above.bit(w), Hw.zeros(w), above.resize(w))));
         }
-        Expr sharedUsed = wire("shared_used", over.get(0).add(over.get(1)).add(over.get(2)).add(over.get(3)));
-        Expr sharedPlusReserve = Hw.lit(w, config.shared() + (long) reserve);
 
+        // A return of cost k may go to a VC when its charge after it stays within its reserve (c + k <= reserve),
+        // or when its part above the reserve fits what the others leave of the shared cells
+        // (others' over + c + k <= shared + reserve). Both compare registers with constants, one per cost: the late
+        // pick then only chooses the charge's next value among two formed beside it.
         List<Expr> eligible = new ArrayList<>();
-        List<Expr> cost = new ArrayList<>();
+        List<Expr> withData = new ArrayList<>();
         for (int v = 0; v < SueMeta.VCS; v++) {
-            Expr withData = owedData.get(v).ne(0);
-            Expr k = wire("release_cost_" + v, Hw.mux(withData, dataCmdCost, cmdCost));
-            Expr after = charge.get(v).add(k);
-            Expr withinReserve = after.le(reserveLit);
-            Expr withinShared = sharedUsed.add(after).le(sharedPlusReserve.add(over.get(v)));
-            Expr owed = withData.or(owedPlain.get(v).ne(0));
+            Expr data = owedData.get(v).ne(0);
+            Expr c = charge.get(v);
+            Expr othersAndMine = c;
+            for (int u = 0; u < SueMeta.VCS; u++) {
+                othersAndMine = u == v ? othersAndMine : othersAndMine.add(over.get(u));
+            }
+            othersAndMine = wire("others_over_and_charge_" + v, othersAndMine);
+            Expr withinReserve = fitsWithReturn(c, reserve, data);
+            Expr withinShared = fitsWithReturn(othersAndMine, shared + (long) reserve, data);
+            Expr owed = data.or(owedPlain.get(v).ne(0));
             eligible.add(wire("release_ok_" + v, owed.and(withinReserve.or(withinShared))));
-            cost.add(k);
+            withData.add(data);
         }
         Reg last = reg("release_last", 2, SueMeta.VCS - 1);
         Expr pick = wire("release_vc", Arbiter.rotatingPick(eligible, last));
         Expr giveBack = wire("give_back", Hw.cat(eligible).orR());
-        Expr pickData = wire("release_data", Hw.select(owedData, pick).ne(0));
+        Expr pickData = wire("release_data", Hw.select(withData, pick));
         when(giveBack, () -> last.set(pick));
 
         for (int v = 0; v < SueMeta.VCS; v++) {
@@ -167,10 +175,14 @@ public final class BufferCredits extends Component {
             Expr freed = cellFreed.valid().and(cellFreed.field("vc").eq(v));
             Expr returned = Hw.mux(returnedVc.eq(v), returnedCount, Hw.zeros(2));
             Expr out = giveBack.and(pick.eq(v));
-            Expr storedCost = Hw.mux(stored, Hw.mux(cmdStored.field("data"), dataCmdCost, cmdCost), Hw.zeros(w));
-            Expr returnedCost = Hw.mux(out, cost.get(v), Hw.zeros(w));
+            Expr storedCost = Hw.mux(stored, Hw.mux(cmdStored.field("data"), dataCmdCostLit, cmdCostLit),
+                    Hw.zeros(w));
             Reg c = charge.get(v);
-            c.set(c.add(used.resize(w)).add(returnedCost).sub(freed.resize(w)).sub(returned.resize(w)).sub(storedCost));
+            // the cycle's small terms summed before they meet the charge: one adder after the late cell events
+            Expr delta = used.resize(w).sub(freed.resize(w)).sub(returned.resize(w)).sub(storedCost);
+            Expr afterReturn = Hw.mux(withData.get(v), c.add(delta.add(dataCmdCostLit)),
+                    c.add(delta.add(cmdCostLit)));
+            c.set(Hw.mux(out, afterReturn, c.add(delta)));
             Reg plain = owedPlain.get(v);
             Reg data = owedData.get(v);
             plain.set(Hw.upDown(plain, List.of(stored.and(cmdStored.field("data").not())),
@@ -186,6 +198,16 @@ public final class BufferCredits extends Component {
         release.valid().set(relValidReg);
         release.field("vc").set(relVcReg);
         release.field("data").set(relDataReg);
+    }
+
+    /** {@code x} + the cost of a return (with data or without) {@code <= limit}, as compares with constants. */
+    private Expr fitsWithReturn(Expr x, long limit, Expr withData) {
+        return Hw.mux(withData, atMost(x, limit - config.cmdCost() - config.dataCost()),
+                atMost(x, limit - config.cmdCost()));
+    }
+
+    private static Expr atMost(Expr x, long limit) {
+        return limit < 0 ? Hw.bool(false) : x.le(Hw.lit(x.width(), limit));
     }
 
     public Config config() {
