@@ -3,6 +3,7 @@ package org.sue.cmd;
 import org.sue.core.Tag;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import org.sue.core.Component;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
@@ -25,7 +26,8 @@ import org.sue.net.SueMeta;
  * <p><b>Beats.</b> A beat with {@code tx_cycle} = 0 starts a command: {@code tx_control} (byte 0 type, bytes 1..2
  * data length big-endian, then the control bytes), {@code tx_vc}, {@code xpuid} and the first {@code N/8} data bytes.
  * A command with data continues with {@code tx_cycle} = 1, 2, ... ({@code tx_valid} = 2 on every beat); the XPU may
- * idle between beats.
+ * idle between beats. Every input but {@code rel_*} is registered on entry, so a beat is judged the cycle after it
+ * is on the interface (and {@code tx_reset_in} takes effect a cycle late with it).
  *
  * <p><b>Drops</b> (each counted once, in this order of precedence; nothing of a dropped command reaches
  * {@code m_axis}): {@code drops_reserved_valid} ({@code tx_valid} = 3), {@code drops_no_credit} (the XPU did not hold
@@ -40,8 +42,9 @@ import org.sue.net.SueMeta;
  *
  * <p><b>Credits</b> ({@code tx_credit} = {cmd_credit, cmd_vc[1:0], data_credit, data_vc[1:0]}): per VC the XPU starts
  * with {@code cmdCredits} and {@code dataCredits}; a command takes one command credit and, with data, one data credit
- * at beat 0. They come back when the packing buffer releases the command ({@code rel_*}) or when the command is
- * dropped, at most one of each kind per cycle, round robin over the VCs owed.
+ * at beat 0 (a credit the XPU could not yet have seen when it sent the beat, the one on {@code tx_credit} in the
+ * cycle the beat is judged, does not count). They come back when the packing buffer releases the command
+ * ({@code rel_*}) or when the command is dropped, at most one of each kind per cycle, round robin over the VCs owed.
  *
  * <p><b>Reset.</b> While {@code tx_reset_in} is high nothing is taken, and an unfinished command is dropped;
  * {@code tx_reset_out} stays high until {@code tx_reset_in} is low again and every command already handed on has been
@@ -122,14 +125,20 @@ public final class CommandIngress extends Component {
     /** A staged output beat: data, tuser, byte count, last. */
     private final Layout staged;
 
-    // the beat on the interface
+    // the beat from the interface, a cycle later, with what it alone decides
     private final Reg resetting;
+    private Expr resetIn;
+    private Expr valid;
+    private Expr cycle;
+    private Expr vc;
+    private Expr dst;
+    private Expr err;
+    private Expr data;
     private Expr live;
     private Expr first;
-    private Expr type;
     private Expr length;
-    private Expr units;
     private Expr withData;
+    private Expr header;
     private Expr badCommand;
     private Expr badDestination;
     private Expr headerBytes;
@@ -141,6 +150,8 @@ public final class CommandIngress extends Component {
     private final List<Reg> dataAvail = new ArrayList<>();
     private final List<Reg> cmdOwed = new ArrayList<>();
     private final List<Reg> dataOwed = new ArrayList<>();
+    private final Reg cmdReturn;
+    private final Reg dataReturn;
     // the command in progress
     private final Reg inCommand;
     private final Reg skipping;
@@ -217,6 +228,8 @@ public final class CommandIngress extends Component {
         padByte = reg("pad_byte", 1, 0);      // odd data length: one zero byte after the data
         cmdVc = reg("cmd_vc", SueMeta.VC_WIDTH, 0);
         cmdUser = reg("cmd_user", CommandUser.WIDTH, 0);
+        cmdReturn = reg("cmd_return", 3, 0);  // {valid, vc}: shown on tx_credit
+        dataReturn = reg("data_return", 3, 0);
         int pw = Hw.log2Up(config.stagingBeats()) + 1;
         wrPtr = reg("wr_ptr", pw, 0);
         cmdStart = reg("cmd_start", pw, 0);
@@ -224,7 +237,7 @@ public final class CommandIngress extends Component {
         rdPtr = reg("rd_ptr", pw, 0);
         spillValid = reg("spill_valid", 1, 0);
 
-        decodeBeat();
+        registerBeat();
         checkContinuation();
         stagingRoom();
         judgeFirstBeat();
@@ -235,43 +248,81 @@ public final class CommandIngress extends Component {
         returnCredits();
     }
 
-    /** The beat on the interface: a beat 0's command type looked up in the table, its length and checks. */
-    private void decodeBeat() {
-        live = wire("live", txValid.ne(0).and(resetting.not()).and(txResetIn.not()));
-        first = wire("first_beat", live.and(txCycle.eq(0)));
-        type = wire("cmd_type", txControl.bits(7, 0));
-        length = wire("data_length", Hw.cat(txControl.bits(15, 8), txControl.bits(23, 16)));
+    /**
+     * The beat on the interface is registered on entry with what it alone decides: a beat 0's command type looked up
+     * in the table, its checks, its header and sizes. Everything after sees the beat a cycle late, tx_reset_in with
+     * it, so the interface's handshakes keep their order; the first beat's judgement starts from registers instead
+     * of from tx_control (docs/performance.md: 21 LUT levels through the checks into the staging and the credits).
+     */
+    private void registerBeat() {
+        Expr type = txControl.bits(7, 0);
+        Expr length16 = Hw.cat(txControl.bits(15, 8), txControl.bits(23, 16));
         CommandTable.Lookup typeInfo = config.table().lookup(type);
-        Expr defined = wire("type_defined", typeInfo.defined());
-        units = wire("control_units", typeInfo.units());
-        Expr typeHasData = wire("type_has_data", typeInfo.hasData());
-        withData = wire("with_data", txValid.eq(2));
-        badCommand = wire("bad_command", defined.not().or(length.gt(CommandTable.MAX_DATA_BYTES))
-                .or(length.ne(0).and(typeHasData.not())).or(withData.ne(length.ne(0))));
+        Expr units = wire("control_units", typeInfo.units());
+        Expr bad = typeInfo.defined().not().or(length16.gt(CommandTable.MAX_DATA_BYTES))
+                .or(length16.ne(0).and(typeInfo.hasData().not())).or(txValid.eq(2).ne(length16.ne(0)));
         int dw = Hw.log2Up(config.destinations());
-        badDestination = wire("bad_destination", dw < SueMeta.XPU_WIDTH
-                ? xpuid.bits(SueMeta.XPU_WIDTH - 1, dw).orR() : Hw.lit(1, 0));
-        headerBytes = wire("header_bytes", Hw.cat(units, Hw.lit(1, 0)).resize(9).add(PackedCommand.HEADER_BYTES));
-        packedBytes = wire("packed_bytes", headerBytes.add(length.resize(9)).add(length.bit(0).resize(9)));
-        singleBeat = wire("single_beat", length.le(beatBytes));
-        // ceil(packed_bytes / outBytes) with the small terms (header, padding, rounding) summed beside the length,
-        // one adder after the lookup; equal for every command the checks let through (length fits 9 bits)
-        Expr smallTerms = headerBytes.resize(10).add(outBytes - 1).add(length.bit(0).resize(10));
-        beatsNeeded = wire("beats_needed", length.resize(9).resize(10).add(smallTerms).shr(Hw.log2Up(outBytes))
-                .resize(3));
+        Expr badDst = dw < SueMeta.XPU_WIDTH ? xpuid.bits(SueMeta.XPU_WIDTH - 1, dw).orR() : Hw.lit(1, 0);
+        // from here on the length has 9 bits: only a command that passed the checks (at most 256 bytes) uses it
+        Expr len = length16.resize(9);
+        Expr hBytes = wire("in_header_bytes", Hw.cat(units, Hw.lit(1, 0)).resize(9).add(PackedCommand.HEADER_BYTES));
+        // ceil(packed bytes / outBytes) with the small terms (header, padding, rounding) summed beside the length
+        Expr smallTerms = hBytes.resize(10).add(outBytes - 1).add(len.bit(0).resize(10));
+        // header: type, 0, length (big-endian), then the control bytes the table gives the type
+        int hb = PackedCommand.MAX_CONTROL_ONLY_BYTES;
+        Expr control = txControl.bits(8 * (3 + hb - PackedCommand.HEADER_BYTES) - 1, 24)
+                .and(Keep.bytesBelow(Hw.cat(units, Hw.lit(1, 0)).resize(5), hb - PackedCommand.HEADER_BYTES));
+        unused("control_tail", txControl.bits(CommandUnpacker.CONTROL_BITS - 1,
+                8 * (3 + hb - PackedCommand.HEADER_BYTES)));
+        Layout beatLayout = Layout.of("beat", Layout.bits("cycle", 4), Layout.bits("vc", SueMeta.VC_WIDTH),
+                Layout.bits("xpuid", SueMeta.XPU_WIDTH), Layout.bits("err", 1), Layout.bits("data", n),
+                Layout.bits("length", 9), Layout.bits("header", 8 * PackedCommand.MAX_CONTROL_ONLY_BYTES),
+                Layout.bits("bad_command", 1), Layout.bits("bad_destination", 1), Layout.bits("header_bytes", 9),
+                Layout.bits("packed_bytes", 9), Layout.bits("single_beat", 1), Layout.bits("beats_needed", 3));
+        Reg beat = regNoReset("beat", beatLayout.width());
+        beat.set(beatLayout.expr().set("cycle", txCycle).set("vc", txVc).set("xpuid", xpuid).set("err", txErr)
+                .set("data", txData).set("length", len)
+                .set("header", Hw.cat(control, txControl.bits(23, 8), Hw.lit(8, 0), type))
+                .set("bad_command", bad).set("bad_destination", badDst).set("header_bytes", hBytes)
+                .set("packed_bytes", hBytes.add(len).add(len.bit(0).resize(9)))
+                .set("single_beat", length16.le(beatBytes))
+                .set("beats_needed", len.resize(10).add(smallTerms).shr(Hw.log2Up(outBytes)).resize(3)).build());
+        Reg validReg = reg("beat_valid", 2, 0);
+        Reg resetInReg = reg("beat_reset_in", 1, 0);
+        validReg.set(txValid);
+        resetInReg.set(txResetIn);
+        valid = validReg;
+        resetIn = resetInReg;
+        Function<String, Expr> field = f -> wire("beat_" + f, beatLayout.get(beat, f));
+        cycle = field.apply("cycle");
+        vc = field.apply("vc");
+        dst = field.apply("xpuid");
+        err = field.apply("err");
+        data = field.apply("data");
+        length = field.apply("length");
+        header = field.apply("header");
+        badCommand = field.apply("bad_command");
+        badDestination = field.apply("bad_destination");
+        headerBytes = field.apply("header_bytes");
+        packedBytes = field.apply("packed_bytes");
+        singleBeat = field.apply("single_beat");
+        beatsNeeded = field.apply("beats_needed");
+        live = wire("live", valid.ne(0).and(resetting.not()).and(resetIn.not()));
+        first = wire("first_beat", live.and(cycle.eq(0)));
+        withData = wire("with_data", valid.eq(2));
     }
 
     /** A data beat of the command in progress: in order, with tx_err, reserved, out of sequence, or cut by reset. */
     private void checkContinuation() {
-        Expr continuation = wire("continuation", live.and(inCommand).and(txCycle.ne(0)));
-        Expr inOrder = wire("in_order", txCycle.eq(expect).and(txValid.eq(2)));
-        contGood = wire("cont_good", continuation.and(inOrder).and(txErr.not()));
-        contTxErr = wire("cont_tx_err", continuation.and(inOrder).and(txErr));
-        contReserved = wire("cont_reserved", continuation.and(txValid.eq(3)));
-        contSequence = wire("cont_sequence", continuation.and(inOrder.not()).and(txValid.ne(3))
+        Expr continuation = wire("continuation", live.and(inCommand).and(cycle.ne(0)));
+        Expr inOrder = wire("in_order", cycle.eq(expect).and(valid.eq(2)));
+        contGood = wire("cont_good", continuation.and(inOrder).and(err.not()));
+        contTxErr = wire("cont_tx_err", continuation.and(inOrder).and(err));
+        contReserved = wire("cont_reserved", continuation.and(valid.eq(3)));
+        contSequence = wire("cont_sequence", continuation.and(inOrder.not()).and(valid.ne(3))
                 .or(first.and(inCommand)));
-        cutByReset = wire("cut_by_reset", inCommand.and(txResetIn.or(resetting)));
-        stray = wire("stray_beat", live.and(inCommand.not()).and(skipping.not()).and(txCycle.ne(0)));
+        cutByReset = wire("cut_by_reset", inCommand.and(resetIn.or(resetting)));
+        stray = wire("stray_beat", live.and(inCommand.not()).and(skipping.not()).and(cycle.ne(0)));
         // the unfinished command is dropped: its beats in staging roll back, its credits return
         abandon = wire("abandon", contTxErr.or(contReserved).or(contSequence).or(cutByReset));
     }
@@ -292,17 +343,17 @@ public final class CommandIngress extends Component {
 
     /** A beat 0 takes the credits, then is dropped for its first failing check or starts the command. */
     private void judgeFirstBeat() {
-        Expr reserved = txValid.eq(3);
-        Expr haveCredit = wire("have_credit", Hw.select(cmdAvail, txVc).ne(0)
-                .and(withData.not().or(Hw.select(dataAvail, txVc).ne(0))));
+        Expr reserved = valid.eq(3);
+        Expr haveCredit = wire("have_credit", held(cmdAvail, cmdReturn)
+                .and(withData.not().or(held(dataAvail, dataReturn))));
         takeCredit = wire("take_credit", first.and(reserved.not()).and(haveCredit));
         Expr noCredit = wire("no_credit", first.and(reserved.not()).and(haveCredit.not()));
         Expr dropBad = wire("drop_bad_command", takeCredit.and(badCommand));
         Expr dropDst = wire("drop_bad_destination", takeCredit.and(badCommand.not()).and(badDestination));
         Expr checked = takeCredit.and(badCommand.not()).and(badDestination.not());
-        Expr dropTxErr = wire("drop_tx_err_first", checked.and(txErr));
-        Expr dropOverflow = wire("drop_overflow", checked.and(txErr.not()).and(room.not()));
-        start = wire("start", checked.and(txErr.not()).and(room));
+        Expr dropTxErr = wire("drop_tx_err_first", checked.and(err));
+        Expr dropOverflow = wire("drop_overflow", checked.and(err.not()).and(room.not()));
+        start = wire("start", checked.and(err.not()).and(room));
         startSingle = wire("start_single", start.and(singleBeat));
         returnFirst = wire("return_first", takeCredit.and(start.not())); // took credits, then dropped
 
@@ -328,7 +379,7 @@ public final class CommandIngress extends Component {
             expect.set(1);
             dataLeft.set(length.sub(beatBytes).resize(9));
             padByte.set(length.bit(0));
-            cmdVc.set(txVc);
+            cmdVc.set(vc);
             cmdUser.set(user());
         }).elseWhen(lastCont.or(abandon), () -> inCommand.set(0))
                 .elseWhen(contGood, () -> {
@@ -348,15 +399,8 @@ public final class CommandIngress extends Component {
     private void accumulate() {
         Reg acc = reg("acc", 8 * capacity, 0);
         Reg fill = reg("fill", fw, 0);
-        int hb = PackedCommand.MAX_CONTROL_ONLY_BYTES;
-        // header: type, 0, length (big-endian), then the control bytes the table gives the type
-        Expr control = txControl.bits(8 * (3 + hb - PackedCommand.HEADER_BYTES) - 1, 24)
-                .and(Keep.bytesBelow(Hw.cat(units, Hw.lit(1, 0)).resize(5), hb - PackedCommand.HEADER_BYTES));
-        Expr header = wire("header", Hw.cat(control, txControl.bits(23, 8), Hw.lit(8, 0), type));
-        unused("control_tail", txControl.bits(CommandUnpacker.CONTROL_BITS - 1,
-                8 * (3 + hb - PackedCommand.HEADER_BYTES)));
-        Expr firstData = txData.and(Keep.bytesBelow(length, beatBytes)).resize(8 * capacity);
-        Expr contData = txData.and(Keep.bytesBelow(dataLeft, beatBytes)).resize(8 * capacity);
+        Expr firstData = data.and(Keep.bytesBelow(length, beatBytes)).resize(8 * capacity);
+        Expr contData = data.and(Keep.bytesBelow(dataLeft, beatBytes)).resize(8 * capacity);
         Expr firstAcc = wire("first_acc", header.resize(8 * capacity)
                 .or(firstData.shl(Hw.cat(headerBytes.bits(4, 0), Hw.lit(3, 0)))));
         Expr firstFill = Hw.mux(singleBeat, headerBytes.add(length.resize(9)), headerBytes.add(beatBytes)).resize(fw);
@@ -437,8 +481,6 @@ public final class CommandIngress extends Component {
         Reg releaseError = reg("release_error_flag", 1, 0);
         when(spurious, () -> releaseError.set(1));
         inFlight.set(Hw.upDown(inFlight, List.of(ends), List.of(released)));
-        Reg cmdReturn = reg("cmd_return", 3, 0);  // {valid, vc}
-        Reg dataReturn = reg("data_return", 3, 0);
         // round robin over the VCs that are owed, so no VC's returns wait behind another's
         Reg cmdLast = reg("cmd_return_last", SueMeta.VC_WIDTH, SueMeta.VCS - 1);
         Reg dataLast = reg("data_return_last", SueMeta.VC_WIDTH, SueMeta.VCS - 1);
@@ -455,12 +497,12 @@ public final class CommandIngress extends Component {
         for (int v = 0; v < SueMeta.VCS; v++) {
             int vv = v;
             Expr rel = released.and(relVc.eq(v));
-            List<Expr> cmdBack = List.of(rel, returnFirst.and(txVc.eq(v)), abandon.and(cmdVc.eq(v)));
-            List<Expr> dataBack = List.of(rel.and(release.field("data")), returnFirst.and(txVc.eq(v)).and(withData),
+            List<Expr> cmdBack = List.of(rel, returnFirst.and(vc.eq(v)), abandon.and(cmdVc.eq(v)));
+            List<Expr> dataBack = List.of(rel.and(release.field("data")), returnFirst.and(vc.eq(v)).and(withData),
                     abandon.and(cmdVc.eq(v))); // only commands with data span beats
             Expr cmdOut = cmdGive.and(cmdPick.eq(v));
             Expr dataOut = dataGive.and(dataPick.eq(v));
-            Expr took = takeCredit.and(txVc.eq(v));
+            Expr took = takeCredit.and(vc.eq(v));
             when(resetting, () -> {
                 cmdOwed.get(vv).set(0);
                 dataOwed.get(vv).set(0);
@@ -474,18 +516,28 @@ public final class CommandIngress extends Component {
             });
         }
         // reset: held until the XPU lets go and everything handed on is released
-        when(txResetIn, () -> resetting.set(1))
+        when(resetIn, () -> resetting.set(1))
                 .elseWhen(resetting.and(inFlight.eq(0)).and(ends.not()), () -> resetting.set(0));
         Reg resetOut = reg("reset_out", 1, 1);
-        resetOut.set(resetting.or(txResetIn));
+        resetOut.set(resetting.or(resetIn));
         txResetOut.set(resetOut);
         out("internal_error", 1).set(stagingError.or(releaseError));
+    }
+
+    /**
+     * The XPU held a credit of the beat's VC when it sent the beat, a cycle ago: not the one {@code tx_credit} shows
+     * now, which it had not seen then.
+     */
+    private Expr held(List<Reg> avail, Reg returned) {
+        Expr count = Hw.select(avail, vc);
+        Expr unseen = returned.bit(SueMeta.VC_WIDTH).and(returned.bits(SueMeta.VC_WIDTH - 1, 0).eq(vc));
+        return count.ne(0).and(count.ne(1).or(unseen.not()));
     }
 
     /** The packing buffer's tuser for the command starting on this beat. */
     private Expr user() {
         return CommandUser.LAYOUT.expr().set(CommandUser.HAS_DATA, length.ne(0)).set(CommandUser.BYTES, packedBytes)
-                .set(CommandUser.VC, txVc).set(CommandUser.DST, xpuid).build();
+                .set(CommandUser.VC, vc).set(CommandUser.DST, dst).build();
     }
 
     private static Expr anyNonZero(List<Reg> regs) {

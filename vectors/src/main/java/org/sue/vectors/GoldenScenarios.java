@@ -119,7 +119,7 @@ public final class GoldenScenarios {
         list.add(queueStore("queue_store_w1024_c64_d2", new QueueStore.Config(1024, 64, 2), 3000));
         list.add(transportRx("transport_rx_w1024_d64", new TransportConfig(1024, 64, 1, 16384, 64, 256, 40, 4, 1, 2),
                 3000));
-        list.add(sueInstance("sue_instance_w512_d16", 8000));
+        list.add(sueInstance("sue_instance_w512_d16", 10000));
         list.add(sueInstanceLlr("sue_instance_llr_w512_d16", 6000));
         list.add(sueInstancePfc("sue_instance_pfc_w512_d16", 6000));
         list.add(sueInstanceCbfc("sue_instance_cbfc_w512_d16", 6000));
