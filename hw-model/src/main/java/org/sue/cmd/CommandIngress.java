@@ -277,13 +277,13 @@ public final class CommandIngress extends Component {
         Layout beatLayout = Layout.of("beat", Layout.bits("cycle", 4), Layout.bits("vc", SueMeta.VC_WIDTH),
                 Layout.bits("xpuid", SueMeta.XPU_WIDTH), Layout.bits("err", 1), Layout.bits("data", n),
                 Layout.bits("length", 9), Layout.bits("header", 8 * PackedCommand.MAX_CONTROL_ONLY_BYTES),
-                Layout.bits("bad_command", 1), Layout.bits("bad_destination", 1), Layout.bits("header_bytes", 9),
+                Layout.bits("bad_command", 1), Layout.bits("bad_destination", 1), Layout.bits("header_bytes", 5),
                 Layout.bits("packed_bytes", 9), Layout.bits("single_beat", 1), Layout.bits("beats_needed", 3));
         Reg beat = regNoReset("beat", beatLayout.width());
         beat.set(beatLayout.expr().set("cycle", txCycle).set("vc", txVc).set("xpuid", xpuid).set("err", txErr)
                 .set("data", txData).set("length", len)
                 .set("header", Hw.cat(control, txControl.bits(23, 8), Hw.lit(8, 0), type))
-                .set("bad_command", bad).set("bad_destination", badDst).set("header_bytes", hBytes)
+                .set("bad_command", bad).set("bad_destination", badDst).set("header_bytes", hBytes.resize(5))
                 .set("packed_bytes", hBytes.add(len).add(len.bit(0).resize(9)))
                 .set("single_beat", length16.le(beatBytes))
                 .set("beats_needed", len.resize(10).add(smallTerms).shr(Hw.log2Up(outBytes)).resize(3)).build());
@@ -303,7 +303,7 @@ public final class CommandIngress extends Component {
         header = field.apply("header");
         badCommand = field.apply("bad_command");
         badDestination = field.apply("bad_destination");
-        headerBytes = field.apply("header_bytes");
+        headerBytes = field.apply("header_bytes").resize(9); // at most 4 + 14
         packedBytes = field.apply("packed_bytes");
         singleBeat = field.apply("single_beat");
         beatsNeeded = field.apply("beats_needed");
