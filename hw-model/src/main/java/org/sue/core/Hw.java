@@ -98,6 +98,39 @@ public final class Hw {
         return select(options, choice);
     }
 
+    /**
+     * {@code a - b} in their width, for a wide difference on a late path: each 8-bit block is formed for both borrows
+     * in beside the others and the borrow only chooses (carry select), so the borrow runs across blocks, not bits
+     * ({@code abc -lut 6} maps a 32-bit subtraction's ripple to about 12 levels, this to about 6).
+     */
+    public static Expr subCarrySelect(Expr a, Expr b) {
+        SourceLoc here = SourceLoc.here();
+        if (a.width() != b.width()) {
+            throw new HdlException("subCarrySelect of " + a.describe() + " (" + a.width() + " bits) and "
+                    + b.describe() + " (" + b.width() + " bits): widths differ", here);
+        }
+        List<Expr> blocks = new ArrayList<>();
+        Expr borrow = bool(false);
+        for (int lo = 0; lo < a.width(); lo += 8) {
+            int hi = Math.min(a.width(), lo + 8) - 1;
+            Expr x = a.bits(hi, lo);
+            Expr y = b.bits(hi, lo);
+            blocks.add(0, mux(borrow, x.add(y.not()), x.sub(y))); // x + ~y = x - y - 1
+            borrow = mux(borrow, x.le(y), x.lt(y));
+        }
+        return cat(blocks);
+    }
+
+    /**
+     * {@code x - lo <= hi - lo} modulo 2^width: x is on the way up from lo to hi, wrapping; as three compares, without
+     * the subtractions.
+     */
+    public static Expr inCircularRange(Expr x, Expr lo, Expr hi) {
+        Expr above = lo.le(x);
+        Expr below = x.le(hi);
+        return mux(lo.le(hi), above.and(below), above.or(below));
+    }
+
     private static Expr oneBit(Expr term, SourceLoc here) {
         if (term.width() != 1) {
             throw new HdlException("upDown term " + term.describe() + " must be 1 bit, is " + term.width(), here);

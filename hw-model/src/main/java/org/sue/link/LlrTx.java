@@ -1,5 +1,6 @@
 package org.sue.link;
 
+import java.util.List;
 import org.sue.core.Component;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
@@ -95,10 +96,16 @@ public final class LlrTx extends Component {
         Reg state = reg("state", 3, OFF);
         Reg next = reg("next_seq", sw, 0);  // the number the next sequenced frame gets
         Reg una = reg("una", sw, 0);        // the oldest unacknowledged number
+        // next - 1, next - 2 and una - 1 kept beside them: the window compares read registers, not subtractions
+        long ones = (1L << sw) - 1;
+        Reg nextM1 = reg("next_seq_m1", sw, ones);
+        Reg nextM2 = reg("next_seq_m2", sw, ones - 1);
+        Reg unaM1 = reg("una_m1", sw, ones);
         Reg wp = reg("wp", pw, 0);          // ring: next beat written
         Reg rp = reg("rp", pw, 0);          // ring: oldest beat still held
-        Expr outstandingFrames = wire("outstanding_frames", next.sub(una));
-        Expr outstandingBeats = wire("outstanding_beats", wp.sub(rp));
+        // next - una and wp - rp, kept in registers beside the pointers: a fresh frame's mode reads them
+        Reg outstandingFrames = reg("outstanding_frames", sw, 0);
+        Reg outstandingBeats = reg("outstanding_beats", pw, 0);
         Expr anyOutstanding = outstandingFrames.ne(0);
 
         // the output, fresh frames or replayed ones, a frame at a time: its ready is known once it is built below
@@ -137,7 +144,11 @@ public final class LlrTx extends Component {
             });
         });
         Expr freshFirstSequenced = wire("fresh_first_sequenced", freshBeat.and(firstIn).and(sequenced));
-        when(freshFirstSequenced, () -> next.set(next.add(1)));
+        when(freshFirstSequenced, () -> {
+            next.set(next.add(1));
+            nextM1.set(next);
+            nextM2.set(nextM1);
+        });
         Layout.ExprBuilder newRecord = record.expr().set("start", wp);
         if (aging) {
             newRecord.set("time", now);
@@ -198,10 +209,10 @@ public final class LlrTx extends Component {
         Expr type = ctlIn.field("type");
         Expr isAck = ctlIn.valid().and(type.eq(codes.ack()));
         Expr isNack = ctlIn.valid().and(type.eq(codes.nack()));
-        Expr n1 = ctlIn.field("value").add(1); // the first number not covered
-        Expr covered = n1.sub(una);
-        Expr limit = outstandingFrames.sub(writing.resize(sw));
-        Expr inWindow = covered.le(limit);
+        Expr value = ctlIn.field("value");
+        Expr n1 = value.add(1); // the first number not covered
+        // n1 - una <= outstandingFrames - writing (mod 2^sw), as compares of value with numbers from the registers
+        Expr inWindow = Hw.inCircularRange(value, unaM1, Hw.mux(writing, nextM2, nextM1));
         Expr ackTaken = wire("ack_taken", isAck.or(isNack).and(state.eq(ADVANCE).or(state.eq(REPLAY))));
         Expr ackValid = wire("ack_valid", ackTaken.and(inWindow));
         Expr seqError = wire("ack_seq_error", ackTaken.and(inWindow.not()));
@@ -210,36 +221,45 @@ public final class LlrTx extends Component {
         Reg bValid = reg("free_valid", 1, 0);
         Reg bNack = regNoReset("free_nack", 1);
         Reg bAll = regNoReset("free_all", 1);
-        Reg bN1 = regNoReset("free_n1", sw);
+        Reg bValue = regNoReset("free_value", sw); // n1 - 1
+        Reg bSpan = regNoReset("free_span", sw);   // next - n1 as it will be in stage B
         Reg bWp = regNoReset("free_wp", pw);
         bValid.set(ackValid);
         when(ackValid, () -> {
             bNack.set(isNack);
-            bAll.set(covered.eq(outstandingFrames));
-            bN1.set(n1);
+            bAll.set(value.eq(nextM1)); // n1 - una == outstandingFrames
+            bValue.set(value);
+            bSpan.set(Hw.mux(freshFirstSequenced, next.sub(value), nextM1.sub(value)));
             bWp.set(wp);
         });
-        Expr forward = wire("free_forward", bValid.and(bN1.sub(una).le(outstandingFrames)));
-        Expr advancing = wire("advancing", forward.and(bN1.ne(una)));
+        // n1 - una <= next - una and n1 != una, read as value against una - 1 and next - 1
+        Expr forward = wire("free_forward", bValid.and(Hw.inCircularRange(bValue, unaM1, nextM1)));
+        Expr advancing = wire("advancing", forward.and(bValue.ne(unaM1)));
         Expr newRp = Hw.mux(bAll, bWp, record.field("start").of(recordWord));
 
         // ---- timers ------------------------------------------------------------------------------------------------
-        Reg timerStart = reg("timer_start", tw, 0);
+        // now - (the cycle the replay timer last started), counted up instead of subtracted in the timer's cycle
+        Reg timerAge = reg("timer_age", tw, 0);
+        timerAge.set(timerAge.add(1));
         Reg replayCount = reg("replay_count", 8, 0);
         Reg pcsLow = reg("pcs_low_cycles", Hw.log2Up(config.pcsLostTimeoutCycles() + 2L), 0);
         when(linkUp, () -> pcsLow.set(0)).elseWhen(pcsLow.le(config.pcsLostTimeoutCycles()),
                 () -> pcsLow.set(pcsLow.add(1)));
         Expr pcsLost = wire("pcs_lost", pcsLow.gt(config.pcsLostTimeoutCycles()));
         Expr timerFired = wire("replay_timer_fired", state.eq(ADVANCE).and(anyOutstanding).and(replayPending.not())
-                .and(flushPending.not()).and(now.sub(timerStart).ge(config.replayTimerCycles())));
+                .and(flushPending.not()).and(timerAge.ge(config.replayTimerCycles())));
         boolean limited = config.replayCountMax() != LlrConfig.NO_REPLAY_LIMIT;
         Expr replaysUsed = limited ? replayCount.ge(config.replayCountMax()) : Hw.bool(false);
         Expr aged = Hw.bool(false);
         if (aging) { // the oldest unacknowledged frame's send time: from its record when an ACK makes it the oldest
-            Reg oldestTime = reg("oldest_time", tw, 0);
-            when(freshFirstSequenced.and(anyOutstanding.not()), () -> oldestTime.set(now));
-            when(advancing, () -> oldestTime.set(Hw.mux(bAll, now, record.field("time").of(recordWord))));
-            aged = anyOutstanding.and(now.sub(oldestTime).gt(config.dataAgeTimeoutCycles()));
+            // held as now - time - 1, counted up: sent now is 0 in the next cycle, from a record now - time
+            Reg oldestWait = reg("oldest_wait", tw, (1L << tw) - 1);
+            oldestWait.set(oldestWait.add(1));
+            when(freshFirstSequenced.and(anyOutstanding.not()), () -> oldestWait.set(0));
+            when(advancing, () -> oldestWait.set(Hw.mux(bAll, Hw.zeros(tw),
+                    Hw.subCarrySelect(now, record.field("time").of(recordWord)))));
+            // now - time > limit: wait + 1 > limit, where wait + 1 wraps to 0 at all ones
+            aged = anyOutstanding.and(oldestWait.ge(config.dataAgeTimeoutCycles())).and(oldestWait.andR().not());
         }
         Expr flushCause = wire("flush_cause", state.eq(ADVANCE).or(state.eq(REPLAY))
                 .and(pcsLost.or(aged).or(timerFired.and(replaysUsed))));
@@ -260,18 +280,19 @@ public final class LlrTx extends Component {
         // ---- state -----------------------------------------------------------------------------------------------
         when(advancing, () -> {
             replayCount.set(0);
-            timerStart.set(now);
+            timerAge.set(1);
         });
-        when(anyOutstanding.not().or(replayDone), () -> timerStart.set(now));
+        when(anyOutstanding.not().or(replayDone), () -> timerAge.set(1));
         when(forward, () -> {
-            una.set(bN1);
+            una.set(bValue.add(1));
+            unaM1.set(bValue);
             rp.set(newRp);
             when(bNack.and(bAll.not()), () -> replayPending.set(1));
         });
         when(timerFired.and(replaysUsed.not()), () -> {
             replayPending.set(1);
             replayCount.set(replayCount.add(1));
-            timerStart.set(now);
+            timerAge.set(1);
         });
         when(flushCause, () -> flushPending.set(1));
         when(replayBegin, () -> {
@@ -281,7 +302,7 @@ public final class LlrTx extends Component {
         when(replayDone, () -> state.set(ADVANCE));
         when(echoMatches, () -> {
             state.set(ADVANCE);
-            timerStart.set(now);
+            timerAge.set(1);
         });
         when(state.eq(FLUSH).and(Hw.bool(config.reInitOnFlush())), () -> {
             state.set(INIT);
@@ -296,8 +317,18 @@ public final class LlrTx extends Component {
                     state.set(INIT);
                     initWait.set(0);
                 });
-        when(state.eq(OFF).or(state.eq(FLUSH)), () -> { // the buffer stays empty
+        Expr emptied = state.eq(OFF).or(state.eq(FLUSH));
+        Expr frameIn = freshFirstSequenced;
+        Expr beatIn = freshBeat.and(sequenced);
+        outstandingFrames.set(Hw.mux(emptied, frameIn.resize(sw), Hw.mux(forward,
+                Hw.mux(frameIn, bSpan.add(1), bSpan), Hw.upDown(outstandingFrames, List.of(frameIn),
+                        List.of()))));
+        outstandingBeats.set(Hw.mux(emptied, beatIn.resize(pw), Hw.mux(forward,
+                Hw.mux(beatIn, wp.add(1).sub(newRp), wp.sub(newRp)), Hw.upDown(outstandingBeats, List.of(beatIn),
+                        List.of()))));
+        when(emptied, () -> { // the buffer stays empty
             una.set(next);
+            unaM1.set(nextM1);
             rp.set(wp);
             replayPending.set(0);
             flushPending.set(0);
