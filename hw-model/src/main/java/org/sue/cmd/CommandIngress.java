@@ -258,22 +258,21 @@ public final class CommandIngress extends Component {
         Expr type = txControl.bits(7, 0);
         Expr length16 = Hw.cat(txControl.bits(15, 8), txControl.bits(23, 16));
         CommandTable.Lookup typeInfo = config.table().lookup(type);
-        Expr units = wire("control_units", typeInfo.units());
+        Expr controlBytes = wire("control_bytes", Hw.cat(typeInfo.units(), Hw.lit(1, 0))); // 2-byte units
         Expr bad = typeInfo.defined().not().or(length16.gt(CommandTable.MAX_DATA_BYTES))
                 .or(length16.ne(0).and(typeInfo.hasData().not())).or(txValid.eq(2).ne(length16.ne(0)));
         int dw = Hw.log2Up(config.destinations());
         Expr badDst = dw < SueMeta.XPU_WIDTH ? xpuid.bits(SueMeta.XPU_WIDTH - 1, dw).orR() : Hw.lit(1, 0);
         // from here on the length has 9 bits: only a command that passed the checks (at most 256 bytes) uses it
         Expr len = length16.resize(9);
-        Expr hBytes = wire("in_header_bytes", Hw.cat(units, Hw.lit(1, 0)).resize(9).add(PackedCommand.HEADER_BYTES));
+        Expr hBytes = wire("in_header_bytes", controlBytes.resize(9).add(PackedCommand.HEADER_BYTES));
         // ceil(packed bytes / outBytes) with the small terms (header, padding, rounding) summed beside the length
         Expr smallTerms = hBytes.resize(10).add(outBytes - 1).add(len.bit(0).resize(10));
         // header: type, 0, length (big-endian), then the control bytes the table gives the type
-        int hb = PackedCommand.MAX_CONTROL_ONLY_BYTES;
-        Expr control = txControl.bits(8 * (3 + hb - PackedCommand.HEADER_BYTES) - 1, 24)
-                .and(Keep.bytesBelow(Hw.cat(units, Hw.lit(1, 0)).resize(5), hb - PackedCommand.HEADER_BYTES));
-        unused("control_tail", txControl.bits(CommandUnpacker.CONTROL_BITS - 1,
-                8 * (3 + hb - PackedCommand.HEADER_BYTES)));
+        int maxControl = PackedCommand.MAX_CONTROL_ONLY_BYTES - PackedCommand.HEADER_BYTES;
+        int controlEnd = 8 * (3 + maxControl); // tx_control: type, length, then at most maxControl bytes
+        Expr control = txControl.bits(controlEnd - 1, 24).and(Keep.bytesBelow(controlBytes.resize(5), maxControl));
+        unused("control_tail", txControl.bits(CommandUnpacker.CONTROL_BITS - 1, controlEnd));
         Layout beatLayout = Layout.of("beat", Layout.bits("cycle", 4), Layout.bits("vc", SueMeta.VC_WIDTH),
                 Layout.bits("xpuid", SueMeta.XPU_WIDTH), Layout.bits("err", 1), Layout.bits("data", n),
                 Layout.bits("length", 9), Layout.bits("header", 8 * PackedCommand.MAX_CONTROL_ONLY_BYTES),
