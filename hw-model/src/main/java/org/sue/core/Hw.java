@@ -110,13 +110,18 @@ public final class Hw {
                     + b.describe() + " (" + b.width() + " bits): widths differ", here);
         }
         List<Expr> blocks = new ArrayList<>();
-        Expr borrow = bool(false);
+        Expr borrow = null; // out of the block below, set by the first
         for (int lo = 0; lo < a.width(); lo += 8) {
             int hi = Math.min(a.width(), lo + 8) - 1;
             Expr x = a.bits(hi, lo);
             Expr y = b.bits(hi, lo);
-            blocks.add(0, mux(borrow, x.add(y.not()), x.sub(y))); // x + ~y = x - y - 1
-            borrow = mux(borrow, x.le(y), x.lt(y));
+            if (lo == 0) { // no borrow in
+                blocks.add(0, x.sub(y));
+                borrow = x.lt(y);
+            } else {
+                blocks.add(0, mux(borrow, x.add(y.not()), x.sub(y))); // x + ~y = x - y - 1
+                borrow = mux(borrow, x.le(y), x.lt(y));
+            }
         }
         return cat(blocks);
     }
@@ -129,6 +134,18 @@ public final class Hw {
         Expr above = lo.le(x);
         Expr below = x.le(hi);
         return mux(lo.le(hi), above.and(below), above.or(below));
+    }
+
+    /**
+     * {@code x - y < 2^(width-1)} modulo 2^width: x is y or up to half the number space after it (serial-number
+     * arithmetic), from the top bits and a compare of the rest instead of the difference's borrow chain.
+     */
+    public static Expr atOrAfter(Expr x, Expr y) {
+        int top = x.width() - 1;
+        if (top == 0) {
+            return x.xor(y).not();
+        }
+        return x.msb().xor(y.msb()).xor(x.bits(top - 1, 0).lt(y.bits(top - 1, 0))).not();
     }
 
     private static Expr oneBit(Expr term, SourceLoc here) {

@@ -71,6 +71,11 @@ public final class Mem {
      * (and the surrounding when-conditions true), and holds otherwise.
      */
     public Expr readSync(String portName, Expr address, Expr enable) {
+        return readSync(portName, address, enable, null);
+    }
+
+    /** {@code collides}: the write address equals {@code address} (formed by the caller), or null. */
+    private Expr readSync(String portName, Expr address, Expr enable, Expr collides) {
         SourceLoc here = SourceLoc.here();
         checkOpen(here);
         checkWidth("read address", address, addressWidth(), here);
@@ -92,9 +97,23 @@ public final class Mem {
         reads.add(r);
         Reg hit = owner.reg(portName + "_bypass", 1, 0);
         Reg data = owner.regNoReset(portName + "_wdata", width);
-        hit.set(en.and(write.enable()).and(write.address().eq(address)).or(hit.and(en.not())));
+        hit.set(en.and(write.enable()).and(collides != null ? collides : write.address().eq(address))
+                .or(hit.and(en.not())));
         owner.when(en, () -> data.set(write.data()));
         return owner.wire(portName, Hw.mux(hit, data, r));
+    }
+
+    /**
+     * {@link #readSync(String, Expr, Expr)} at {@code choose ? ifTrue : ifFalse}, for a late choice between two early
+     * addresses: a WRITE_FIRST port compares the write address with both beside the choice, not after it.
+     */
+    public Expr readSync(String portName, Expr choose, Expr ifTrue, Expr ifFalse, Expr enable) {
+        Expr address = Hw.mux(choose, ifTrue, ifFalse);
+        if (readUnderWrite == ReadUnderWrite.READ_FIRST || write == null) {
+            return readSync(portName, address, enable);
+        }
+        return readSync(portName, address, enable, Hw.mux(choose, write.address().eq(ifTrue),
+                write.address().eq(ifFalse)));
     }
 
     private void checkOpen(SourceLoc here) {

@@ -91,12 +91,13 @@ public final class TransportTx extends Component {
     private final TableWrite tAckW;
     private final TableWrite tRetxW;
     private final Reg now;
+    private final Reg rtoAgo;
     private final Reg initBusy;
     private final Reg initIdx;
     private final Reg blocked;
     private final Reg retransmitting;
     private final Reg wp;       // data ring: next beat written
-    private final Reg rp;       // data ring: oldest beat still held
+    private final Reg free;     // data ring: beats not held (storeBeats - (wp - oldest beat held))
     private final Reg rt;       // record ring: next record written
     private final Reg rh;       // record ring: oldest record still held
     // set by the stages, combined in eligibility()
@@ -122,6 +123,10 @@ public final class TransportTx extends Component {
     private Function<Expr, Expr> writerHoldsFor; // a PDU of that connection is being written
     private Expr newDst;
     private Expr ackUnblockConn;
+    private Expr writerBeat;
+    private Expr writerEnds;
+    private final Reg recordFree; // a record is free: rt - rh != storeBeats, formed beside the pointers' steps
+    private final List<Follower> followers = new ArrayList<>();
     private int unusedSpare;
     private Stream fresh;
     private Stream retransmitted;
@@ -165,6 +170,10 @@ public final class TransportTx extends Component {
         tRetx = mem("t_retx", d, TransportConfig.TIME_WIDTH, ReadUnderWrite.READ_FIRST);
         now = reg("now", TransportConfig.TIME_WIDTH, 0);
         now.set(now.add(1));
+        // now - rtoCycles, counted beside now: the scanner's timeout is a range check, not a subtraction
+        long timeMask = (1L << TransportConfig.TIME_WIDTH) - 1;
+        rtoAgo = reg("rto_ago", TransportConfig.TIME_WIDTH, -(long) config.rtoCycles() & timeMask);
+        rtoAgo.set(rtoAgo.add(1));
         initBusy = reg("init_busy_reg", 1, 1);
         initIdx = reg("init_idx", cw, 0);
         nextPsnW = writePort(nextPsn);
@@ -175,9 +184,10 @@ public final class TransportTx extends Component {
         blocked = reg("blocked", d, 0);
         retransmitting = reg("retransmitting", d, 0);
         wp = reg("store_wp", pw, 0);
-        rp = reg("store_rp", pw, 0);
+        free = reg("store_free_beats", pw, config.storeBeats());
         rt = reg("store_rt", pw, 0);
         rh = reg("store_rh", pw, 0);
+        recordFree = reg("store_record_free", 1, 1);
 
         initSweep();
         writer();
@@ -210,16 +220,18 @@ public final class TransportTx extends Component {
         Expr psnRead = nextPsn.readSync("new_next_psn", inConn, lookup);
         Expr unaRead = una.readSync("new_una", inConn, lookup);
         Stream staged = gated.stage("new_pdu");
+        // the PDU's beat count is formed as it enters the stage, so the room check compares two registers
+        Reg beats = regNoReset("new_beats", beatsWidth());
+        when(gated.fire(), () -> beats.set(beatsOf(SueMeta.LEN.of(gated.tuser())).resize(beatsWidth())));
 
         Reg first = reg("new_first", 1, 1);
         Expr user = staged.tuser();
         Expr dst = wire("new_conn", conn(SueMeta.PORT.of(user), SueMeta.DST_XPU.of(user)));
         Expr len = SueMeta.LEN.of(user);
-        Expr beats = wire("new_beats", beatsOf(len));
-        Expr freeBeats = wire("store_free_beats", Hw.lit(pw, config.storeBeats()).sub(wp.sub(rp)));
-        Expr recordFree = wire("store_record_free", rt.sub(rh).ne(config.storeBeats()));
-        int cmp = Math.max(pw, SueMeta.LEN_WIDTH);
-        Expr room = freeBeats.resize(cmp).ge(beats.resize(cmp)).and(recordFree);
+        int bw = beatsWidth(); // free >= beats: any of free's bits above the count's, or the low bits compared
+        Expr enough = pw > bw ? free.bits(pw - 1, bw).orR().or(free.bits(bw - 1, 0).ge(beats))
+                : free.resize(bw).ge(beats);
+        Expr room = wire("new_room", enough.and(recordFree));
         unused("new_psn_in", SueMeta.PSN.of(user)); // the transport assigns it
         Stream admitted = staged.haltWhen("new_admitted", first.and(room.not()));
 
@@ -231,8 +243,8 @@ public final class TransportTx extends Component {
         // a first beat offered to the output and not yet taken stays offered (the arbiter holds it): once offered it
         // is sent even if its connection starts a go-back meanwhile (the go-back sends it again, after the older ones)
         Reg offered = reg("new_offered", 1, 0);
-        Expr heldBack1 = wire("new_held_back", Hw.mux(first, retransmitting.shr(dst).bit(0).and(offered.not()),
-                heldBack));
+        Expr dstRetransmitting = followRetransmitting("new_conn_retransmitting", gated.fire(), inConn, dst);
+        Expr heldBack1 = wire("new_held_back", Hw.mux(first, dstRetransmitting.and(offered.not()), heldBack));
         Expr beat = wire("new_beat", admitted.fire());
         Expr starts = wire("new_starts", beat.and(first));
         Expr ends = wire("new_ends", beat.and(admitted.tlast()));
@@ -245,14 +257,18 @@ public final class TransportTx extends Component {
         // store: every beat, then the record with the last one
         data.write(beat, wp.bits(pw - 2, 0), admitted.tdata());
         when(beat, () -> wp.set(wp.add(1)));
+        writerBeat = beat;
+        writerEnds = ends;
         records.write(ends, rt.bits(pw - 2, 0), record.expr().set("addr", start).set("dst", dst)
                 .set("vc", SueMeta.VC.of(user)).set("len", len).set("psn", psn).build());
         when(ends, () -> rt.set(rt.add(1)));
         // tables: the next PSN and the send time (the init sweep shares the write port)
         nextPsnW.set(starts, dst, psnRead.add(1));
         tSendW.set(starts, dst, now);
-        Expr outstanding = psnRead.add(1).sub(unaRead);
-        writerBlock = wire("new_window_full", starts.and(outstanding.ge(config.windowPdus())));
+        // outstanding = psnRead + 1 - unaRead >= window: the difference d = psnRead - unaRead is at least window - 1
+        // and not all ones (d + 1 wraps to 0 there)
+        Expr d = Hw.subCarrySelect(psnRead, unaRead);
+        writerBlock = wire("new_window_full", starts.and(d.ge(config.windowPdus() - 1)).and(d.andR().not()));
         newDst = dst;
 
         fresh = admitted.throwWhen("new_held", heldBack1).with("new_sent", Stream.TUSER, SueMeta.LAYOUT.with(user,
@@ -279,19 +295,21 @@ public final class TransportTx extends Component {
         Reg evConn = regNoReset("ack_ev_conn", cw);
         Reg evOp = regNoReset("ack_ev_op", 2);
         Reg evRpsn = regNoReset("ack_ev_rpsn", SueMeta.PSN_WIDTH);
+        Reg evRpsnP1 = regNoReset("ack_ev_rpsn_p1", SueMeta.PSN_WIDTH); // rpsn + 1 formed as the event enters
         ev.set(evIn);
         when(evIn, () -> {
             evConn.set(evConnIn);
             evOp.set(peerAck.field("op"));
             evRpsn.set(peerAck.field("rpsn"));
+            evRpsnP1.set(peerAck.field("rpsn").add(1));
         });
         Expr isAck = wire("ack_is_ack", ev.and(evOp.eq(config.opAck())));
         Expr isNack = wire("ack_is_nack", ev.and(evOp.eq(config.opNack())));
-        Expr acked = wire("ack_cumulative", Hw.mux(isAck, evRpsn.add(1), evRpsn)); // first PSN not yet received
-        Expr advance = acked.sub(unaRead);
-        Expr inWindow = wire("ack_in_window", advance.le(nextRead.sub(unaRead)));
-        Expr moves = wire("ack_moves", isAck.or(isNack).and(inWindow).and(advance.ne(0)));
-        Expr busy = retransmitting.shr(evConn).bit(0);
+        Expr acked = wire("ack_cumulative", Hw.mux(isAck, evRpsnP1, evRpsn)); // first PSN not yet received
+        // acked - una <= next - una, and acked - una != 0, as compares without the subtractions
+        Expr inWindow = wire("ack_in_window", Hw.inCircularRange(acked, unaRead, nextRead));
+        Expr moves = wire("ack_moves", isAck.or(isNack).and(inWindow).and(acked.ne(unaRead)));
+        Expr busy = followRetransmitting("ack_ev_retransmitting", evIn, evConnIn, evConn);
         Expr resend = wire("ack_resend", isNack.and(inWindow).and(acked.ne(nextRead)).and(busy.not()));
         nackInWindow = isNack.and(inWindow);
         nackQueued = nackInWindow.and(busy);
@@ -302,7 +320,7 @@ public final class TransportTx extends Component {
         ackRequestPush = resend;
         ackRequestPayload = request.expr().set("conn", evConn).set("from", acked).build();
         ackUnblock = wire("ack_window_open", isAck.or(isNack).and(inWindow)
-                .and(nextRead.sub(acked).lt(config.windowPdus())));
+                .and(Hw.subCarrySelect(nextRead, acked).lt(config.windowPdus())));
         ackUnblockConn = evConn;
         counter("acks_received", isAck);
         counter("nacks_received", isNack);
@@ -322,10 +340,10 @@ public final class TransportTx extends Component {
         Expr resent = tRetx.readSync("scan_t_retx", idx, go);
         valid.set(go);
         when(go, () -> prev.set(idx));
-        Expr outstanding = wire("scan_outstanding", next.sub(oldest));
+        Expr outstanding = wire("scan_outstanding", Hw.subCarrySelect(next, oldest));
         Expr quiet = wire("scan_quiet", old(sent).and(old(ackd)).and(old(resent)));
-        Expr timeout = wire("scan_timeout", valid.and(outstanding.ne(0)).and(quiet)
-                .and(retransmitting.shr(prev).bit(0).not()));
+        Expr timeout = wire("scan_timeout", valid.and(next.ne(oldest)).and(quiet)
+                .and(followRetransmitting("scan_prev_retransmitting", go, idx, prev).not()));
         Expr deferred = timeout.and(ackRequestPush); // one request per cycle: the ACK engine's goes first, this one again
         when(go, () -> idx.set(Hw.mux(deferred, prev, idx.add(1))));
         scanRequestPush = wire("scan_resend", timeout.and(deferred.not()));
@@ -336,9 +354,9 @@ public final class TransportTx extends Component {
         counter("timeouts", scanRequestPush);
     }
 
-    /** A timestamp older than the timeout. */
+    /** A timestamp older than the timeout: now - t > rtoCycles, i.e. t is not in [now - rtoCycles, now]. */
     private Expr old(Expr t) {
-        return now.sub(t).gt(config.rtoCycles());
+        return Hw.inCircularRange(t, rtoAgo, now).not();
     }
 
     /** Retransmission: one request at a time; walk the records from the oldest, send the connection's from n on. */
@@ -372,7 +390,7 @@ public final class TransportTx extends Component {
         Expr recDst = record.get(rec, "dst");
         Expr recPsn = record.get(rec, "psn");
         Expr match = wire("walk_match", state.eq(CHECK).and(recDst.eq(wConn))
-                .and(recPsn.sub(wFrom).lt(1 << (SueMeta.PSN_WIDTH - 1))));
+                .and(Hw.atOrAfter(recPsn, wFrom))); // recPsn - wFrom < 2^15
         Stream.RamRead beats = Stream.fromRam("retx_data", data, sendAddr,
                 state.eq(SEND).and(remaining.ne(0)), Layout.plain("word", config.busWidth()));
         Expr lastLoad = wire("walk_last_load", beats.load().and(remaining.eq(1)));
@@ -415,17 +433,19 @@ public final class TransportTx extends Component {
         counter("go_back_restarts", nackWalked);
         counter("nacks_ignored", nackQueued.and(nackWalked.not()));
         tRetxW.set(walkDone.or(match), wConn, now);
-        // the beat's side fields travel with the data register
+        // the beat's side fields travel with the data register; its keep is formed as it loads, not after the
+        // register in the output arbiter's cycle
         Reg sideLast = regNoReset("retx_side_last", 1);
         Reg sideRecord = regNoReset("retx_side_record", record.width());
+        Reg keep = regNoReset("retx_side_keep", config.beatBytes());
         when(beats.load(), () -> {
             sideLast.set(remaining.eq(1));
             sideRecord.set(meta);
+            keep.set(Hw.mux(remaining.eq(1), Keep.below(lastBeatBytes(record.get(meta, "len")), config.beatBytes()),
+                    Hw.ones(config.beatBytes())));
         });
         Expr sLen = record.get(sideRecord, "len");
         unused("retx_side_addr", record.get(sideRecord, "addr"));
-        Expr keep = Hw.mux(sideLast, Keep.below(lastBeatBytes(sLen), config.beatBytes()),
-                Hw.ones(config.beatBytes()));
         Expr sConn = record.get(sideRecord, "dst");
         Expr user = SueMeta.LAYOUT.expr()
                 .set(SueMeta.DST_XPU, ConnectionIndex.xpu(config, sConn, SueMeta.XPU_WIDTH))
@@ -447,18 +467,27 @@ public final class TransportTx extends Component {
         Stream.RamRead recs = Stream.fromRam("reclaim_record", records, rdPtr.bits(pw - 2, 0), rdPtr.ne(rt), record);
         when(recs.load(), () -> rdPtr.set(rdPtr.add(1)));
         Stream head = recs.out().stage("reclaim_head");
+        Reg headBeats = regNoReset("reclaim_head_beats", beatsWidth()); // the head record's beats, formed as it loads
+        when(recs.out().fire(), () -> headBeats.set(beatsOf(recs.out().field("len")).resize(beatsWidth())));
         // una of the record in the head register: the incoming record's when one loads, else the held one's
         Expr loading = recs.out().fire();
-        Expr unaRead = una.readSync("reclaim_una", Hw.mux(loading, recs.out().field("dst"), head.field("dst")),
-                Hw.bool(true));
-        Expr acked = unaRead.sub(head.field("psn")).sub(1).lt(1 << (SueMeta.PSN_WIDTH - 1));
+        Expr unaRead = una.readSync("reclaim_una", loading, recs.out().field("dst"), head.field("dst"), Hw.bool(true));
+        Reg headPsnP1 = regNoReset("reclaim_head_psn_p1", SueMeta.PSN_WIDTH); // the head record's psn + 1
+        when(loading, () -> headPsnP1.set(recs.out().field("psn").add(1)));
+        Expr acked = Hw.atOrAfter(unaRead, headPsnP1); // una - psn - 1 < 2^15
         Expr guarded = walking.and(walkIdx.eq(rh)).or(walkStarting).or(walkRestarting);
         head.ready().set(acked.and(guarded.not()));
-        when(head.fire(), () -> {
-            rh.set(rh.add(1));
-            rp.set(rp.add(beatsOf(head.field("len")).resize(pw)));
-        });
-        unused("reclaim_addr", head.field("addr"), head.field("vc"));
+        when(head.fire(), () -> rh.set(rh.add(1)));
+        // the pointers after this cycle's steps differ in the wrap bit only when the records are full
+        Expr freed = head.fire();
+        recordFree.set(Hw.mux(writerEnds.and(freed.not()), rt.add(1).xor(rh).ne(config.storeBeats()),
+                Hw.mux(freed.and(writerEnds.not()), rt.xor(rh.add(1)).ne(config.storeBeats()),
+                        rt.xor(rh).ne(config.storeBeats()))));
+        // the free beats after the writer's beat and this release: both sums are formed beside the handshakes
+        Expr released = free.add(headBeats.resize(pw));
+        free.set(Hw.mux(head.fire(), Hw.mux(writerBeat, released.sub(1), released),
+                Hw.mux(writerBeat, free.sub(1), free)));
+        unused("reclaim_addr", head.field("addr"), head.field("vc"), head.field("len"), head.field("psn"));
     }
 
     /** ack_request: one beat holding the byte 0x00 (an empty command list), len 1, PSN 0, VC 0. */
@@ -483,7 +512,34 @@ public final class TransportTx extends Component {
                 .or(Hw.mux(scanRequestPush, onehot(scanConn, d), Hw.zeros(d)));
         Expr clearRetx = Hw.mux(walkDone, onehot(walkConn, d), Hw.zeros(d));
         retransmitting.set(retransmitting.or(setRetx).and(clearRetx.not()));
+        for (Follower f : followers) {
+            f.copy().set(Hw.mux(f.load(), nextRetransmitting(retransmitting.shr(f.loadIdx()).bit(0), f.loadIdx()),
+                    nextRetransmitting(f.copy(), f.i())));
+        }
         dstReady.set(blocked.or(retransmitting).not().and(Hw.mux(initBusy, Hw.zeros(d), Hw.ones(d))));
+    }
+
+    /** Bit {@code j} of retransmitting in the next cycle, given its value now: the sets, then the walk's clear. */
+    private Expr nextRetransmitting(Expr now, Expr j) {
+        Expr set = ackRequestPush.and(ackRequestConn().eq(j)).or(scanRequestPush.and(scanConn.eq(j)));
+        if (config.connections() != 1 << cw) { // a one-hot set past the last row sets nothing
+            set = set.and(j.lt(config.connections()));
+        }
+        return now.or(set).and(walkDone.and(walkConn.eq(j)).not());
+    }
+
+    /**
+     * A register equal to {@code retransmitting[i]} in every cycle, where {@code i} changes only to {@code loadIdx}
+     * when {@code load} (as TransportRx's flags are followed): the bit without a multiplexer over all connections
+     * after {@code i}.
+     */
+    private Expr followRetransmitting(String name, Expr load, Expr loadIdx, Expr i) {
+        Reg copy = reg(name, 1, 0);
+        followers.add(new Follower(copy, load, loadIdx, i));
+        return copy;
+    }
+
+    private record Follower(Reg copy, Expr load, Expr loadIdx, Expr i) {
     }
 
     private Expr ackRequestConn() {
@@ -564,7 +620,7 @@ public final class TransportTx extends Component {
     }
 
     private void status() {
-        out("store_used_beats", pw).set(wp.sub(rp));
+        out("store_used_beats", pw).set(Hw.lit(pw, config.storeBeats()).sub(free));
         out("store_records", pw).set(rt.sub(rh));
         out("retransmitting_any", 1).set(retransmitting.orR());
     }
@@ -601,6 +657,11 @@ public final class TransportTx extends Component {
     private Expr beatsOf(Expr len) {
         int shift = Integer.numberOfTrailingZeros(config.beatBytes());
         return len.add(config.beatBytes() - 1).shr(shift);
+    }
+
+    /** Bits of {@link #beatsOf}'s value (the shifted-in high bits are zero). */
+    private int beatsWidth() {
+        return SueMeta.LEN_WIDTH - Integer.numberOfTrailingZeros(config.beatBytes());
     }
 
     /** Bytes in a PDU's last beat: 1 .. beatBytes. */

@@ -9,7 +9,10 @@ import org.sue.core.Design;
 import org.sue.core.Hw;
 import org.sue.core.Port;
 
-/** {@link Hw#subCarrySelect} and {@link Hw#inCircularRange} equal the plain modular arithmetic they replace. */
+/**
+ * {@link Hw#subCarrySelect}, {@link Hw#inCircularRange} and {@link Hw#atOrAfter} equal the plain modular arithmetic
+ * they replace.
+ */
 class WrappingArithmeticSimTest {
     static final class Arithmetic extends Component {
         Arithmetic(int width) {
@@ -18,12 +21,13 @@ class WrappingArithmeticSimTest {
             Port c = in("c", width);
             out("d", width).set(Hw.subCarrySelect(a, b));
             out("in_range", 1).set(Hw.inCircularRange(a, b, c));
+            out("at_or_after", 1).set(Hw.atOrAfter(a, b));
         }
     }
 
     @Test
     void equalPlainSubtractionAndCompareModuloTheWidth() {
-        for (int width : new int[] {3, 5, 8, 20, 32}) {
+        for (int width : new int[] {1, 3, 5, 8, 16, 20, 32}) {
             Simulator sim = Simulator.compile(Design.elaborate(new Arithmetic(width)));
             sim.reset();
             Random rnd = new Random(width);
@@ -40,6 +44,7 @@ class WrappingArithmeticSimTest {
                 String what = width + " bits: a " + a + ", b " + b + ", c " + c;
                 assertEquals((a - b) & mask, sim.peek("d"), what);
                 assertEquals(((a - b) & mask) <= ((c - b) & mask) ? 1 : 0, sim.peek("in_range"), what);
+                assertEquals(((a - b) & mask) < 1L << (width - 1) ? 1 : 0, sim.peek("at_or_after"), what);
             }
         }
     }

@@ -426,7 +426,7 @@ public final class XpuSide {
     private String internals() {
         StringBuilder b = new StringBuilder();
         for (String r : new String[] {"walk_state", "walk_conn", "walk_from", "walk_idx", "walk_beats", "store_rt",
-                "store_rh", "store_wp", "store_rp", "new_mid_pdu", "new_first", "new_offered", "tx_arb_held",
+                "store_rh", "store_wp", "store_free_beats", "new_mid_pdu", "new_first", "new_offered", "tx_arb_held",
                 "tx_arb_held_index", "retx_data_valid", "reclaim_rd"}) {
             b.append(r).append('=').append(sim.peek("transport_tx." + r)).append(' ');
         }
