@@ -17,10 +17,13 @@ import org.sue.core.Tag;
  * addresses). An odd last byte is the high byte of a word whose low byte is zero. The result is the folded sum, not
  * yet complemented: 0xFFFF over a packet whose checksum is right.
  *
- * <p>Stage 1 adds the beat's words in a balanced tree into a register; stage 2 accumulates (32 bits: packets up to
- * 64 KiB) and folds on the last beat. {@code sum_valid} / {@code sum_value} appear {@value #LATENCY} cycles after the
- * cycle that carried the last beat, as a narrow {@link org.sue.lib.crc.ParallelCrc}'s result (a wide one's comes a
- * cycle later).
+ * <p>Everything is added modulo 0xFFFF, 16 bits wide, where a carry out of bit 15 comes back in at bit 0 (2^16 = 1):
+ * stage 1 reduces the beat's words in a carry-save tree (each 6:3 or 3:2 counter one LUT level, no carry chain) to
+ * two 16-bit rows in registers; stage 2 adds them to the running sum ({@link #add}: one more counter, then an
+ * end-around-carry adder) and hands the sum over on the last beat. Exact: a counter's outputs are all zero only if its inputs are, so the sum
+ * is 0 only for a packet of zeros, otherwise in 1..0xFFFF, as the fold of the plain sum. {@code sum_valid} /
+ * {@code sum_value} appear {@value #LATENCY} cycles after the cycle that carried the last beat, as a narrow
+ * {@link org.sue.lib.crc.ParallelCrc}'s result (a wide one's comes a cycle later).
  */
 public final class InternetSum extends Component {
     /** Cycles from the cycle carrying a packet's last beat to its {@code sum_valid}. */
@@ -63,25 +66,27 @@ public final class InternetSum extends Component {
         for (int j = 0; j < lanes / 2; j++) { // lane 2j (the earlier byte) is the word's high byte
             words.add(Hw.cat(data.bits(16 * j + 7, 16 * j), data.bits(16 * j + 15, 16 * j + 8)));
         }
-        Expr beatSum = tree(words);
-        Reg beatSum1 = regNoReset("beat_sum", beatSum.width());
+        List<Expr> rows = compress(words);
+        Reg beatSum1 = regNoReset("beat_sum", 16);
+        Reg beatCarry1 = regNoReset("beat_carry", 16);
         Reg valid1 = reg("beat_valid", 1, 0);
         Reg last1 = regNoReset("beat_last", 1);
         valid1.set(in.valid());
         when(in.valid(), () -> {
-            beatSum1.set(beatSum);
+            beatSum1.set(rows.get(0));
+            beatCarry1.set(rows.size() > 1 ? rows.get(1) : Hw.zeros(16));
             last1.set(in.tlast());
         });
 
-        // ---- stage 2: accumulate, fold on the last beat ----------------------------------------------------------
-        Reg acc = reg("acc", 32, 0);
+        // ---- stage 2: accumulate, hand over on the last beat -----------------------------------------------------
+        Reg acc = reg("acc", 16, 0);
         Reg result = regNoReset("result", 16);
         Reg resultValid = reg("result_valid", 1, 0);
-        Expr total = wire("total", acc.add(beatSum1.resize(32)));
+        Expr total = wire("total", add(acc, beatSum1, beatCarry1));
         resultValid.set(valid1.and(last1));
         when(valid1, () -> when(last1, () -> {
             acc.set(0);
-            result.set(fold(total));
+            result.set(total);
         }).otherwise(() -> acc.set(total)));
         sum.valid().set(resultValid);
         sum.field("value").set(result);
@@ -112,24 +117,81 @@ public final class InternetSum extends Component {
         return Hw.select(masks, beat);
     }
 
-    /** A balanced adder tree; each level one bit wider, so nothing overflows. */
-    private static Expr tree(List<Expr> terms) {
-        List<Expr> level = terms;
-        while (level.size() > 1) {
+    /**
+     * 16-bit rows reduced to two (one if only one is given) with the same sum modulo 0xFFFF: groups of six rows
+     * become three (a 6:3 counter per bit), a last group of three to five becomes two or three.
+     */
+    private static List<Expr> compress(List<Expr> rows) {
+        List<Expr> level = rows;
+        while (level.size() > 2) {
             List<Expr> next = new ArrayList<>();
-            for (int i = 0; i + 1 < level.size(); i += 2) {
-                int w = Math.max(level.get(i).width(), level.get(i + 1).width()) + 1;
-                next.add(level.get(i).resize(w).add(level.get(i + 1).resize(w)));
+            int i = 0;
+            for (; i + 3 <= level.size(); i += 6) {
+                List<Expr> group = level.subList(i, Math.min(i + 6, level.size()));
+                next.addAll(group.size() == 3 ? csa(group.get(0), group.get(1), group.get(2)) : count(group));
             }
-            if (level.size() % 2 == 1) {
-                next.add(level.get(level.size() - 1));
-            }
+            next.addAll(level.subList(Math.min(i, level.size()), level.size()));
             level = next;
         }
-        return level.get(0);
+        return level;
     }
 
-    /** The one's-complement fold of a sum of up to 32 bits to 16 (end-around carry, twice). */
+    /** Three rows as two: each bit's sum and its carry, one place up (bit 15's carry to bit 0). */
+    private static List<Expr> csa(Expr a, Expr b, Expr c) {
+        return List.of(a.xor(b).xor(c), rotl(majority(a, b, c), 1));
+    }
+
+    /** Four to six rows as three: the bits' count in each position, its bits 1 and 2 placed one and two up. */
+    private static List<Expr> count(List<Expr> rows) {
+        Expr[] r = new Expr[6];
+        for (int k = 0; k < 6; k++) {
+            r[k] = k < rows.size() ? rows.get(k) : Hw.zeros(16);
+        }
+        Expr s1 = r[0].xor(r[1]).xor(r[2]);
+        Expr s2 = r[3].xor(r[4]).xor(r[5]);
+        Expr c1 = majority(r[0], r[1], r[2]);
+        Expr c2 = majority(r[3], r[4], r[5]);
+        Expr both = s1.and(s2);
+        return List.of(s1.xor(s2), rotl(c1.xor(c2).xor(both), 1), rotl(majority(c1, c2, both), 2));
+    }
+
+    private static Expr majority(Expr a, Expr b, Expr c) {
+        return a.and(b).or(a.and(c)).or(b.and(c));
+    }
+
+    /** x rotated k places up: bit i moves to bit i + k modulo 16. */
+    private static Expr rotl(Expr x, int k) {
+        return Hw.cat(x.bits(15 - k, 0), x.bits(15, 16 - k));
+    }
+
+    /**
+     * The one's-complement sum (RFC 1071) of 16-bit values: the counters' tree down to two rows, then those added
+     * with the end-around carry ({@link #endAround}). 0 only if every term is 0.
+     */
+    public static Expr add(Expr... terms) {
+        List<Expr> rows = compress(List.of(terms));
+        return rows.size() == 1 ? rows.get(0) : endAround(rows.get(0), rows.get(1));
+    }
+
+    /**
+     * a + b, plus 1 when that carries out of bit 15. The carry into each bit is the generate of the 16 bits below
+     * it, taken round the end (a circular prefix, four steps), so no carry chain runs twice.
+     */
+    private static Expr endAround(Expr a, Expr b) {
+        Expr p = a.xor(b);
+        Expr g = a.and(b);
+        Expr t = p;
+        for (int d = 1; d < 16; d *= 2) { // g, t: generate, propagate of the 2d bits ending at each bit
+            g = g.or(t.and(rotl(g, d)));
+            t = d < 8 ? t.and(rotl(t, d)) : t;
+        }
+        return p.xor(rotl(g, 1));
+    }
+
+    /**
+     * The one's-complement fold of a sum of up to 32 bits to 16 (end-around carry, twice). Plain adders: with
+     * {@link #add} here, abc's equivalence sweep ({@code &fraig}) did not finish on FrameReceiver's header sums.
+     */
     public static Expr fold(Expr x) {
         Expr x32 = x.width() < 32 ? x.resize(32) : x;
         Expr once = x32.bits(15, 0).resize(17).add(x32.bits(31, 16).resize(17));
