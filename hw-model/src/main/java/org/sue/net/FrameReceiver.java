@@ -212,11 +212,14 @@ public final class FrameReceiver extends Component {
         Expr earlier = frameResults.field("reason");
         Expr udpBad = Hw.bool(false);
         if (ipFormat) { // a zero checksum: not sent (IPv4, or the IPv6 zero-checksum mode) or refused (RFC 6936)
-            Expr total = InternetSum.fold(frameResults.field("udp_header_sum").resize(17)
-                    .add(pduResults.field("udp_sum").resize(17)));
+            // both parts are folded (at most 0xFFFF), so their one's-complement sum is 0xFFFF exactly when their
+            // plain sum is 0xFFFF (one the complement of the other) or 0x1FFFE (both 0xFFFF): compares, no adder
+            Expr headerPart = frameResults.field("udp_header_sum");
+            Expr payloadPart = pduResults.field("udp_sum");
+            Expr sumsToOnes = headerPart.eq(payloadPart.not()).or(headerPart.and(payloadPart).eq(0xffff));
             boolean zeroAccepted = net.format() == HeaderFormat.ETH_IPV4_UDP || net.udpZeroChecksum();
             udpBad = wire("udp_checksum_bad", Hw.mux(frameResults.field("udp_zero"), Hw.bool(!zeroAccepted),
-                    total.ne(0xffff)));
+                    sumsToOnes.not()));
         }
         Expr reason = wire("reason", Hw.mux(earlier.ne(0), earlier,
                 Hw.mux(udpBad, code(DropReason.BAD_UDP_CHECKSUM), Hw.mux(rcrcOk.not(), code(DropReason.BAD_RCRC),
