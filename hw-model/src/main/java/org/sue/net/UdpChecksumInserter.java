@@ -18,10 +18,10 @@ import org.sue.net.model.FrameCodec;
  * <p>The checksum sits in the UDP header but covers every byte after it, up to the R-CRC, so a frame is held until
  * its last byte has been summed: a FIFO of frame beats (two of the largest frames, so the next frame streams in
  * while one leaves), an {@link InternetSum} beside it from the pseudo header's addresses on, and a queue of
- * per-frame sums as deep as the beat FIFO (every frame has at least one beat there, so it never fills first). A frame
- * leaves once its sum is known, with the pseudo header's protocol and UDP length added and the complement patched
- * into its beat. The input never waits; added latency: the frame's own beats plus three to four cycles
- * (docs/performance.md). No frame may be longer than {@code net.maxPdu()} allows: a longer one would wait for room
+ * per-frame checksums as deep as the beat FIFO (every frame has at least one beat there, so it never fills first): a
+ * frame's checksum is finished as its sum arrives (the pseudo header's protocol and UDP length added, complemented). A
+ * frame leaves once its checksum is known, patched into its beat. The input never waits; added latency: the frame's
+ * own beats plus three to four cycles (docs/performance.md). No frame may be longer than {@code net.maxPdu()} allows: a longer one would wait for room
  * that never comes.
  */
 public final class UdpChecksumInserter extends Component {
@@ -64,24 +64,31 @@ public final class UdpChecksumInserter extends Component {
         Layout bytesOnly = Stream.packet(w, 0);
         Stream.flowOf(this, "summed", accepted, bytesOnly, bytesOnly.expr().set(Stream.TDATA, in.tdata())
                 .set(Stream.TKEEP, in.tkeep()).set(Stream.TLAST, in.tlast()).build()).into(sum.in);
-        Stream sumResult = Stream.of(this, "sum_result", sum.sum.valid(), sum.sum.layout(), sum.sum.payload());
-        Stream sums = sumResult.queue("sums", depth);
-        unused("sums_never_full", sumResult.ready()); // one sum per frame, and every frame holds a beat
+        // the rest of the pseudo header, protocol 17 and the UDP length (from the tuser of the frame's last beat
+        // summed: it is held on every beat), summed beside the frame and ready with its sum
+        Expr pseudo = wire("udp_length", NetHeaderInserter.udpLength(net, in.tuser()));
+        for (int i = 1; i <= InternetSum.LATENCY; i++) {
+            Reg r = regNoReset("pseudo_d" + i, 16);
+            r.set(i == InternetSum.LATENCY ? InternetSum.add(pseudo, Hw.lit(16, 17)) : pseudo);
+            pseudo = r;
+        }
+        // the checksum is finished as the sum arrives and queued, so the patch reads it from the queue as it is
+        Expr complement = wire("checksum_complement", InternetSum.add(sum.sum.field("value"), pseudo).not());
+        Expr checksum = wire("checksum_field", Hw.mux(complement.eq(0), Hw.ones(16), complement)); // RFC 768: 0 -> FFFF
+        Stream checksumResult = Stream.of(this, "checksum_result", sum.sum.valid(), sum.sum.layout(), checksum);
+        Stream checksums = checksumResult.queue("checksums", depth);
+        unused("checksums_never_full", checksumResult.ready()); // one per frame, and every frame holds a beat
 
         // ---- release a frame with its checksum --------------------------------------------------------------------
-        Stream leaving = frames.continueWhen("leaving", sums.valid());
-        Expr udpLength = wire("udp_length", NetHeaderInserter.udpLength(net, leaving.tuser()));
-        Expr folded = InternetSum.fold(sums.field("value").resize(18).add(udpLength.resize(18)).add(17));
-        Expr complement = wire("checksum_complement", folded.not());
-        Expr checksum = wire("checksum_field", Hw.mux(complement.eq(0), Hw.ones(16), complement)); // RFC 768: 0 -> FFFF
+        Stream leaving = frames.continueWhen("leaving", checksums.valid());
         int at = FrameCodec.udpChecksumAt(net);
         Reg beat = reg("out_beat", Hw.log2Up(at / lanes + 2), 0);
         Expr patchBeat = beat.eq(at / lanes);
         Stream patched = leaving.with("patched", Stream.TDATA, Hw.mux(patchBeat,
-                withBytes(leaving.tdata(), at % lanes, checksum), leaving.tdata()));
+                withBytes(leaving.tdata(), at % lanes, checksums.field("value")), leaving.tdata()));
         patched.into(out);
         Expr frameLeaves = out.fire().and(out.tlast());
-        sums.ready().set(frameLeaves);
+        checksums.ready().set(frameLeaves);
         when(out.fire(), () -> when(out.tlast(), () -> beat.set(0))
                 .elseWhen(beat.le(at / lanes), () -> beat.set(beat.add(1))));
     }
