@@ -127,9 +127,6 @@ public final class BufferCredits extends Component {
         int ow = Hw.log2Up(config.cmdCredits() + 1L); // commands owed: their credits are neither out nor held
         int reserve = config.reserve();
         Expr reserveLit = Hw.lit(w, reserve);
-        int shared = config.shared();
-        Expr cmdCostLit = Hw.lit(w, config.cmdCost());
-        Expr dataCmdCostLit = Hw.lit(w, config.cmdCost() + config.dataCost());
         List<Reg> charge = new ArrayList<>();
         List<Reg> owedPlain = new ArrayList<>();
         List<Reg> owedData = new ArrayList<>();
@@ -145,20 +142,22 @@ public final class BufferCredits extends Component {
 
         // A return of cost k may go to a VC when its charge after it stays within its reserve (c + k <= reserve),
         // or when its part above the reserve fits what the others leave of the shared cells
-        // (others' over + c + k <= shared + reserve). Both compare registers with constants, one per cost: the late
-        // pick then only chooses the charge's next value among two formed beside it.
+        // (others' over + c + k <= shared + reserve). The others' over plus c is S + min(c, reserve), S the sum of
+        // every VC's over: one sum for all VCs, compared with constants (fitsShared); the late pick then only
+        // chooses the charge's next value among two formed beside it.
+        Expr overSum = over.get(0);
+        for (int u = 1; u < SueMeta.VCS; u++) {
+            overSum = overSum.add(over.get(u));
+        }
+        Expr allOver = wire("over_reserve_sum", overSum);
         List<Expr> eligible = new ArrayList<>();
         List<Expr> withData = new ArrayList<>();
         for (int v = 0; v < SueMeta.VCS; v++) {
             Expr data = owedData.get(v).ne(0);
             Expr c = charge.get(v);
-            Expr othersAndMine = c;
-            for (int u = 0; u < SueMeta.VCS; u++) {
-                othersAndMine = u == v ? othersAndMine : othersAndMine.add(over.get(u));
-            }
-            othersAndMine = wire("others_over_and_charge_" + v, othersAndMine);
             Expr withinReserve = fitsWithReturn(c, reserve, data);
-            Expr withinShared = fitsWithReturn(othersAndMine, shared + (long) reserve, data);
+            Expr withinShared = Hw.mux(data, fitsShared(c, allOver, config.cmdCost() + config.dataCost()),
+                    fitsShared(c, allOver, config.cmdCost()));
             Expr owed = data.or(owedPlain.get(v).ne(0));
             eligible.add(wire("release_ok_" + v, owed.and(withinReserve.or(withinShared))));
             withData.add(data);
@@ -169,6 +168,8 @@ public final class BufferCredits extends Component {
         Expr pickData = wire("release_data", Hw.select(withData, pick));
         when(giveBack, () -> last.set(pick));
 
+        Expr cmdCostLit = Hw.lit(w, config.cmdCost());
+        Expr dataCmdCostLit = Hw.lit(w, config.cmdCost() + config.dataCost());
         for (int v = 0; v < SueMeta.VCS; v++) {
             Expr used = cellUsed.valid().and(cellUsed.field("vc").eq(v));
             Expr stored = cmdStored.valid().and(cmdStored.field("vc").eq(v));
@@ -204,6 +205,19 @@ public final class BufferCredits extends Component {
     private Expr fitsWithReturn(Expr x, long limit, Expr withData) {
         return Hw.mux(withData, atMost(x, limit - config.cmdCost() - config.dataCost()),
                 atMost(x, limit - config.cmdCost()));
+    }
+
+    /**
+     * S + min(c, reserve) + cost {@code <=} shared + reserve, i.e. S {@code <=} shared - cost + max(0, reserve - c),
+     * where it matters (c + cost above the reserve, so reserve - c below cost): the OR over j in 0..cost-1 of
+     * "reserve - c reaches j" and S {@code <=} shared - cost + j, each a compare with a constant.
+     */
+    private Expr fitsShared(Expr c, Expr overSum, int cost) {
+        Expr fits = atMost(overSum, (long) config.shared() - cost);
+        for (int j = 1; j < cost; j++) {
+            fits = fits.or(atMost(c, config.reserve() - j).and(atMost(overSum, (long) config.shared() - cost + j)));
+        }
+        return fits;
     }
 
     private static Expr atMost(Expr x, long limit) {

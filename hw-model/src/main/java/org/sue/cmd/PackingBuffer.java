@@ -421,7 +421,12 @@ public final class PackingBuffer extends Component {
         for (int v = 0; v < SueMeta.VCS; v++) {
             active.get(v).pop.ready().set(pick.and(pickVc.eq(v)));
         }
-        Expr windowOpen = wire("window_open", dstReady.shr(pickedDst).bit(0));
+        // each list head's window looked up beside the pick (the heads are registers), not after it
+        List<Expr> headWindowOpen = new ArrayList<>();
+        for (int v = 0; v < SueMeta.VCS; v++) {
+            headWindowOpen.add(wire("head_window_open_" + v, dstReady.shr(active.get(v).pop.data()).bit(0)));
+        }
+        Expr windowOpen = wire("window_open", Hw.select(headWindowOpen, pickVc));
         when(pick, () -> rrVc.set(pickVc));
         takeRequest.set(pick);
         takeQueue.set(Hw.cat(pickedDst, pickVc));
