@@ -15,14 +15,14 @@ import org.sue.net.model.FrameCodec;
  * Transmit side, IP formats: fills in the UDP checksum (RFC 768; RFC 8200 makes it mandatory over IPv6) of frames
  * that leave {@link NetHeaderInserter} with it zero, at one beat per cycle.
  *
- * <p>The checksum sits in the UDP header but covers every byte after it, up to the R-CRC, so a frame is held until
- * its last byte has been summed: a FIFO of frame beats (two of the largest frames, so the next frame streams in
- * while one leaves), an {@link InternetSum} beside it from the pseudo header's addresses on, and a queue of
- * per-frame checksums as deep as the beat FIFO (every frame has at least one beat there, so it never fills first): a
- * frame's checksum is finished as its sum arrives (the pseudo header's protocol and UDP length added, complemented). A
- * frame leaves once its checksum is known, patched into its beat. The input never waits; added latency: the frame's
- * own beats plus three to four cycles (docs/performance.md). No frame may be longer than {@code net.maxPdu()} allows: a longer one would wait for room
- * that never comes.
+ * <p>The checksum sits in the UDP header but covers every byte after it, up to the R-CRC, so a frame is held until its
+ * last byte has been summed: a FIFO of frame beats (two of the largest frames, so the next frame streams in while one
+ * leaves), an {@link InternetSum} beside it from the pseudo header's addresses on, and a queue of per-frame checksums
+ * as deep as the beat FIFO (every frame has at least one beat there, so it never fills first): a frame's checksum is
+ * finished as its sum arrives (the pseudo header's protocol and UDP length added, complemented). A frame leaves once
+ * its checksum is known, patched into its beat. The input never waits; added latency: the frame's own beats plus three
+ * to four cycles (docs/performance.md). No frame may be longer than {@code net.maxPdu()} allows: a longer one would
+ * wait for room that never comes.
  */
 public final class UdpChecksumInserter extends Component {
     public record Config(@Tag("w") int dataWidth, NetConfig net) {

@@ -18,12 +18,12 @@ import org.sue.core.Tag;
  * yet complemented: 0xFFFF over a packet whose checksum is right.
  *
  * <p>Everything is added modulo 0xFFFF, 16 bits wide, where a carry out of bit 15 comes back in at bit 0 (2^16 = 1):
- * stage 1 reduces the beat's words in a carry-save tree (each 6:3 or 3:2 counter one LUT level, no carry chain) to
- * two 16-bit rows in registers; stage 2 adds them to the running sum ({@link #add}: one more counter, then an
- * end-around-carry adder) and hands the sum over on the last beat. Exact: a counter's outputs are all zero only if its inputs are, so the sum
- * is 0 only for a packet of zeros, otherwise in 1..0xFFFF, as the fold of the plain sum. {@code sum_valid} /
- * {@code sum_value} appear {@value #LATENCY} cycles after the cycle that carried the last beat, as a narrow
- * {@link org.sue.lib.crc.ParallelCrc}'s result (a wide one's comes a cycle later).
+ * stage 1 reduces the beat's words in a carry-save tree (each 6:3 or 3:2 counter one LUT level, no carry chain) to two
+ * 16-bit rows in registers; stage 2 adds them to the running sum ({@link #add}: one more counter, then an
+ * end-around-carry adder) and hands the sum over on the last beat. Exact: a counter's outputs are all zero only if its
+ * inputs are, so the sum is 0 only for a packet of zeros, otherwise in 1..0xFFFF, as the fold of the plain sum.
+ * {@code sum_valid} / {@code sum_value} appear {@value #LATENCY} cycles after the cycle that carried the last beat, as a
+ * narrow {@link org.sue.lib.crc.ParallelCrc}'s result (a wide one's comes a cycle later).
  */
 public final class InternetSum extends Component {
     /** Cycles from the cycle carrying a packet's last beat to its {@code sum_valid}. */
