@@ -283,21 +283,61 @@ public final class TransportRx extends Component {
         Expr pushConn = Hw.mux(push, idx, again.field("conn"));
         Stream entering = Stream.of(this, "owed_in", push.or(again.valid()), owedEntry,
                 owedEntry.expr().set("conn", pushConn).set("time", now).build());
-        Stream owed = entering.queue("owed", connections);
-        again.ready().set(entering.ready()); // never full: one entry per queued source at most
 
-        headIdx.set(owed.field("conn"));
-        Expr due = wire("head_due", owed.valid().and(now.sub(owed.field("time")).ge(config.ackDelay())));
+        // a FIFO timed as a SyncFifo of `connections` (a word shows two cycles after its push), but the word the
+        // output register loads next is read a cycle ahead: the head's flags and due time follow in registers
+        Mem ram = mem("owed", connections, owedEntry.width(), ReadUnderWrite.WRITE_FIRST);
+        int lw = Hw.log2Up(connections + 1);
+        Reg wrPtr = reg("owed_wr_ptr", cw, 0);
+        Reg rdPtr = reg("owed_rd_ptr", cw, 0);
+        Reg stored = reg("owed_stored", lw, 0); // in the RAM, not yet in the head register
+        Reg occupancy = reg("owed_occupancy", lw, 0);
+        Expr room = wire("owed_not_full", occupancy.ne(connections));
+        Expr write = wire("owed_write", entering.valid().and(room));
+        entering.ready().set(room);
+        again.ready().set(room); // never full: one entry per queued source at most
+        ram.write(write, wrPtr, entering.payload());
+        Reg valid = reg("owed_valid", 1, 0);
+        Reg head = regNoReset("owed_head", owedEntry.width());
+        Wire ready = wire("owed_ready", 1);
+        Expr load = wire("owed_load", stored.ne(0).and(valid.not().or(ready)));
+        Expr upcoming = ram.readSync("owed_upcoming", load, rdPtr.add(1), rdPtr, Hw.bool(true));
+        Expr upConn = owedEntry.get(upcoming, "conn");
+        when(load, () -> head.set(upcoming));
+        when(load, () -> valid.set(1)).elseWhen(ready, () -> valid.set(0));
+        when(write, () -> wrPtr.set(wrPtr.add(1)));
+        when(load, () -> rdPtr.set(rdPtr.add(1)));
+        stored.set(Hw.upDown(stored, List.of(write), List.of(load)));
+        occupancy.set(Hw.upDown(occupancy, List.of(write), List.of(valid.and(ready))));
+        headIdx.set(owedEntry.get(head, "conn"));
+
+        // due: now - time >= ackDelay, i.e. time in the circular range [now + 1, now - ackDelay], formed a cycle
+        // early against now + 2 and now + 1 - ackDelay counted beside now
+        long timeMask = (1L << TransportConfig.TIME_WIDTH) - 1;
+        Reg dueFrom = reg("owed_due_from", TransportConfig.TIME_WIDTH, 2);
+        Reg dueTo = reg("owed_due_to", TransportConfig.TIME_WIDTH, (1 - (long) config.ackDelay()) & timeMask);
+        dueFrom.set(dueFrom.add(1));
+        dueTo.set(dueTo.add(1));
+        Reg dueNext = reg("owed_head_due_time", 1, 0);
+        dueNext.set(Hw.mux(load, Hw.inCircularRange(owedEntry.get(upcoming, "time"), dueFrom, dueTo),
+                Hw.inCircularRange(owedEntry.get(head, "time"), dueFrom, dueTo)));
+        Expr due = wire("head_due", valid.and(dueNext));
+        // the head's owed and stale flags, followed (a source in the queue is queued: a reply marks it stale)
+        Expr ackHere = ackOwed.follow("owed_head_ack_owed", load, upConn, headIdx);
+        Expr nackHere = nackOwed.follow("owed_head_nack_owed", load, upConn, headIdx);
+        Reg staleHere = reg("owed_head_stale", 1, 0);
+        staleHere.set(Hw.mux(load, nextStale(stale.at(upConn), upConn), nextStale(staleHere, headIdx)));
+
         // this cycle's decision and reply count: a set wins over a clear, a clear makes the entry stale
         Expr clearedNow = clearing.and(queryIdx.eq(headIdx));
         Expr owedNext = wire("head_owed", owesAck.or(owesNack).and(idx.eq(headIdx))
-                .or(ackOwed.at(headIdx).or(nackOwed.at(headIdx)).and(clearedNow.not())));
-        Expr staleNext = wire("head_stale", stale.at(headIdx).or(clearedNow));
+                .or(ackHere.or(nackHere).and(clearedNow.not())));
+        Expr staleNext = wire("head_stale", staleHere.or(clearedNow));
         Stream late = Stream.of(this, "late", due.and(staleNext.not()), source, headIdx);
         repushDue.set(due.and(staleNext).and(owedNext));
         Expr discard = wire("head_discard", due.and(staleNext).and(owedNext.not()));
-        owed.ready().set(late.fire().or(repush.fire()).or(discard));
-        headLeaves.set(owed.fire());
+        ready.set(late.fire().or(repush.fire()).or(discard));
+        headLeaves.set(valid.and(ready));
         unqueue.set(late.fire().or(discard));
         return late;
     }
@@ -305,11 +345,12 @@ public final class TransportRx extends Component {
     /** Urgent requests before due ones, into a register: ack_request. */
     private void requests(Stream late) {
         Stream urgentIn = Stream.of(this, "urgent_in", urgent, source, idx);
-        Stream queuedUrgent = urgentIn.queue("urgent", URGENT_DEPTH);
+        Wire headOwed = wire("urgent_head_owed", 1);
+        Stream queuedUrgent = urgentQueue(urgentIn, headOwed);
         unused("urgent_room", urgentIn.ready()); // full: dropped, the owed queue covers it
         Expr u = queuedUrgent.field("conn");
         // a reply carried it meanwhile
-        Stream urgentReq = queuedUrgent.throwWhen("urgent_owed", ackOwed.at(u).or(nackOwed.at(u)).not());
+        Stream urgentReq = queuedUrgent.throwWhen("urgent_owed", headOwed.not());
         Stream lateReq = late.haltWhen(urgentReq.valid());
         Expr conn = Hw.mux(urgentReq.valid(), u, lateReq.field("conn"));
         Stream request = Stream.of(this, "request", urgentReq.valid().or(lateReq.valid()), AckLinks.ACK_REQUEST,
@@ -318,6 +359,50 @@ public final class TransportRx extends Component {
         urgentReq.ready().set(request.ready());
         lateReq.ready().set(request.ready());
         request.stage("request_out").into(ackRequest);
+    }
+
+    /**
+     * The urgent requests' FIFO, timed as a {@link org.sue.lib.SyncFifo} of {@value #URGENT_DEPTH} (a word shows two
+     * cycles after its push, a push while full is dropped) but in registers: each entry and the output register
+     * follow their source's {@code ack_owed} and {@code nack_owed}, so the head's check is no 1024:1 multiplexer.
+     * Sets {@code headOwed}: the head's source owes an ACK or a NACK.
+     */
+    private Stream urgentQueue(Stream in, Wire headOwed) {
+        int lw = Hw.log2Up(URGENT_DEPTH + 1);
+        Reg wrPtr = reg("urgent_wr_ptr", Hw.log2Up(URGENT_DEPTH), 0);
+        Reg rdPtr = reg("urgent_rd_ptr", Hw.log2Up(URGENT_DEPTH), 0);
+        Reg stored = reg("urgent_stored", lw, 0); // in the entries, not yet in the output register
+        Reg occupancy = reg("urgent_occupancy", lw, 0);
+        Expr room = wire("urgent_not_full", occupancy.ne(URGENT_DEPTH));
+        Expr write = wire("urgent_write", in.valid().and(room));
+        in.ready().set(room);
+        List<Expr> conns = new ArrayList<>();
+        List<Expr> acks = new ArrayList<>();
+        List<Expr> nacks = new ArrayList<>();
+        for (int k = 0; k < URGENT_DEPTH; k++) {
+            Reg conn = regNoReset("urgent_conn_" + k, cw);
+            Expr writeHere = write.and(wrPtr.eq(k));
+            when(writeHere, () -> conn.set(in.field("conn")));
+            conns.add(conn);
+            acks.add(ackOwed.follow("urgent_ack_owed_" + k, writeHere, in.field("conn"), conn));
+            nacks.add(nackOwed.follow("urgent_nack_owed_" + k, writeHere, in.field("conn"), conn));
+        }
+        // the output register, refilled from the oldest entry whenever it is empty or being emptied
+        Reg valid = reg("urgent_valid", 1, 0);
+        Reg head = regNoReset("urgent_head", cw);
+        Stream out = Stream.of(this, "urgent", valid, source, head);
+        Expr load = wire("urgent_load", stored.ne(0).and(valid.not().or(out.ready())));
+        Expr oldest = Hw.select(conns, rdPtr);
+        when(load, () -> head.set(oldest));
+        when(load, () -> valid.set(1)).elseWhen(out.ready(), () -> valid.set(0));
+        Expr ackHere = ackOwed.follow("urgent_head_ack_owed", load, Hw.select(acks, rdPtr), oldest, head);
+        Expr nackHere = nackOwed.follow("urgent_head_nack_owed", load, Hw.select(nacks, rdPtr), oldest, head);
+        headOwed.set(ackHere.or(nackHere));
+        when(write, () -> wrPtr.set(wrPtr.add(1)));
+        when(load, () -> rdPtr.set(rdPtr.add(1)));
+        stored.set(Hw.upDown(stored, List.of(write), List.of(load)));
+        occupancy.set(Hw.upDown(occupancy, List.of(write), List.of(out.fire())));
+        return out;
     }
 
     /** Every flag's next value: sets (this cycle's decision) win over clears (this cycle's reply). */
@@ -332,6 +417,11 @@ public final class TransportRx extends Component {
         Expr cleared = oneHot(clearing, queryIdx);
         Expr left = oneHot(headLeaves, headIdx);
         stale.bits.set(stale.bits.or(cleared.and(queued.bits)).and(left.not()));
+    }
+
+    /** Source {@code j}'s next stale flag, given its flag now and that it is queued (flagUpdates). */
+    private Expr nextStale(Expr now, Expr j) {
+        return now.or(clearing.and(queryIdx.eq(j))).and(headLeaves.and(headIdx.eq(j)).not());
     }
 
     /** A flag update of one source: {@code idx}'s bit where {@code cond}. */
@@ -359,8 +449,13 @@ public final class TransportRx extends Component {
          * {@code load}: the flag's bit without a multiplexer over all sources after {@code i}.
          */
         Expr follow(String name, Expr load, Expr loadIdx, Expr i) {
+            return follow(name, load, at(loadIdx), loadIdx, i);
+        }
+
+        /** The same, loaded from {@code loadNow}, another follower's {@code at(loadIdx)}. */
+        Expr follow(String name, Expr load, Expr loadNow, Expr loadIdx, Expr i) {
             Reg copy = reg(name, 1, 0);
-            followers.add(new Follower(copy, load, loadIdx, i));
+            followers.add(new Follower(copy, load, loadNow, loadIdx, i));
             return copy;
         }
 
@@ -372,7 +467,7 @@ public final class TransportRx extends Component {
             }
             bits.set(bits.and(cleared.not()).or(oneHot(set.cond(), set.idx())));
             for (Follower f : followers) {
-                f.copy().set(Hw.mux(f.load(), next(at(f.loadIdx()), f.loadIdx(), set, clears),
+                f.copy().set(Hw.mux(f.load(), next(f.loadNow(), f.loadIdx(), set, clears),
                         next(f.copy(), f.i(), set, clears)));
             }
         }
@@ -387,7 +482,7 @@ public final class TransportRx extends Component {
         }
     }
 
-    private record Follower(Reg copy, Expr load, Expr loadIdx, Expr i) {
+    private record Follower(Reg copy, Expr load, Expr loadNow, Expr loadIdx, Expr i) {
     }
 
     private Expr oneHot(Expr cond, Expr i) {
