@@ -293,8 +293,8 @@ public final class TransportRx extends Component {
         Reg stored = reg("owed_stored", lw, 0); // in the RAM, not yet in the head register
         Reg occupancy = reg("owed_occupancy", lw, 0);
         Expr room = wire("owed_not_full", occupancy.ne(connections));
-        Expr write = wire("owed_write", entering.valid().and(room));
         entering.ready().set(room);
+        Expr write = wire("owed_write", entering.fire());
         again.ready().set(room); // never full: one entry per queued source at most
         ram.write(write, wrPtr, entering.payload());
         Reg valid = reg("owed_valid", 1, 0);
