@@ -86,6 +86,9 @@ public final class FrameReceiver extends Component {
     /** The CRC units' latency: how long a frame's facts wait for its CRC results. */
     private final int crcLatency;
     private Expr header;
+    /** The header bytes the IP formats' sums read, from byte {@link #summedFrom} on, registered. */
+    private Reg summed;
+    private int summedFrom;
 
     public FrameReceiver(Config config) {
         super(config);
@@ -133,6 +136,12 @@ public final class FrameReceiver extends Component {
         Expr runt = wire("runt", frameBytes.lt(FrameFormat.MIN_FRAME)
                 .or(frameBytes.le(h + FrameFormat.RH_BYTES + FrameFormat.RCRC_BYTES + FrameFormat.FCS_BYTES)));
         Expr headerReason = wire("header_reason", headerChecks(net, frameBytes));
+        if (ipFormat) { // the bytes the header sums read, a cycle later: the sums' adders get a cycle of their own
+            summedFrom = net.format() == HeaderFormat.ETH_IPV4_UDP ? ipOffset : FrameCodec.udpSummedFrom(net);
+            int summedTo = FrameCodec.udpAt(net) + 8;
+            summed = regNoReset("summed_header", 8 * (summedTo - summedFrom));
+            summed.set(header.bits(8 * summedTo - 1, 8 * summedFrom));
+        }
 
         // ---- FCS: residue over the whole frame, ready the CRC unit's latency after the last beat ------------------
         ParallelCrc.Config crcConfig = new ParallelCrc.Config(CrcParams.CRC32, w);
@@ -143,6 +152,11 @@ public final class FrameReceiver extends Component {
         crcLatency = crcConfig.latency();
         Expr runt2 = delayed("runt", runt);
         Expr reason2 = delayed("header_reason", headerReason);
+        if (net.format() == HeaderFormat.ETH_IPV4_UDP) { // the IPv4 checksum, judged after the EtherType
+            Expr sumBad = delay("ipv4_sum_bad", ipv4SumBad(), crcLatency - 1);
+            reason2 = Hw.mux(sumBad.and(reason2.ne(code(DropReason.UNKNOWN_ETHERTYPE))),
+                    code(DropReason.BAD_IP_HEADER), reason2);
+        }
         // commands + padding (meaningless for a runt)
         Expr len2 = delayed("len", frameBytes.sub(h + 16).resize(SueMeta.LEN_WIDTH));
         Expr fcsReason = Hw.mux(fcs.crc.field("value").ne(CRC32_RESIDUE), code(DropReason.BAD_FCS), reason2);
@@ -159,7 +173,8 @@ public final class FrameReceiver extends Component {
         Layout.ExprBuilder frameFacts = frameResult.expr().set("len", len2).set("reason", frameReason);
         if (ipFormat) {
             int udp = FrameCodec.udpAt(net);
-            frameFacts.set("udp_header_sum", delayed("udp_header_sum", wire("udp_header_sum", udpHeaderSum(net))))
+            frameFacts.set("udp_header_sum", delay("udp_header_sum", wire("udp_header_sum", udpHeaderSum(net)),
+                    crcLatency - 1))
                     .set("udp_zero", delayed("udp_zero", get16(udp + 6).eq(0)));
         }
         // the result queues are sized never to fill: the CRC units' results do not wait (if one did fill, say so)
@@ -271,12 +286,26 @@ public final class FrameReceiver extends Component {
      */
     private Expr udpHeaderSum(NetConfig net) {
         int udp = FrameCodec.udpAt(net);
-        int addresses = FrameCodec.udpSummedFrom(net);
-        Expr sum = Hw.lit(22, 17).add(get16(udp + 4).resize(22));
-        for (int at = addresses; at < udp + 8; at += 2) {
-            sum = sum.add(get16(at).resize(22));
+        List<Expr> terms = new ArrayList<>(List.of(Hw.lit(16, 17), summed16(udp + 4)));
+        for (int at = FrameCodec.udpSummedFrom(net); at < udp + 8; at += 2) {
+            terms.add(summed16(at));
         }
-        return InternetSum.fold(sum);
+        return InternetSum.add(terms.toArray(new Expr[0]));
+    }
+
+    /** The IPv4 header's one's-complement sum (from the registered bytes) is not 0xFFFF. */
+    private Expr ipv4SumBad() {
+        Expr[] words = new Expr[10];
+        for (int i = 0; i < 10; i++) {
+            words[i] = summed16(ipOffset + 2 * i);
+        }
+        return wire("ipv4_sum", InternetSum.add(words)).ne(0xffff);
+    }
+
+    /** The big-endian 16-bit word at header byte {@code at}, from the registered summed bytes. */
+    private Expr summed16(int at) {
+        int j = at - summedFrom;
+        return Hw.cat(summed.bits(8 * j + 7, 8 * j), summed.bits(8 * j + 15, 8 * j + 8));
     }
 
     /** e the CRC units' latency later, so a frame's facts meet its CRC result. */
@@ -340,16 +369,10 @@ public final class FrameReceiver extends Component {
         int ip = ipOffset;
         switch (net.format()) {
             case ETH_IPV4_UDP -> {
-                Expr sum = Hw.zeros(20);
-                for (int i = 0; i < 10; i++) {
-                    sum = sum.add(get16(ip + 2 * i).resize(20));
-                }
-                Expr fold1 = sum.bits(15, 0).resize(17).add(sum.bits(19, 16).resize(17));
-                Expr fold2 = fold1.bits(15, 0).add(fold1.bit(16).resize(16));
                 int udp = ip + 20;
                 checks.add(fail(tagAndType(net, 12, NetConfig.ETHERTYPE_IPV4).not(), DropReason.UNKNOWN_ETHERTYPE));
-                checks.add(fail(hb(ip).ne(0x45).or(hb(ip + 9).ne(17)).or(wire("ipv4_sum", fold2).ne(0xffff)),
-                        DropReason.BAD_IP_HEADER));
+                // the header checksum: from the registered bytes, a cycle later (ipv4SumBad)
+                checks.add(fail(hb(ip).ne(0x45).or(hb(ip + 9).ne(17)), DropReason.BAD_IP_HEADER));
                 checks.add(fail(get16(ip + 2).ne(frameBytes.sub(FrameFormat.FCS_BYTES + ip)), DropReason.TRUNCATED));
                 checks.add(fail(bytes(ip + 16, 4).ne(localIp), DropReason.WRONG_DESTINATION));
                 checks.add(fail(get16(udp + 4).ne(frameBytes.sub(FrameFormat.FCS_BYTES + udp)), DropReason.TRUNCATED));

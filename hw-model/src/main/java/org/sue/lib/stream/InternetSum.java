@@ -188,16 +188,6 @@ public final class InternetSum extends Component {
         return p.xor(rotl(g, 1));
     }
 
-    /**
-     * The one's-complement fold of a sum of up to 32 bits to 16 (end-around carry, twice). Plain adders: with
-     * {@link #add} here, abc's equivalence sweep ({@code &fraig}) did not finish on FrameReceiver's header sums.
-     */
-    public static Expr fold(Expr x) {
-        Expr x32 = x.width() < 32 ? x.resize(32) : x;
-        Expr once = x32.bits(15, 0).resize(17).add(x32.bits(31, 16).resize(17));
-        return once.bits(15, 0).add(once.bit(16).resize(16));
-    }
-
     public Config config() {
         return config;
     }
