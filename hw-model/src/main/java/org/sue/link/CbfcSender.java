@@ -86,8 +86,10 @@ public final class CbfcSender extends Component {
         Expr cf = wire("cf_update", ctlIn.valid().and(ctlIn.field("type").eq(config.codes().cfUpdate())));
         Expr cfVc = ctlIn.field("vc");
         Expr cfValue = ctlIn.field("value");
-        Expr portDelta = Hw.zeros(cw);
-        Expr portResDelta = Hw.zeros(cw);
+        Expr portCharged = portUsed; // the port's credits in use with this cycle's charge, before a CF_Update
+        List<Expr> cfOkOf = new ArrayList<>();
+        List<Expr> returnedOf = new ArrayList<>();
+        Expr portResKept = portReserved; // the port's reservations after this cycle's, before a new one
         List<Expr> cfErrors = new ArrayList<>();
         List<Expr> cfTaken = new ArrayList<>();
         List<Expr> overdraws = new ArrayList<>();
@@ -108,39 +110,63 @@ public final class CbfcSender extends Component {
             Expr refused = wire("cf_refused_" + v, cfHere.and(returned.gt(cu)));
             Expr cfOk = cfHere.and(refused.not());
             Expr plus = Hw.mux(charged, chargeCredits, Hw.zeros(cw));
-            Expr minus = Hw.mux(cfOk, returned, Hw.zeros(cw));
-            Expr resPlus = Hw.mux(reserve.valid().and(reserve.field("vc").eq(v)), Hw.lit(cw, largest), Hw.zeros(cw));
+            Expr reserveHere = reserve.valid().and(reserve.field("vc").eq(v));
             Expr resMinus = Hw.mux(unreserve.valid().and(unreserve.field("vc").eq(v)), Hw.lit(cw, largest),
                     Hw.zeros(cw)).add(Hw.mux(chargeRes, Hw.lit(cw, largest), Hw.zeros(cw)));
-            Expr cuNext = wire("s_cu_next_" + v, cu.add(plus).sub(minus));
-            Expr resNext = wire("reserved_next_" + v, res.add(resPlus).sub(resMinus));
+            // the CF_Update's verdict comes late (a difference, then a compare): it only chooses between the count
+            // with the charge and that less the return, both formed beside it
+            Expr cuCharged = wire("s_cu_charged_" + v, cu.add(plus));
+            Expr cuReturned = wire("s_cu_returned_" + v, cuCharged.sub(returned));
+            Expr cuNext = wire("s_cu_next_" + v, Hw.mux(cfOk, cuReturned, cuCharged));
+            // a reservation comes late (the scheduler's pick): it only chooses among values formed beside it
+            Expr resKept = wire("reserved_kept_" + v, res.sub(resMinus));
+            Expr resNext = wire("reserved_next_" + v, Hw.mux(reserveHere, resKept.add(largest), resKept));
             cu.set(cuNext);
             res.set(resNext);
             when(cfOk, () -> cf0.set(cfValue));
-            portDelta = portDelta.add(plus).sub(minus);
-            portResDelta = portResDelta.add(resPlus).sub(resMinus);
+            portCharged = portCharged.add(plus);
+            cfOkOf.add(cfOk);
+            returnedOf.add(returned);
+            portResKept = portResKept.sub(resMinus);
             cfErrors.add(refused);
             cfTaken.add(cfOk);
             // a charge that takes more than was left: the scheduler did not respect vc_ready
-            overdraws.add(charged.and(cuNext.add(resNext).gt(config.vcCreditLimit())));
+            overdraws.add(charged.and(Hw.mux(cfOk, exceeds(cuReturned.add(resKept), reserveHere,
+                    config.vcCreditLimit()), exceeds(cuCharged.add(resKept), reserveHere, config.vcCreditLimit()))));
             Reg mark = reg("vc_used_mark_" + v, cw, 0);
-            when(cuNext.gt(mark), () -> mark.set(cuNext));
+            when(Hw.mux(cfOk, cuReturned.gt(mark), cuCharged.gt(mark)), () -> mark.set(cuNext));
             statusOut("s_cu_" + v, cu);
             statusOut("s_cc_" + v, consumed.get(v));
             statusOut("s_cf_" + v, cf0);
             statusOut("reserved_" + v, res);
             statusOut("s_cu_watermark_" + v, mark);
         }
-        Expr portNext = wire("s_p_cu_next", portUsed.add(portDelta));
-        Expr portResNext = wire("port_reserved_next", portReserved.add(portResDelta));
+        // one CF_Update a cycle: at most one VC's return comes off the port's count, each formed beside the verdicts
+        Expr reservePort = wire("reserve_lossless", reserve.valid().and(lossless(reserve.field("vc"))));
+        Expr portCu = wire("s_p_cu_charged", portCharged);
+        Expr portNext = portCu;
+        Expr portOver = exceeds(portCu.add(portResKept), reservePort, config.portCreditLimit());
+        for (int k = 0; k < cfOkOf.size(); k++) {
+            Expr portReturned = portCu.sub(returnedOf.get(k));
+            portNext = Hw.mux(cfOkOf.get(k), portReturned, portNext);
+            portOver = Hw.mux(cfOkOf.get(k), exceeds(portReturned.add(portResKept), reservePort,
+                    config.portCreditLimit()), portOver);
+        }
+        portNext = wire("s_p_cu_next", portNext);
+        Expr portResNext = wire("port_reserved_next", Hw.mux(reservePort, portResKept.add(largest), portResKept));
         portUsed.set(portNext);
         portReserved.set(portResNext);
         statusOut("s_p_cu", portUsed);
         Expr anyCharge = wire("charge_lossless", charge.valid().and(lossless(charge.field("vc"))));
-        overdraws.add(anyCharge.and(portNext.add(portResNext).gt(config.portCreditLimit())));
+        overdraws.add(anyCharge.and(portOver));
         statusCounter("cf_updates_received", orOf(cfTaken));
         statusCounter("cf_update_errors", orOf(cfErrors));
         statusCounter("credit_overdraws", orOf(overdraws));
+    }
+
+    /** {@code inUse} plus a largest frame's reservation where {@code reserving} {@code >} limit: both compares formed. */
+    private Expr exceeds(Expr inUse, Expr reserving, int limit) {
+        return Hw.mux(reserving, inUse.add(config.maxFrameCredits()).gt(limit), inUse.gt(limit));
     }
 
     /** vc_ready: a largest frame fits beside what is in use and reserved, on the VC and on the port. */
