@@ -10,6 +10,7 @@ import org.sue.core.Layout;
 import org.sue.core.Mem;
 import org.sue.core.ReadUnderWrite;
 import org.sue.core.Reg;
+import org.sue.lib.stream.InternetSum;
 import org.sue.lib.stream.Stream;
 import org.sue.lib.stream.StreamConfig;
 import org.sue.lib.stream.StreamPrepend;
@@ -22,7 +23,8 @@ import org.sue.lib.stream.StreamPrepend;
  * {@code tbl_wr_*}. Per packet the block fills in the VC's PCP (802.1Q tag, IPv4 TOS / IPv6 traffic class), the IP
  * and UDP lengths from the packed-command length in tuser (with the padding and R-CRC the framing adds), and
  * corrects the IPv4 checksum incrementally (RFC 1624). One register stage in front lets the table be read while the
- * packet's first beat is being registered, so the lookup costs no bubble.
+ * packet's first beat is being registered, so the lookup costs no bubble; the length fields are formed in that
+ * cycle too and registered beside the beat.
  */
 public final class NetHeaderInserter extends Component {
     public record Config(@Tag("w") int dataWidth, NetConfig net, @Tag("t") int tableDepth) {
@@ -68,8 +70,41 @@ public final class NetHeaderInserter extends Component {
         Expr template = table.readSync("template", address, load.and(inPacket.not()));
 
         staged.into(prepend.in);
-        prepend.header.set(wire("header", patch(net, template, staged.tuser())));
+        prepend.header.set(wire("header", patch(net, template, staged.tuser(), lengths(net, in.tuser(), load))));
         prepend.out.into(out);
+    }
+
+    /** A packet's length fields and the IPv4 checksum's per-packet terms, registered with the beat they come from. */
+    private record Lengths(Expr udpLength, Expr totalLength, Expr checksumTerms) {
+    }
+
+    /**
+     * The fields computed from tuser by adders, formed from the input beat and loaded with it into registers beside
+     * the stage's, so they always equal what the staged tuser gives: the header is then the template ORed with
+     * registers, and only the IPv4 checksum's one add is left after the table read, which keeps the length adders
+     * out of the path through the prepend multiplexer into the FCS CRC. None for the AFH formats.
+     */
+    private Lengths lengths(NetConfig net, Expr user, Expr load) {
+        if (net.format() != HeaderFormat.ETH_IPV4_UDP && net.format() != HeaderFormat.ETH_IPV6_UDP) {
+            return null;
+        }
+        Reg udpLength = regNoReset("udp_length", 16);
+        Expr nextUdpLength = udpLength(net, user);
+        when(load, () -> udpLength.set(nextUdpLength));
+        if (net.format() == HeaderFormat.ETH_IPV6_UDP) {
+            return new Lengths(udpLength, null, null);
+        }
+        Reg total = regNoReset("ip_total_length", 16);
+        Reg terms = regNoReset("checksum_terms", 16);
+        Expr nextTotal = nextUdpLength.add(20);
+        // the one's-complement sum of the two words the packet changes: total length and {0, TOS}
+        Expr pcp = pcpExpr(net.pcpOfVc(), SueMeta.VC.of(user));
+        Expr nextTerms = InternetSum.add(nextTotal, Hw.cat(pcp, Hw.zeros(5)).resize(16));
+        when(load, () -> {
+            total.set(nextTotal);
+            terms.set(nextTerms);
+        });
+        return new Lengths(udpLength, total, terms);
     }
 
     /** A header table write: the destination's row, the header bytes. */
@@ -78,7 +113,7 @@ public final class NetHeaderInserter extends Component {
     }
 
     /** The template with this packet's PCP, lengths and IPv4 checksum filled in. */
-    private Expr patch(NetConfig net, Expr template, Expr user) {
+    private Expr patch(NetConfig net, Expr template, Expr user, Lengths fields) {
         int h = net.headerBytes();
         Expr[] b = new Expr[h];
         for (int j = 0; j < h; j++) {
@@ -95,23 +130,23 @@ public final class NetHeaderInserter extends Component {
         int ip = addresses + (net.vlan() ? 4 : 0) + 2;
         // per-packet fields are zero in the template, so they are ORed in
         if (net.format() == HeaderFormat.ETH_IPV4_UDP) {
-            Expr udpLength = wire("udp_length", udpLength(net, user));
+            Expr udpLength = fields.udpLength();
             b[ip + 1] = b[ip + 1].or(Hw.cat(pcp, Hw.zeros(5))); // DSCP class selector
-            Expr total = udpLength.add(20);
+            Expr total = fields.totalLength();
             b[ip + 2] = b[ip + 2].or(total.bits(15, 8));
             b[ip + 3] = b[ip + 3].or(total.bits(7, 0));
             // RFC 1624: HC' = ~(~HC + ~m + m') for each changed word m -> m'; both changed words were zero in the
-            // template's checksum (total length; the TOS byte of {version/IHL, TOS}), so ~m adds nothing
+            // template's checksum (total length; the TOS byte of {version/IHL, TOS}), so ~m adds nothing. The
+            // one's-complement sum is associative, so the m' terms are summed ahead (checksum_terms); adding them
+            // to ~HC with the end-around carry gives the same value as the fold of the plain sum (0 only if all
+            // terms are 0)
             Expr hc = Hw.cat(b[ip + 10], b[ip + 11]);
-            Expr sum = wire("csum_sum", hc.not().resize(18).add(total.resize(18))
-                    .add(Hw.cat(pcp, Hw.zeros(5)).resize(18)));
-            Expr fold = wire("csum_fold", sum.bits(15, 0).resize(17).add(sum.bits(17, 16).resize(17)));
-            Expr checksum = wire("ipv4_checksum", fold.bits(15, 0).add(fold.bit(16).resize(16)).not());
+            Expr checksum = wire("ipv4_checksum", InternetSum.add(hc.not(), fields.checksumTerms()).not());
             b[ip + 10] = checksum.bits(15, 8);
             b[ip + 11] = checksum.bits(7, 0);
             patchUdp(b, ip + 20, udpLength);
         } else if (net.format() == HeaderFormat.ETH_IPV6_UDP) {
-            Expr udpLength = wire("udp_length", udpLength(net, user));
+            Expr udpLength = fields.udpLength();
             b[ip] = b[ip].or(Hw.cat(Hw.zeros(4), pcp, Hw.zeros(1))); // traffic class = pcp << 5
             b[ip + 4] = b[ip + 4].or(udpLength.bits(15, 8));
             b[ip + 5] = b[ip + 5].or(udpLength.bits(7, 0));

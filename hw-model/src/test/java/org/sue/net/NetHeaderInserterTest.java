@@ -3,6 +3,7 @@ package org.sue.net;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -118,5 +119,74 @@ class NetHeaderInserterTest {
             cycles++;
         }
         assertEquals(beats + 1, cycles, "one beat per cycle after the one-cycle lookup stage");
+    }
+
+    /**
+     * The IPv4 checksum patch against the plain RFC 1624 fold (~fold(~HC + total length + TOS word)) for raw
+     * templates whose checksum word HC is picked per packet: ~HC + the new words = 0xFFFF (the fold's 0xFFFF, never
+     * 0), ~HC + the new words carrying out of bit 15, HC = 0xFFFF (~HC = 0), HC = 0, and random ones.
+     */
+    @Test
+    void ipv4ChecksumMatchesTheFoldAtTheCorners() {
+        NetConfig net = NetConfig.defaults(HeaderFormat.ETH_IPV4_UDP);
+        int width = 512;
+        int lanes = width / 8;
+        int depth = 64;
+        int h = net.headerBytes();
+        int ip = 14;
+        Simulator sim = Simulator.compile(Design.elaborate(new NetHeaderInserter(
+                new NetHeaderInserter.Config(width, net, depth))));
+        Random rnd = new Random(42);
+        sim.reset();
+        List<StreamPrependTest.Packet> packets = new ArrayList<>();
+        List<SueMeta> metas = new ArrayList<>();
+        int[] expected = new int[depth];
+        int minCommands = FrameFormat.minPdu(net) - FrameFormat.RH_BYTES;
+        for (int i = 0; i < depth; i++) {
+            int len = i % 4 == 0 ? rnd.nextInt(40) : rnd.nextInt(4088);
+            int vc = rnd.nextInt(4);
+            int total = (Math.max(len, minCommands) + 8 + FrameFormat.RH_BYTES + FrameFormat.RCRC_BYTES + 20) & 0xffff;
+            int terms = total + (net.pcpOfVc()[vc] << 5);
+            int notHc = switch (i % 5) {
+                case 0 -> 0xffff - terms % 0xffff; // ~HC + terms = 0xFFFF
+                case 1 -> 0x10000 - terms + rnd.nextInt(terms); // a carry out of bit 15
+                case 2 -> 0;
+                case 3 -> 0xffff;
+                default -> rnd.nextInt(65536);
+            };
+            int sum = notHc + terms;
+            int fold = (sum & 0xffff) + (sum >>> 16);
+            expected[i] = ~((fold & 0xffff) + (fold >>> 16)) & 0xffff;
+            byte[] template = new byte[h];
+            rnd.nextBytes(template);
+            for (int j : new int[] {ip + 1, ip + 2, ip + 3, ip + 24, ip + 25}) {
+                template[j] = 0; // the per-packet fields are zero in a template
+            }
+            template[ip + 10] = (byte) (~notHc >> 8);
+            template[ip + 11] = (byte) ~notHc;
+            BigInteger row = BigInteger.ZERO;
+            for (int j = 0; j < h; j++) {
+                row = row.or(BigInteger.valueOf(template[j] & 0xff).shiftLeft(8 * j));
+            }
+            sim.poke("tbl_wr_valid", 1);
+            sim.poke("tbl_wr_addr", i);
+            sim.poke("tbl_wr_data", row);
+            sim.step();
+            metas.add(new SueMeta(i, 7, vc, i, 0, 0, 0, 0, false, len));
+            int pdu = Math.max(FrameFormat.RH_BYTES + len, FrameFormat.minPdu(net));
+            packets.add(new StreamPrependTest.Packet(new byte[0], new byte[pdu + FrameFormat.RCRC_BYTES], 0));
+        }
+        sim.poke("tbl_wr_valid", 0);
+        StreamDriver d = new StreamDriver(sim, lanes, packets, false);
+        d.userOf = i -> metas.get(i).pack();
+        long guard = 0;
+        while (d.received.size() < packets.size() && guard++ < 100_000) {
+            d.cycle(rnd.nextInt(5) > 0, rnd.nextInt(4) > 0);
+        }
+        assertEquals(packets.size(), d.received.size());
+        for (int i = 0; i < depth; i++) {
+            byte[] frame = d.received.get(i);
+            assertEquals(expected[i], (frame[ip + 10] & 0xff) << 8 | frame[ip + 11] & 0xff, "packet " + i);
+        }
     }
 }
