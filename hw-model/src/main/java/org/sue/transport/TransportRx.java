@@ -287,28 +287,16 @@ public final class TransportRx extends Component {
         // a FIFO timed as a SyncFifo of `connections` (a word shows two cycles after its push), but the word the
         // output register loads next is read a cycle ahead: the head's flags and due time follow in registers
         Mem ram = mem("owed", connections, owedEntry.width(), ReadUnderWrite.WRITE_FIRST);
-        int lw = Hw.log2Up(connections + 1);
-        Reg wrPtr = reg("owed_wr_ptr", cw, 0);
-        Reg rdPtr = reg("owed_rd_ptr", cw, 0);
-        Reg stored = reg("owed_stored", lw, 0); // in the RAM, not yet in the head register
-        Reg occupancy = reg("owed_occupancy", lw, 0);
-        Expr room = wire("owed_not_full", occupancy.ne(connections));
-        entering.ready().set(room);
-        Expr write = wire("owed_write", entering.fire());
-        again.ready().set(room); // never full: one entry per queued source at most
-        ram.write(write, wrPtr, entering.payload());
-        Reg valid = reg("owed_valid", 1, 0);
-        Reg head = regNoReset("owed_head", owedEntry.width());
         Wire ready = wire("owed_ready", 1);
-        Expr load = wire("owed_load", stored.ne(0).and(valid.not().or(ready)));
-        Expr upcoming = ram.readSync("owed_upcoming", load, rdPtr.add(1), rdPtr, Hw.bool(true));
+        FifoControl fifo = fifoControl("owed", connections, entering, ready);
+        again.ready().set(entering.ready()); // never full: one entry per queued source at most
+        ram.write(fifo.write(), fifo.wrPtr(), entering.payload());
+        Reg valid = fifo.valid();
+        Expr load = fifo.load();
+        Reg head = regNoReset("owed_head", owedEntry.width());
+        Expr upcoming = ram.readSync("owed_upcoming", load, fifo.rdPtr().add(1), fifo.rdPtr(), Hw.bool(true));
         Expr upConn = owedEntry.get(upcoming, "conn");
         when(load, () -> head.set(upcoming));
-        when(load, () -> valid.set(1)).elseWhen(ready, () -> valid.set(0));
-        when(write, () -> wrPtr.set(wrPtr.add(1)));
-        when(load, () -> rdPtr.set(rdPtr.add(1)));
-        stored.set(Hw.upDown(stored, List.of(write), List.of(load)));
-        occupancy.set(Hw.upDown(occupancy, List.of(write), List.of(valid.and(ready))));
         headIdx.set(owedEntry.get(head, "conn"));
 
         // due: now - time >= ackDelay, i.e. time in the circular range [now + 1, now - ackDelay], formed a cycle
@@ -368,14 +356,11 @@ public final class TransportRx extends Component {
      * Sets {@code headOwed}: the head's source owes an ACK or a NACK.
      */
     private Stream urgentQueue(Stream in, Wire headOwed) {
-        int lw = Hw.log2Up(URGENT_DEPTH + 1);
-        Reg wrPtr = reg("urgent_wr_ptr", Hw.log2Up(URGENT_DEPTH), 0);
-        Reg rdPtr = reg("urgent_rd_ptr", Hw.log2Up(URGENT_DEPTH), 0);
-        Reg stored = reg("urgent_stored", lw, 0); // in the entries, not yet in the output register
-        Reg occupancy = reg("urgent_occupancy", lw, 0);
-        Expr room = wire("urgent_not_full", occupancy.ne(URGENT_DEPTH));
-        Expr write = wire("urgent_write", in.valid().and(room));
-        in.ready().set(room);
+        Wire ready = wire("urgent_head_taken", 1); // out's ready, wired once out exists
+        FifoControl fifo = fifoControl("urgent", URGENT_DEPTH, in, ready);
+        Expr write = fifo.write();
+        Reg wrPtr = fifo.wrPtr();
+        Reg rdPtr = fifo.rdPtr();
         List<Expr> conns = new ArrayList<>();
         List<Expr> acks = new ArrayList<>();
         List<Expr> nacks = new ArrayList<>();
@@ -388,21 +373,43 @@ public final class TransportRx extends Component {
             nacks.add(nackOwed.follow("urgent_nack_owed_" + k, writeHere, in.field("conn"), conn));
         }
         // the output register, refilled from the oldest entry whenever it is empty or being emptied
-        Reg valid = reg("urgent_valid", 1, 0);
         Reg head = regNoReset("urgent_head", cw);
-        Stream out = Stream.of(this, "urgent", valid, source, head);
-        Expr load = wire("urgent_load", stored.ne(0).and(valid.not().or(out.ready())));
+        Stream out = Stream.of(this, "urgent", fifo.valid(), source, head);
+        ready.set(out.ready());
+        Expr load = fifo.load();
         Expr oldest = Hw.select(conns, rdPtr);
         when(load, () -> head.set(oldest));
-        when(load, () -> valid.set(1)).elseWhen(out.ready(), () -> valid.set(0));
         Expr ackHere = ackOwed.follow("urgent_head_ack_owed", load, Hw.select(acks, rdPtr), oldest, head);
         Expr nackHere = nackOwed.follow("urgent_head_nack_owed", load, Hw.select(nacks, rdPtr), oldest, head);
         headOwed.set(ackHere.or(nackHere));
+        return out;
+    }
+
+    /** A FIFO's control; its storage and its output register's contents are the caller's. */
+    private record FifoControl(Reg wrPtr, Reg rdPtr, Expr write, Expr load, Reg valid) {
+    }
+
+    /**
+     * The control of a FIFO timed as a {@link org.sue.lib.SyncFifo} of {@code depth} (a word shows two cycles after
+     * its push): {@code in} is ready while it has room and writes at {@code wrPtr}; the output register
+     * ({@code valid}) loads the word at {@code rdPtr} whenever it is empty or {@code ready} empties it.
+     */
+    private FifoControl fifoControl(String name, int depth, Stream in, Expr ready) {
+        int lw = Hw.log2Up(depth + 1);
+        Reg wrPtr = reg(name + "_wr_ptr", Hw.log2Up(depth), 0);
+        Reg rdPtr = reg(name + "_rd_ptr", Hw.log2Up(depth), 0);
+        Reg stored = reg(name + "_stored", lw, 0); // in the storage, not yet in the output register
+        Reg occupancy = reg(name + "_occupancy", lw, 0);
+        in.ready().set(wire(name + "_not_full", occupancy.ne(depth)));
+        Expr write = wire(name + "_write", in.fire());
+        Reg valid = reg(name + "_valid", 1, 0);
+        Expr load = wire(name + "_load", stored.ne(0).and(valid.not().or(ready)));
+        when(load, () -> valid.set(1)).elseWhen(ready, () -> valid.set(0));
         when(write, () -> wrPtr.set(wrPtr.add(1)));
         when(load, () -> rdPtr.set(rdPtr.add(1)));
         stored.set(Hw.upDown(stored, List.of(write), List.of(load)));
-        occupancy.set(Hw.upDown(occupancy, List.of(write), List.of(out.fire())));
-        return out;
+        occupancy.set(Hw.upDown(occupancy, List.of(write), List.of(valid.and(ready))));
+        return new FifoControl(wrPtr, rdPtr, write, load, valid);
     }
 
     /** Every flag's next value: sets (this cycle's decision) win over clears (this cycle's reply). */
