@@ -82,6 +82,11 @@ public final class Hw {
      * among them: a counter updated by late handshakes gets a multiplexer after them, not an adder.
      */
     public static Expr upDown(Expr value, List<? extends Expr> ups, List<? extends Expr> downs) {
+        return upDown(value, ups, downs, 1);
+    }
+
+    /** {@link #upDown(Expr, List, List)} in steps of {@code step}: value + step x (ups - downs), wrapping. */
+    public static Expr upDown(Expr value, List<? extends Expr> ups, List<? extends Expr> downs, long step) {
         SourceLoc here = SourceLoc.here();
         int dw = log2Up(ups.size() + downs.size() + 1);
         Expr choice = lit(dw, downs.size()); // the option value + 0
@@ -93,7 +98,7 @@ public final class Hw {
         }
         List<Expr> options = new ArrayList<>();
         for (int d = -downs.size(); d <= ups.size(); d++) {
-            options.add(d == 0 ? value : d > 0 ? value.add(d) : value.sub(-d));
+            options.add(d == 0 ? value : d > 0 ? value.add(d * step) : value.sub(-d * step));
         }
         return select(options, choice);
     }
@@ -176,23 +181,57 @@ public final class Hw {
         }
         List<Expr> rows = new ArrayList<>(terms);
         boolean pending = carryIn;
-        while (rows.size() > 2) { // one level: each three rows become two, the rest wait
-            List<Expr> next = new ArrayList<>();
-            int i = 0;
-            for (; i + 3 <= rows.size(); i += 3) {
-                Expr a = rows.get(i);
-                Expr b = rows.get(i + 1);
-                Expr c = rows.get(i + 2);
-                Expr carry = a.and(b).or(a.and(c)).or(b.and(c));
-                int w = a.width();
-                next.add(a.xor(b).xor(c));
-                next.add(w == 1 ? bool(pending) : cat(carry.bits(w - 2, 0), bool(pending)));
-                pending = false;
-            }
-            next.addAll(rows.subList(i, rows.size()));
-            rows = next;
+        while (rows.size() > 2) {
+            rows = counted(rows, pending);
+            pending = false;
         }
         return addShallow(rows.get(0), rows.get(1), pending);
+    }
+
+    /**
+     * {@code sum(terms) > limit}, the terms unsigned and summed without wrapping, for a late check against a
+     * constant: the terms and {@code 2^w - 1 - limit} through 3:2 counters to two rows, then the sum's top bit, a
+     * compare and two XORs ({@code abc -lut 6}: five 20-bit terms in about 7 levels).
+     */
+    public static Expr sumAbove(List<? extends Expr> terms, long limit) {
+        int w = 0;
+        for (Expr t : terms) {
+            w = Math.max(w, t.width());
+        }
+        w += log2Up(terms.size() + 1L) + 1; // the terms' sum stays below 2^(w-1)
+        if (limit < 0 || w > 62 || limit >= 1L << (w - 1)) {
+            throw new HdlException("sumAbove limit " + limit + " is outside the terms' range", SourceLoc.here());
+        }
+        List<Expr> rows = new ArrayList<>();
+        for (Expr t : terms) {
+            rows.add(t.resize(w + 1));
+        }
+        rows.add(lit(w + 1, (1L << w) - 1 - limit)); // the sum reaches 2^w exactly when the terms exceed limit
+        while (rows.size() > 2) {
+            rows = counted(rows, false);
+        }
+        Expr a = rows.get(0);
+        Expr b = rows.get(1); // a + b < 2^(w+1): bit w is the answer
+        return a.bit(w).xor(b.bit(w)).xor(a.bits(w - 1, 0).gt(b.bits(w - 1, 0).not()));
+    }
+
+    /** One level of 3:2 counters: each three rows become their sum and carry (the first carry row takes carryIn). */
+    private static List<Expr> counted(List<Expr> rows, boolean carryIn) {
+        List<Expr> next = new ArrayList<>();
+        boolean pending = carryIn;
+        int i = 0;
+        for (; i + 3 <= rows.size(); i += 3) {
+            Expr a = rows.get(i);
+            Expr b = rows.get(i + 1);
+            Expr c = rows.get(i + 2);
+            Expr carry = a.and(b).or(a.and(c)).or(b.and(c));
+            int w = a.width();
+            next.add(a.xor(b).xor(c));
+            next.add(w == 1 ? bool(pending) : cat(carry.bits(w - 2, 0), bool(pending)));
+            pending = false;
+        }
+        next.addAll(rows.subList(i, rows.size()));
+        return next;
     }
 
     private static void sameWidth(String what, Expr a, Expr b, SourceLoc here) {

@@ -33,9 +33,15 @@ import org.sue.net.SueMeta;
  * frame and counts after it. {@code ccDelay} holds a judged CC_Update for that many cycles before it applies (the
  * counters it carries, not the frame): a receive buffer that enqueues a frame some cycles after its last beat (the
  * SUE instance's framing receiver) sets it to that latency, so a CC_Update applies after the frames before it.
+ *
+ * <p>Timing: the counters take an enqueue one cycle after it is shown (its credits registered first) and a CC_Update
+ * {@code ccDelay + 1} cycles after its last beat, so the order between them is as shown; a dequeue or discard frees
+ * its credits two cycles after it is shown (the VC's freed credits summed first); {@code cc_credits_recovered} follows
+ * the counters two cycles later. Every sum on the counters' loops is formed beside the recovery's verdict
+ * ({@link Hw#addShallow}), so no path is deeper than 8 LUT6 levels.
  */
 public final class CbfcReceiver extends Component {
-    /** @param ccDelay cycles from a CC_Update's last beat to its applying (0..64) */
+    /** @param ccDelay cycles a CC_Update is held between its judgement and its applying (0..64) */
     public record Config(CbfcConfig cbfc, @Tag("cd") int ccDelay) {
         public Config {
             if (cbfc == null) {
@@ -57,7 +63,7 @@ public final class CbfcReceiver extends Component {
     private final List<Reg> consumed = new ArrayList<>(); // R_VC_CC
     private final List<Reg> freed = new ArrayList<>();    // R_VC_CF
 
-    /** CC_Updates apply in the cycle of their last beat. */
+    /** CC_Updates apply in the cycle after their last beat (ccDelay 0). */
     public CbfcReceiver(CbfcConfig config) {
         this(new Config(config, 0));
     }
@@ -78,8 +84,9 @@ public final class CbfcReceiver extends Component {
             freed.add(config.lossless(v) ? reg("vc_freed_" + v, cw, 0) : null);
         }
 
-        Cc cc = delayed(ccUpdates(), receiver.ccDelay());
-        counters(cc);
+        Stream enqueued = credited(enqueue);
+        Cc ahead = delayed(ccUpdates(), receiver.ccDelay()); // the last of ccDelay + 1 stages is the counters'
+        counters(ahead, enqueued, credited(dequeue), credited(discard));
         cfUpdates();
     }
 
@@ -98,7 +105,7 @@ public final class CbfcReceiver extends Component {
         // not read: the addresses, the counters of VCs this port does not have, the FCS (the MAC checked it)
         int counted = 8 * CcUpdateFrame.COUNTERS_AT + CbfcConfig.COUNTER_WIDTH * SueMeta.VCS;
         unused("cc_in_unread", word.bits(8 * 12 - 1, 0), word.bits(frameBits - 1, counted));
-        Expr wellFormed = wire("cc_well_formed", read.field("bytes").eq(CbfcConfig.CC_FRAME_BYTES)
+        Expr wellFormed = wire("cc_well_formed", read.field("sized")
                 .and(CcUpdateFrame.header(word).eq(CcUpdateFrame.expectedHeader(config))).and(read.field("bad").not()));
         Expr applies = wire("cc_applies", read.valid().and(wellFormed));
         statusCounter("cc_updates_received", applies);
@@ -130,13 +137,33 @@ public final class CbfcReceiver extends Component {
         return new Cc(valid, counters);
     }
 
-    /** R_VC_CC and R_VC_CF: the CC_Update first, then the cycle's enqueue, dequeue and discard. */
-    private void counters(Cc cc) {
-        Expr inCredits = credits(enqueue);
-        Expr outCredits = credits(dequeue);
-        Expr discardCredits = credits(discard);
-        Reg recovered = reg("credits_recovered_total", 32, 0);
-        Expr recoveredNow = Hw.zeros(32);
+    /** A frame event with its credits, registered: the counters count it a cycle after it is shown. */
+    private Stream credited(Stream flow) {
+        Layout credited = Layout.of("cbfc_credited", Layout.bits("vc", SueMeta.VC_WIDTH), Layout.bits("credits", cw));
+        return Stream.registeredFlow(this, flow.name() + "_credited", flow.valid(), credited, credited.expr()
+                .set("vc", flow.field("vc")).set("credits", config.creditsOf(flow.field("bytes"))).build());
+    }
+
+    /** The credits a credited event brings VC v: its credits when it is of v, else 0. */
+    private static Expr of(Stream credited, int v) {
+        return Hw.mux(credited.valid().and(credited.field("vc").eq(v)), credited.field("credits"), 0);
+    }
+
+    /**
+     * R_VC_CC and R_VC_CF: the CC_Update first, then the enqueue and the freed credits. The CC_Update comes from
+     * {@code ahead} through one more register, so it applies {@code ccDelay + 1} cycles after its last beat and stays
+     * in order with the enqueues, which count a cycle after they are shown. A dequeue's and a discard's credits (two
+     * frames leaving in one cycle both free theirs) are summed per VC into a register first: R_VC_CF adds them two
+     * cycles after they are shown, which only delays its CF_Updates.
+     *
+     * <p>A recovery's verdict (a compare of the counters) only chooses between sums formed beside it: R_VC_CC plus the
+     * enqueue or S_VC_CC plus it, and R_VC_CF plus the freed credits or that plus {@code lost = S_VC_CC - R_VC_CC}
+     * (one sum of four terms, {@link Hw#sumShallow}).
+     */
+    private void counters(Cc ahead, Stream enqueued, Stream dequeued, Stream discarded) {
+        Reg valid = reg("cc_applies_now", 1, 0);
+        valid.set(ahead.valid());
+        List<Expr> recoveredNow = new ArrayList<>();
         for (int v = 0; v < SueMeta.VCS; v++) {
             Reg rcc = consumed.get(v);
             Reg rcf = freed.get(v);
@@ -145,27 +172,28 @@ public final class CbfcReceiver extends Component {
             if (!config.lossless(v)) {
                 continue;
             }
-            Expr lost = wire("cc_lost_" + v, cc.counters().get(v).sub(rcc));
-            Expr recover = wire("cc_recover_" + v, cc.valid().and(lost.ne(0)).and(lost.msb().not()));
-            Expr ccAfter = Hw.mux(recover, cc.counters().get(v), rcc);
-            Expr cfAfter = Hw.mux(recover, rcf.add(lost), rcf);
-            rcc.set(plusFrame(ccAfter, enqueue, inCredits, v));
-            // a dequeue and a discard in one cycle are two frames leaving: both free their credits
-            rcf.set(plusFrame(plusFrame(cfAfter, dequeue, outCredits, v), discard, discardCredits, v));
-            recoveredNow = recoveredNow.add(Hw.mux(recover, lost.resize(32), Hw.zeros(32)));
+            Expr sentAhead = ahead.counters().get(v);
+            Reg sent = regNoReset("cc_sent_" + v, cw);
+            when(ahead.valid(), () -> sent.set(sentAhead));
+            Reg free = reg("vc_freeing_" + v, cw, 0);
+            free.set(Hw.addShallow(of(dequeued, v), of(discarded, v)));
+
+            // lost > 0 as a 20-bit signed difference: the sender counted more than arrived
+            Expr recover = wire("cc_recover_" + v, valid.and(sent.ne(rcc)).and(Hw.atOrAfter(sent, rcc)));
+            Expr in = of(enqueued, v);
+            rcc.set(Hw.mux(recover, Hw.addShallow(sent, in), Hw.addShallow(rcc, in)));
+            rcf.set(Hw.mux(recover, Hw.sumShallow(List.of(rcf, sent, rcc.not(), free), true),
+                    Hw.addShallow(rcf, free)));
+            Reg recovered = reg("cc_recovered_" + v, cw, 0);
+            recovered.set(Hw.mux(recover, Hw.subShallow(sent, rcc), 0));
+            recoveredNow.add(recovered.resize(cw + 2));
         }
-        recovered.set(recovered.add(recoveredNow));
-        statusOut("cc_credits_recovered", recovered);
-    }
-
-    /** The credits of the frame on {@code flow}, once for all VCs. */
-    private Expr credits(Stream flow) {
-        return wire(flow.name() + "_credits", config.creditsOf(flow.field("bytes")));
-    }
-
-    /** {@code count}, plus {@code credits} when {@code flow} carries a frame of VC v this cycle. */
-    private static Expr plusFrame(Expr count, Stream flow, Expr credits, int v) {
-        return Hw.mux(flow.valid().and(flow.field("vc").eq(v)), count.add(credits), count);
+        // the statistic two cycles behind the counters: the VCs' recoveries summed, then added
+        Reg sum = reg("cc_recovered_sum", cw + 2, 0);
+        sum.set(recoveredNow.isEmpty() ? Hw.zeros(cw + 2) : Hw.sumShallow(recoveredNow, false));
+        Reg total = reg("credits_recovered_total", 32, 0);
+        total.set(Hw.addShallow(total, sum.resize(32)));
+        statusOut("cc_credits_recovered", total);
     }
 
     /** One CF_Update per VC when owed and spaced, or when the maximum spacing passed; VCs take turns. */

@@ -22,7 +22,8 @@ import org.sue.net.SueMeta;
  * credit is simply not picked and never holds a frame in front of another VC's. A scheduler that does not know a
  * PDU's size when it picks reserves a largest frame ({@code reserve}) and gives the reservation back when the frame is
  * charged ({@code charge} with {@code reserved}) or not sent after all ({@code unreserve}); {@code charge} adds the
- * frame's own credits to S_VC_CU and S_P_CU. Best-effort VCs are always ready and their events are ignored.
+ * frame's own credits to S_VC_CU and S_P_CU, a cycle after it is shown, in the same cycle as it gives the reservation
+ * back. Best-effort VCs are always ready and their events are ignored.
  *
  * <p>Frames to the MAC pass through ({@code s_axis} -> {@code m_axis}, tuser the VC in, high on CC_Update frames
  * out); S_VC_CC grows by a lossless frame's credits as its last beat passes, so a CC_Update frame, sent between two
@@ -47,7 +48,6 @@ public final class CbfcSender extends Component {
     private final List<Reg> reserved = new ArrayList<>();  // credits of largest frames picked, not charged
     private final List<Reg> consumed = new ArrayList<>();  // S_VC_CC
     private final List<Reg> freed = new ArrayList<>();     // S_VC_CF
-    private Reg portUsed;
     private Reg portReserved;
 
     public CbfcSender(CbfcConfig config) {
@@ -71,7 +71,6 @@ public final class CbfcSender extends Component {
             consumed.add(counted ? reg("vc_consumed_" + v, cw, 0) : null);
             freed.add(counted ? reg("vc_freed_" + v, cw, 0) : null);
         }
-        portUsed = reg("port_used", cw, 0);
         portReserved = reg("port_reserved", cw, 0);
 
         creditsInUse();
@@ -79,20 +78,35 @@ public final class CbfcSender extends Component {
         framesAndCcUpdates();
     }
 
-    /** Charges, reservations and CF_Updates: each VC's and the port's counters move by the sum of the cycle's events. */
+    /**
+     * Charges, reservations and CF_Updates. A charge counts a cycle after it is shown (its credits registered first)
+     * together with the reservation it gives back, so what is in use and reserved never drops below what was picked
+     * meanwhile. Reservations move in steps of a largest frame, chosen among values formed beside the late pick.
+     *
+     * <p>A CF_Update returns {@code value - S_VC_CF}, refused when that is more than S_VC_CU, that is when value lies
+     * outside the circular range [S_VC_CF, S_VC_CF + S_VC_CU]. The range's top is kept in a register: a return moves
+     * S_VC_CF up by what S_VC_CU loses, so only charges move it. The verdict then only chooses between S_VC_CU with
+     * the charge and {@code top + charge - value}, both formed beside it.
+     *
+     * <p>The port's credits in use are the lossless VCs' summed where they are read. The overdraw check (a charge that
+     * took more than was left: the scheduler did not respect vc_ready) and the watermarks read the registers the cycle
+     * after a charge counts.
+     */
     private void creditsInUse() {
         int largest = config.maxFrameCredits();
-        Expr chargeCredits = wire("charge_credits", config.creditsOf(charge.field("bytes")));
+        Layout credited = Layout.of("cbfc_charge_credited", Layout.bits("vc", SueMeta.VC_WIDTH),
+                Layout.bits("credits", cw), Layout.bits("reserved", 1));
+        Stream charged = Stream.registeredFlow(this, "charge_credited", charge.valid(), credited, credited.expr()
+                .set("vc", charge.field("vc")).set("credits", config.creditsOf(charge.field("bytes")))
+                .set("reserved", charge.field("reserved")).build());
         Expr cf = wire("cf_update", ctlIn.valid().and(ctlIn.field("type").eq(config.codes().cfUpdate())));
         Expr cfVc = ctlIn.field("vc");
         Expr cfValue = ctlIn.field("value");
-        Expr portCharged = portUsed; // the port's credits in use with this cycle's charge, before a CF_Update
-        List<Expr> cfOkOf = new ArrayList<>();
-        List<Expr> returnedOf = new ArrayList<>();
-        Expr portResKept = portReserved; // the port's reservations after this cycle's, before a new one
         List<Expr> cfErrors = new ArrayList<>();
         List<Expr> cfTaken = new ArrayList<>();
         List<Expr> overdraws = new ArrayList<>();
+        List<Expr> portReserves = new ArrayList<>();
+        List<Expr> portReturns = new ArrayList<>();
         for (int v = 0; v < SueMeta.VCS; v++) {
             if (!config.lossless(v)) {
                 for (String name : List.of("s_cu_", "s_cc_", "s_cf_", "reserved_", "s_cu_watermark_")) {
@@ -103,82 +117,73 @@ public final class CbfcSender extends Component {
             Reg cu = used.get(v);
             Reg res = reserved.get(v);
             Reg cf0 = freed.get(v);
-            Expr charged = wire("charged_" + v, charge.valid().and(charge.field("vc").eq(v)));
-            Expr chargeRes = charged.and(charge.field("reserved"));
+            Reg top = reg("vc_freed_plus_used_" + v, cw, 0); // S_VC_CF + S_VC_CU
+            Expr chargedHere = wire("charged_" + v, charged.valid().and(charged.field("vc").eq(v)));
+            Expr plus = Hw.mux(chargedHere, charged.field("credits"), 0);
             Expr cfHere = cf.and(cfVc.eq(v));
-            Expr returned = wire("returned_" + v, cfValue.sub(cf0));
-            Expr refused = wire("cf_refused_" + v, cfHere.and(returned.gt(cu)));
-            Expr cfOk = cfHere.and(refused.not());
-            Expr plus = Hw.mux(charged, chargeCredits, Hw.zeros(cw));
-            Expr reserveHere = reserve.valid().and(reserve.field("vc").eq(v));
-            Expr resMinus = Hw.mux(unreserve.valid().and(unreserve.field("vc").eq(v)), Hw.lit(cw, largest),
-                    Hw.zeros(cw)).add(Hw.mux(chargeRes, Hw.lit(cw, largest), Hw.zeros(cw)));
-            // the CF_Update's verdict comes late (a difference, then a compare): it only chooses between the count
-            // with the charge and that less the return, both formed beside it
-            Expr cuCharged = wire("s_cu_charged_" + v, cu.add(plus));
-            Expr cuReturned = wire("s_cu_returned_" + v, cuCharged.sub(returned));
-            Expr cuNext = wire("s_cu_next_" + v, Hw.mux(cfOk, cuReturned, cuCharged));
-            // a reservation comes late (the scheduler's pick): it only chooses among values formed beside it
-            Expr resKept = wire("reserved_kept_" + v, res.sub(resMinus));
-            Expr resNext = wire("reserved_next_" + v, Hw.mux(reserveHere, resKept.add(largest), resKept));
-            cu.set(cuNext);
-            res.set(resNext);
+            Expr inRange = Hw.inCircularRange(cfValue, cf0, top);
+            Expr refused = wire("cf_refused_" + v, cfHere.and(inRange.not()));
+            Expr cfOk = cfHere.and(inRange);
+            cu.set(Hw.mux(cfOk, Hw.sumShallow(List.of(top, plus, cfValue.not()), true), Hw.addShallow(cu, plus)));
+            top.set(Hw.addShallow(top, plus));
             when(cfOk, () -> cf0.set(cfValue));
-            portCharged = portCharged.add(plus);
-            cfOkOf.add(cfOk);
-            returnedOf.add(returned);
-            portResKept = portResKept.sub(resMinus);
+            Expr reserveHere = reserve.valid().and(reserve.field("vc").eq(v));
+            Expr unreserveHere = unreserve.valid().and(unreserve.field("vc").eq(v));
+            Expr givenBack = chargedHere.and(charged.field("reserved"));
+            res.set(Hw.upDown(res, List.of(reserveHere), List.of(unreserveHere, givenBack), largest));
             cfErrors.add(refused);
             cfTaken.add(cfOk);
-            // a charge that takes more than was left: the scheduler did not respect vc_ready
-            overdraws.add(charged.and(Hw.mux(cfOk, exceeds(cuReturned.add(resKept), reserveHere,
-                    config.vcCreditLimit()), exceeds(cuCharged.add(resKept), reserveHere, config.vcCreditLimit()))));
+            portReturns.add(unreserveHere);
+            portReturns.add(givenBack);
+            Reg chargedLast = reg("charged_last_" + v, 1, 0);
+            chargedLast.set(chargedHere);
+            overdraws.add(chargedLast.and(Hw.sumAbove(List.of(cu, res), config.vcCreditLimit())));
             Reg mark = reg("vc_used_mark_" + v, cw, 0);
-            when(Hw.mux(cfOk, cuReturned.gt(mark), cuCharged.gt(mark)), () -> mark.set(cuNext));
+            when(cu.gt(mark), () -> mark.set(cu));
             statusOut("s_cu_" + v, cu);
             statusOut("s_cc_" + v, consumed.get(v));
             statusOut("s_cf_" + v, cf0);
             statusOut("reserved_" + v, res);
             statusOut("s_cu_watermark_" + v, mark);
         }
-        // one CF_Update a cycle: at most one VC's return comes off the port's count, each formed beside the verdicts
-        Expr reservePort = wire("reserve_lossless", reserve.valid().and(lossless(reserve.field("vc"))));
-        Expr portCu = wire("s_p_cu_charged", portCharged);
-        Expr portNext = portCu;
-        Expr portOver = exceeds(portCu.add(portResKept), reservePort, config.portCreditLimit());
-        for (int k = 0; k < cfOkOf.size(); k++) {
-            Expr portReturned = portCu.sub(returnedOf.get(k));
-            portNext = Hw.mux(cfOkOf.get(k), portReturned, portNext);
-            portOver = Hw.mux(cfOkOf.get(k), exceeds(portReturned.add(portResKept), reservePort,
-                    config.portCreditLimit()), portOver);
-        }
-        portNext = wire("s_p_cu_next", portNext);
-        Expr portResNext = wire("port_reserved_next", Hw.mux(reservePort, portResKept.add(largest), portResKept));
-        portUsed.set(portNext);
-        portReserved.set(portResNext);
-        statusOut("s_p_cu", portUsed);
-        Expr anyCharge = wire("charge_lossless", charge.valid().and(lossless(charge.field("vc"))));
-        overdraws.add(anyCharge.and(portOver));
+        portReserves.add(wire("reserve_lossless", reserve.valid().and(lossless(reserve.field("vc")))));
+        portReserved.set(Hw.upDown(portReserved, portReserves, portReturns, largest));
+        List<Expr> usedNow = usedOfLossless();
+        statusOut("s_p_cu", usedNow.isEmpty() ? Hw.zeros(cw) : Hw.sumShallow(usedNow, false)); // S_P_CU
+        Reg chargedLast = reg("charged_last_lossless", 1, 0);
+        chargedLast.set(charged.valid().and(lossless(charged.field("vc"))));
+        List<Expr> portTerms = new ArrayList<>(usedOfLossless());
+        portTerms.add(portReserved);
+        overdraws.add(chargedLast.and(Hw.sumAbove(portTerms, config.portCreditLimit())));
         statusCounter("cf_updates_received", orOf(cfTaken));
         statusCounter("cf_update_errors", orOf(cfErrors));
         statusCounter("credit_overdraws", orOf(overdraws));
     }
 
-    /** {@code inUse} plus a largest frame's reservation where {@code reserving} {@code >} limit: both compares formed. */
-    private Expr exceeds(Expr inUse, Expr reserving, int limit) {
-        return Hw.mux(reserving, inUse.add(config.maxFrameCredits()).gt(limit), inUse.gt(limit));
+    /** S_VC_CU of the lossless VCs. */
+    private List<Expr> usedOfLossless() {
+        List<Expr> terms = new ArrayList<>();
+        for (Reg cu : used) {
+            if (cu != null) {
+                terms.add(cu);
+            }
+        }
+        return terms;
     }
 
-    /** vc_ready: a largest frame fits beside what is in use and reserved, on the VC and on the port. */
+    /**
+     * vc_ready: a largest frame fits beside what is in use and reserved, on the VC and on the port (the lossless VCs'
+     * S_VC_CU summed with the port's reservations), each as one check of a sum against a constant.
+     */
     private void eligibility() {
         int largest = config.maxFrameCredits();
-        int wide = cw + 2;
-        Expr portRoom = portUsed.resize(wide).add(portReserved.resize(wide)).add(largest)
-                .le(config.portCreditLimit());
+        List<Expr> portTerms = new ArrayList<>(usedOfLossless());
+        portTerms.add(portReserved);
+        Expr portRoom = wire("port_room", Hw.sumAbove(portTerms, config.portCreditLimit() - largest).not());
         List<Expr> ready = new ArrayList<>();
         for (int v = SueMeta.VCS - 1; v >= 0; v--) {
-            ready.add(!config.lossless(v) ? Hw.bool(true) : used.get(v).resize(wide)
-                    .add(reserved.get(v).resize(wide)).add(largest).le(config.vcCreditLimit()).and(portRoom));
+            ready.add(!config.lossless(v) ? Hw.bool(true) : Hw.sumAbove(List.of(used.get(v), reserved.get(v)),
+                    config.vcCreditLimit() - largest).not().and(portRoom));
         }
         vcReady.set(wire("vc_ready_now", Hw.cat(ready)));
     }

@@ -8,14 +8,17 @@ import org.sue.core.Hw;
 import org.sue.core.Layout;
 import org.sue.core.Reg;
 import org.sue.core.Tag;
-import org.sue.lib.stream.Keep;
 import org.sue.lib.stream.Stream;
 import org.sue.lib.stream.StreamConfig;
 
 /**
  * Reads 64-byte link-control frames (PFC, CC_Update) as they arrive from {@link MacControlDemux}: on each frame's last
- * beat, {@code frame} carries its first 64 bytes as one word (byte i in bits [8i+7:8i]), its length in bytes
- * (stopping at all ones) and the MAC's bad flag (tuser of the last beat). The user judges the frame.
+ * beat, {@code frame} carries its first 64 bytes as one word (byte i in bits [8i+7:8i]), whether the frame is exactly
+ * 64 bytes long ({@code sized}) and the MAC's bad flag (tuser of the last beat). The user judges the frame.
+ *
+ * <p>As on any AXI4-Stream packet, every beat but the last is full and tkeep is a thermometer code, so a frame is 64
+ * bytes when its last beat is beat {@code ceil(64 / lanes) - 1} and holds the rest: one compare of a small beat count
+ * and two keep bits, instead of a byte count (the lanes counted, added, then compared) on the frame's judgement.
  */
 public final class ControlFrameReader extends Component {
     public record Config(@Tag("w") int dataWidth) {
@@ -26,7 +29,7 @@ public final class ControlFrameReader extends Component {
 
     public static final Layout FRAME = Layout.of("control_frame",
             Layout.bits("word", 8 * ControlFrameInserter.FRAME_BYTES),
-            Layout.bits("bytes", CbfcConfig.FRAME_BYTES_WIDTH), Layout.bits("bad", 1));
+            Layout.bits("sized", 1), Layout.bits("bad", 1));
 
     public final Stream in;
     public final Stream frame;
@@ -36,17 +39,22 @@ public final class ControlFrameReader extends Component {
         int w = config.dataWidth();
         int frameBits = 8 * ControlFrameInserter.FRAME_BYTES;
         int beats = (ControlFrameInserter.FRAME_BYTES + w / 8 - 1) / (w / 8);
-        int bw = CbfcConfig.FRAME_BYTES_WIDTH;
         in = Stream.slaveFlow(this, "s_axis", Stream.packet(w, 1));
         frame = Stream.masterFlow(this, "frame", FRAME);
 
-        Reg beat = reg("beat", Hw.log2Up(beats + 1L), 0); // stops at beats
-        Reg bytes = reg("bytes_so_far", bw, 0);           // stops at all ones
-        Expr total = wire("total_bytes", bytes.add(Keep.count(in.tkeep(), bw)));
-        when(in.valid(), () -> {
-            beat.set(Hw.mux(in.tlast(), Hw.zeros(beat.width()), Hw.mux(beat.eq(beats), beat, beat.add(1))));
-            bytes.set(Hw.mux(in.tlast(), Hw.zeros(bw), Hw.mux(total.lt(bytes), Hw.ones(bw), total)));
-        });
+        Reg beat = reg("beat", Hw.log2Up(beats + 1L), 0); // stops at beats: a longer frame stays longer
+        when(in.valid(), () -> beat.set(Hw.mux(in.tlast(), Hw.zeros(beat.width()),
+                Hw.mux(beat.eq(beats), beat, beat.add(1)))));
+        int lastLanes = ControlFrameInserter.FRAME_BYTES - (beats - 1) * (w / 8); // a 64-byte frame's last beat
+        Expr lastBeatFull = in.tkeep().bit(lastLanes - 1);
+        Expr sized = beat.eq(beats - 1).and(lastLanes == w / 8 ? lastBeatFull
+                : lastBeatFull.and(in.tkeep().bit(lastLanes).not()));
+        if (lastLanes < w / 8 - 1) {
+            unused("keep_past_frame", in.tkeep().bits(w / 8 - 1, lastLanes + 1));
+        }
+        if (lastLanes > 1) {
+            unused("keep_in_frame", in.tkeep().bits(lastLanes - 2, 0));
+        }
         Expr word;
         if (beats == 1) {
             word = in.tdata().bits(frameBits - 1, 0);
@@ -64,7 +72,7 @@ public final class ControlFrameReader extends Component {
         }
         frame.valid().set(in.valid().and(in.tlast()));
         frame.field("word").set(word);
-        frame.field("bytes").set(total);
+        frame.field("sized").set(sized);
         frame.field("bad").set(in.tuser());
     }
 }

@@ -44,7 +44,7 @@ public final class PfcPause extends Component {
         unused("not_read", word.bits(8 * 12 - 1, 8 * 6), word.bits(frameBits - 1, 8 * PfcFrame.USED_BYTES),
                 PfcFrame.field(word, PfcFrame.VECTOR_AT, 1)); // SA, padding, FCS; the vector's reserved byte
         Expr end = read.valid();
-        Expr good = wire("frame_good", read.field("bytes").eq(ControlFrameInserter.FRAME_BYTES).and(header)
+        Expr good = wire("frame_good", read.field("sized").and(header)
                 .and(read.field("bad").not()));
         Expr applies = wire("applies", end.and(good));
         Expr vector = PfcFrame.field(word, PfcFrame.VECTOR_AT + 1, 1);

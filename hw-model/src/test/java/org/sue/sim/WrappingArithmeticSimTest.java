@@ -11,7 +11,7 @@ import org.sue.core.Hw;
 import org.sue.core.Port;
 
 /**
- * {@link Hw#subCarrySelect}, {@link Hw#addShallow}, {@link Hw#subShallow}, {@link Hw#sumShallow},
+ * {@link Hw#subCarrySelect}, {@link Hw#addShallow}, {@link Hw#subShallow}, {@link Hw#sumShallow}, {@link Hw#sumAbove},
  * {@link Hw#inCircularRange} and {@link Hw#atOrAfter} equal the plain modular arithmetic they replace.
  */
 class WrappingArithmeticSimTest {
@@ -26,9 +26,15 @@ class WrappingArithmeticSimTest {
             out("sum_carry_in", width).set(Hw.addShallow(a, b, true));
             out("sum_of_three", width).set(Hw.sumShallow(List.of(a, b, c), true));
             out("sum_of_five", width).set(Hw.sumShallow(List.of(a, b, c, a.not(), b), false));
+            out("above", 1).set(Hw.sumAbove(List.of(a, b, c), aboveLimit(width)));
             out("in_range", 1).set(Hw.inCircularRange(a, b, c));
             out("at_or_after", 1).set(Hw.atOrAfter(a, b));
         }
+    }
+
+    /** Half way up the three terms' range, so sums on both sides of it are common. */
+    static long aboveLimit(int width) {
+        return 3 * ((1L << width) - 1) / 2;
     }
 
     @Test
@@ -47,6 +53,9 @@ class WrappingArithmeticSimTest {
                     default -> (~a + rnd.nextInt(5) - 2) & mask;
                 };
                 long c = i % 3 == 0 ? rnd.nextLong() & mask : (b + rnd.nextInt(9) - 4) & mask;
+                if (i % 5 == 4) { // the three terms' sum at the sumAbove limit or one off it, where it fits
+                    c = Math.min(mask, Math.max(0, aboveLimit(width) - a - b + rnd.nextInt(3) - 1));
+                }
                 sim.poke("a", a);
                 sim.poke("b", b);
                 sim.poke("c", c);
@@ -58,6 +67,7 @@ class WrappingArithmeticSimTest {
                 assertEquals((a + b + 1) & mask, sim.peek("sum_carry_in"), what);
                 assertEquals((a + b + c + 1) & mask, sim.peek("sum_of_three"), what);
                 assertEquals((a + b + c + ~a + b) & mask, sim.peek("sum_of_five"), what);
+                assertEquals(a + b + c > aboveLimit(width) ? 1 : 0, sim.peek("above"), what);
                 assertEquals(((a - b) & mask) <= ((c - b) & mask) ? 1 : 0, sim.peek("in_range"), what);
                 assertEquals(((a - b) & mask) < 1L << (width - 1) ? 1 : 0, sim.peek("at_or_after"), what);
             }

@@ -10,7 +10,9 @@ import org.sue.net.SueMeta;
  * Plain-Java model of {@link org.sue.link.CbfcReceiver}, cycle by cycle, written from docs/protocol.md section 8: the
  * ETH-X receiver rules (R_VC_CC on enqueue, R_VC_CF on dequeue and discard, the CC_Update's lost-credit recovery)
  * and the CF_Update spacing. A CC_Update frame is judged as bytes ({@link CcUpdateFrame#counter}). Read the outputs
- * of a cycle ({@link #offered}), then {@link #step} with that cycle's inputs.
+ * of a cycle ({@link #offered}), then {@link #step} with that cycle's inputs. The RTL's timing: an enqueue counts a
+ * cycle after it is shown and a CC_Update {@code ccDelay + 1} cycles after its last beat; a dequeue or discard frees
+ * its credits two cycles after it is shown; the recovered-credits statistic follows the counters by two cycles.
  */
 public final class CbfcReceiverModel {
     private static final long MASK = (1L << CbfcConfig.COUNTER_WIDTH) - 1;
@@ -22,6 +24,14 @@ public final class CbfcReceiverModel {
     private final long[] age = new long[n];
     private int lastVc = SueMeta.VCS - 1;
     private long recovered;
+    // the RTL's registers between an event and the counters: last cycle's events, the credits they free per VC, and
+    // the recovered-credits statistic's two stages
+    private int[] enqueued;
+    private int[] dequeued;
+    private int[] discarded;
+    private final long[] freeing = new long[n];
+    private final long[] recoveredByVc = new long[n];
+    private long recoveredSum;
     private long ccReceived;
     private long ccDropped;
     private long cfSent;
@@ -107,18 +117,31 @@ public final class CbfcReceiverModel {
             }
         }
         ccDelayLine.addLast(judged);
-        long[] applies = ccDelayLine.size() > ccDelay ? ccDelayLine.pollFirst() : NONE;
+        long[] applies = ccDelayLine.size() > ccDelay + 1 ? ccDelayLine.pollFirst() : NONE;
+        recovered += recoveredSum;
+        recoveredSum = 0;
+        for (int v = 0; v < n; v++) {
+            recoveredSum += recoveredByVc[v];
+            recoveredByVc[v] = 0;
+        }
         for (int v = 0; v < applies.length; v++) {
             long lost = applies[v] - consumed[v] & MASK;
             if (c.lossless(v) && lost != 0 && lost < 1L << (CbfcConfig.COUNTER_WIDTH - 1)) {
                 freed[v] = freed[v] + lost & MASK;
                 consumed[v] = consumed[v] + lost & MASK;
-                recovered += lost;
+                recoveredByVc[v] = lost;
             }
         }
-        count(consumed, enqueue);
-        count(freed, dequeue);
-        count(freed, discard);
+        count(consumed, enqueued);
+        for (int v = 0; v < n; v++) {
+            freed[v] = freed[v] + freeing[v] & MASK;
+            freeing[v] = 0;
+        }
+        count(freeing, dequeued);
+        count(freeing, discarded);
+        enqueued = enqueue;
+        dequeued = dequeue;
+        discarded = discard;
     }
 
     /** Adds the credits of {@code frame} ({vc, bytes} or null) to its VC's counter, lossless VCs only. */

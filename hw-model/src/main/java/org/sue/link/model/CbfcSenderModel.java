@@ -8,7 +8,8 @@ import org.sue.net.SueMeta;
  * Plain-Java model of {@link org.sue.link.CbfcSender}, cycle by cycle, written from docs/protocol.md section 8: the
  * ETH-X sender rules on 20-bit cyclic counters, the reservation of a largest frame per pick, the CC_Update frame
  * between frames (its bytes and FCS from {@link CcUpdateFrame#encode}). Read the outputs of a cycle, then
- * {@link #step} with that cycle's inputs.
+ * {@link #step} with that cycle's inputs. The RTL's timing: a charge counts a cycle after it is shown, with the
+ * reservation it gives back; its overdraw check and the watermarks follow the counters a cycle later.
  */
 public final class CbfcSenderModel {
     private static final long MASK = (1L << CbfcConfig.COUNTER_WIDTH) - 1;
@@ -29,6 +30,8 @@ public final class CbfcSenderModel {
     private long timer;
     private boolean due;
     private int frameBeats;
+    private Inputs chargeShown; // last cycle's inputs, whose charge counts now
+    private boolean overdrawSeen;
 
     /**
      * One cycle's inputs. {@code reserveVc}, {@code unreserveVc}, {@code chargeVc}, {@code cfVc}: -1 for none;
@@ -91,6 +94,11 @@ public final class CbfcSenderModel {
         }
         long[] counters = consumed.clone(); // as the inserter takes the CC_Update: before this cycle's frame
         // charges, reservations, CF_Updates
+        overdraws += overdrawSeen ? 1 : 0;
+        for (int v = 0; v < n; v++) {
+            watermark[v] = Math.max(watermark[v], used[v]);
+        }
+        int chargeVc = chargeShown == null ? -1 : chargeShown.chargeVc();
         boolean overdraw = false;
         boolean cfOk = false;
         boolean cfRefused = false;
@@ -100,8 +108,8 @@ public final class CbfcSenderModel {
             if (!c.lossless(v)) {
                 continue;
             }
-            boolean charged = in.chargeVc() == v;
-            long plus = charged ? c.credits(in.chargeBytes()) : 0;
+            boolean charged = chargeVc == v;
+            long plus = charged ? c.credits(chargeShown.chargeBytes()) : 0;
             long minus = 0;
             if (in.cfVc() == v) {
                 long returned = in.cfValue() - freed[v] & MASK;
@@ -114,21 +122,21 @@ public final class CbfcSenderModel {
                 }
             }
             long resPlus = in.reserveVc() == v ? largest : 0;
-            long resMinus = (in.unreserveVc() == v ? largest : 0) + (charged && in.chargeReserved() ? largest : 0);
+            long resMinus = (in.unreserveVc() == v ? largest : 0) + (charged && chargeShown.chargeReserved() ? largest
+                    : 0);
             used[v] = used[v] + plus - minus & MASK;
             reserved[v] = reserved[v] + resPlus - resMinus & MASK;
             portDelta += plus - minus;
             portResDelta += resPlus - resMinus;
             overdraw |= charged && used[v] + reserved[v] > c.vcCreditLimit();
-            watermark[v] = Math.max(watermark[v], used[v]);
         }
         portUsed = portUsed + portDelta & MASK;
         portReserved = portReserved + portResDelta & MASK;
-        overdraw |= in.chargeVc() >= 0 && c.lossless(in.chargeVc())
-                && portUsed + portReserved > c.portCreditLimit();
+        overdraw |= chargeVc >= 0 && c.lossless(chargeVc) && portUsed + portReserved > c.portCreditLimit();
         cfReceived += cfOk ? 1 : 0;
         cfErrors += cfRefused ? 1 : 0;
-        overdraws += overdraw ? 1 : 0;
+        overdrawSeen = overdraw;
+        chargeShown = in;
         // the CC_Update
         boolean start = inserter.step(due, () -> ccUpdate(counters, in.localMac()), in.beatValid(), in.beatLast(),
                 in.outReady());
