@@ -53,10 +53,10 @@ public final class ParallelCrc extends Component {
             return splitAt() < CrcMatrices.stagesFor(lanes()) ? 3 : 2;
         }
 
-        /** The unshift stage before which the register sits (the stage count when there is none). */
+        /** The unshift stage before the register (the stage count when there is none): the lesser half first. */
         int splitAt() {
             int stages = CrcMatrices.stagesFor(lanes());
-            return stages > 3 ? (stages + 1) / 2 : stages;
+            return stages > 3 ? stages / 2 : stages;
         }
     }
 
@@ -109,12 +109,9 @@ public final class ParallelCrc extends Component {
         });
 
         // Stage 2: undo the trailing zero bytes, then reflect / final XOR. Above 64 bits a register splits the
-        // conditional matrix stages (each about two LUT levels: seven in one cycle were 15 at 1024 bits).
+        // conditional matrix stages (seven in one cycle were 15 LUT levels at 1024 bits).
         int split = config.splitAt();
-        Expr v = raw;
-        for (int s = 0; s < split; s++) {
-            v = Hw.mux(zeroLanes.bit(s), multiply(m.unshift(s), v), v);
-        }
+        Expr v = unshift(m, raw, zeroLanes, 0, split);
         Expr shift = zeroLanes;
         Expr valid = rawValid;
         if (split < shiftWidth) {
@@ -128,15 +125,33 @@ public final class ParallelCrc extends Component {
             shift = Hw.cat(rest, Hw.zeros(split));
             valid = halfValid;
         }
-        for (int s = split; s < shiftWidth; s++) {
-            v = Hw.mux(shift.bit(s), multiply(m.unshift(s), v), v);
-        }
+        v = unshift(m, v, shift, split, shiftWidth);
         Expr register = wire("unshifted", v);
         crcOut.set(finish(p, register));
         crcOutValid.set(valid);
 
         crc.valid().set(crcOutValid);
         crc.field("value").set(crcOut);
+    }
+
+    /**
+     * Unshift stages {@code from} to {@code to - 1} of {@code v}, stage s applied when bit s of {@code shift} is set,
+     * two at a time: the four products (none, either, both, formed at elaboration) each one parity per bit, then a
+     * 4:1 choice, about three LUT levels a pair where one stage after the other takes four.
+     */
+    private static Expr unshift(CrcMatrices m, Expr v, Expr shift, int from, int to) {
+        int s = from;
+        for (; s + 1 < to; s += 2) {
+            Gf2Matrix first = m.unshift(s);
+            Gf2Matrix second = m.unshift(s + 1);
+            List<Expr> options = List.of(v, multiply(first, v), multiply(second, v),
+                    multiply(second.multiply(first), v));
+            v = Hw.select(options, shift.bits(s + 1, s));
+        }
+        if (s < to) {
+            v = Hw.mux(shift.bit(s), multiply(m.unshift(s), v), v);
+        }
+        return v;
     }
 
     /** The register after one full beat of {@code data}: one parity per register bit. */
