@@ -25,7 +25,10 @@ import org.sue.net.SueMeta;
  * credits' cost off (its cells are now counted as they are) and the command is owed its credits; returning them adds
  * their cost.
  * So {@code charge} never falls below what the VC can really need, and the buffer cannot overflow while the sum of
- * the charges stays within the cells.
+ * the charges stays within the cells. The events ({@code cell_used_*}, {@code cmd_stored_*}, {@code cell_freed_*},
+ * {@code cell_returned_*}) are registered as they come and counted a cycle later: a late count of a cell handed out
+ * is safe, as the cell goes to a command whose credits' cost is still in the charge (its {@code cmd_stored} comes
+ * later and waits as long), and late frees only hold credits back a cycle.
  *
  * <p><b>Returns</b>: one owed command per cycle ({@code rel_valid}, {@code rel_vc}, {@code rel_data}: its command
  * credit and, with data, its data credit), round robin over the VCs that are owed and have room: the charge after
@@ -126,39 +129,84 @@ public final class BufferCredits extends Component {
         int w = Hw.log2Up(2L * config.cells() + 2L * ceil(PackedCommand.MAX_PACKED_BYTES, config.cellBytes())) + 2;
         int ow = Hw.log2Up(config.cmdCredits() + 1L); // commands owed: their credits are neither out nor held
         int reserve = config.reserve();
-        Expr reserveLit = Hw.lit(w, reserve);
-        List<Reg> charge = new ArrayList<>();
-        List<Reg> owedPlain = new ArrayList<>();
-        List<Reg> owedData = new ArrayList<>();
-        List<Expr> over = new ArrayList<>();
+        int cmdCost = config.cmdCost();
+        int dataCmdCost = config.cmdCost() + config.dataCost();
+        // A cycle changes a charge by d in -m .. m (a cell used, one freed, two returned, a command stored, a return),
+        // and the sum S of the parts above the reserve by as much at most (each VC's part moves with its charge, less).
+        int m = 3 + dataCmdCost;
+        int ew = Hw.log2Up(m + 1L) + 1; // small signed values: -m .. m
+
+        // The buffer's events are registered on entry (counted a cycle later: safe, as a cell is handed out only to
+        // a command whose credits' cost is still in the charge), each VC's as its change of the charge.
+        List<Expr> delta = new ArrayList<>();
+        List<Expr> storedPlain = new ArrayList<>();
+        List<Expr> storedData = new ArrayList<>();
         for (int v = 0; v < SueMeta.VCS; v++) {
-            Reg c = reg("charge_" + v, w, reserve);
-            charge.add(c);
-            owedPlain.add(reg("owed_plain_" + v, ow, 0));
-            owedData.add(reg("owed_data_" + v, ow, 0));
-            Expr above = c.resize(w + 1).sub(reserveLit.resize(w + 1));
-            over.add(wire("over_reserve_" + v, Hw.mux(above.bit(w), Hw.zeros(w), above.resize(w))));
+            Expr used = cellUsed.valid().and(cellUsed.field("vc").eq(v));
+            Expr stored = cmdStored.valid().and(cmdStored.field("vc").eq(v));
+            Expr freed = cellFreed.valid().and(cellFreed.field("vc").eq(v));
+            Expr returned = Hw.mux(returnedVc.eq(v), returnedCount, Hw.zeros(2));
+            Expr storedCost = Hw.mux(stored, Hw.mux(cmdStored.field("data"), Hw.lit(ew, dataCmdCost),
+                    Hw.lit(ew, cmdCost)), Hw.zeros(ew));
+            Reg d = reg("delta_" + v, ew, 0);
+            d.set(used.resize(ew).sub(freed.resize(ew)).sub(returned.resize(ew)).sub(storedCost));
+            delta.add(d);
+            Reg sp = reg("stored_plain_" + v, 1, 0);
+            Reg sd = reg("stored_data_" + v, 1, 0);
+            sp.set(stored.and(cmdStored.field("data").not()));
+            sd.set(stored.and(cmdStored.field("data")));
+            storedPlain.add(sp);
+            storedData.add(sd);
         }
 
-        // A return of cost k may go to a VC when its charge after it stays within its reserve (c + k <= reserve),
-        // or when its part above the reserve fits what the others leave of the shared cells
-        // (others' over + c + k <= shared + reserve). The others' over plus c is S + min(c, reserve), S the sum of
-        // every VC's over: one sum for all VCs, compared with constants (fitsShared); the late pick then only
-        // chooses the charge's next value among two formed beside it.
-        Expr overSum = over.get(0);
-        for (int u = 1; u < SueMeta.VCS; u++) {
-            overSum = overSum.add(over.get(u));
+        // Per VC: the charge, and its distance from the reserve clamped to -m .. m (exact where a change of -m .. m
+        // can cross the reserve), from which the return's checks and the change of S are small functions.
+        List<Reg> charge = new ArrayList<>();
+        List<Reg> near = new ArrayList<>();
+        List<Reg> owedPlain = new ArrayList<>();
+        List<Reg> owedData = new ArrayList<>();
+        List<Reg> plainOwed = new ArrayList<>(); // the counts above are not 0
+        List<Reg> dataOwed = new ArrayList<>();
+        for (int v = 0; v < SueMeta.VCS; v++) {
+            charge.add(reg("charge_" + v, w, reserve));
+            near.add(reg("charge_near_" + v, ew, 0));
+            owedPlain.add(reg("owed_plain_" + v, ow, 0));
+            owedData.add(reg("owed_data_" + v, ow, 0));
+            plainOwed.add(reg("owes_plain_" + v, 1, 0));
+            dataOwed.add(reg("owes_data_" + v, 1, 0));
         }
-        Expr allOver = wire("over_reserve_sum", overSum);
+        // S is followed a cycle late, with its last change: sumLag = S of the cycle before, sumStep = S - sumLag + m
+        // (0 .. 2m). atMostWindow[i] = sumLag <= shared - cost - 2m + i, so "S + j <= shared" for j in 0..cost is one
+        // multiplexer by the register sumStep, not an adder and a compare after the sum.
+        int win = dataCmdCost + 2 * m + 1;
+        long winBase = (long) config.shared() - dataCmdCost - m;
+        Reg sumLag = reg("over_sum_lag", w, 0);
+        Reg sumStep = reg("over_sum_step", ew, m);
+        List<Reg> window = new ArrayList<>();
+        for (int i = 0; i < win; i++) {
+            window.add(reg("over_sum_at_most_" + i, 1, winBase + i >= 0 ? 1 : 0));
+        }
+        List<Expr> atMostNow = new ArrayList<>(); // S <= shared - j, j = 0 .. dataCmdCost
+        for (int j = 0; j <= dataCmdCost; j++) {
+            List<Expr> options = new ArrayList<>();
+            for (int step = 0; step <= 2 * m; step++) { // S = sumLag + step - m
+                options.add(window.get(dataCmdCost + 2 * m - j - step));
+            }
+            atMostNow.add(wire("over_sum_fits_" + j, pickBy(options, sumStep)));
+        }
+
         List<Expr> eligible = new ArrayList<>();
         List<Expr> withData = new ArrayList<>();
         for (int v = 0; v < SueMeta.VCS; v++) {
-            Expr data = owedData.get(v).ne(0);
-            Expr c = charge.get(v);
-            Expr withinReserve = fitsWithReturn(c, reserve, data);
-            Expr withinShared = Hw.mux(data, fitsShared(c, allOver, config.cmdCost() + config.dataCost()),
-                    fitsShared(c, allOver, config.cmdCost()));
-            Expr owed = data.or(owedPlain.get(v).ne(0));
+            Expr data = dataOwed.get(v);
+            Expr e = near.get(v);
+            Expr cost = Hw.mux(data, Hw.lit(ew + 1, dataCmdCost), Hw.lit(ew + 1, cmdCost));
+            Expr after = signExtend(e, ew + 1).add(cost);
+            // within the reserve after the return; else S grows by the part of the return above the reserve
+            Expr withinReserve = after.msb().or(after.eq(0));
+            Expr growth = positivePart(after).sub(positivePart(signExtend(e, ew + 1)));
+            Expr withinShared = pickBy(atMostNow, growth);
+            Expr owed = data.or(plainOwed.get(v));
             eligible.add(wire("release_ok_" + v, owed.and(withinReserve.or(withinShared))));
             withData.add(data);
         }
@@ -168,28 +216,65 @@ public final class BufferCredits extends Component {
         Expr pickData = wire("release_data", Hw.select(withData, pick));
         when(giveBack, () -> last.set(pick));
 
-        Expr cmdCostLit = Hw.lit(w, config.cmdCost());
-        Expr dataCmdCostLit = Hw.lit(w, config.cmdCost() + config.dataCost());
+        // every value the pick chooses among is formed beside it from registers
+        List<Expr> stepWithout = new ArrayList<>(); // S's change from each VC, without a return / with one
+        List<Expr> stepWith = new ArrayList<>();
+        List<Expr> outs = new ArrayList<>();
         for (int v = 0; v < SueMeta.VCS; v++) {
-            Expr used = cellUsed.valid().and(cellUsed.field("vc").eq(v));
-            Expr stored = cmdStored.valid().and(cmdStored.field("vc").eq(v));
-            Expr freed = cellFreed.valid().and(cellFreed.field("vc").eq(v));
-            Expr returned = Hw.mux(returnedVc.eq(v), returnedCount, Hw.zeros(2));
             Expr out = giveBack.and(pick.eq(v));
-            Expr storedCost = Hw.mux(stored, Hw.mux(cmdStored.field("data"), dataCmdCostLit, cmdCostLit),
-                    Hw.zeros(w));
+            outs.add(out);
             Reg c = charge.get(v);
-            // the cycle's small terms summed before they meet the charge: one adder after the late cell events
-            Expr delta = used.resize(w).sub(freed.resize(w)).sub(returned.resize(w)).sub(storedCost);
-            Expr afterReturn = Hw.mux(withData.get(v), c.add(delta.add(dataCmdCostLit)),
-                    c.add(delta.add(cmdCostLit)));
-            c.set(Hw.mux(out, afterReturn, c.add(delta)));
+            Reg e = near.get(v);
+            Expr d = delta.get(v);
+            Expr data = withData.get(v);
+            int[] adds = {0, cmdCost, dataCmdCost}; // nothing returned, a command returned, one with data
+            List<Expr> nextCharge = new ArrayList<>();
+            List<Expr> nextNear = new ArrayList<>();
+            List<Expr> step = new ArrayList<>();
+            for (int a : adds) {
+                Expr da = signExtend(d, ew + 1).add(a); // -m .. m
+                nextCharge.add(addSmall(c, da));
+                nextNear.add(clampedDistance(c, d, a, m, ew));
+                Expr ee = signExtend(e, ew + 1);
+                step.add(positivePart(ee.add(da)).sub(positivePart(ee)).resize(ew));
+            }
+            c.set(Hw.mux(out, Hw.mux(data, nextCharge.get(2), nextCharge.get(1)), nextCharge.get(0)));
+            e.set(Hw.mux(out, Hw.mux(data, nextNear.get(2), nextNear.get(1)), nextNear.get(0)));
+            stepWithout.add(step.get(0));
+            stepWith.add(Hw.mux(data, step.get(2), step.get(1)));
             Reg plain = owedPlain.get(v);
-            Reg data = owedData.get(v);
-            plain.set(Hw.upDown(plain, List.of(stored.and(cmdStored.field("data").not())),
-                    List.of(out.and(pickData.not()))));
-            data.set(Hw.upDown(data, List.of(stored.and(cmdStored.field("data"))), List.of(out.and(pickData))));
+            Reg dataCount = owedData.get(v);
+            Expr plainOut = out.and(pickData.not());
+            Expr dataOut = out.and(pickData);
+            plain.set(Hw.upDown(plain, List.of(storedPlain.get(v)), List.of(plainOut)));
+            plainOwed.get(v).set(nonZeroAfter(plain, storedPlain.get(v), plainOut));
+            dataCount.set(Hw.upDown(dataCount, List.of(storedData.get(v)), List.of(dataOut)));
+            dataOwed.get(v).set(nonZeroAfter(dataCount, storedData.get(v), dataOut));
         }
+        // S's change this cycle (+ m), for no return and for a return to each VC: sums of four small terms
+        Expr noReturn = Hw.lit(ew, m);
+        for (Expr st : stepWithout) {
+            noReturn = noReturn.add(st);
+        }
+        List<Expr> withReturn = new ArrayList<>();
+        for (int v = 0; v < SueMeta.VCS; v++) {
+            Expr sum = Hw.lit(ew, m);
+            for (int u = 0; u < SueMeta.VCS; u++) {
+                sum = sum.add(u == v ? stepWith.get(u) : stepWithout.get(u));
+            }
+            withReturn.add(sum);
+        }
+        sumStep.set(Hw.mux(giveBack, Hw.select(withReturn, pick), noReturn));
+        // the next cycle's sumLag is this cycle's S, and its window compares it with constants
+        sumLag.set(addSmall(sumLag, sumStep.resize(ew + 1).sub(m)));
+        for (int i = 0; i < win; i++) {
+            List<Expr> options = new ArrayList<>();
+            for (int step = 0; step <= 2 * m; step++) {
+                options.add(atMost(sumLag, winBase + i - (step - m)));
+            }
+            window.get(i).set(pickBy(options, sumStep));
+        }
+
         Reg relValidReg = reg("rel_valid_reg", 1, 0);
         Reg relVcReg = reg("rel_vc_reg", 2, 0);
         Reg relDataReg = reg("rel_data_reg", 1, 0);
@@ -201,26 +286,76 @@ public final class BufferCredits extends Component {
         release.field("data").set(relDataReg);
     }
 
-    /** {@code x} + the cost of a return (with data or without) {@code <= limit}, as compares with constants. */
-    private Expr fitsWithReturn(Expr x, long limit, Expr withData) {
-        return Hw.mux(withData, atMost(x, limit - config.cmdCost() - config.dataCost()),
-                atMost(x, limit - config.cmdCost()));
+    /**
+     * {@code c + d - reserve} clamped to -m .. m (ew bits, signed), d the register {@code delta} (signed) plus
+     * {@code add}: compares of c with constants chosen by delta, and the low bits of the sum for the values between.
+     */
+    private Expr clampedDistance(Expr c, Expr delta, int add, int m, int ew) {
+        int reserve = config.reserve();
+        int lo = -(3 + config.cmdCost() + config.dataCost()); // delta's range: lo .. 1
+        List<Expr> above = new ArrayList<>();
+        List<Expr> below = new ArrayList<>();
+        for (int x = lo; x <= 1; x++) {
+            above.add(atLeast(c, (long) reserve + m - x - add));
+            below.add(atMost(c, (long) reserve - m - x - add));
+        }
+        Expr index = signExtend(delta, ew + 1).sub(lo).resize(Hw.log2Up(2L - lo));
+        Expr mid = c.resize(ew).add(delta).add(Hw.lit(ew, Math.floorMod(add - reserve, 1 << ew))); // exact in -m .. m
+        return Hw.mux(pickBy(above, index), Hw.lit(ew, m), Hw.mux(pickBy(below, index), Hw.lit(ew, -m), mid));
     }
 
-    /**
-     * S + min(c, reserve) + cost {@code <=} shared + reserve, i.e. S {@code <=} shared - cost + max(0, reserve - c),
-     * where it matters (c + cost above the reserve, so reserve - c below cost): the OR over j in 0..cost-1 of
-     * "reserve - c reaches j" and S {@code <=} shared - cost + j, each a compare with a constant.
-     */
-    private Expr fitsShared(Expr c, Expr overSum, int cost) {
-        Expr fits = atMost(overSum, (long) config.shared() - cost);
-        for (int j = 1; j < cost; j++) {
-            fits = fits.or(atMost(c, config.reserve() - j).and(atMost(overSum, (long) config.shared() - cost + j)));
+    /** {@code x + d}, d small and signed: the low bits added, the rest x's high part, plus one or minus one. */
+    private static Expr addSmall(Expr x, Expr d) {
+        int lw = d.width();
+        if (x.width() <= lw + 1) {
+            return x.add(signExtend(d, x.width()).resize(x.width()));
         }
-        return fits;
+        Expr low = x.resize(lw).resize(lw + 2).add(signExtend(d, lw + 2)); // -2^(lw-1) .. 2^lw + 2^(lw-1) - 1
+        Expr high = x.bits(x.width() - 1, lw);
+        Expr carry = low.bits(lw + 1, lw);
+        Expr newHigh = Hw.mux(carry.eq(1), high.add(1), Hw.mux(carry.eq(3), high.sub(1), high));
+        return Hw.cat(newHigh, low.resize(lw));
+    }
+
+    /** {@code options[index]} as a tree of multiplexers by the index's bits (index within the list). */
+    private static Expr pickBy(List<Expr> options, Expr index) {
+        List<Expr> level = new ArrayList<>(options);
+        for (int b = 0; level.size() > 1; b++) {
+            List<Expr> next = new ArrayList<>();
+            for (int i = 0; i < level.size(); i += 2) {
+                next.add(i + 1 < level.size() ? Hw.mux(index.bit(b), level.get(i + 1), level.get(i)) : level.get(i));
+            }
+            level = next;
+        }
+        return level.get(0);
+    }
+
+    /** {@code count + up - down != 0}, from compares of the register and the one-bit terms. */
+    private static Expr nonZeroAfter(Expr count, Expr up, Expr down) {
+        Expr zero = count.eq(0).and(up.eq(down)).or(count.eq(1).and(down).and(up.not()));
+        return zero.not();
+    }
+
+    private static Expr signExtend(Expr x, int width) {
+        if (width <= x.width()) {
+            return x.resize(width);
+        }
+        return Hw.cat(Hw.mux(x.msb(), Hw.ones(width - x.width()), Hw.zeros(width - x.width())), x);
+    }
+
+    /** max(0, x), x signed. */
+    private static Expr positivePart(Expr x) {
+        return Hw.mux(x.msb(), Hw.zeros(x.width()), x);
+    }
+
+    private static Expr atLeast(Expr x, long limit) {
+        return limit <= 0 ? Hw.bool(true) : atMost(x, limit - 1).not();
     }
 
     private static Expr atMost(Expr x, long limit) {
+        if (limit >= (1L << x.width()) - 1) {
+            return Hw.bool(true);
+        }
         return limit < 0 ? Hw.bool(false) : x.le(Hw.lit(x.width(), limit));
     }
 

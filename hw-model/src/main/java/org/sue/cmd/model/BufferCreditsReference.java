@@ -15,6 +15,7 @@ public final class BufferCreditsReference {
     private final long[] owedData = new long[SueMeta.VCS];
     private int last = SueMeta.VCS - 1;
     private Release output; // registered: seen the cycle after the decision
+    private int[] pending; // the events of the cycle before: the block registers them on entry
 
     public BufferCreditsReference(BufferCredits.Config config) {
         this.config = config;
@@ -29,9 +30,19 @@ public final class BufferCreditsReference {
     /**
      * One clock edge. {@code usedVc}: the VC of the cell handed out this cycle or -1; {@code storedVc}: the VC of the
      * command that entered its queue or -1, {@code storedData}: it has data; {@code freedVc}: the VC of the cell freed
-     * this cycle or -1; {@code returned} more cells freed on {@code returnedVc}.
+     * this cycle or -1; {@code returned} more cells freed on {@code returnedVc}. The events count from the next
+     * cycle's edge: the block registers them as they come.
      */
     public void cycle(int usedVc, int storedVc, boolean storedData, int freedVc, int returnedVc, int returned) {
+        int[] now = pending;
+        pending = new int[] {usedVc, storedVc, storedData ? 1 : 0, freedVc, returnedVc, returned};
+        decide();
+        if (now != null) {
+            apply(now[0], now[1], now[2] == 1, now[3], now[4], now[5]);
+        }
+    }
+
+    private void decide() {
         long reserve = config.reserve();
         long sharedUsed = 0;
         for (int v = 0; v < SueMeta.VCS; v++) {
@@ -60,6 +71,9 @@ public final class BufferCreditsReference {
                 owedPlain[pick]--;
             }
         }
+    }
+
+    private void apply(int usedVc, int storedVc, boolean storedData, int freedVc, int returnedVc, int returned) {
         if (usedVc >= 0) {
             charge[usedVc]++;
         }
