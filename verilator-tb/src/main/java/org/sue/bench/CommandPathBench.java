@@ -7,6 +7,7 @@ import java.util.function.BiConsumer;
 import org.sue.cmd.CommandPath;
 import org.sue.cmd.CommandTable;
 import org.sue.cmd.model.CommandCodec;
+import org.sue.cmd.model.XpuCredits;
 import org.sue.cmd.tb.CommandSender;
 import org.sue.cmd.tb.Eligibility;
 import org.sue.core.Design;
@@ -35,6 +36,8 @@ import org.sue.sim.Simulator;
  * <li>{@code cmdpath_drain_bytes_per_cycle_<size>_<dests>}: PDU bytes per cycle while a full buffer drains into a
  * link that takes a beat every cycle (the bus carries 2N / 8 = 128 bytes).
  * <li>{@code cmd_latency_cycles}: a single command into the idle path, from its tx beat to the first PDU beat.
+ * <li>{@code cmd_credit_loop_cycles}: the same command's tx beat to its credit on {@code tx_credit} (the loop the
+ * XPU's credits must cover, inside SUE).
  * <li>{@code cmdpath_cells}, {@code _ffs}, {@code _mem_bits}: Yosys on the default configuration.
  * </ul>
  */
@@ -66,7 +69,9 @@ final class CommandPathBench {
                         + " of %d%n", size, dests, bytes, 2 * config.dataWidth() / 8);
             }
         }
-        put.accept("cmd_latency_cycles", (double) latency(config));
+        long[] lone = loneCommand(config);
+        put.accept("cmd_latency_cycles", (double) lone[0]);
+        put.accept("cmd_credit_loop_cycles", (double) lone[1]);
         SimSpeedBench.measure(speedCase(), out, put, 2, true);
         FramingBench.synthFigures("cmdpath", Design.elaborate(new CommandPath(config)), out, put);
     }
@@ -208,7 +213,8 @@ final class CommandPathBench {
     }
 
     /** Cycles from a lone command's tx beat to the first beat of its PDU on m_axis. */
-    static long latency(CommandPath.Config config) {
+    /** A single command into the idle path: {its tx beat to the first PDU beat, its tx beat to its credit back}. */
+    static long[] loneCommand(CommandPath.Config config) {
         Simulator sim = start(config);
         sim.poke("m_axis_tready", 1);
         CommandSender xpu = new CommandSender(sim, config.dataWidth(), config.cmdCredits(), config.dataCredits());
@@ -217,14 +223,18 @@ final class CommandPathBench {
         sim.step(20); // idle
         long sent = sim.cycle();
         xpu.add(3, 0, command(new Random(1), 16));
-        while (pdus.firstBeatCycle() < 0) {
+        long creditBack = -1;
+        while (pdus.firstBeatCycle() < 0 || creditBack < 0) {
+            if (creditBack < 0 && xpu.firstBeatCycle() >= 0 && XpuCredits.cmdVc(sim.peek("tx_credit")) >= 0) {
+                creditBack = sim.cycle();
+            }
             xpu.drive(null, 100);
             sim.step();
             if (sim.cycle() > sent + 1000) {
-                throw new IllegalStateException("command path bench: the lone command never came out");
+                throw new IllegalStateException("command path bench: the lone command or its credit never came out");
             }
         }
-        return pdus.firstBeatCycle() - xpu.firstBeatCycle();
+        return new long[] {pdus.firstBeatCycle() - xpu.firstBeatCycle(), creditBack - xpu.firstBeatCycle()};
     }
 
     private static double round(double v) {
