@@ -41,8 +41,11 @@ public final class DefaultDesigns {
 
     public static Map<String, Supplier<Component>> all() {
         Map<String, Supplier<Component>> m = new LinkedHashMap<>();
-        // the whole instance, what scripts/generate writes; first, so that its long synthesis starts first
+        // the whole instance, what scripts/generate writes, and the other two configurations: first, so that their
+        // syntheses (Yosys takes minutes on each) start first when the designs are worked through in parallel
         m.put("sue_instance", () -> new SueInstance(SueInstance.Config.defaults()));
+        m.put("sue_instance_w512_gen2", () -> new SueInstance(gen2Instance())); // 512-bit AFH Gen2
+        m.put("sue_instance_small", () -> new SueInstance(smallInstance())); // for FPGA experiments
         m.put("command_fifo", () -> new SyncFifo(new SyncFifo.Config(512, 64)));
         m.put("credit_counter", () -> new CreditCounter(new CreditCounter.Config(1024, 8)));
         m.put("transport_tx", () -> new TransportTx(TransportConfig.defaults(1024)));
@@ -65,8 +68,6 @@ public final class DefaultDesigns {
                 CommandTable.example(), 64, 32)));
         // the transmit command path, its packing buffer on QueueStore (1024-bit cells, 512 KiB)
         m.put("cmd_path_n512", () -> new CommandPath(CommandPath.Config.defaults(CommandTable.example())));
-        m.put("sue_instance_w512_gen2", () -> new SueInstance(gen2Instance())); // 512-bit AFH Gen2
-        m.put("sue_instance_small", () -> new SueInstance(smallInstance())); // for FPGA experiments
         // the transport's receive side: 1024 sources, expected PSNs in RAM
         m.put("transport_rx_w1024", () -> new TransportRx(TransportConfig.defaults(1024)));
         // Link Layer Retry, the 800G / 40 m profile on the 1024-bit bus
@@ -82,7 +83,7 @@ public final class DefaultDesigns {
 
     /**
      * Designs the test suite lints and elaborates but does not synthesise on their own: the first five are, module
-     * for module, blocks of {@code sue_instance}, whose synthesis covers them (Yosys on the instance takes about nine
+     * for module, blocks of {@code sue_instance}, whose synthesis covers them (Yosys on the instance takes about twelve
      * CPU minutes; the five alone took another thirteen); {@code sue_tx_w512_gen2c} is, module for module, the
      * transmitter of {@code sue_instance_w512_gen2}.
      */

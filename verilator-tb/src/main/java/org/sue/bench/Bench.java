@@ -8,6 +8,10 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.Supplier;
 import org.sue.core.Component;
 import org.sue.core.Design;
@@ -76,16 +80,7 @@ public final class Bench {
         SueBench.measure(Bench::put, out);
 
         // 10. timing depth: every default design (the SUE instances included) mapped to 6-input LUTs
-        for (Map.Entry<String, Supplier<Component>> e : DefaultDesigns.all().entrySet()) {
-            VerilogEmitter.Result rtl = VerilogEmitter.emit(Design.elaborate(e.getValue().get()),
-                    out.resolve("lut6-" + e.getKey()));
-            Yosys.LutDepth d = Yosys.lut6(rtl.files(), rtl.topModule());
-            put("lut6_depth_" + e.getKey(), d.levels());
-            put("lut6_luts_" + e.getKey(), d.luts());
-            put("lut6_ffs_" + e.getKey(), d.flipFlops());
-            System.out.printf("lut6 %-26s %3d levels %8d LUTs %7d flip-flops%n", e.getKey(), d.levels(), d.luts(),
-                    d.flipFlops());
-        }
+        timingDepth(out);
 
         Map<String, Object> json = new LinkedHashMap<>();
         Path file = Path.of("build", "bench.json");
@@ -101,6 +96,41 @@ public final class Bench {
         System.out.println("wrote " + file + " (" + jvmCycles + " cycles replayed per run, best of 3; vector parsing and builds excluded)");
         System.out.printf("jvm_cycles_per_s=%d verilator_cycles_per_s=%d ratio=%.3f%n", Math.round(best),
                 Math.round(vbest), best / vbest);
+    }
+
+    /**
+     * {@code lut6_depth_<design>}, {@code lut6_luts_<design>}, {@code lut6_ffs_<design>} for every default design.
+     * Yosys is single-threaded and an instance takes it about 20 minutes and 6 GB, so the designs are mapped on up to
+     * three cores at once, in {@link DefaultDesigns#all()}'s order (the instances first).
+     */
+    private static void timingDepth(Path out) {
+        Map<String, Supplier<Component>> designs = DefaultDesigns.all();
+        ExecutorService pool = Executors.newFixedThreadPool(Math.min(3, Runtime.getRuntime().availableProcessors()));
+        Map<String, Future<Yosys.LutDepth>> runs = new LinkedHashMap<>();
+        for (String name : designs.keySet()) {
+            runs.put(name, pool.submit(() -> {
+                VerilogEmitter.Result rtl = VerilogEmitter.emit(Design.elaborate(designs.get(name).get()),
+                        out.resolve("lut6-" + name));
+                Yosys.LutDepth d = Yosys.lut6(rtl.files(), rtl.topModule());
+                System.out.printf("lut6 %-26s %3d levels %8d LUTs %7d flip-flops%n", name, d.levels(), d.luts(),
+                        d.flipFlops());
+                return d;
+            }));
+        }
+        pool.shutdown();
+        for (Map.Entry<String, Future<Yosys.LutDepth>> run : runs.entrySet()) {
+            String name = run.getKey();
+            Yosys.LutDepth d;
+            try {
+                d = run.getValue().get();
+            } catch (InterruptedException | ExecutionException e) {
+                pool.shutdownNow();
+                throw new IllegalStateException("LUT6 mapping of " + name + " failed", e);
+            }
+            put("lut6_depth_" + name, d.levels());
+            put("lut6_luts_" + name, d.luts());
+            put("lut6_ffs_" + name, d.flipFlops());
+        }
     }
 
     static Design crcDesign() {

@@ -170,7 +170,8 @@ public final class SueBench {
             System.out.printf("sue: slow receiving XPUs, flow control %s: %d receive-FIFO overflow drops%n", key,
                     drops);
         }
-        SueInstance.Config plain = SmallInstance.withCbfc(f).withCbfc(null);
+        // per-VC receive FIFOs of 512 beats (32 KiB): each must hold the 2 x BDP case's 200 credits of 128 bytes
+        SueInstance.Config plain = SmallInstance.withCbfc(f).withCbfc(null).withRxVcFifoDepth(512);
         double base = utilisation(plain);
         int bdp = 100;
         for (double k : new double[] {0.5, 1, 2}) {
