@@ -4,16 +4,20 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
- * Generic Yosys synthesis ({@code synth -top X}, flattened) of generated Verilog, for latch checks and area/depth
- * figures. A first pass that stops before memory mapping counts the memories that were inferred as RAM and lists
- * them by name and shape.
+ * Yosys on generated Verilog, for latch checks and area/depth figures. Three depths of run, each flattened: the
+ * elaboration ({@link #elaborate}: the front end and {@code proc}, where Yosys infers latches, then a structural
+ * check), the gate-level synthesis that continues from it ({@link #synth}), and the gate-level synthesis of a top
+ * module around its submodules kept as black boxes ({@link #synthTopModule}). Each lists the memories inferred as RAM
+ * by name and shape, counted before memory_collect turns them into cells.
  */
 public final class Yosys {
     private Yosys() {
@@ -22,57 +26,98 @@ public final class Yosys {
     private static final Pattern CELL_LINE = Pattern.compile("^\\s+(\\$?[\\w$]+)\\s+(\\d+)\\s*$");
     private static final Pattern CELLS = Pattern.compile("Number of cells:\\s+(\\d+)");
     private static final Pattern LTP = Pattern.compile("Longest topological path in \\S+ \\(length=(\\d+)\\)");
+    /** A word-level cell type as {@code stat -width} lists it: {@code $dff_32} is a 32-bit flip-flop. */
+    private static final Pattern WIDTH_SUFFIX = Pattern.compile("_(\\d+)$");
 
+    /**
+     * The whole design flattened to word-level cells, as far as every later synthesis step starts from: latches (Yosys
+     * infers them in {@code proc} and nowhere later), multiple drivers and logic loops ({@code check -assert} fails
+     * the run on either), flip-flop bits and memories. {@code cells} counts word-level cells; no depth (-1). Seconds
+     * where {@link #synth} takes minutes on an instance.
+     */
+    public static SynthReport elaborate(List<Path> files, String top) {
+        return run(readVerilog(files), top, false, false);
+    }
+
+    /**
+     * {@code synth -flatten} of the whole design except memory_map (inferred RAMs stay $mem cells, as a real flow maps
+     * them to SRAM or block RAM, so flip-flop and cell counts are logic only), then {@code ltp -noff} for the depth.
+     */
     public static SynthReport synth(List<Path> files, String top) {
-        StringBuilder script = new StringBuilder(readVerilog(files));
-        // RAMs first: stat counts the inferred memories (and their bits) before memory_collect turns them into cells
-        script.append("hierarchy -top ").append(top).append('\n')
-                .append("proc; flatten; opt -fast; tee -o mem.stat stat; tee -q -o mems.il dump m:*\n")
-                .append("design -reset\n").append(readVerilog(files));
-        // synth's own script, except memory_map: inferred RAMs stay $mem cells (a real flow maps them to SRAM or
-        // block RAM), so flip-flop and cell counts are logic only and large tables do not explode into flip-flops.
-        // No opt between techmap and abc: on the gate netlist of an instance it took a third of the run, and abc
-        // merges and folds the same gates itself
-        script.append("synth -flatten -top ").append(top).append(" -run begin:fine\n")
-                .append("opt -fast -full; opt -full; techmap; abc -fast; opt -fast\n")
-                .append("synth -top ").append(top).append(" -run check\n")
-                .append("tee -o synth.stat stat\n")
-                .append("tee -o ltp.txt ltp -noff\n");
+        return run(readVerilog(files), top, true, true);
+    }
+
+    /**
+     * {@link #synth} of the top module alone: its submodules are read as black boxes (ports only), so this is the glue
+     * that joins blocks synthesised on their own, in seconds. No depth (-1): a black box looks like a path from every
+     * input to every output, so ltp would see loops everywhere.
+     */
+    public static SynthReport synthTopModule(List<Path> files, String top) {
+        String topFile = top + ".v";
+        if (files.stream().noneMatch(f -> f.getFileName().toString().equals(topFile))) {
+            throw new IllegalArgumentException("no file " + topFile + " for the top module among " + files);
+        }
+        StringBuilder read = new StringBuilder();
+        for (Path f : files) {
+            read.append(f.getFileName().toString().equals(topFile) ? "read_verilog -sv " : "read_verilog -sv -lib ")
+                    .append(f.toAbsolutePath()).append('\n');
+        }
+        return run(read.toString(), top, true, false);
+    }
+
+    private static SynthReport run(String read, String top, boolean gates, boolean depth) {
+        StringBuilder script = new StringBuilder(read).append("hierarchy -top ").append(top).append('\n')
+                .append("proc; flatten; check -assert\n")
+                .append("tee -o elab.stat stat -width; tee -q -o mems.il dump m:*\n");
+        if (gates) {
+            // synth's own script from where the elaboration left it, except memory_map. No opt between techmap and
+            // abc: on the gate netlist of an instance it took a third of the run, and abc merges and folds the same
+            // gates itself
+            script.append("synth -flatten -top ").append(top).append(" -run coarse:fine\n")
+                    .append("opt -fast -full; opt -full; techmap; abc -fast; opt -fast\n")
+                    .append("synth -top ").append(top).append(" -run check\n")
+                    .append("tee -o synth.stat stat\n");
+        }
+        if (depth) {
+            script.append("tee -o ltp.txt ltp -noff\n");
+        }
         try {
             Run run = run("yosys", top, script.toString(), 1800);
             Path dir = run.dir();
             String log = Files.exists(dir.resolve("yosys.log")) ? Files.readString(dir.resolve("yosys.log"))
                     : run.out().text();
-            String stat = Files.readString(dir.resolve("synth.stat"));
-            String memStat = Files.readString(dir.resolve("mem.stat"));
-            String ltp = Files.readString(dir.resolve("ltp.txt"));
+            String elabStat = Files.readString(dir.resolve("elab.stat"));
+            String stat = gates ? Files.readString(dir.resolve("synth.stat")) : elabStat;
             Map<String, Integer> types = cellTypes(stat);
             int ffs = 0;
             int latches = 0;
             for (Map.Entry<String, Integer> e : types.entrySet()) {
                 String t = e.getKey().toUpperCase();
+                Matcher w = WIDTH_SUFFIX.matcher(t);
+                int bits = e.getValue() * (!gates && w.find() ? Integer.parseInt(w.group(1)) : 1);
                 if (t.contains("DFF")) {
-                    ffs += e.getValue();
-                } else if (t.contains("DLATCH") || t.startsWith("$_SR_") || t.equals("$SR")) {
-                    latches += e.getValue();
+                    ffs += bits;
+                } else if (t.contains("DLATCH") || t.matches("\\$_?SR(_.*)?")) {
+                    latches += bits;
                 }
             }
             if (log.contains("Latch inferred")) {
                 latches = Math.max(latches, 1);
             }
-            Matcher mc = Pattern.compile("Number of memories:\\s+(\\d+)").matcher(memStat);
+            Matcher mc = Pattern.compile("Number of memories:\\s+(\\d+)").matcher(elabStat);
             int memories = mc.find() ? Integer.parseInt(mc.group(1)) : 0;
             long memBits = 0;
-            Matcher mb = Pattern.compile("Number of memory bits:\\s+(\\d+)").matcher(memStat);
+            Matcher mb = Pattern.compile("Number of memory bits:\\s+(\\d+)").matcher(elabStat);
             if (mb.find()) {
                 memBits = Long.parseLong(mb.group(1));
             }
             Map<String, SynthReport.Memory> memoryShapes = memories(Files.readString(dir.resolve("mems.il")));
             Matcher c = CELLS.matcher(stat);
             int cells = c.find() ? Integer.parseInt(c.group(1)) : -1;
-            Matcher l = LTP.matcher(ltp);
-            int depth = l.find() ? Integer.parseInt(l.group(1)) : -1;
-            return new SynthReport(top, cells, ffs, latches, depth, memories, memBits, memoryShapes, types, log);
+            Matcher l = LTP.matcher(depth ? Files.readString(dir.resolve("ltp.txt")) : "");
+            int levels = l.find() ? Integer.parseInt(l.group(1)) : -1;
+            deleteRun(dir);
+            return new SynthReport(top, cells, ffs, latches, levels, memories, memBits, memoryShapes, types, log);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -100,6 +145,7 @@ public final class Yosys {
             int ffs = types.entrySet().stream().filter(e -> e.getKey().toUpperCase().contains("DFF"))
                     .mapToInt(Map.Entry::getValue).sum();
             Matcher l = LTP.matcher(Files.readString(dir.resolve("ltp.txt")));
+            deleteRun(dir);
             return new LutDepth(top, l.find() ? Integer.parseInt(l.group(1)) : -1, luts, ffs);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -128,6 +174,15 @@ public final class Yosys {
                     + out.tail(30));
         }
         return new Run(dir, out);
+    }
+
+    /** A run's directory once its figures are read (a failed run's stays, for its log and script). */
+    private static void deleteRun(Path dir) throws IOException {
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(f);
+            }
+        }
     }
 
     /** The RTLIL {@code memory} lines of a dump: flattened name (instance path, dot-separated) to its shape. */

@@ -2,9 +2,11 @@ package org.sue.verilator;
 
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.BiFunction;
 import java.util.function.Supplier;
 import org.sue.core.Design;
 import org.sue.gen.DefaultDesigns;
@@ -13,14 +15,15 @@ import org.sue.gen.VerilogEmitter;
 /**
  * The default designs' Verilog and Yosys reports, each made once per test JVM: {@link GeneratedRtlQualityTest} checks
  * every design, and the synthesis tests that look inside one ({@link SueInstanceSynthTest},
- * {@link TransportRxSynthTest}) read the same report instead of running Yosys again on the same Verilog (the default
- * SueInstance alone takes about nine CPU minutes). A second caller for a design waits for the first.
+ * {@link TransportRxSynthTest}) read the same report instead of running Yosys again on the same Verilog. A second
+ * caller for a design waits for the first.
  */
 final class DefaultDesignRtl {
     static final Path OUT = Path.of("target", "quality").toAbsolutePath();
 
     private static final Map<String, CompletableFuture<VerilogEmitter.Result>> VERILOG = new HashMap<>();
     private static final Map<String, CompletableFuture<SynthReport>> SYNTH = new HashMap<>();
+    private static final Map<String, CompletableFuture<SynthReport>> ELABORATION = new HashMap<>();
 
     private DefaultDesignRtl() {
     }
@@ -31,16 +34,23 @@ final class DefaultDesignRtl {
                 OUT.resolve(name)));
     }
 
-    /** Yosys on {@link #verilog}; prints how long it took. */
+    /** {@link Yosys#synth} on {@link #verilog}; prints how long it took. */
     static SynthReport synth(String name) {
+        return once(SYNTH, name, () -> timed("synth", name, Yosys::synth));
+    }
+
+    /** {@link Yosys#elaborate} on {@link #verilog}; prints how long it took. */
+    static SynthReport elaboration(String name) {
+        return once(ELABORATION, name, () -> timed("elaborate", name, Yosys::elaborate));
+    }
+
+    private static SynthReport timed(String what, String name, BiFunction<List<Path>, String, SynthReport> yosys) {
         VerilogEmitter.Result r = verilog(name);
-        return once(SYNTH, name, () -> {
-            long t0 = System.nanoTime();
-            SynthReport s = Yosys.synth(r.files(), r.topModule());
-            System.out.printf("[yosys] %s: %.0f s, %d cells, %d flip-flops, %d memory bits%n", name,
-                    (System.nanoTime() - t0) / 1e9, s.cells(), s.flipFlops(), s.memoryBits());
-            return s;
-        });
+        long t0 = System.nanoTime();
+        SynthReport s = yosys.apply(r.files(), r.topModule());
+        System.out.printf("[yosys %s] %s: %.0f s, %d cells, %d flip-flop bits, %d memory bits%n", what, name,
+                (System.nanoTime() - t0) / 1e9, s.cells(), s.flipFlops(), s.memoryBits());
+        return s;
     }
 
     private static <T> T once(Map<String, CompletableFuture<T>> made, String name, Supplier<T> make) {

@@ -2,11 +2,15 @@ package org.sue.verilator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
@@ -27,19 +31,52 @@ import org.sue.net.HeaderFormat;
 class GeneratedRtlQualityTest {
     static final Path OUT = Path.of("target", "quality").toAbsolutePath();
 
+    /**
+     * Lint of the whole hierarchy, then Yosys: synthesised whole to gates, or, for the designs made of blocks that are
+     * synthesised whole elsewhere ({@link DefaultDesigns#topModuleSynthesisOnly}), elaborated whole (latches, drivers,
+     * loops) and their top module synthesised around its blocks.
+     */
     @TestFactory
     Stream<DynamicTest> everyDefaultDesignIsLintCleanAndLatchFree() {
         return InParallel.tests(List.copyOf(DefaultDesigns.all().keySet()), name -> name, name -> {
             VerilogEmitter.Result r = DefaultDesignRtl.verilog(name);
-            // the whole hierarchy at once, so that instances and their modules are checked together
             assertEquals(List.of(), VerilatorLint.lint(r.files(), r.topModule()), "lint of " + r.files());
-            if (DefaultDesigns.synthesisedInside().contains(name)) {
-                return; // its modules are synthesised inside sue_instance
-            }
-            SynthReport s = DefaultDesignRtl.synth(name); // shared with the synthesis tests that look inside
+            boolean whole = !DefaultDesigns.topModuleSynthesisOnly().contains(name);
+            // shared with the synthesis tests that look inside
+            SynthReport s = whole ? DefaultDesignRtl.synth(name) : DefaultDesignRtl.elaboration(name);
             assertEquals(0, s.latches(), r.topModule() + " infers latches: " + s.cellTypes());
             assertTrue(s.cells() > 0 && s.flipFlops() > 0, r.topModule() + " synthesised to " + s.cells() + " cells");
+            if (!whole) {
+                SynthReport top = Yosys.synthTopModule(r.files(), r.topModule());
+                assertEquals(0, top.latches(), r.topModule() + " around its blocks infers latches: " + top.cellTypes());
+            }
         });
+    }
+
+    /** What {@link DefaultDesigns#topModuleSynthesisOnly} leaves out of gate-level synthesis is synthesised elsewhere. */
+    @Test
+    void everyKindOfModuleIsSynthesisedWholeInSomeDesign() {
+        Set<String> synthesised = new TreeSet<>();
+        DefaultDesigns.all().keySet().stream().filter(n -> !DefaultDesigns.topModuleSynthesisOnly().contains(n))
+                .forEach(n -> DefaultDesignRtl.verilog(n).files().forEach(f -> synthesised.add(kind(f))));
+        List<String> missing = new ArrayList<>();
+        for (String name : DefaultDesigns.topModuleSynthesisOnly()) {
+            VerilogEmitter.Result r = DefaultDesignRtl.verilog(name);
+            for (Path f : r.files()) {
+                if (!f.getFileName().toString().equals(r.topModule() + ".v") && !synthesised.contains(kind(f))) {
+                    missing.add(name + ": " + f.getFileName());
+                }
+            }
+        }
+        assertEquals(List.of(), missing, "modules whose kind no design synthesised whole has; kinds there: "
+                + synthesised);
+    }
+
+    /** A module's kind, the component class it comes from: its name up to the first parameter. */
+    private static String kind(Path verilogFile) {
+        String module = verilogFile.getFileName().toString().replaceFirst("\\.v$", "");
+        int parameters = module.indexOf('_');
+        return parameters < 0 ? module : module.substring(0, parameters);
     }
 
     @TestFactory
@@ -121,7 +158,7 @@ class GeneratedRtlQualityTest {
     }
 
     @Test
-    void theChecksCatchALatchAndAnUnusedSignal() throws Exception {
+    void theChecksCatchALatchADoubleDriverAndAnUnusedSignal() throws Exception {
         Path dir = Files.createDirectories(OUT.resolve("bad"));
         Path latch = dir.resolve("has_latch.v");
         Files.writeString(latch, """
@@ -132,6 +169,36 @@ class GeneratedRtlQualityTest {
                 endmodule
                 """);
         assertTrue(Yosys.synth(List.of(latch), "has_latch").latches() > 0, "incomplete always @* is a latch");
+        assertEquals(4, Yosys.elaborate(List.of(latch), "has_latch").latches(), "four latch bits after proc");
+        Path around = dir.resolve("latch_around_block.v");
+        Files.writeString(around, """
+                module latch_around_block(input wire en, input wire [3:0] d, output reg [3:0] q);
+                  wire [3:0] b;
+                  block u(.d(d), .q(b));
+                  always @(*) begin
+                    if (en) q = b;
+                  end
+                endmodule
+                """);
+        Path block = dir.resolve("block.v");
+        Files.writeString(block, """
+                module block(input wire [3:0] d, output wire [3:0] q);
+                  assign q = ~d;
+                endmodule
+                """);
+        SynthReport top = Yosys.synthTopModule(List.of(block, around), "latch_around_block");
+        assertTrue(top.latches() > 0, "a latch in the top module around a black box: " + top.cellTypes());
+        assertEquals(1, top.cellTypes().getOrDefault("block", 0), "the block stays a black box: " + top.cellTypes());
+        Path doubleDriven = dir.resolve("double_driver.v");
+        Files.writeString(doubleDriven, """
+                module double_driver(input wire a, input wire b, output wire y);
+                  assign y = a;
+                  assign y = b;
+                endmodule
+                """);
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> Yosys.elaborate(List.of(doubleDriven), "double_driver"));
+        assertTrue(e.getMessage().contains("double_driver") && e.getMessage().contains("problem"), e.getMessage());
         Path unused = dir.resolve("has_unused.v");
         Files.writeString(unused, """
                 module has_unused(input wire [3:0] a, output wire [1:0] y);

@@ -3,6 +3,7 @@ package org.sue.verilator;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 import org.sue.cmd.PackingBuffer;
 import org.sue.core.Design;
@@ -23,8 +24,9 @@ class PackingBufferSynthTest {
 
     @Test
     void sharedBufferIsRamAndFlipFlopsDoNotGrowWithDestinations() {
+        CompletableFuture<SynthReport> manyRun = CompletableFuture.supplyAsync(() -> synth(1024)); // Yosys is one thread
         SynthReport few = synth(16);
-        SynthReport many = synth(1024);
+        SynthReport many = manyRun.join();
         long cellStore = 256L * 512;
         // cells, cell_link, cmd_info, next_cmd, queue_state, and the FIFOs' memories
         assertTrue(few.memories() >= 5, few.memories() + " memories inferred: " + few.cellTypes());

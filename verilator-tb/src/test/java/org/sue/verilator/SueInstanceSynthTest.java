@@ -21,7 +21,7 @@ class SueInstanceSynthTest {
     void retransmitStorePsnTablesAndReplayBufferAreRam() {
         SueInstance.Config config = SueInstance.Config.defaults(); // as DefaultDesigns' sue_instance
         assertEquals(new SueInstance(config).moduleName(), DefaultDesignRtl.verilog("sue_instance").topModule());
-        SynthReport s = DefaultDesignRtl.synth("sue_instance"); // the quality test's synthesis, run once
+        SynthReport s = DefaultDesignRtl.elaboration("sue_instance"); // the quality test's, run once
         TransportConfig t = config.transport();
         int d = t.destinations();
         int beats = t.storeBeats();
@@ -43,8 +43,8 @@ class SueInstanceSynthTest {
         assertEquals(s.memories(), m.size(), "every memory listed");
         assertEquals(s.memoryBits(), listed, "the listed memories' bits add up to Yosys' count");
         assertTrue(s.latches() == 0 && s.flipFlops() > 0, s.cellTypes().toString());
-        System.out.printf("SueInstance default: %d cells, %d flip-flops, %d memories, %d memory bits, depth %d%n",
-                s.cells(), s.flipFlops(), s.memories(), s.memoryBits(), s.depth());
+        System.out.printf("SueInstance default, elaborated: %d word-level cells, %d flip-flop bits, %d memories, %d "
+                + "memory bits%n", s.cells(), s.flipFlops(), s.memories(), s.memoryBits());
         m.forEach((name, mem) -> System.out.printf("  %-50s %6d x %4d = %9d bits%n", name, mem.size(), mem.width(),
                 mem.bits()));
     }
