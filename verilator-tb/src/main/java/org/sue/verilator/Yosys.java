@@ -8,6 +8,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -57,12 +58,7 @@ public final class Yosys {
         if (files.stream().noneMatch(f -> f.getFileName().toString().equals(topFile))) {
             throw new IllegalArgumentException("no file " + topFile + " for the top module among " + files);
         }
-        StringBuilder read = new StringBuilder();
-        for (Path f : files) {
-            read.append(f.getFileName().toString().equals(topFile) ? "read_verilog -sv " : "read_verilog -sv -lib ")
-                    .append(f.toAbsolutePath()).append('\n');
-        }
-        return run(read.toString(), top, true, false);
+        return run(readVerilog(files, f -> !f.getFileName().toString().equals(topFile)), top, true, false);
     }
 
     private static SynthReport run(String read, String top, boolean gates, boolean depth) {
@@ -89,18 +85,8 @@ public final class Yosys {
             String elabStat = Files.readString(dir.resolve("elab.stat"));
             String stat = gates ? Files.readString(dir.resolve("synth.stat")) : elabStat;
             Map<String, Integer> types = cellTypes(stat);
-            int ffs = 0;
-            int latches = 0;
-            for (Map.Entry<String, Integer> e : types.entrySet()) {
-                String t = e.getKey().toUpperCase();
-                Matcher w = WIDTH_SUFFIX.matcher(t);
-                int bits = e.getValue() * (!gates && w.find() ? Integer.parseInt(w.group(1)) : 1);
-                if (t.contains("DFF")) {
-                    ffs += bits;
-                } else if (t.contains("DLATCH") || t.matches("\\$_?SR(_.*)?")) {
-                    latches += bits;
-                }
-            }
+            int ffs = bits(types, !gates, Yosys::isFlipFlop);
+            int latches = bits(types, !gates, t -> t.contains("DLATCH") || t.matches("\\$_?SR(_.*)?"));
             if (log.contains("Latch inferred")) {
                 latches = Math.max(latches, 1);
             }
@@ -142,8 +128,7 @@ public final class Yosys {
             Path dir = run("yosys (LUT6 mapping)", top, script, 3600).dir();
             Map<String, Integer> types = cellTypes(Files.readString(dir.resolve("lut.stat")));
             int luts = types.getOrDefault("$lut", 0);
-            int ffs = types.entrySet().stream().filter(e -> e.getKey().toUpperCase().contains("DFF"))
-                    .mapToInt(Map.Entry::getValue).sum();
+            int ffs = bits(types, false, Yosys::isFlipFlop);
             Matcher l = LTP.matcher(Files.readString(dir.resolve("ltp.txt")));
             deleteRun(dir);
             return new LutDepth(top, l.find() ? Integer.parseInt(l.group(1)) : -1, luts, ffs);
@@ -153,11 +138,37 @@ public final class Yosys {
     }
 
     private static String readVerilog(List<Path> files) {
+        return readVerilog(files, f -> false);
+    }
+
+    /** Reads every file, those {@code blackBox} picks as black boxes (their modules' ports only). */
+    private static String readVerilog(List<Path> files, Predicate<Path> blackBox) {
         StringBuilder s = new StringBuilder();
         for (Path f : files) {
-            s.append("read_verilog -sv ").append(f.toAbsolutePath()).append('\n');
+            s.append(blackBox.test(f) ? "read_verilog -sv -lib " : "read_verilog -sv ").append(f.toAbsolutePath())
+                    .append('\n');
         }
         return s.toString();
+    }
+
+    private static boolean isFlipFlop(String upperCaseType) {
+        return upperCaseType.contains("DFF");
+    }
+
+    /**
+     * Bits of the cells whose upper-case type {@code kind} picks: one per gate-level cell, or, word-level
+     * ({@code stat -width}), the width its type ends with ({@code $dff_32}: 32).
+     */
+    private static int bits(Map<String, Integer> types, boolean wordLevel, Predicate<String> kind) {
+        int bits = 0;
+        for (Map.Entry<String, Integer> e : types.entrySet()) {
+            String t = e.getKey().toUpperCase();
+            if (kind.test(t)) {
+                Matcher w = WIDTH_SUFFIX.matcher(t);
+                bits += e.getValue() * (wordLevel && w.find() ? Integer.parseInt(w.group(1)) : 1);
+            }
+        }
+        return bits;
     }
 
     /** A Yosys run in a fresh directory: its files and its output. */
