@@ -211,6 +211,23 @@ public abstract class Component {
         return register(new Reg(name, width, resetValue, this, here), here);
     }
 
+    /**
+     * A state register: holds one constant of {@code reset}'s enum, encoded as its ordinal in the fewest bits, reset
+     * to {@code reset}. The state names reach the Verilog (a localparam each) and the waveforms.
+     */
+    protected final <E extends Enum<E>> State<E> state(String name, E reset) {
+        SourceLoc here = SourceLoc.here();
+        Class<E> type = reset.getDeclaringClass();
+        int count = type.getEnumConstants().length;
+        if (count < 2) {
+            throw new HdlException("state register '" + name + "': enum " + type.getSimpleName()
+                    + " needs at least 2 constants, has " + count, here);
+        }
+        int width = Hw.log2Up(count);
+        Reg r = register(new Reg(name, width, BigInteger.valueOf(reset.ordinal()), type, this, here), here);
+        return new State<>(r, type);
+    }
+
     /** A register without reset (datapath storage that needs none). */
     protected final Reg regNoReset(String name, int width) {
         SourceLoc here = SourceLoc.here();
