@@ -9,7 +9,7 @@ import org.sue.cmd.CommandTable;
 import org.sue.cmd.CommandUnpacker;
 import org.sue.core.Component;
 import org.sue.lib.CreditCounter;
-import org.sue.lib.SyncFifo;
+import org.sue.lib.stream.SyncFifo;
 import org.sue.lib.crc.CrcParams;
 import org.sue.lib.crc.ParallelCrc;
 import org.sue.link.CbfcConfig;

@@ -34,6 +34,9 @@ import spinal.core.HIGH$;
 import spinal.core.HardType$;
 import spinal.core.LOW$;
 import spinal.core.Mux$;
+import spinal.core.SpinalEnum;
+import spinal.core.SpinalEnumCraft;
+import spinal.core.SpinalEnumElement;
 import spinal.core.RISING$;
 import spinal.core.SYNC$;
 import spinal.core.U$;
@@ -64,6 +67,9 @@ final class LoweredComponent extends spinal.core.Component {
     private final Component source;
     private final Design design;
     private final ClockUse clocks;
+    private final StateEnums enums;
+    /** State registers ({@link org.sue.core.State}) as SpinalHDL enums; {@link #signals} holds their value as bits. */
+    private final Map<Reg, SpinalEnumCraft<SpinalEnum>> states = new IdentityHashMap<>();
     private final Map<Signal, Data> signals = new IdentityHashMap<>();
     private final Map<Expr, Data> lowered = new IdentityHashMap<>();
     /** The value of each assignment and the condition of each when, built at the top scope by {@link #lowerAll}. */
@@ -74,8 +80,9 @@ final class LoweredComponent extends spinal.core.Component {
     /** Numbers the wires that hold an expression of which only some bits are read (see {@link #spill}). */
     private int spilled;
 
-    LoweredComponent(Component source, Design design, ClockUse clocks, HdlLanguage language) {
+    LoweredComponent(Component source, Design design, ClockUse clocks, StateEnums enums, HdlLanguage language) {
         this.source = source;
+        this.enums = enums;
         this.design = design;
         this.clocks = clocks;
         this.language = language;
@@ -88,7 +95,7 @@ final class LoweredComponent extends spinal.core.Component {
             signals.put(p, named(d, p.name()));
         }
         for (Component child : source.children()) {
-            LoweredComponent lc = new LoweredComponent(child, design, clocks, language);
+            LoweredComponent lc = new LoweredComponent(child, design, clocks, enums, language);
             lc.postInitCallback();
             lc.setName(child.instanceName(), false);
             for (Port p : child.ports()) {
@@ -127,6 +134,10 @@ final class LoweredComponent extends spinal.core.Component {
 
     private void build() {
         for (Reg r : source.regs()) {
+            if (r.states() != null) {
+                lowerState(r);
+                continue;
+            }
             Data d = hardware(r.width());
             d.setAsReg();
             named(d, r.name());
@@ -148,6 +159,22 @@ final class LoweredComponent extends spinal.core.Component {
         lowerAll(source.body());
         emit(source.body());
         nameTemporaries();
+    }
+
+    /**
+     * A state register as a SpinalHDL enum register: its states are {@code localparam}s, assignments of a state and
+     * comparisons with one use their names ({@link #assign}, {@link #compare}); every other use reads its bits.
+     */
+    private void lowerState(Reg r) {
+        SpinalEnumCraft<SpinalEnum> craft = (SpinalEnumCraft<SpinalEnum>) enums.of(r.states()).craft();
+        craft.setAsReg();
+        named(craft, r.name());
+        if (r.hasReset()) {
+            new DataPimper<>(craft).init(enums.element(r.states(), r.resetValue().intValueExact()).craft());
+        }
+        states.put(r, craft);
+        Bits bits = craft.asBits();
+        signals.put(r, r.width() == 1 ? bits.apply(0) : bits.asUInt());
     }
 
     /**
@@ -411,7 +438,9 @@ final class LoweredComponent extends spinal.core.Component {
 
     private void emit(List<Stmt> stmts) {
         for (Stmt s : stmts) {
-            if (s instanceof Stmt.Assign a) {
+            if (s instanceof Stmt.Assign a && a.target() instanceof Reg r && states.containsKey(r)) {
+                assignState(r, a.value(), built.get(a), loc(a.loc()));
+            } else if (s instanceof Stmt.Assign a) {
                 assign(signals.get(a.target()), built.get(a), loc(a.loc()));
             } else if (s instanceof Stmt.When w) {
                 WhenContext ctx = when$.MODULE$.apply(asB(built.get(w), w.cond()), block(w.then()), loc(w.loc()));
@@ -425,6 +454,16 @@ final class LoweredComponent extends spinal.core.Component {
                     ctx.otherwise(block(rest));
                 }
             }
+        }
+    }
+
+    /** A state by name where the value is a constant, else the value's bits. */
+    private void assignState(Reg r, Expr value, Data lowered, Location at) {
+        SpinalEnumCraft<SpinalEnum> craft = states.get(r);
+        if (value instanceof Const c) {
+            craft.$colon$eq(enums.element(r.states(), c.value().intValueExact()));
+        } else {
+            craft.assignFromBits(lowered instanceof Bool b ? b.asBits() : ((UInt) lowered).asBits());
         }
     }
 
@@ -529,6 +568,10 @@ final class LoweredComponent extends spinal.core.Component {
             return (Bool) constant(decided ? java.math.BigInteger.ONE : java.math.BigInteger.ZERO, 1);
         }
         if (kind == org.sue.core.OpKind.EQ || kind == org.sue.core.OpKind.NE) {
+            Bool byName = compareState(kind == org.sue.core.OpKind.EQ, x, y);
+            if (byName != null) {
+                return byName;
+            }
             Data p = lower(x);
             Data q = lower(y);
             boolean eq = kind == org.sue.core.OpKind.EQ;
@@ -560,6 +603,19 @@ final class LoweredComponent extends spinal.core.Component {
     }
 
     /** The value of {@code x kind y} when one side is a constant and the other's range decides it; else null. */
+    /** A state register compared with a state: by the state's name; null for any other comparison. */
+    private Bool compareState(boolean eq, Expr x, Expr y) {
+        if (y instanceof Reg && x instanceof Const) {
+            return compareState(eq, y, x);
+        }
+        if (!(x instanceof Reg r && states.containsKey(r) && y instanceof Const c)) {
+            return null;
+        }
+        SpinalEnumCraft<SpinalEnum> craft = states.get(r);
+        SpinalEnumElement<SpinalEnum> state = enums.element(r.states(), c.value().intValueExact());
+        return eq ? craft.$eq$eq$eq(state) : craft.$eq$div$eq(state.craft());
+    }
+
     private static Boolean decided(org.sue.core.OpKind kind, Expr x, Expr y) {
         if (y instanceof Const c && !(x instanceof Const)) {
             return decided(kind, maxValue(x), c.value());

@@ -87,30 +87,33 @@ public final class VerilogEmitter {
             throw new UncheckedIOException(e);
         }
         boolean verilog = language == HdlLanguage.VERILOG;
-        SpinalConfig config = SpinalConfigs.create(Map.of(
-                "mode", verilog ? Verilog$.MODULE$ : VHDL$.MODULE$,
-                "targetDirectory", targetDir.toString(),
-                "oneFilePerComponent", true,
-                "genLineComments", false,
+        SpinalConfig config = SpinalConfigs.create(Map.ofEntries(
+                Map.entry("mode", verilog ? Verilog$.MODULE$ : VHDL$.MODULE$),
+                Map.entry("targetDirectory", targetDir.toString()),
+                Map.entry("oneFilePerComponent", true),
+                Map.entry("genLineComments", false),
                 // deterministic output: no "Git hash" comment (it changes with every commit of the calling repo)
-                "headerWithRepoHash", false,
+                Map.entry("headerWithRepoHash", false),
                 // our own <top>.f replaces SpinalHDL's <top>.lst
-                "printFilelist", false,
+                Map.entry("printFilelist", false),
                 // no when_<File>_l<line> names: a condition that is a signal is used as it is, another is written
                 // inline or named by the lowering (a name must not change when unrelated Java lines move)
-                "nameWhenByFile", false,
+                Map.entry("nameWhenByFile", false),
                 // Verilog: each assignment is one expression, as written in Java. The cut puts arbitrary
                 // sub-expressions in _zz_ wires (1-bit ones as [0:0]); VHDL keeps it: GHDL refuses the deep
                 // parentheses of, e.g., SpinalHDL's xor chain of a 1024-bit parity without it
-                "cutLongExpressions", !verilog,
+                Map.entry("cutLongExpressions", !verilog),
                 // a when that drives registers with and without reset is written in two always blocks: its
                 // condition repeated inline in both, not put in a _zz_when wire
-                "inlineConditionalExpression", true,
+                Map.entry("inlineConditionalExpression", true),
+                // states are localparams; SpinalHDL's debug strings of them would be unread regs (lint UNUSEDSIGNAL),
+                // the JVM simulator's waveforms show the state names instead
+                Map.entry("_withEnumString", false),
                 // widths are checked by our core; SpinalHDL's default limit (4096) would reject long concatenations
-                "bitVectorWidthMax", 1 << 24));
+                Map.entry("bitVectorWidthMax", 1 << 24)));
         ClockUse clocks = new ClockUse(design.top());
         scala.Function0<LoweredComponent> top = () -> {
-            LoweredComponent c = new LoweredComponent(design.top(), design, clocks, language);
+            LoweredComponent c = new LoweredComponent(design.top(), design, clocks, new StateEnums(), language);
             c.postInitCallback();
             return c;
         };

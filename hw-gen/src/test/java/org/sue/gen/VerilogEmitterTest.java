@@ -22,7 +22,7 @@ import org.sue.core.ReadUnderWrite;
 import org.sue.core.Reg;
 import org.sue.core.Tag;
 import org.sue.core.Wire;
-import org.sue.lib.SyncFifo;
+import org.sue.lib.stream.SyncFifo;
 
 /** Structure and names of the emitted Verilog. */
 class VerilogEmitterTest {

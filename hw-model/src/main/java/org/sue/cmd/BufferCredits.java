@@ -10,6 +10,7 @@ import org.sue.core.Layout;
 import org.sue.core.Port;
 import org.sue.core.Reg;
 import org.sue.lib.stream.Arbiter;
+import org.sue.lib.stream.Flow;
 import org.sue.lib.stream.Stream;
 import org.sue.net.SueMeta;
 
@@ -104,26 +105,26 @@ public final class BufferCredits extends Component {
     public static final Layout COMMAND_EVENT = Layout.of("command_event", Layout.bits("vc", SueMeta.VC_WIDTH),
             Layout.bits("data", 1));
 
-    public final Stream cellUsed;
-    public final Stream cmdStored;
-    public final Stream cellFreed;
+    public final Flow cellUsed;
+    public final Flow cmdStored;
+    public final Flow cellFreed;
     /** Cells a run's notice gave back (0..2, of one VC): not a flow, a count. */
     public final Port returnedCount;
     public final Port returnedVc;
     /** The credits of one command may go back to the XPU. */
-    public final Stream release;
+    public final Flow release;
     private final Config config;
 
     public BufferCredits(Config config) {
         super(config);
         this.config = config;
-        cellUsed = Stream.slaveFlow(this, "cell_used", CELL_EVENT);
-        cmdStored = Stream.slaveFlow(this, "cmd_stored", COMMAND_EVENT);
-        cellFreed = Stream.slaveFlow(this, "cell_freed", CELL_EVENT);
+        cellUsed = Flow.slave(this, "cell_used", CELL_EVENT);
+        cmdStored = Flow.slave(this, "cmd_stored", COMMAND_EVENT);
+        cellFreed = Flow.slave(this, "cell_freed", CELL_EVENT);
         returnedCount = in("cell_returned_count", 2); // up to two more cells freed at once, of one VC
         returnedVc = in("cell_returned_vc", 2);
         payloadOf(returnedCount, returnedVc);
-        release = Stream.masterFlow(this, "rel", COMMAND_EVENT);
+        release = Flow.master(this, "rel", COMMAND_EVENT);
 
         // a charge stays within the cells plus the cells of one command being stored; sums of four need two more bits
         int w = Hw.log2Up(2L * config.cells() + 2L * ceil(PackedCommand.MAX_PACKED_BYTES, config.cellBytes())) + 2;

@@ -14,6 +14,7 @@ import org.sue.core.ReadUnderWrite;
 import org.sue.core.Reg;
 import org.sue.lib.stream.Arbiter;
 import org.sue.lib.stream.Keep;
+import org.sue.lib.stream.Flow;
 import org.sue.lib.stream.Stream;
 import org.sue.lib.stream.StreamConfig;
 import org.sue.net.SueMeta;
@@ -111,7 +112,7 @@ public final class CommandIngress extends Component {
     public final Port txResetOut;
     public final Port creditError;
     /** The packing buffer released a command: its credits may go back ({@code rel_*}). */
-    public final Stream release;
+    public final Flow release;
     public final Stream out;
     private final Config config;
 
@@ -211,7 +212,7 @@ public final class CommandIngress extends Component {
         txResetIn = in("tx_reset_in", 1);
         txResetOut = out("tx_reset_out", 1);
         creditError = out("credit_error", 1);
-        release = Stream.slaveFlow(this, "rel", BufferCredits.COMMAND_EVENT);
+        release = Flow.slave(this, "rel", BufferCredits.COMMAND_EVENT);
         out = Stream.master(this, new StreamConfig(2 * n, CommandUser.WIDTH));
 
         resetting = reg("resetting", 1, 1);

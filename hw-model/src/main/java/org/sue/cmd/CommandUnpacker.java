@@ -19,6 +19,7 @@ import org.sue.core.Reg;
 import org.sue.core.Wire;
 import org.sue.lib.stream.Arbiter;
 import org.sue.lib.stream.Keep;
+import org.sue.lib.stream.Flow;
 import org.sue.lib.stream.Stream;
 import org.sue.lib.stream.StreamConfig;
 import org.sue.net.SueMeta;
@@ -108,7 +109,7 @@ public final class CommandUnpacker extends Component {
     public final Port rxResetOut;
     public final Port creditError;
     /** With per-VC buffers: {vc, len} of each PDU that left its VC's FIFO; else null. */
-    public final Stream freed;
+    public final Flow freed;
     private final Config config;
 
     public CommandUnpacker(Config config) {
@@ -587,7 +588,7 @@ public final class CommandUnpacker extends Component {
      */
     private final class VcContexts {
         final Stream pdus;
-        final Stream freed;
+        final Flow freed;
         final Reg loading = reg("ctx_loading", 1, 0);
         final Wire switching = wire("ctx_switching", 1);
         private final Reg vc;
@@ -623,8 +624,8 @@ public final class CommandUnpacker extends Component {
             for (int v = 0; v < SueMeta.VCS; v++) {
                 queues.get(v).ready().set(pdus.ready().and(sel.eq(v)).and(eligible.get(v)));
             }
-            freed = Stream.masterFlow(CommandUnpacker.this, "freed", SueMeta.PDU_SIZE);
-            Stream.registeredFlow(CommandUnpacker.this, "freed_out", pdus.fire().and(pdus.tlast()),
+            freed = Flow.master(CommandUnpacker.this, "freed", SueMeta.PDU_SIZE);
+            Flow.registered(CommandUnpacker.this, "freed_out", pdus.fire().and(pdus.tlast()),
                     SueMeta.PDU_SIZE, SueMeta.sizeOf(pdus.tuser())).into(freed);
         }
 

@@ -12,8 +12,9 @@ import org.sue.core.Port;
 import org.sue.core.ReadUnderWrite;
 import org.sue.core.Reg;
 import org.sue.core.Wire;
-import org.sue.lib.SyncFifo;
+import org.sue.lib.stream.SyncFifo;
 import org.sue.lib.stream.Arbiter;
+import org.sue.lib.stream.Flow;
 import org.sue.lib.stream.Stream;
 import org.sue.lib.stream.StreamConfig;
 import org.sue.net.FrameFormat;
@@ -114,16 +115,16 @@ public final class PackingBuffer extends Component {
     public final Stream out;
     public final Port vcReady;
     /** A PDU was picked and will be made (its destination's window was open): its VC, for link credit reservations. */
-    public final Stream picked;
+    public final Flow picked;
     public final Port dstReady;
-    public final Stream cellUsed;
+    public final Flow cellUsed;
     /** A command is in its queue: its credits may come back ({@link BufferCredits}). */
-    public final Stream cmdStored;
-    public final Stream cellFreed;
+    public final Flow cmdStored;
+    public final Flow cellFreed;
     public final Port cellReturnedCount;
     public final Port cellReturnedVc;
     /** A queue passed its xoff threshold ({@code xoff_on}) or drained to its xon threshold. */
-    public final Stream xoff;
+    public final Flow xoff;
     public final Port overflowError;
     public final Port dstError;
     public final Port initBusy;
@@ -165,15 +166,15 @@ public final class PackingBuffer extends Component {
         in = Stream.slave(this, new StreamConfig(w, CommandUser.WIDTH));
         out = Stream.master(this, new StreamConfig(w, SueMeta.WIDTH));
         vcReady = in("vc_ready", SueMeta.VCS);
-        picked = Stream.masterFlow(this, "picked", Layout.of("picked", Layout.bits("vc", SueMeta.VC_WIDTH)));
+        picked = Flow.master(this, "picked", Layout.of("picked", Layout.bits("vc", SueMeta.VC_WIDTH)));
         dstReady = in("dst_ready", config.destinations());
-        cellUsed = Stream.masterFlow(this, "cell_used", BufferCredits.CELL_EVENT);
-        cmdStored = Stream.masterFlow(this, "cmd_stored", BufferCredits.COMMAND_EVENT);
-        cellFreed = Stream.masterFlow(this, "cell_freed", BufferCredits.CELL_EVENT);
+        cellUsed = Flow.master(this, "cell_used", BufferCredits.CELL_EVENT);
+        cmdStored = Flow.master(this, "cmd_stored", BufferCredits.COMMAND_EVENT);
+        cellFreed = Flow.master(this, "cell_freed", BufferCredits.CELL_EVENT);
         cellReturnedCount = out("cell_returned_count", 2);
         cellReturnedVc = out("cell_returned_vc", 2);
         payloadOf(cellReturnedCount, cellReturnedVc); // the VC of the cells returned, if any
-        xoff = Stream.masterFlow(this, "xoff", Layout.of("xoff", Layout.bits("on", 1),
+        xoff = Flow.master(this, "xoff", Layout.of("xoff", Layout.bits("on", 1),
                 Layout.bits("xpuid", SueMeta.XPU_WIDTH), Layout.bits("vc", SueMeta.VC_WIDTH)));
         overflowError = out("overflow_error", 1);
         dstError = out("dst_error", 1);

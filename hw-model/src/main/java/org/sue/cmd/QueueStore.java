@@ -12,8 +12,9 @@ import org.sue.core.Port;
 import org.sue.core.ReadUnderWrite;
 import org.sue.core.Reg;
 import org.sue.core.Wire;
-import org.sue.lib.SyncFifo;
+import org.sue.lib.stream.SyncFifo;
 import org.sue.lib.stream.Keep;
+import org.sue.lib.stream.Flow;
 import org.sue.lib.stream.Stream;
 import org.sue.lib.stream.StreamConfig;
 import org.sue.net.SueMeta;
@@ -102,13 +103,13 @@ public final class QueueStore extends Component {
     public final Stream in;
     public final Stream out;
     /** A command was written whole: {@code stored_*} (a flow: {@link Config#stored}). */
-    public final Stream stored;
+    public final Flow stored;
     /** Runs to read: {@code rd_*} ({@link Config#run}). */
     public final Stream rd;
     /** A cell was handed out, for a queue of this VC: {@code cell_alloc_*}. */
-    public final Stream cellAlloc;
+    public final Flow cellAlloc;
     /** The reader freed a cell a run left behind: {@code cell_freed_*}. */
-    public final Stream cellFreed;
+    public final Flow cellFreed;
     public final Port cellReturnedCount;
     public final Port cellReturnedVc;
     public final Port cellsInUse;
@@ -186,10 +187,10 @@ public final class QueueStore extends Component {
 
         in = Stream.slave(this, new StreamConfig(w, CommandUser.WIDTH));
         out = Stream.master(this, new StreamConfig(w, qw));
-        stored = Stream.masterFlow(this, "stored", config.stored());
+        stored = Flow.master(this, "stored", config.stored());
         rd = Stream.slave(this, "rd", config.run());
-        cellAlloc = Stream.masterFlow(this, "cell_alloc", VC_ONLY);
-        cellFreed = Stream.masterFlow(this, "cell_freed", VC_ONLY);
+        cellAlloc = Flow.master(this, "cell_alloc", VC_ONLY);
+        cellFreed = Flow.master(this, "cell_freed", VC_ONLY);
         cellReturnedCount = out("cell_returned_count", 2);
         cellReturnedVc = out("cell_returned_vc", 2);
         payloadOf(cellReturnedCount, cellReturnedVc); // the VC of the cells returned, if any

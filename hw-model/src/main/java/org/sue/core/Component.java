@@ -40,7 +40,9 @@ public abstract class Component {
     private final java.util.Map<Port, List<Port>> payloadOf = new java.util.LinkedHashMap<>();
     /** This component's ports that expose a child's port, and that port. */
     private final java.util.Map<Port, Port> exposedFrom = new java.util.LinkedHashMap<>();
-    private final java.util.Map<String, Port> statusPorts = new java.util.LinkedHashMap<>();
+    private final List<Status> statusList = new ArrayList<>();
+    /** Status listed the old way (statusOut, statusCounter without a description): being converted. */
+    private final java.util.Map<String, Port> legacyStatus = new java.util.LinkedHashMap<>();
     /** Where statements go now: the body, or the branch of the when being built. */
     private final Deque<List<Stmt>> blocks = new ArrayDeque<>();
     /** The conditions of the enclosing when branches, innermost last. */
@@ -211,6 +213,23 @@ public abstract class Component {
         return register(new Reg(name, width, resetValue, this, here), here);
     }
 
+    /**
+     * A state register: holds one constant of {@code reset}'s enum, encoded as its ordinal in the fewest bits, reset
+     * to {@code reset}. The state names reach the Verilog (a localparam each) and the waveforms.
+     */
+    protected final <E extends Enum<E>> State<E> state(String name, E reset) {
+        SourceLoc here = SourceLoc.here();
+        Class<E> type = reset.getDeclaringClass();
+        int count = type.getEnumConstants().length;
+        if (count < 2) {
+            throw new HdlException("state register '" + name + "': enum " + type.getSimpleName()
+                    + " needs at least 2 constants, has " + count, here);
+        }
+        int width = Hw.log2Up(count);
+        Reg r = register(new Reg(name, width, BigInteger.valueOf(reset.ordinal()), type, this, here), here);
+        return new State<>(r, type);
+    }
+
     /** A register without reset (datapath storage that needs none). */
     protected final Reg regNoReset(String name, int width) {
         SourceLoc here = SourceLoc.here();
@@ -235,29 +254,78 @@ public abstract class Component {
     }
 
     /**
-     * The status and counter outputs this block lists for a parent to expose (under a prefix), by name, in the order
-     * they were made.
+     * The status this block reports, in the order it was declared: its own ({@link #statusCounter},
+     * {@link #status}) and its children's that it exposes ({@link #exposeStatus}). A parent gathers them from here;
+     * the management register map, the docs and the testbench summaries are made from this list.
      */
-    public final java.util.Map<String, Port> statusPorts() {
-        return Collections.unmodifiableMap(statusPorts);
+    public final List<Status> statusList() {
+        return Collections.unmodifiableList(statusList);
     }
 
-    /** Lists {@code p}, an output of this component, among its {@link #statusPorts()}. */
+    /** The status outputs of {@link #statusList()} by name (convenience for tests and testbenches). */
+    public final java.util.Map<String, Port> statusPorts() {
+        java.util.Map<String, Port> m = new java.util.LinkedHashMap<>();
+        statusList.forEach(st -> m.put(st.name(), st.port()));
+        m.putAll(legacyStatus);
+        return Collections.unmodifiableMap(m);
+    }
+
+    /** @deprecated being replaced by {@link #status(String, Status.Kind, Expr, String)}. */
+    @Deprecated
     protected final Port listStatus(Port p) {
-        statusPorts.put(p.name(), p);
+        legacyStatus.put(p.name(), p);
         return p;
     }
 
-    /** An output {@code name} carrying {@code value}, listed among the {@link #statusPorts()}. */
+    /** @deprecated being replaced by {@link #status(String, Status.Kind, Expr, String)}. */
+    @Deprecated
     protected final Port statusOut(String name, Expr value) {
         Port p = out(name, value.width());
         p.set(value);
         return listStatus(p);
     }
 
-    /** A {@link #counter} listed among the {@link #statusPorts()}. */
+    /** @deprecated being replaced by {@link #statusCounter(String, Expr, String)}. */
+    @Deprecated
     protected final Port statusCounter(String name, Expr increment) {
         return listStatus(counter(name, increment));
+    }
+
+    /**
+     * A status output {@code name} carrying {@code value} (a level, a state or a flag; a count of events is a
+     * {@link #statusCounter}), listed in {@link #statusList()}.
+     */
+    protected final Port status(String name, Status.Kind kind, Expr value, String description) {
+        if (kind == Status.Kind.COUNTER) {
+            throw new HdlException("status '" + name + "': an event counter is made by statusCounter",
+                    SourceLoc.here());
+        }
+        Port p = out(name, value.width());
+        p.set(value);
+        return listStatus(p, kind, description);
+    }
+
+    /**
+     * A 32-bit saturating counter of the cycles {@code increment} is high, on an output {@code name}, listed in
+     * {@link #statusList()} as an event counter.
+     */
+    protected final Port statusCounter(String name, Expr increment, String description) {
+        return listStatus(counter(name, increment), Status.Kind.COUNTER, description);
+    }
+
+    /**
+     * Exposes every status of {@code child} as a port of this component named {@code prefix + name}, listed in this
+     * component's {@link #statusList()} with the child's kind and description.
+     */
+    protected final void exposeStatus(Component child, String prefix) {
+        for (Status st : child.statusList()) {
+            listStatus(expose(st.port(), prefix + st.name()), st.kind(), st.description());
+        }
+    }
+
+    private Port listStatus(Port p, Status.Kind kind, String description) {
+        statusList.add(new Status(p, kind, description, SourceLoc.here()));
+        return p;
     }
 
     protected final Wire wire(String name, int width) {

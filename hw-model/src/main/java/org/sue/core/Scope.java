@@ -72,6 +72,11 @@ public final class Scope {
         component.payloadOf(valid, payload);
     }
 
+    /** See {@link Component#unused}. */
+    public Wire unused(String what, Expr... signals) {
+        return component.unused(what, signals);
+    }
+
     public WhenChain when(Expr cond, Runnable body) {
         return component.when(cond, body);
     }

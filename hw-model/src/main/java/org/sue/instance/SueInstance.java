@@ -15,6 +15,7 @@ import org.sue.core.PortDirection;
 import org.sue.core.Reg;
 import org.sue.core.Tag;
 import org.sue.lib.stream.Arbiter;
+import org.sue.lib.stream.Flow;
 import org.sue.lib.stream.Stream;
 import org.sue.link.CbfcConfig;
 import org.sue.link.CbfcReceiver;
@@ -355,22 +356,22 @@ public final class SueInstance extends Component {
                            Departures leaving) {
         LlrTx ltx = config.llr() == null ? null : child("llr_tx", new LlrTx(config.llr()));
         LlrRx lrx = config.llr() == null ? null : child("llr_rx", new LlrRx(config.llr()));
-        Stream control = framesFromMac(frx, lrx);
+        Flow control = framesFromMac(frx, lrx);
         List<Stream> ctlOut = new ArrayList<>();
-        List<Stream> ctlIn = new ArrayList<>();
+        List<Flow> ctlIn = new ArrayList<>();
         Expr vcReady = Hw.ones(SueMeta.VCS);
         if (config.cbfc() != null) {
             CbfcSender sender = child("cbfc_tx", new CbfcSender(config.cbfc()));
-            retagged(ftx.out, "to_cbfc", sender.in.layout(), SueMeta.VC.of(ftx.out.tuser())).into(sender.in);
+            ftx.out.retagged("to_cbfc", sender.in.layout(), SueMeta.VC.of(ftx.out.tuser())).into(sender.in);
             vcReady = creditBasedFlowControl(path, ttx, frx, leaving, sender, control, ctlOut, ctlIn);
             if (ltx == null) {
                 exposeStream(sender, "m_axis_");
             } else { // CC_Updates numbered like the frames around them: never poisoned
-                retagged(sender.out, "cbfc_to_llr", ltx.in.layout(), Hw.bool(false)).into(ltx.in);
+                sender.out.retagged("cbfc_to_llr", ltx.in.layout(), Hw.bool(false)).into(ltx.in);
             }
         } else if (ltx != null) {
             // [ours] the framing never poisons: each frame is whole
-            retagged(ftx.out, "to_llr", ltx.in.layout(), Hw.bool(false)).into(ltx.in);
+            ftx.out.retagged("to_llr", ltx.in.layout(), Hw.bool(false)).into(ltx.in);
         }
         if (config.pfc() != null) {
             vcReady = priorityFlowControl(ftx, frx, leaving, ltx, control);
@@ -396,8 +397,8 @@ public final class SueInstance extends Component {
      * channel. Returns the VCs the credits let start.
      */
     private Expr creditBasedFlowControl(CommandPath path, TransportTx ttx, FrameReceiver frx, Departures leaving,
-                                        CbfcSender sender, Stream ccUpdates, List<Stream> ctlOut,
-                                        List<Stream> ctlIn) {
+                                        CbfcSender sender, Flow ccUpdates, List<Stream> ctlOut,
+                                        List<Flow> ctlIn) {
         CbfcReceiver receiver = child("cbfc_rx", new CbfcReceiver(new CbfcReceiver.Config(config.cbfc(), CC_DELAY)));
         expose(sender.localMac);
         Port picked = portOf(path, "picked_valid");
@@ -420,7 +421,7 @@ public final class SueInstance extends Component {
         if (leaving.discarded() != null) {
             frameLeaves(leaving.discarded(), receiver.discard);
         } else {
-            neverValid(receiver.discard); // a frame leaves only one way
+            receiver.discard.tieOff(); // a frame leaves only one way
         }
         sender.statusPorts().forEach((name, p) -> expose(p, "cbfc_" + name));
         receiver.statusPorts().forEach((name, p) -> expose(p, "cbfc_" + name));
@@ -436,25 +437,14 @@ public final class SueInstance extends Component {
         return Hw.mux(bytes.lt(FrameFormat.MIN_FRAME), Hw.lit(w, FrameFormat.MIN_FRAME), bytes);
     }
 
-    /** {@code frames}' beats in {@code layout}, with {@code user} (or none) as tuser. */
-    private Stream retagged(Stream frames, String name, Layout layout, Expr user) {
-        Layout.ExprBuilder beat = layout.expr().set(Stream.TDATA, frames.tdata()).set(Stream.TKEEP, frames.tkeep())
-                .set(Stream.TLAST, frames.tlast());
-        if (user != null) {
-            beat.set(Stream.TUSER, user);
-        }
-        unused(name + "_tuser", frames.tuser());
-        return frames.map(name, layout, beat.build());
-    }
-
     /**
      * Frames from the MAC: through LLR's receive side if there is one, then, with PFC or CBFC, the MAC Control
      * frames split off (returned; null without flow control), the others on to the framing receiver.
      */
-    private Stream framesFromMac(FrameReceiver frx, LlrRx lrx) {
-        Stream toFraming = frx.in;
+    private Flow framesFromMac(FrameReceiver frx, LlrRx lrx) {
+        Flow toFraming = frx.in;
         Component first = frx; // the first block after the MAC, or after LLR
-        Stream control = null;
+        Flow control = null;
         if (config.pfc() != null || config.cbfc() != null) {
             MacControlDemux demux = child("mac_control", new MacControlDemux(new MacControlDemux.Config(
                     config.busWidth())));
@@ -479,20 +469,20 @@ public final class SueInstance extends Component {
      * FIFO's levels per VC ask for pauses. Returns the VCs PFC lets start.
      */
     private Expr priorityFlowControl(FrameTransmitter ftx, FrameReceiver frx, Departures leaving, LlrTx ltx,
-                                     Stream pfcFrames) {
+                                     Flow pfcFrames) {
         PfcConfig pfc = config.pfc();
         PfcGenerator gen = child("pfc_gen", new PfcGenerator(pfc));
         PfcPause pause = child("pfc_pause", new PfcPause(pfc));
         if (ltx == null) {
-            retagged(ftx.out, "to_pfc", gen.in.layout(), null).into(gen.in);
+            ftx.out.retagged("to_pfc", gen.in.layout(), null).into(gen.in);
             exposeStream(gen, "m_axis_");
         } else { // the generator makes only PFC frames; they leave unnumbered, between LLR's frames
-            neverValid(gen.in);
+            gen.in.tieOff();
             unused("no_frames_ready", gen.in.ready());
             Layout mac = ltx.out.layout();
             Expr unnumbered = LlrSideband.TX.expr().set("seq", Hw.zeros(LinkControl.SEQ_WIDTH)).set("llr",
                     Hw.bool(false)).set("poisoned", Hw.bool(false)).build();
-            Stream pfcOut = retagged(gen.out, "pfc_to_mac", mac, unnumbered);
+            Stream pfcOut = gen.out.retagged("pfc_to_mac", mac, unnumbered);
             Arbiter.Arbitration toMac = Arbiter.roundRobinPackets("mac_arb", List.of(ltx.out, pfcOut));
             toMac.out().into(Stream.master(this, "m_axis", mac));
             unused("mac_chosen", toMac.chosen());
@@ -529,7 +519,7 @@ public final class SueInstance extends Component {
             Expr plus = Hw.mux(frx.buffered.valid().and(frx.buffered.field("vc").eq(v)), inLen,
                     Hw.zeros(PfcConfig.LEVEL_WIDTH));
             Expr next = level.add(plus);
-            for (Stream f : leaving.flows()) {
+            for (Flow f : leaving.flows()) {
                 next = next.sub(Hw.mux(f.valid().and(f.field("vc").eq(v)), bytesOf.apply(f.field("len")),
                         Hw.zeros(PfcConfig.LEVEL_WIDTH)));
             }
@@ -545,8 +535,8 @@ public final class SueInstance extends Component {
      * as its last beat leaves the packet FIFO ({@code delivered}; {@code discarded} null); with them as its PDU's last
      * beat leaves its VC's FIFO, or when the transport does not deliver it ({@code discarded}).
      */
-    private record Departures(Stream delivered, Stream discarded) {
-        List<Stream> flows() {
+    private record Departures(Flow delivered, Flow discarded) {
+        List<Flow> flows() {
             return discarded == null ? List.of(delivered) : List.of(delivered, discarded);
         }
     }
@@ -556,23 +546,15 @@ public final class SueInstance extends Component {
             return new Departures(unpacker.freed, trx.discarded);
         }
         unused("transport_discarded", trx.discarded.valid(), trx.discarded.payload());
-        return new Departures(Stream.flowOf(this, "rx_fifo_leaving", frx.out.fire().and(frx.out.tlast()),
+        return new Departures(Flow.of(this, "rx_fifo_leaving", frx.out.fire().and(frx.out.tlast()),
                 SueMeta.PDU_SIZE, SueMeta.sizeOf(frx.out.tuser())), null);
     }
 
     /** CBFC's event of a frame leaving: its VC and its frame's bytes. */
-    private void frameLeaves(Stream pdu, Stream event) {
+    private void frameLeaves(Flow pdu, Flow event) {
         event.valid().set(pdu.valid());
         event.field("vc").set(pdu.field("vc"));
         event.field("bytes").set(frameBytes(pdu.field("len")));
-    }
-
-    /** A child's input stream tied off: never valid, zero payload. */
-    private static void neverValid(Stream in) {
-        in.valid().set(Hw.bool(false));
-        for (Layout.Field f : in.layout().fields()) {
-            in.field(f.name()).set(Hw.zeros(f.width()));
-        }
     }
 
     /** A child's stream ports, under their own names. */
@@ -584,7 +566,7 @@ public final class SueInstance extends Component {
      * LLR's ports: its control messages (the receive side's ACKs, NACKs and INIT_ECHOs, the transmit side's INITs)
      * on the control channel, which each half reads for its own types; {@code llr_enable}, {@code link_up}, counters.
      */
-    private void linkLayerRetry(LlrTx ltx, LlrRx lrx, List<Stream> ctlOut, List<Stream> ctlIn) {
+    private void linkLayerRetry(LlrTx ltx, LlrRx lrx, List<Stream> ctlOut, List<Flow> ctlIn) {
         ctlOut.add(lrx.ctlOut);
         ctlOut.add(ltx.ctlOut);
         ctlIn.add(ltx.ctlIn);
@@ -601,7 +583,7 @@ public final class SueInstance extends Component {
      * The link-control channel ({@code ctl_out}, {@code ctl_in}; docs/protocol.md 7.2) for the blocks that use it:
      * their messages out take turns, every message in goes to all of them (each takes its own types).
      */
-    private void controlChannel(List<Stream> from, List<Stream> to) {
+    private void controlChannel(List<Stream> from, List<Flow> to) {
         if (from.isEmpty()) {
             return;
         }
@@ -613,7 +595,7 @@ public final class SueInstance extends Component {
             ctl.out().into(out);
             unused("ctl_chosen", ctl.chosen());
         }
-        Stream in = Stream.slaveFlow(this, "ctl_in", LinkControl.LAYOUT);
+        Flow in = Flow.slave(this, "ctl_in", LinkControl.LAYOUT);
         to.forEach(in::into);
     }
 

@@ -7,6 +7,7 @@ import org.sue.core.Hw;
 import org.sue.core.Layout;
 import org.sue.core.Port;
 import org.sue.core.Reg;
+import org.sue.lib.stream.Flow;
 import org.sue.lib.stream.Stream;
 
 /**
@@ -38,11 +39,11 @@ public final class CreditCounter extends Component {
     }
 
     /** A request to spend {@code consume_amount} credits ({@code consume_valid}): a flow. */
-    public final Stream consume;
+    public final Flow consume;
     /** The request of this cycle was granted. */
     public final Port consumeOk;
     /** Credits given back: {@code return_valid}, {@code return_amount}. */
-    public final Stream giveBack;
+    public final Flow giveBack;
     public final Port credits;
     public final Port underflow;
     public final Port overflow;
@@ -55,9 +56,9 @@ public final class CreditCounter extends Component {
         int aw = config.amountWidth();
         int sumWidth = Math.max(cw, aw) + 1; // room for count + return before saturation
         Layout amount = Layout.plain("amount", aw);
-        consume = Stream.slaveFlow(this, "consume", amount);
+        consume = Flow.slave(this, "consume", amount);
         consumeOk = out("consume_ok", 1);
-        giveBack = Stream.slaveFlow(this, "return", amount);
+        giveBack = Flow.slave(this, "return", amount);
         credits = out("credits", cw);
         underflow = out("underflow", 1);
         overflow = out("overflow", 1);

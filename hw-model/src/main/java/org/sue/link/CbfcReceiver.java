@@ -10,6 +10,7 @@ import org.sue.core.Port;
 import org.sue.core.Reg;
 import org.sue.core.Tag;
 import org.sue.lib.stream.Arbiter;
+import org.sue.lib.stream.Flow;
 import org.sue.lib.stream.Stream;
 import org.sue.net.SueMeta;
 
@@ -53,10 +54,10 @@ public final class CbfcReceiver extends Component {
         }
     }
 
-    public final Stream enqueue;
-    public final Stream dequeue;
-    public final Stream discard;
-    public final Stream ccIn;
+    public final Flow enqueue;
+    public final Flow dequeue;
+    public final Flow discard;
+    public final Flow ccIn;
     public final Stream ctlOut;
     private final CbfcConfig config;
     private final int cw = CbfcConfig.COUNTER_WIDTH;
@@ -74,17 +75,17 @@ public final class CbfcReceiver extends Component {
         this.config = config;
         Layout event = Layout.of("cbfc_frame", Layout.bits("vc", SueMeta.VC_WIDTH),
                 Layout.bits("bytes", CbfcConfig.FRAME_BYTES_WIDTH));
-        enqueue = Stream.slaveFlow(this, "enqueue", event);
-        dequeue = Stream.slaveFlow(this, "dequeue", event);
-        discard = Stream.slaveFlow(this, "discard", event);
-        ccIn = Stream.slaveFlow(this, "s_axis_cc", Stream.packet(config.dataWidth(), 1));
+        enqueue = Flow.slave(this, "enqueue", event);
+        dequeue = Flow.slave(this, "dequeue", event);
+        discard = Flow.slave(this, "discard", event);
+        ccIn = Flow.slave(this, "s_axis_cc", Stream.packet(config.dataWidth(), 1));
         ctlOut = Stream.master(this, "ctl_out", LinkControl.LAYOUT);
         for (int v = 0; v < SueMeta.VCS; v++) { // best-effort VCs count nothing
             consumed.add(config.lossless(v) ? reg("vc_consumed_" + v, cw, 0) : null);
             freed.add(config.lossless(v) ? reg("vc_freed_" + v, cw, 0) : null);
         }
 
-        Stream enqueued = credited(enqueue);
+        Flow enqueued = credited(enqueue);
         Cc ahead = delayed(ccUpdates(), receiver.ccDelay()); // the last of ccDelay + 1 stages is the counters'
         counters(ahead, enqueued, credited(dequeue), credited(discard));
         cfUpdates();
@@ -100,7 +101,7 @@ public final class CbfcReceiver extends Component {
         ControlFrameReader reader = child("cc_reader", new ControlFrameReader(
                 new ControlFrameReader.Config(config.dataWidth())));
         ccIn.into(reader.in);
-        Stream read = reader.frame;
+        Flow read = reader.frame;
         Expr word = read.field("word");
         // not read: the addresses, the counters of VCs this port does not have, the FCS (the MAC checked it)
         int counted = 8 * CcUpdateFrame.COUNTERS_AT + CbfcConfig.COUNTER_WIDTH * SueMeta.VCS;
@@ -138,14 +139,14 @@ public final class CbfcReceiver extends Component {
     }
 
     /** A frame event with its credits, registered: the counters count it a cycle after it is shown. */
-    private Stream credited(Stream flow) {
+    private Flow credited(Flow flow) {
         Layout credited = Layout.of("cbfc_credited", Layout.bits("vc", SueMeta.VC_WIDTH), Layout.bits("credits", cw));
-        return Stream.registeredFlow(this, flow.name() + "_credited", flow.valid(), credited, credited.expr()
+        return Flow.registered(this, flow.name() + "_credited", flow.valid(), credited, credited.expr()
                 .set("vc", flow.field("vc")).set("credits", config.creditsOf(flow.field("bytes"))).build());
     }
 
     /** The credits a credited event brings VC v: its credits when it is of v, else 0. */
-    private static Expr of(Stream credited, int v) {
+    private static Expr of(Flow credited, int v) {
         return Hw.mux(credited.valid().and(credited.field("vc").eq(v)), credited.field("credits"), 0);
     }
 
@@ -160,7 +161,7 @@ public final class CbfcReceiver extends Component {
      * enqueue or S_VC_CC plus it, and R_VC_CF plus the freed credits or that plus {@code lost = S_VC_CC - R_VC_CC}
      * (one sum of four terms, {@link Hw#sumShallow}).
      */
-    private void counters(Cc ahead, Stream enqueued, Stream dequeued, Stream discarded) {
+    private void counters(Cc ahead, Flow enqueued, Flow dequeued, Flow discarded) {
         Reg valid = reg("cc_applies_now", 1, 0);
         valid.set(ahead.valid());
         List<Expr> recoveredNow = new ArrayList<>();

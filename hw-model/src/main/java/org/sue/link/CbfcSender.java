@@ -9,6 +9,7 @@ import org.sue.core.Layout;
 import org.sue.core.Port;
 import org.sue.core.Reg;
 import org.sue.lib.stream.Keep;
+import org.sue.lib.stream.Flow;
 import org.sue.lib.stream.Stream;
 import org.sue.net.SueMeta;
 
@@ -36,10 +37,10 @@ import org.sue.net.SueMeta;
 public final class CbfcSender extends Component {
     public final Stream in;
     public final Stream out;
-    public final Stream reserve;
-    public final Stream unreserve;
-    public final Stream charge;
-    public final Stream ctlIn;
+    public final Flow reserve;
+    public final Flow unreserve;
+    public final Flow charge;
+    public final Flow ctlIn;
     public final Port localMac;
     public final Port vcReady;
     private final CbfcConfig config;
@@ -57,11 +58,11 @@ public final class CbfcSender extends Component {
         Layout vcOnly = Layout.of("cbfc_vc", Layout.bits("vc", SueMeta.VC_WIDTH));
         in = Stream.slave(this, "s_axis", Stream.packet(w, SueMeta.VC_WIDTH));
         out = Stream.master(this, "m_axis", Stream.packet(w, 1));
-        reserve = Stream.slaveFlow(this, "reserve", vcOnly);
-        unreserve = Stream.slaveFlow(this, "unreserve", vcOnly);
-        charge = Stream.slaveFlow(this, "charge", Layout.of("cbfc_charge", Layout.bits("vc", SueMeta.VC_WIDTH),
+        reserve = Flow.slave(this, "reserve", vcOnly);
+        unreserve = Flow.slave(this, "unreserve", vcOnly);
+        charge = Flow.slave(this, "charge", Layout.of("cbfc_charge", Layout.bits("vc", SueMeta.VC_WIDTH),
                 Layout.bits("bytes", CbfcConfig.FRAME_BYTES_WIDTH), Layout.bits("reserved", 1)));
-        ctlIn = Stream.slaveFlow(this, "ctl_in", LinkControl.LAYOUT);
+        ctlIn = Flow.slave(this, "ctl_in", LinkControl.LAYOUT);
         localMac = in("local_mac", 48);
         vcReady = out("vc_ready", SueMeta.VCS);
         for (int v = 0; v < SueMeta.VCS; v++) { // best-effort VCs count nothing
@@ -96,7 +97,7 @@ public final class CbfcSender extends Component {
         int largest = config.maxFrameCredits();
         Layout credited = Layout.of("cbfc_charge_credited", Layout.bits("vc", SueMeta.VC_WIDTH),
                 Layout.bits("credits", cw), Layout.bits("reserved", 1));
-        Stream charged = Stream.registeredFlow(this, "charge_credited", charge.valid(), credited, credited.expr()
+        Flow charged = Flow.registered(this, "charge_credited", charge.valid(), credited, credited.expr()
                 .set("vc", charge.field("vc")).set("credits", config.creditsOf(charge.field("bytes")))
                 .set("reserved", charge.field("reserved")).build());
         Expr cf = wire("cf_update", ctlIn.valid().and(ctlIn.field("type").eq(config.codes().cfUpdate())));

@@ -8,6 +8,7 @@ import org.sue.core.Hw;
 import org.sue.core.Layout;
 import org.sue.core.Reg;
 import org.sue.core.Tag;
+import org.sue.lib.stream.Flow;
 import org.sue.lib.stream.Stream;
 import org.sue.lib.stream.StreamConfig;
 
@@ -31,16 +32,16 @@ public final class ControlFrameReader extends Component {
             Layout.bits("word", 8 * ControlFrameInserter.FRAME_BYTES),
             Layout.bits("sized", 1), Layout.bits("bad", 1));
 
-    public final Stream in;
-    public final Stream frame;
+    public final Flow in;
+    public final Flow frame;
 
     public ControlFrameReader(Config config) {
         super(config);
         int w = config.dataWidth();
         int frameBits = 8 * ControlFrameInserter.FRAME_BYTES;
         int beats = (ControlFrameInserter.FRAME_BYTES + w / 8 - 1) / (w / 8);
-        in = Stream.slaveFlow(this, "s_axis", Stream.packet(w, 1));
-        frame = Stream.masterFlow(this, "frame", FRAME);
+        in = Flow.slave(this, "s_axis", Stream.packet(w, 1));
+        frame = Flow.master(this, "frame", FRAME);
 
         Reg beat = reg("beat", Hw.log2Up(beats + 1L), 0); // stops at beats: a longer frame stays longer
         when(in.valid(), () -> beat.set(Hw.mux(in.tlast(), Hw.zeros(beat.width()),

@@ -6,6 +6,7 @@ import org.sue.core.Hw;
 import org.sue.core.Port;
 import org.sue.core.Reg;
 import org.sue.lib.stream.Keep;
+import org.sue.lib.stream.Flow;
 import org.sue.lib.stream.Stream;
 
 /**
@@ -38,9 +39,9 @@ public final class LlrRx extends Component {
     public static final int SEND_NACK = 2;
     public static final int NACK_SENT = 3;
 
-    public final Stream in;
-    public final Stream out;
-    public final Stream ctlIn;
+    public final Flow in;
+    public final Flow out;
+    public final Flow ctlIn;
     public final Stream ctlOut;
     public final Port enable;
     private final LlrConfig config;
@@ -51,9 +52,9 @@ public final class LlrRx extends Component {
         int w = config.dataWidth();
         int sw = LinkControl.SEQ_WIDTH;
         LinkControl.Codes codes = config.codes();
-        in = Stream.slaveFlow(this, "s_axis", Stream.packet(w, LlrSideband.RX.width()));
-        out = Stream.masterFlow(this, "m_axis", Stream.packet(w, 1));
-        ctlIn = Stream.slaveFlow(this, "ctl_in", LinkControl.LAYOUT);
+        in = Flow.slave(this, "s_axis", Stream.packet(w, LlrSideband.RX.width()));
+        out = Flow.master(this, "m_axis", Stream.packet(w, 1));
+        ctlIn = Flow.slave(this, "ctl_in", LinkControl.LAYOUT);
         ctlOut = Stream.master(this, "ctl_out", LinkControl.LAYOUT);
         enable = in("llr_enable", 1);
 

@@ -11,6 +11,7 @@ import org.sue.core.ReadUnderWrite;
 import org.sue.core.Reg;
 import org.sue.core.Wire;
 import org.sue.lib.stream.Keep;
+import org.sue.lib.stream.Flow;
 import org.sue.lib.stream.Stream;
 
 /**
@@ -54,7 +55,7 @@ public final class LlrTx extends Component {
 
     public final Stream in;
     public final Stream out;
-    public final Stream ctlIn;
+    public final Flow ctlIn;
     public final Stream ctlOut;
     public final Port enable;
     public final Port linkUp;
@@ -71,7 +72,7 @@ public final class LlrTx extends Component {
         in = Stream.slave(this, "s_axis", Stream.packet(w, 1));
         Layout outLayout = Stream.packet(w, LlrSideband.TX.width());
         out = Stream.master(this, "m_axis", outLayout);
-        ctlIn = Stream.slaveFlow(this, "ctl_in", LinkControl.LAYOUT);
+        ctlIn = Flow.slave(this, "ctl_in", LinkControl.LAYOUT);
         ctlOut = Stream.master(this, "ctl_out", LinkControl.LAYOUT);
         enable = in("llr_enable", 1);
         linkUp = in("link_up", 1);

@@ -5,6 +5,7 @@ import org.sue.core.Expr;
 import org.sue.core.Hw;
 import org.sue.core.Reg;
 import org.sue.core.Tag;
+import org.sue.lib.stream.Flow;
 import org.sue.lib.stream.Stream;
 import org.sue.lib.stream.StreamConfig;
 
@@ -28,16 +29,16 @@ public final class MacControlDemux extends Component {
         }
     }
 
-    public final Stream in;
-    public final Stream out;
-    public final Stream control;
+    public final Flow in;
+    public final Flow out;
+    public final Flow control;
 
     public MacControlDemux(Config config) {
         super(config);
         int w = config.dataWidth();
-        in = Stream.slaveFlow(this, "s_axis", Stream.packet(w, 1));
-        out = Stream.masterFlow(this, "m_axis", in.layout());
-        control = Stream.masterFlow(this, "m_axis_ctl", in.layout());
+        in = Flow.slave(this, "s_axis", Stream.packet(w, 1));
+        out = Flow.master(this, "m_axis", in.layout());
+        control = Flow.master(this, "m_axis_ctl", in.layout());
 
         Reg first = reg("first_beat", 1, 1);
         when(in.valid(), () -> first.set(in.tlast()));

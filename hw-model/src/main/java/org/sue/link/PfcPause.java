@@ -7,6 +7,7 @@ import org.sue.core.Expr;
 import org.sue.core.Hw;
 import org.sue.core.Port;
 import org.sue.core.Reg;
+import org.sue.lib.stream.Flow;
 import org.sue.lib.stream.Stream;
 import org.sue.net.SueMeta;
 
@@ -21,7 +22,7 @@ import org.sue.net.SueMeta;
  * 0x8808 and opcode 0x0101, not flagged bad, applies at its last beat; any other is dropped and counted.
  */
 public final class PfcPause extends Component {
-    public final Stream in;
+    public final Flow in;
     public final Port vcReady;
     private final PfcConfig config;
 
@@ -30,13 +31,13 @@ public final class PfcPause extends Component {
         this.config = config;
         int w = config.dataWidth();
         int frameBits = 8 * ControlFrameInserter.FRAME_BYTES;
-        in = Stream.slaveFlow(this, "s_axis_pfc", Stream.packet(w, 1));
+        in = Flow.slave(this, "s_axis_pfc", Stream.packet(w, 1));
         vcReady = out("vc_ready", SueMeta.VCS);
 
         // the frame's first 64 bytes and its length, at its last beat
         ControlFrameReader reader = child("reader", new ControlFrameReader(new ControlFrameReader.Config(w)));
         in.into(reader.in);
-        Stream read = reader.frame;
+        Flow read = reader.frame;
         Expr word = read.field("word");
         Expr header = PfcFrame.field(word, 0, 6).eq(PfcConfig.DESTINATION)
                 .and(PfcFrame.field(word, 12, 2).eq(PfcConfig.ETHER_TYPE))

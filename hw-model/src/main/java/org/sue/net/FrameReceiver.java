@@ -9,12 +9,13 @@ import org.sue.core.Hw;
 import org.sue.core.Layout;
 import org.sue.core.Port;
 import org.sue.core.Reg;
-import org.sue.lib.SyncFifo;
+import org.sue.lib.stream.SyncFifo;
 import org.sue.lib.crc.CrcParams;
 import org.sue.lib.crc.ParallelCrc;
 import org.sue.lib.stream.InternetSum;
 import org.sue.lib.stream.Keep;
 import org.sue.lib.stream.PacketFifo;
+import org.sue.lib.stream.Flow;
 import org.sue.lib.stream.Stream;
 import org.sue.lib.stream.StreamConfig;
 import org.sue.lib.stream.StreamSlice;
@@ -71,7 +72,7 @@ public final class FrameReceiver extends Component {
     }
 
     /** Frames from the MAC: {@code s_axis_*} without tready or tuser (a flow: the receive path never waits). */
-    public final Stream in;
+    public final Flow in;
     public final Port localXpu;
     public final Port localIp;
     public final Port localPartition;
@@ -80,7 +81,7 @@ public final class FrameReceiver extends Component {
      * A good frame was kept in the packet FIFO ({@code buffered_vc}, {@code buffered_len}: its VC and the bytes it
      * will deliver), at its verdict: with the frames leaving {@code m_axis}, what the FIFO holds per VC.
      */
-    public final Stream buffered;
+    public final Flow buffered;
     private final Config config;
     private final int ipOffset;
     /** The CRC units' latency: how long a frame's facts wait for its CRC results. */
@@ -99,9 +100,9 @@ public final class FrameReceiver extends Component {
         int h = net.headerBytes();
         boolean ipFormat = net.format() == HeaderFormat.ETH_IPV4_UDP || net.format() == HeaderFormat.ETH_IPV6_UDP;
         ipOffset = 12 + (net.vlan() ? 4 : 0) + 2;
-        in = Stream.slaveFlow(this, "s_axis", Stream.packet(w, config.macError() ? 1 : 0));
+        in = Flow.slave(this, "s_axis", Stream.packet(w, config.macError() ? 1 : 0));
         // the frame's bytes, without the MAC's flag, for the units that read them
-        Stream frame = config.macError() ? in.map("frame", Stream.packet(w, 0), Hw.cat(in.tlast(), in.tkeep(),
+        Flow frame = config.macError() ? in.map("frame", Stream.packet(w, 0), Hw.cat(in.tlast(), in.tkeep(),
                 in.tdata())) : in;
         Expr inData = in.tdata();
         Expr inKeep = in.tkeep();
@@ -111,7 +112,7 @@ public final class FrameReceiver extends Component {
         localIp = ipFormat ? in("local_ip", net.format() == HeaderFormat.ETH_IPV4_UDP ? 32 : 128) : null;
         localPartition = in("local_partition", 10);
         out = Stream.master(this, new StreamConfig(w, SueMeta.WIDTH));
-        buffered = Stream.masterFlow(this, "buffered", Layout.of("buffered", Layout.bits("vc", SueMeta.VC_WIDTH),
+        buffered = Flow.master(this, "buffered", Layout.of("buffered", Layout.bits("vc", SueMeta.VC_WIDTH),
                 Layout.bits("len", SueMeta.LEN_WIDTH)));
 
         // ---- frame length and header capture -------------------------------------------------------------------

@@ -3,6 +3,7 @@ package org.sue.net;
 import org.sue.core.Tag;
 import org.sue.core.Component;
 import org.sue.lib.crc.CrcParams;
+import org.sue.lib.stream.Flow;
 import org.sue.lib.stream.Stream;
 import org.sue.lib.stream.StreamConfig;
 import org.sue.lib.stream.StreamCrcAppend;
@@ -26,7 +27,7 @@ public final class FrameTransmitter extends Component {
     public final Stream in;
     public final Stream out;
     /** Header table writes: {@code tbl_wr_valid}, {@code tbl_wr_addr}, {@code tbl_wr_data}. */
-    public final Stream tableWrite;
+    public final Flow tableWrite;
     private final Config config;
 
     public FrameTransmitter(Config config) {
@@ -57,7 +58,7 @@ public final class FrameTransmitter extends Component {
             header.out.into(fcs.in);
         }
         fcs.out.into(out);
-        tableWrite = Stream.slaveFlow(this, "tbl_wr", header.tableWrite.layout());
+        tableWrite = Flow.slave(this, "tbl_wr", header.tableWrite.layout());
         tableWrite.into(header.tableWrite);
     }
 

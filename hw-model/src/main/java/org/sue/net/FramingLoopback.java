@@ -5,6 +5,7 @@ import org.sue.core.Component;
 import org.sue.core.Hw;
 import org.sue.core.ModuleName;
 import org.sue.core.Port;
+import org.sue.lib.stream.Flow;
 import org.sue.lib.stream.Stream;
 import org.sue.lib.stream.StreamConfig;
 
@@ -36,7 +37,7 @@ public final class FramingLoopback extends Component {
         FrameTransmitter transmitter = child("tx", new FrameTransmitter(tx));
         FrameReceiver receiver = child("rx", new FrameReceiver(rx));
         in.into(transmitter.in);
-        Stream.slaveFlow(this, "tbl_wr", transmitter.tableWrite.layout()).into(transmitter.tableWrite);
+        Flow.slave(this, "tbl_wr", transmitter.tableWrite.layout()).into(transmitter.tableWrite);
         receiver.in.valid().set(transmitter.out.tvalid());
         receiver.in.tdata().set(transmitter.out.tdata());
         receiver.in.tkeep().set(transmitter.out.tkeep());

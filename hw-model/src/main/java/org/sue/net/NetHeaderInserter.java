@@ -11,6 +11,7 @@ import org.sue.core.Mem;
 import org.sue.core.ReadUnderWrite;
 import org.sue.core.Reg;
 import org.sue.lib.stream.InternetSum;
+import org.sue.lib.stream.Flow;
 import org.sue.lib.stream.Stream;
 import org.sue.lib.stream.StreamConfig;
 import org.sue.lib.stream.StreamPrepend;
@@ -43,7 +44,7 @@ public final class NetHeaderInserter extends Component {
     public final Stream in;
     public final Stream out;
     /** Header table writes: {@code tbl_wr_valid}, {@code tbl_wr_addr}, {@code tbl_wr_data}. */
-    public final Stream tableWrite;
+    public final Flow tableWrite;
     private final Config config;
 
     public NetHeaderInserter(Config config) {
@@ -56,7 +57,7 @@ public final class NetHeaderInserter extends Component {
         out = Stream.master(this, sc);
         Mem table = mem("header_table", config.tableDepth(), 8 * h, ReadUnderWrite.READ_FIRST);
         int aw = table.addressWidth();
-        tableWrite = Stream.slaveFlow(this, "tbl_wr", tableEntry(aw, h));
+        tableWrite = Flow.slave(this, "tbl_wr", tableEntry(aw, h));
         table.write(tableWrite.valid(), tableWrite.field("addr"), tableWrite.field("data"));
         StreamPrepend prepend = child("prepend", new StreamPrepend(new StreamPrepend.Config(sc, h)));
 

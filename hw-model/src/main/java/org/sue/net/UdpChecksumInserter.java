@@ -7,6 +7,7 @@ import org.sue.core.Layout;
 import org.sue.core.Reg;
 import org.sue.core.Tag;
 import org.sue.lib.stream.InternetSum;
+import org.sue.lib.stream.Flow;
 import org.sue.lib.stream.Stream;
 import org.sue.lib.stream.StreamConfig;
 import org.sue.net.model.FrameCodec;
@@ -62,7 +63,7 @@ public final class UdpChecksumInserter extends Component {
         Stream frames = in.queue("frames", depth);
         InternetSum sum = child("udp_sum", new InternetSum(new InternetSum.Config(w, FrameCodec.udpSummedFrom(net))));
         Layout bytesOnly = Stream.packet(w, 0);
-        Stream.flowOf(this, "summed", accepted, bytesOnly, bytesOnly.expr().set(Stream.TDATA, in.tdata())
+        Flow.of(this, "summed", accepted, bytesOnly, bytesOnly.expr().set(Stream.TDATA, in.tdata())
                 .set(Stream.TKEEP, in.tkeep()).set(Stream.TLAST, in.tlast()).build()).into(sum.in);
         // the rest of the pseudo header, protocol 17 and the UDP length (from the tuser of the frame's last beat
         // summed: it is held on every beat), summed beside the frame and ready with its sum

@@ -7,15 +7,21 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.sue.core.Reg;
 
 /**
  * Value change dump of every named signal, scoped by component instance. Time unit 1 ns, clock period 10: values of
- * cycle c are shown from time 10c with the clock low, the rising edge that ends the cycle at 10c + 5.
+ * cycle c are shown from time 10c with the clock low, the rising edge that ends the cycle at 10c + 5. A state
+ * register ({@link org.sue.core.State}) also gets {@code <name>_state}, its state's name as a VCD string variable
+ * (GTKWave and Surfer show it as text).
  */
 final class VcdWriter implements Simulator.CycleListener {
     private final BufferedWriter out;
     private final List<SimSignal> signals;
     private final String[] codes;
+    /** Per signal: the names of its states (a state register), or null. */
+    private final List<String>[] stateNames;
+    private final String[] stateCodes;
     private final long[][] last;
     private final long[] scratch = new long[64];
     private final String clockCode;
@@ -30,6 +36,8 @@ final class VcdWriter implements Simulator.CycleListener {
         this.out = Files.newBufferedWriter(file, StandardCharsets.US_ASCII);
         this.signals = sim.signals();
         this.codes = new String[signals.size()];
+        this.stateNames = newStateNames(signals.size());
+        this.stateCodes = new String[signals.size()];
         this.last = new long[signals.size()][];
         out.write("$timescale 1ns $end\n");
         // scopes from hierarchical paths
@@ -61,12 +69,22 @@ final class VcdWriter implements Simulator.CycleListener {
             codes[s.id()] = code(code++);
             out.write("$var wire " + s.width() + " " + codes[s.id()] + " " + parts[parts.length - 1]
                     + (s.width() > 1 ? " [" + (s.width() - 1) + ":0]" : "") + " $end\n");
+            if (s.signal() instanceof Reg r && r.stateNames() != null) {
+                stateNames[s.id()] = r.stateNames();
+                stateCodes[s.id()] = code(code++);
+                out.write("$var string 1 " + stateCodes[s.id()] + " " + parts[parts.length - 1] + "_state $end\n");
+            }
         }
         while (!openScopes.isEmpty()) {
             out.write("$upscope $end\n");
             openScopes.remove(openScopes.size() - 1);
         }
         out.write("$enddefinitions $end\n");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<String>[] newStateNames(int n) {
+        return (List<String>[]) new List<?>[n];
     }
 
     private static String code(int n) {
@@ -99,6 +117,11 @@ final class VcdWriter implements Simulator.CycleListener {
                 last[s.id()] = prev;
             }
             System.arraycopy(v, 0, prev, 0, words);
+            if (stateNames[s.id()] != null) {
+                List<String> names = stateNames[s.id()];
+                int state = (int) v[0];
+                out.write("s" + (state < names.size() ? names.get(state) : "?") + " " + stateCodes[s.id()] + "\n");
+            }
             if (s.width() == 1) {
                 out.write((v[0] & 1) + codes[s.id()] + "\n");
             } else {

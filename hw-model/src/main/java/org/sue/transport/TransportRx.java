@@ -13,6 +13,7 @@ import org.sue.core.Port;
 import org.sue.core.ReadUnderWrite;
 import org.sue.core.Reg;
 import org.sue.core.Wire;
+import org.sue.lib.stream.Flow;
 import org.sue.lib.stream.Stream;
 import org.sue.lib.stream.StreamConfig;
 import org.sue.net.SueMeta;
@@ -66,18 +67,18 @@ public final class TransportRx extends Component {
     public final Stream in;
     public final Stream out;
     /** op/rpsn of every PDU from a known source, to the transmit side: {@code peer_ack_*}. */
-    public final Stream peerAck;
+    public final Flow peerAck;
     /** The transmit side frames a PDU to {@code ack_query_xpu}. */
-    public final Stream ackQuery;
+    public final Flow ackQuery;
     /** What that PDU carries, the cycle after the query. */
-    public final Stream ackReply;
+    public final Flow ackReply;
     /** Send an ACK-only PDU to {@code ack_request_xpu}. */
     public final Stream ackRequest;
     /**
      * {vc, len} of every PDU not delivered (dropped or ACK-only), the cycle after its decision: the receive buffer
      * behind this block frees such a PDU's space here, as it frees a delivered one's as it leaves.
      */
-    public final Stream discarded;
+    public final Flow discarded;
     /** Counter outputs by name. */
     public final Map<String, Port> counters = new LinkedHashMap<>();
     private final TransportConfig config;
@@ -126,11 +127,11 @@ public final class TransportRx extends Component {
         StreamConfig bus = new StreamConfig(config.busWidth(), SueMeta.WIDTH);
         in = Stream.slave(this, bus);
         out = Stream.master(this, bus);
-        peerAck = Stream.masterFlow(this, "peer_ack", AckLinks.PEER_ACK);
-        ackQuery = Stream.slaveFlow(this, "ack_query", AckLinks.ACK_QUERY);
-        ackReply = Stream.masterFlow(this, "ack_reply", AckLinks.ACK_REPLY);
+        peerAck = Flow.master(this, "peer_ack", AckLinks.PEER_ACK);
+        ackQuery = Flow.slave(this, "ack_query", AckLinks.ACK_QUERY);
+        ackReply = Flow.master(this, "ack_reply", AckLinks.ACK_REPLY);
         ackRequest = Stream.master(this, "ack_request", AckLinks.ACK_REQUEST);
-        discarded = Stream.masterFlow(this, "discarded", SueMeta.PDU_SIZE);
+        discarded = Flow.master(this, "discarded", SueMeta.PDU_SIZE);
 
         now = reg("now", TransportConfig.TIME_WIDTH, 0);
         now.set(now.add(1)); // free-running: the owed queue's times are cycles of it
@@ -232,8 +233,8 @@ public final class TransportRx extends Component {
         Expr peer = AckLinks.PEER_ACK.expr().set("port", SueMeta.PORT.of(user)).set("xpu", src)
                 .set("op", SueMeta.OP.of(user))
                 .set("rpsn", SueMeta.RPSN.of(user)).build();
-        Stream.registeredFlow(this, "peer", decide.and(known), AckLinks.PEER_ACK, peer).into(peerAck);
-        Stream.registeredFlow(this, "discard", decide.and(inOrder.not()), SueMeta.PDU_SIZE, SueMeta.sizeOf(user))
+        Flow.registered(this, "peer", decide.and(known), AckLinks.PEER_ACK, peer).into(peerAck);
+        Flow.registered(this, "discard", decide.and(inOrder.not()), SueMeta.PDU_SIZE, SueMeta.sizeOf(user))
                 .into(discarded);
 
         count("accepted", accept);
@@ -350,7 +351,7 @@ public final class TransportRx extends Component {
     }
 
     /**
-     * The urgent requests' FIFO, timed as a {@link org.sue.lib.SyncFifo} of {@value #URGENT_DEPTH} (a word shows two
+     * The urgent requests' FIFO, timed as a {@link org.sue.lib.stream.SyncFifo} of {@value #URGENT_DEPTH} (a word shows two
      * cycles after its push, a push while full is dropped) but in registers: each entry and the output register
      * follow their source's {@code ack_owed} and {@code nack_owed}, so the head's check is no 1024:1 multiplexer.
      * Sets {@code headOwed}: the head's source owes an ACK or a NACK.
@@ -390,7 +391,7 @@ public final class TransportRx extends Component {
     }
 
     /**
-     * The control of a FIFO timed as a {@link org.sue.lib.SyncFifo} of {@code depth} (a word shows two cycles after
+     * The control of a FIFO timed as a {@link org.sue.lib.stream.SyncFifo} of {@code depth} (a word shows two cycles after
      * its push): {@code in} is ready while it has room and writes at {@code wrPtr}; the output register
      * ({@code valid}) loads the word at {@code rdPtr} whenever it is empty or {@code ready} empties it.
      */

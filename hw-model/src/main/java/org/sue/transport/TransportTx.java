@@ -14,6 +14,7 @@ import org.sue.core.Reg;
 import org.sue.core.Wire;
 import org.sue.lib.stream.Arbiter;
 import org.sue.lib.stream.Keep;
+import org.sue.lib.stream.Flow;
 import org.sue.lib.stream.Stream;
 import org.sue.lib.stream.StreamConfig;
 import org.sue.net.SueMeta;
@@ -63,14 +64,14 @@ public final class TransportTx extends Component {
     /** The VCs the packing buffer may pick on: link_vc_ready, less a VC a start here waits for, none in a start's cycle. */
     public final Port pickVcReady;
     /** A retransmission or ACK-only PDU started under link_vc_ready: its VC (link credit reserved for one frame). */
-    public final Stream reserve;
+    public final Flow reserve;
     /** A new PDU picked but held for its connection's go-back, not sent as new: its VC (the reservation returns). */
-    public final Stream unreserve;
+    public final Flow unreserve;
     /** A PDU's first beat left on m_axis: its VC and length (the link charges its frame). */
-    public final Stream charge;
-    public final Stream peerAck;
-    public final Stream ackQuery;
-    public final Stream ackReply;
+    public final Flow charge;
+    public final Flow peerAck;
+    public final Flow ackQuery;
+    public final Flow ackReply;
     public final Stream ackRequest;
 
     private final TransportConfig config;
@@ -152,13 +153,13 @@ public final class TransportTx extends Component {
         linkVcReady = in("link_vc_ready", SueMeta.VCS); // the link's flow control: a VC it may not send on now
         pickVcReady = out("pick_vc_ready", SueMeta.VCS);
         Layout vcOnly = Layout.of("link_vc", Layout.bits("vc", SueMeta.VC_WIDTH));
-        reserve = Stream.masterFlow(this, "reserve", vcOnly);
-        unreserve = Stream.masterFlow(this, "unreserve", vcOnly);
-        charge = Stream.masterFlow(this, "charge", Layout.of("link_charge", Layout.bits("vc", SueMeta.VC_WIDTH),
+        reserve = Flow.master(this, "reserve", vcOnly);
+        unreserve = Flow.master(this, "unreserve", vcOnly);
+        charge = Flow.master(this, "charge", Layout.of("link_charge", Layout.bits("vc", SueMeta.VC_WIDTH),
                 Layout.bits("len", SueMeta.LEN_WIDTH)));
-        peerAck = Stream.slaveFlow(this, "peer_ack", AckLinks.PEER_ACK);
-        ackQuery = Stream.masterFlow(this, "ack_query", AckLinks.ACK_QUERY);
-        ackReply = Stream.slaveFlow(this, "ack_reply", AckLinks.ACK_REPLY);
+        peerAck = Flow.slave(this, "peer_ack", AckLinks.PEER_ACK);
+        ackQuery = Flow.master(this, "ack_query", AckLinks.ACK_QUERY);
+        ackReply = Flow.slave(this, "ack_reply", AckLinks.ACK_REPLY);
         ackRequest = Stream.slave(this, "ack_request", AckLinks.ACK_REQUEST);
 
         data = mem("store_beat_ring", config.storeBeats(), config.busWidth(), ReadUnderWrite.READ_FIRST);

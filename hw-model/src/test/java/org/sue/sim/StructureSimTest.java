@@ -19,7 +19,7 @@ import org.sue.core.Port;
 import org.sue.core.ReadUnderWrite;
 import org.sue.core.Reg;
 import org.sue.core.Wire;
-import org.sue.lib.SyncFifo;
+import org.sue.lib.stream.SyncFifo;
 
 /** Hierarchy, memories, switch, size limits and waveforms of the JVM simulator. */
 class StructureSimTest {

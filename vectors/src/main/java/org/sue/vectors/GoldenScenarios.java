@@ -19,7 +19,7 @@ import org.sue.instance.SueInstance;
 import org.sue.instance.tb.LinkModel;
 import org.sue.instance.tb.SmallInstance;
 import org.sue.lib.CreditCounter;
-import org.sue.lib.SyncFifo;
+import org.sue.lib.stream.SyncFifo;
 import org.sue.lib.crc.CrcParams;
 import org.sue.lib.crc.ParallelCrc;
 import org.sue.lib.stream.PacketFifo;

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.function.ThrowingConsumer;
 /**
  * Dynamic tests whose bodies run two (or as many as there are cores) at a time: the external tools they drive
  * (Verilator, Yosys, GHDL) are single-threaded, so the suite would otherwise leave a core idle. Every body is
- * submitted when the factory runs; each dynamic test waits for its own and reports its failure.
+ * submitted when the factory runs; each dynamic test waits for its own and reports its failure. While working on one
+ * block, {@code -Dsue.only=<regex>} keeps only the items whose name matches (e.g. {@code -Dsue.only='llr_.*'}).
  */
 final class InParallel {
     private InParallel() {
@@ -27,7 +28,9 @@ final class InParallel {
                 return t;
             });
 
-    static <T> Stream<DynamicTest> tests(List<T> items, Function<T, String> name, ThrowingConsumer<T> body) {
+    static <T> Stream<DynamicTest> tests(List<T> all, Function<T, String> name, ThrowingConsumer<T> body) {
+        String only = System.getProperty("sue.only");
+        List<T> items = only == null ? all : all.stream().filter(t -> name.apply(t).matches(only)).toList();
         List<Future<Throwable>> results = new ArrayList<>();
         for (T item : items) {
             results.add(POOL.submit(() -> {

@@ -10,6 +10,7 @@ import org.sue.core.Hw;
 import org.sue.core.Layout;
 import org.sue.core.Reg;
 import org.sue.lib.stream.Keep;
+import org.sue.lib.stream.Flow;
 import org.sue.lib.stream.Stream;
 
 /**
@@ -61,9 +62,9 @@ public final class ParallelCrc extends Component {
     }
 
     /** Beats in: {@code s_axis_tdata}, {@code s_axis_tkeep}, {@code s_axis_tvalid}, {@code s_axis_tlast} (a flow). */
-    public final Stream in;
+    public final Flow in;
     /** One result per frame: {@code crc_valid}, {@code crc_value}. */
-    public final Stream crc;
+    public final Flow crc;
     private final Config config;
 
     public ParallelCrc(Config config) {
@@ -75,8 +76,8 @@ public final class ParallelCrc extends Component {
         CrcMatrices m = new CrcMatrices(p, config.dataWidth());
         int shiftWidth = m.unshiftStages();
 
-        in = Stream.slaveFlow(this, "s_axis", Stream.packet(config.dataWidth(), 0));
-        crc = Stream.masterFlow(this, "crc", Layout.plain("value", w));
+        in = Flow.slave(this, "s_axis", Stream.packet(config.dataWidth(), 0));
+        crc = Flow.master(this, "crc", Layout.plain("value", w));
         Expr sValid = in.valid();
         Expr sData = in.tdata();
         Expr sKeep = in.tkeep();

@@ -42,8 +42,40 @@ public final class Arbiter {
         return choice;
     }
 
+    /** The lowest index whose requester is eligible (index 0 when none is); {@code log2Up(n)} bits. */
+    public static Expr firstPick(List<? extends Expr> eligible) {
+        int w = Hw.log2Up(eligible.size());
+        Expr choice = Hw.lit(w, 0);
+        for (int k = eligible.size() - 1; k >= 0; k--) {
+            choice = Hw.mux(eligible.get(k), Hw.lit(w, k), choice);
+        }
+        return choice;
+    }
+
     /** The arbiter's output and the index of the input its beat comes from. */
     public record Arbitration(Stream out, Expr chosen) {
+    }
+
+    /** How long a choice holds once the output offers its beat. */
+    public enum Lock {
+        /**
+         * Not at all: the choice is made anew every cycle, so a beat offered from one input may be replaced by one of
+         * higher priority while the output stalls. Only where the output's consumer does not need the stream rule
+         * (a register stage that loads whatever is offered when it has room).
+         */
+        NONE,
+        /** Until the offered beat is taken: the output keeps the stream rule. */
+        BEAT,
+        /** Until the offered packet's last beat is taken: packets never interleave. */
+        PACKET
+    }
+
+    /**
+     * Fixed priority over streams of one layout: the lowest-numbered input with a beat wins; {@code lock} says how
+     * long the choice holds.
+     */
+    public static Arbitration priority(String name, List<Stream> inputs, Lock lock) {
+        return arbitrate(name, inputs, lock, (valids, sc) -> firstPick(valids));
     }
 
     /**
@@ -52,7 +84,7 @@ public final class Arbiter {
      * output keeps the AXI rule that valid and payload do not change until ready.
      */
     public static Arbitration roundRobin(String name, List<Stream> inputs) {
-        return roundRobin(name, inputs, false);
+        return roundRobin(name, inputs, Lock.BEAT);
     }
 
     /**
@@ -60,42 +92,54 @@ public final class Arbiter {
      * from its first beat to its {@code tlast}, so packets never interleave.
      */
     public static Arbitration roundRobinPackets(String name, List<Stream> inputs) {
-        return roundRobin(name, inputs, true);
+        return roundRobin(name, inputs, Lock.PACKET);
     }
 
-    private static Arbitration roundRobin(String name, List<Stream> inputs, boolean packets) {
+    private static Arbitration roundRobin(String name, List<Stream> inputs, Lock lock) {
+        int w = Hw.log2Up(inputs.size());
+        Reg[] last = new Reg[1];
+        Arbitration a = arbitrate(name, inputs, lock, (valids, sc) -> {
+            last[0] = sc.reg(name + "_last", w, inputs.size() - 1);
+            return rotatingPick(valids, last[0]);
+        });
+        Scope.reading(a.out().valid()).when(a.out().fire(), () -> last[0].set(a.chosen()));
+        return a;
+    }
+
+    /** The pick among the inputs' valids, built in the arbiter's scope. */
+    private interface Pick {
+        Expr of(List<Expr> valids, Scope sc);
+    }
+
+    private static Arbitration arbitrate(String name, List<Stream> inputs, Lock lock, Pick pick) {
         int n = inputs.size();
         if (n < 2) {
             throw new HdlException("an arbiter needs at least 2 inputs, got " + n, SourceLoc.here());
         }
-        Layout layout = inputs.get(0).layout();
-        for (Stream s : inputs) {
-            if (s.layout().width() != layout.width() || !s.hasReady()) {
-                throw new HdlException("arbiter '" + name + "': every input must be a stream of layout "
-                        + layout + "; " + s + " is not", SourceLoc.here());
-            }
-        }
+        Layout layout = Stream.sameLayout(name, inputs);
         Scope sc = Scope.reading(inputs.get(0).valid());
-        int w = Hw.log2Up(n);
         List<Expr> valids = new ArrayList<>();
         List<Expr> payloads = new ArrayList<>();
         for (Stream s : inputs) {
             valids.add(s.valid());
             payloads.add(s.payload());
         }
-        Reg last = sc.reg(name + "_last", w, n - 1);
+        Expr any = Hw.cat(valids).orR();
+        Expr picked = pick.of(valids, sc);
+        if (lock == Lock.NONE) {
+            Wire chosen = sc.wire(name + "_chosen", picked);
+            return connect(sc, name, inputs, any, layout, Hw.select(payloads, chosen), chosen);
+        }
+        boolean packets = lock == Lock.PACKET;
+        int w = Hw.log2Up(n);
         Reg held = sc.reg(name + "_held", 1, 0);    // a beat was offered and not taken: keep its input
         Reg heldIndex = sc.reg(name + "_held_index", w, 0);
-        Wire chosen = sc.wire(name + "_chosen", Hw.mux(held, heldIndex, rotatingPick(valids, last)));
-        Expr any = Hw.cat(valids).orR();
+        Wire chosen = sc.wire(name + "_chosen", Hw.mux(held, heldIndex, picked));
         // mid-packet the held input may pause; then nothing is offered, whatever the others hold
         Expr offered = packets ? Hw.select(valids, chosen) : any;
-        Stream out = Stream.of(sc.component(), name, offered, layout, Hw.select(payloads, chosen));
-        for (int i = 0; i < n; i++) {
-            inputs.get(i).ready().set(out.ready().and(chosen.eq(i)));
-        }
+        Arbitration a = connect(sc, name, inputs, offered, layout, Hw.select(payloads, chosen), chosen);
+        Stream out = a.out();
         sc.when(out.fire(), () -> {
-            last.set(chosen);
             held.set(packets ? out.tlast().not() : Hw.bool(false));
             if (packets) {
                 heldIndex.set(chosen); // the rest of the packet comes from the same input
@@ -104,6 +148,15 @@ public final class Arbiter {
             held.set(1);
             heldIndex.set(chosen);
         });
+        return a;
+    }
+
+    private static Arbitration connect(Scope sc, String name, List<Stream> inputs, Expr valid, Layout layout,
+                                       Expr payload, Wire chosen) {
+        Stream out = Stream.of(sc.component(), name, valid, layout, payload);
+        for (int i = 0; i < inputs.size(); i++) {
+            inputs.get(i).ready().set(out.ready().and(chosen.eq(i)));
+        }
         return new Arbitration(out, chosen);
     }
 }

@@ -46,17 +46,17 @@ public final class InternetSum extends Component {
     }
 
     /** Beats in: {@code s_axis_tdata}, {@code s_axis_tkeep} (read on the last beat), {@code s_axis_tlast}; a flow. */
-    public final Stream in;
+    public final Flow in;
     /** One result per packet: {@code sum_valid}, {@code sum_value}. */
-    public final Stream sum;
+    public final Flow sum;
     private final Config config;
 
     public InternetSum(Config config) {
         super(config);
         this.config = config;
         int lanes = config.lanes();
-        in = Stream.slaveFlow(this, "s_axis", Stream.packet(config.dataWidth(), 0));
-        sum = Stream.masterFlow(this, "sum", Layout.plain("value", 16));
+        in = Flow.slave(this, "s_axis", Stream.packet(config.dataWidth(), 0));
+        sum = Flow.master(this, "sum", Layout.plain("value", 16));
 
         // ---- stage 1: the beat's counted bytes, its words added in a tree ----------------------------------------
         // every lane of a beat before the last, the valid lanes of the last; none of the skipped bytes

@@ -9,7 +9,6 @@ import org.sue.core.Mem;
 import org.sue.core.Port;
 import org.sue.core.ReadUnderWrite;
 import org.sue.core.Reg;
-import org.sue.lib.SyncFifo;
 
 /**
  * Store-and-forward packet FIFO for a receive path that cannot be stalled, with the verdict on each packet coming
@@ -52,12 +51,12 @@ public final class PacketFifo extends Component {
     }
 
     /** Beats in: {@code s_axis_*} without tready or tuser (the writer never waits). */
-    public final Stream in;
+    public final Flow in;
     /** One verdict per input packet, in order: {@code verdict_valid}, {@code verdict_drop}, {@code verdict_user}. */
-    public final Stream verdict;
+    public final Flow verdict;
     public final Stream out;
     /** A packet was judged to be kept and is in memory: it will leave on {@code out}; its user as the verdict's. */
-    public final Stream kept;
+    public final Flow kept;
     public final Port dropsBad;
     public final Port dropsOverflow;
     public final Port protocolError;
@@ -70,11 +69,11 @@ public final class PacketFifo extends Component {
         int w = sc.dataWidth();
         int u = sc.userWidth();
         Layout beat = Stream.packet(w, 0);
-        in = Stream.slaveFlow(this, "s_axis", beat);
-        verdict = Stream.slaveFlow(this, "verdict", Layout.of("verdict", Layout.bits("drop", 1),
+        in = Flow.slave(this, "s_axis", beat);
+        verdict = Flow.slave(this, "verdict", Layout.of("verdict", Layout.bits("drop", 1),
                 Layout.bits("user", u)));
         out = Stream.master(this, sc);
-        kept = Stream.masterFlow(this, "kept", Layout.of("kept", Layout.bits("user", u)));
+        kept = Flow.master(this, "kept", Layout.of("kept", Layout.bits("user", u)));
         dropsBad = out("drops_bad", 32);
         dropsOverflow = out("drops_overflow", 32);
         protocolError = out("protocol_error", 1);

@@ -1,7 +1,6 @@
 package org.sue.lib.stream;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,81 +11,43 @@ import org.sue.core.HdlException;
 import org.sue.core.Hw;
 import org.sue.core.Layout;
 import org.sue.core.Mem;
-import org.sue.core.Port;
 import org.sue.core.PortDirection;
 import org.sue.core.Reg;
 import org.sue.core.Scope;
 import org.sue.core.Signal;
 import org.sue.core.SourceLoc;
 import org.sue.core.Wire;
-import org.sue.lib.SyncFifo;
 
 /**
- * A handshake: {@code valid}, {@code ready} and a payload described by a {@link Layout}; or, without {@code ready},
- * a flow (a valid-only transfer that cannot be stalled). A beat moves in a cycle where valid and ready are both high
- * ({@link #fire}); the producer keeps valid and the payload steady until then and never makes valid wait for ready.
+ * A handshake: {@code valid}, {@code ready} and a payload described by a {@link Layout}. A beat moves in a cycle where
+ * valid and ready are both high ({@link #fire}); the producer keeps valid and the payload steady until then and never
+ * makes valid wait for ready (AXI-Stream's rule; {@code StreamProtocolChecker} checks it in every simulation test).
  *
- * <p>Every member is a named signal. Ports follow one pattern: {@code <name>_valid}, {@code <name>_ready},
- * {@code <name>_<field>}; packet streams (fields {@code tdata}, {@code tkeep}, {@code tlast} and optional
- * {@code tuser}) keep AXI-Stream names: {@code s_axis_tvalid}, {@code m_axis_tdata}, ... The operators build plain
- * registers and wires in the component that reads the stream (the owner of its signals, or its parent when they are
- * a child's ports), named after the stream: {@code haltWhen} on {@code in} gives {@code in_halt_valid}.
+ * <p>Ports follow one pattern: {@code <name>_valid}, {@code <name>_ready}, {@code <name>_<field>}; packet streams
+ * keep AXI-Stream names ({@code s_axis_tvalid}, {@code s_axis_tready}, ...). The operators build plain registers and
+ * wires in the component that reads the stream (the owner of its signals, or its parent when they are a child's
+ * ports), named after the stream: {@code haltWhen} on {@code in} gives {@code in_halt_valid}. A valid-only transfer
+ * is a {@link Flow}.
  */
 @ConstructionHelper
-public final class Stream {
-    /** Field names of a packet stream. */
-    public static final String TDATA = "tdata";
-    public static final String TKEEP = "tkeep";
-    public static final String TLAST = "tlast";
-    public static final String TUSER = "tuser";
-
-    private final String name;
-    private final boolean axis;
-    private final Signal valid;
+public final class Stream extends Channel {
     private final Signal ready;
-    private final Layout layout;
-    private final Map<String, Signal> fields;
 
     private Stream(String name, boolean axis, Signal valid, Signal ready, Layout layout, Map<String, Signal> fields) {
-        this.name = name;
-        this.axis = axis;
-        this.valid = valid;
+        super(name, axis, valid, layout, fields);
         this.ready = ready;
-        this.layout = layout;
-        this.fields = Collections.unmodifiableMap(fields);
-    }
-
-    // ---- layouts -------------------------------------------------------------------------------------------------
-
-    /** The payload of a packet stream: {@code tdata}, {@code tkeep} (a lane each byte), {@code tlast}, {@code tuser}. */
-    public static Layout packet(int dataWidth, int userWidth) {
-        List<Layout.Spec> specs = new ArrayList<>(List.of(Layout.bits(TDATA, dataWidth),
-                Layout.bits(TKEEP, dataWidth / 8), Layout.bits(TLAST, 1)));
-        if (userWidth > 0) {
-            specs.add(Layout.bits(TUSER, userWidth));
-        }
-        return Layout.of("packet", specs);
     }
 
     // ---- ports ---------------------------------------------------------------------------------------------------
 
     /** Input ports of component {@code c}: valid and the payload fields in, ready out. */
     public static Stream slave(Component c, String name, Layout payload) {
-        return ports(c, name, payload, true, PortDirection.IN);
+        return streamPorts(c, name, payload, true, PortDirection.IN);
     }
 
     /** Output ports of component {@code c}: valid and the payload fields out, ready in. */
     public static Stream master(Component c, String name, Layout payload) {
-        return ports(c, name, payload, true, PortDirection.OUT);
-    }
-
-    /** Input ports without ready: a flow the component must take whenever it is valid. */
-    public static Stream slaveFlow(Component c, String name, Layout payload) {
-        return ports(c, name, payload, false, PortDirection.IN);
-    }
-
-    public static Stream masterFlow(Component c, String name, Layout payload) {
-        return ports(c, name, payload, false, PortDirection.OUT);
+        return streamPorts(c, name, payload, true, PortDirection.OUT);
     }
 
     /** Packet input {@code s_axis_*} (with tready). */
@@ -99,134 +60,65 @@ public final class Stream {
         return master(c, "m_axis", cfg.layout());
     }
 
-    private static Stream ports(Component c, String name, Layout payload, boolean withReady, PortDirection forward) {
-        Scope s = Scope.of(c);
-        PortDirection back = forward == PortDirection.IN ? PortDirection.OUT : PortDirection.IN;
-        boolean axis = isPacket(payload);
-        Map<String, Signal> fields = new LinkedHashMap<>();
-        Signal valid;
-        Signal ready = null;
-        if (axis) { // AXI-Stream port order: tdata, tkeep, tvalid, tready, tlast, tuser
-            fields.put(TDATA, s.port(name + "_" + TDATA, payload.field(TDATA).width(), forward));
-            fields.put(TKEEP, s.port(name + "_" + TKEEP, payload.field(TKEEP).width(), forward));
-            valid = s.port(name + "_tvalid", 1, forward);
-            if (withReady) {
-                ready = s.port(name + "_tready", 1, back);
-            }
-            fields.put(TLAST, s.port(name + "_" + TLAST, 1, forward));
-            if (payload.fields().size() > 3) {
-                fields.put(TUSER, s.port(name + "_" + TUSER, payload.field(TUSER).width(), forward));
-            }
-        } else {
-            valid = s.port(name + "_valid", 1, forward);
-            if (withReady) {
-                ready = s.port(name + "_ready", 1, back);
-            }
-            for (Layout.Field f : payload.fields()) {
-                fields.put(f.name(), s.port(name + "_" + f.name(), f.width(), forward));
-            }
-        }
-        s.payloadOf((Port) valid, fields.values().toArray(new Port[0]));
-        return new Stream(name, axis, valid, ready, payload, ordered(payload, fields));
-    }
-
-    private static boolean isPacket(Layout l) {
-        List<Layout.Field> f = l.fields();
-        return f.size() >= 3 && f.get(0).name().equals(TDATA) && f.get(1).name().equals(TKEEP)
-                && f.get(2).name().equals(TLAST) && (f.size() == 3 || f.size() == 4 && f.get(3).name().equals(TUSER));
-    }
-
-    private static Map<String, Signal> ordered(Layout layout, Map<String, Signal> fields) {
-        Map<String, Signal> m = new LinkedHashMap<>();
-        for (Layout.Field f : layout.fields()) {
-            m.put(f.name(), fields.get(f.name()));
-        }
-        return m;
+    private static Stream streamPorts(Component c, String name, Layout payload, boolean withReady, PortDirection forward) {
+        PortSet p = Channel.ports(c, name, payload, withReady, forward);
+        return new Stream(name, p.axis(), p.valid(), p.ready(), payload, p.fields());
     }
 
     // ---- members -------------------------------------------------------------------------------------------------
+    // ---- members -------------------------------------------------------------------------------------------------
 
-    public String name() { return name; }
-    public Layout layout() { return layout; }
-    public Signal valid() { return valid; }
-    public boolean hasReady() { return ready != null; }
-
-    public Signal ready() {
-        if (ready == null) {
-            throw new HdlException("'" + name + "' is a flow: it has no ready", SourceLoc.here());
-        }
-        return ready;
-    }
-
-    /** A payload field by name. */
-    public Signal field(String fieldName) {
-        Signal s = fields.get(fieldName);
-        if (s == null) {
-            throw new HdlException("stream '" + name + "' has no field '" + fieldName + "' (fields: " + fields.keySet()
-                    + ")", SourceLoc.here());
-        }
-        return s;
-    }
-
-    /** A field of a field that holds a nested layout ({@code head.cell}), or a plain field. */
-    public Expr get(String path) {
-        int dot = path.indexOf('.');
-        return dot < 0 ? field(path) : layout.field(path.substring(0, dot)).nested()
-                .get(field(path.substring(0, dot)), path.substring(dot + 1));
-    }
-
-    /** The payload packed by the layout (the field itself when there is one). */
-    public Expr payload() {
-        Layout.ExprBuilder b = layout.expr();
-        fields.forEach(b::set);
-        return b.build();
-    }
-
-    /** The field of a plain stream ({@code Layout.plain("data", w)}, as a {@link SyncFifo} carries). */
-    public Signal data() { return field("data"); }
-
-    public Signal tvalid() { return valid(); }
+    public Signal ready() { return ready; }
     public Signal tready() { return ready(); }
-    public Signal tdata() { return field(TDATA); }
-    public Signal tkeep() { return field(TKEEP); }
-    public Signal tlast() { return field(TLAST); }
-    public Signal tuser() { return field(TUSER); }
 
-    /** A beat moves this cycle: valid and ready (for a flow: valid). */
+    /** A beat moves this cycle: valid and ready. */
+    @Override
     public Expr fire() {
-        return ready == null ? valid : valid.and(ready);
+        return valid.and(ready);
     }
 
     // ---- connecting ----------------------------------------------------------------------------------------------
 
     /**
      * Drives {@code sink} from this stream: its valid and every payload field (matched by name), and this stream's
-     * ready from the sink's. A flow may go into a flow; a stream into a flow only through {@link #asFlow}.
+     * ready from the sink's.
      */
     public void into(Stream sink) {
-        if (hasReady() != sink.hasReady()) {
-            throw new HdlException("cannot connect '" + name + "' (" + kind() + ") to '" + sink.name + "' ("
-                    + sink.kind() + ")", SourceLoc.here());
-        }
-        if (!fields.keySet().equals(sink.fields.keySet())) {
-            throw new HdlException("cannot connect '" + name + "' to '" + sink.name + "': fields " + fields.keySet()
-                    + " and " + sink.fields.keySet() + " differ", SourceLoc.here());
-        }
+        driveSame(sink);
+        ready.set(sink.ready);
+    }
+
+    /**
+     * Drives {@code sink}'s handshake from this stream's (valid to it, its ready back), not its payload (SpinalHDL's
+     * {@code arbitrationFrom}): drive the payload with {@link #translateInto} or field by field.
+     */
+    public void arbitrationTo(Stream sink) {
         sink.valid.set(valid);
-        sink.fields.forEach((f, sig) -> sig.set(fields.get(f)));
-        if (ready != null) {
-            ready.set(sink.ready);
-        }
+        ready.set(sink.ready);
+    }
+
+    /**
+     * Drives {@code sink} from this stream with a payload computed from this one's, packed in the sink's layout (for
+     * a child's input of another layout: the handshake passes, the payload is translated).
+     */
+    public void translateInto(Stream sink, Expr packedPayload) {
+        arbitrationTo(sink);
+        drivePayload(sink, packedPayload);
     }
 
     /** This stream as a flow: it is always ready (for a consumer that takes every beat, like a receive path). */
-    public Stream asFlow() {
-        ready().set(Hw.bool(true));
-        return new Stream(name, axis, valid, null, layout, fields);
+    public Flow asFlow() {
+        ready.set(Hw.bool(true));
+        return Flow.of(name, axis, valid, layout, fields);
     }
 
-    private String kind() {
-        return hasReady() ? "a stream" : "a flow";
+    /**
+     * Ties this stream off (a child's input that this configuration never uses): never valid, zero payload. Its
+     * ready is left to the caller ({@code unused(...)} it).
+     */
+    public void tieOff() {
+        valid.set(Hw.bool(false));
+        tieOffPayload();
     }
 
     // ---- operators -----------------------------------------------------------------------------------------------
@@ -250,9 +142,8 @@ public final class Stream {
     }
 
     private Stream gate(String newName, Expr pass) {
-        Scope s = scope();
-        Stream out = derived(s, newName, valid.and(pass), true, fields);
-        ready().set(out.ready.and(pass));
+        Stream out = derived(newName, valid.and(pass), layout, fields);
+        ready.set(out.ready.and(pass));
         return out;
     }
 
@@ -262,11 +153,8 @@ public final class Stream {
     }
 
     public Stream throwWhen(String newName, Expr cond) {
-        Scope s = scope();
-        Stream out = derived(s, newName, valid.and(cond.not()), hasReady(), fields);
-        if (hasReady()) {
-            ready.set(out.ready.or(cond));
-        }
+        Stream out = derived(newName, valid.and(cond.not()), layout, fields);
+        ready.set(out.ready.or(cond));
         return out;
     }
 
@@ -284,20 +172,78 @@ public final class Stream {
         for (int i = 0; i < n; i++) {
             Reg d = s.reg(name + "_fork" + i + "_done", 1, 0);
             done.add(d);
-            outs.add(derived(s, name + "_fork" + i, valid.and(d.not()), true, fields));
+            outs.add(derived(name + "_fork" + i, valid.and(d.not()), layout, fields));
         }
         Expr all = Hw.bool(true);
         for (int i = 0; i < n; i++) {
             all = all.and(outs.get(i).ready.or(done.get(i)));
         }
         Wire allTaken = s.wire(name + "_fork_all", all);
-        ready().set(allTaken);
+        ready.set(allTaken);
         for (int i = 0; i < n; i++) {
             Reg d = done.get(i);
             Stream o = outs.get(i);
             d.set(Hw.mux(valid.and(allTaken), Hw.bool(false), d.or(o.fire())));
         }
         return outs;
+    }
+
+    /**
+     * Each beat to the one output {@code select} names (a value of {@code log2Up(n)} bits, read while the beat is
+     * offered): that output's valid, its ready back; the others see nothing.
+     */
+    public List<Stream> demux(String newName, Expr select, int n) {
+        if (n < 2 || select.width() != Hw.log2Up(n)) {
+            throw new HdlException("demux '" + newName + "' to " + n + " outputs needs at least 2 outputs and a select"
+                    + " of " + Hw.log2Up(Math.max(n, 2)) + " bits, got " + select.width(), SourceLoc.here());
+        }
+        List<Stream> outs = new ArrayList<>();
+        List<Expr> readies = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            Stream o = derived(newName + "_" + i, valid.and(select.eq(i)), layout, fields);
+            outs.add(o);
+            readies.add(o.ready);
+        }
+        ready.set(Hw.select(readies, select));
+        return outs;
+    }
+
+    /**
+     * The input {@code select} names, passed through (its valid and payload out, the output's ready back to it); the
+     * other inputs wait. The caller keeps {@code select} steady while the chosen input's beat is offered (as
+     * {@link Arbiter} does), or the output breaks the stream rule.
+     */
+    public static Stream mux(String name, List<Stream> inputs, Expr select) {
+        int n = inputs.size();
+        if (n < 2 || select.width() != Hw.log2Up(n)) {
+            throw new HdlException("mux '" + name + "' of " + n + " inputs needs at least 2 inputs and a select of "
+                    + Hw.log2Up(Math.max(n, 2)) + " bits, got " + select.width(), SourceLoc.here());
+        }
+        Layout layout = sameLayout(name, inputs);
+        List<Expr> valids = new ArrayList<>();
+        List<Expr> payloads = new ArrayList<>();
+        for (Stream s : inputs) {
+            valids.add(s.valid);
+            payloads.add(s.payload());
+        }
+        Scope sc = inputs.get(0).scope();
+        Stream out = of(sc.component(), name, Hw.select(valids, select), layout, Hw.select(payloads, select));
+        for (int i = 0; i < n; i++) {
+            inputs.get(i).ready.set(out.ready.and(select.eq(i)));
+        }
+        return out;
+    }
+
+    /** The one layout of {@code inputs}, or a clear error naming the first that differs. */
+    static Layout sameLayout(String name, List<Stream> inputs) {
+        Layout layout = inputs.get(0).layout;
+        for (Stream s : inputs) {
+            if (s.layout.width() != layout.width() || !s.fields.keySet().equals(inputs.get(0).fields.keySet())) {
+                throw new HdlException("'" + name + "': every input must carry layout " + layout + "; " + s
+                        + " does not", SourceLoc.here());
+            }
+        }
+        return layout;
     }
 
     /**
@@ -310,12 +256,12 @@ public final class Stream {
 
     public Stream stage(String newName) {
         Scope s = scope();
-        Reg v = s.reg(member(newName, "valid"), 1, 0);
+        Reg v = s.reg(memberName(newName, "valid", axis), 1, 0);
         Map<String, Signal> regs = new LinkedHashMap<>();
         fields.forEach((f, sig) -> regs.put(f, s.regNoReset(newName + "_" + f, sig.width())));
-        Stream out = new Stream(newName, axis, v, s.wire(member(newName, "ready"), 1), layout, regs);
+        Stream out = new Stream(newName, axis, v, s.wire(memberName(newName, "ready", axis), 1), layout, regs);
         Wire take = s.wire(newName + "_load", v.not().or(out.ready));
-        ready().set(take);
+        ready.set(take);
         s.when(take, () -> {
             v.set(valid);
             s.when(valid, () -> regs.forEach((f, r) -> r.set(fields.get(f))));
@@ -338,8 +284,8 @@ public final class Stream {
         fields.forEach((f, sig) -> buffer.put(f, s.regNoReset(newName + "_buf_" + f, sig.width())));
         Map<String, Expr> outFields = new LinkedHashMap<>();
         fields.forEach((f, sig) -> outFields.put(f, Hw.mux(held, buffer.get(f), sig)));
-        Stream out = derived(s, newName, valid.or(held), true, outFields);
-        ready().set(held.not());
+        Stream out = derived(newName, valid.or(held), layout, outFields);
+        ready.set(held.not());
         s.when(out.ready, () -> held.set(0)).elseWhen(valid.and(held.not()), () -> {
             held.set(1);
             buffer.forEach((f, r) -> r.set(fields.get(f)));
@@ -355,26 +301,18 @@ public final class Stream {
     public Stream queue(String newName, int depth) {
         Scope s = scope();
         SyncFifo fifo = s.child(newName + "_fifo", new SyncFifo(new SyncFifo.Config(layout.width(), depth, false)));
-        fifo.push.valid().set(valid);
-        fifo.push.data().set(payload());
-        ready().set(fifo.push.ready());
+        translateInto(fifo.push, payload());
         return fifo.pop.as(newName, layout);
     }
 
-    /** The same handshake with a new payload computed from this one (a combinational map, no register). */
+    /**
+     * The same handshake with a new payload computed from this one (a combinational map, no register; SpinalHDL's
+     * {@code translateWith}).
+     */
     public Stream map(String newName, Layout other, Expr packedPayload) {
-        if (packedPayload.width() != other.width()) {
-            throw new HdlException("map '" + newName + "': payload is " + packedPayload.width() + " bits, layout '"
-                    + other.name() + "' " + other.width(), SourceLoc.here());
-        }
-        Map<String, Expr> f = new LinkedHashMap<>();
-        for (Layout.Field field : other.fields()) {
-            f.put(field.name(), other.fields().size() == 1 ? packedPayload : field.of(packedPayload));
-        }
-        Stream out = derived(scope(), newName, valid, hasReady(), f, isPacket(other), other);
-        if (hasReady()) {
-            ready.set(out.ready);
-        }
+        checkWidth(other, packedPayload, newName);
+        Stream out = derived(newName, valid, other, split(other, packedPayload));
+        ready.set(out.ready);
         return out;
     }
 
@@ -383,18 +321,30 @@ public final class Stream {
         return map(newName, layout, layout.with(payload(), field, value));
     }
 
+    /**
+     * A packet stream's beats in another packet layout: {@code tdata}, {@code tkeep} and {@code tlast} as they are,
+     * {@code user} as the new {@code tuser} (null for a layout without one); the old {@code tuser}, if any, is
+     * declared unused.
+     */
+    public Stream retagged(String newName, Layout packet, Expr user) {
+        Layout.ExprBuilder beat = packet.expr().set(TDATA, tdata()).set(TKEEP, tkeep()).set(TLAST, tlast());
+        if (user != null) {
+            beat.set(TUSER, user);
+        }
+        if (fields.containsKey(TUSER)) {
+            scope().unused(newName + "_tuser", tuser());
+        }
+        return map(newName, packet, beat.build());
+    }
+
     /** The same handshake with the payload read through another layout of the same width. */
     public Stream as(String newName, Layout other) {
         if (other.width() != layout.width()) {
             throw new HdlException("stream '" + name + "' carries " + layout.width() + " bits, layout '" + other.name()
                     + "' has " + other.width(), SourceLoc.here());
         }
-        Expr packed = payload();
-        Map<String, Expr> f = new LinkedHashMap<>();
-        for (Layout.Field field : other.fields()) {
-            f.put(field.name(), other.fields().size() == 1 ? packed : field.of(packed));
-        }
-        return new Stream(newName, isPacket(other), valid, ready, other, wires(scope(), newName, f));
+        return new Stream(newName, isPacket(other), valid, ready, other, wires(scope(), newName, split(other,
+                payload())));
     }
 
     /**
@@ -414,11 +364,8 @@ public final class Stream {
         Wire load = s.wire(name + "_load", available.and(v.not().or(v.and(rdy))));
         Signal word = (Signal) ram.readSync(name + "_word", address, load);
         s.when(load, () -> v.set(1)).elseWhen(rdy, () -> v.set(0));
-        Map<String, Expr> f = new LinkedHashMap<>();
-        for (Layout.Field field : layout.fields()) {
-            f.put(field.name(), layout.fields().size() == 1 ? word : field.of(word));
-        }
-        return new RamRead(new Stream(name, isPacket(layout), v, rdy, layout, wires(s, name, f)), load);
+        return new RamRead(new Stream(name, isPacket(layout), v, rdy, layout, wires(s, name, split(layout, word))),
+                load);
     }
 
     /** The output of {@link #fromRam} and the read strobe (advance the address when it is high). */
@@ -430,69 +377,24 @@ public final class Stream {
      * (a field that is already a signal is used as it is); its ready is a wire the consumer drives.
      */
     public static Stream of(Component c, String name, Expr valid, Layout layout, Expr packedPayload) {
-        Map<String, Expr> f = new LinkedHashMap<>();
-        for (Layout.Field field : layout.fields()) {
-            f.put(field.name(), layout.fields().size() == 1 ? packedPayload : field.of(packedPayload));
-        }
-        return derived(Scope.of(c), name, valid, true, f, isPacket(layout), layout);
-    }
-
-    /** Like {@link #of}, without ready: a flow. */
-    public static Stream flowOf(Component c, String name, Expr valid, Layout layout, Expr packedPayload) {
-        Map<String, Expr> f = new LinkedHashMap<>();
-        for (Layout.Field field : layout.fields()) {
-            f.put(field.name(), layout.fields().size() == 1 ? packedPayload : field.of(packedPayload));
-        }
-        return derived(Scope.of(c), name, valid, false, f, isPacket(layout), layout);
-    }
-
-    /**
-     * Like {@link #flowOf}, through a register stage: valid the cycle after {@code valid}, the payload registered
-     * with it and held while not valid ({@code <name>_valid}, {@code <name>_payload}).
-     */
-    public static Stream registeredFlow(Component c, String name, Expr valid, Layout layout, Expr packedPayload) {
-        Scope s = Scope.of(c);
-        Reg v = s.reg(name + "_valid", 1, 0);
-        Reg p = s.regNoReset(name + "_payload", packedPayload.width());
-        v.set(valid);
-        s.when(valid, () -> p.set(packedPayload));
-        return flowOf(c, name, v, layout, p);
+        checkWidth(layout, packedPayload, name);
+        return derived(Scope.of(c), name, valid, layout, split(layout, packedPayload));
     }
 
     // ---- internals -----------------------------------------------------------------------------------------------
 
-    private Scope scope() {
-        return Scope.reading(valid);
+    private Stream derived(String newName, Expr newValid, Layout l, Map<String, ? extends Expr> f) {
+        return derived(scope(), newName, newValid, l, f);
     }
 
-    private String member(String streamName, String what) {
-        return memberName(streamName, what, axis);
-    }
-
-    private static String memberName(String streamName, String what, boolean axis) {
-        return streamName + "_" + (axis ? "t" : "") + what;
-    }
-
-    private Stream derived(Scope s, String newName, Expr newValid, boolean withReady, Map<String, ? extends Expr> f) {
-        return derived(s, newName, newValid, withReady, f, axis, layout);
-    }
-
-    private static Stream derived(Scope s, String newName, Expr newValid, boolean withReady,
-                                  Map<String, ? extends Expr> f, boolean axis, Layout layout) {
-        Signal v = newValid instanceof Signal sig ? sig : s.wire(memberName(newName, "valid", axis), newValid);
-        Signal r = withReady ? s.wire(memberName(newName, "ready", axis), 1) : null;
-        return new Stream(newName, axis, v, r, layout, wires(s, newName, f));
-    }
-
-    /** Each field as a signal: kept when it is one, else a wire {@code <stream>_<field>}. */
-    private static Map<String, Signal> wires(Scope s, String streamName, Map<String, ? extends Expr> f) {
-        Map<String, Signal> m = new LinkedHashMap<>();
-        f.forEach((name, e) -> m.put(name, e instanceof Signal sig ? sig : s.wire(streamName + "_" + name, e)));
-        return m;
+    private static Stream derived(Scope s, String newName, Expr newValid, Layout l, Map<String, ? extends Expr> f) {
+        boolean ax = isPacket(l);
+        return new Stream(newName, ax, validSignal(s, newName, newValid, ax), s.wire(memberName(newName, "ready", ax),
+                1), l, wires(s, newName, f));
     }
 
     @Override
     public String toString() {
-        return (hasReady() ? "stream " : "flow ") + name + " " + layout;
+        return "stream " + name + " " + layout;
     }
 }

@@ -5,7 +5,6 @@ import org.sue.core.Component;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
 import org.sue.core.Reg;
-import org.sue.lib.SyncFifo;
 import org.sue.lib.crc.CrcParams;
 import org.sue.lib.crc.ParallelCrc;
 

@@ -37,9 +37,9 @@ public final class StreamSlice extends Component {
     }
 
     /** Packets in: {@code s_axis_*} without tready or tuser (a flow). */
-    public final Stream in;
+    public final Flow in;
     /** The cut packets: {@code m_axis_*}, a flow. */
-    public final Stream out;
+    public final Flow out;
     private final Config config;
 
     public StreamSlice(Config config) {
@@ -52,8 +52,8 @@ public final class StreamSlice extends Component {
         int e = (d + lanes - 1) / lanes;
         int k = e - h / lanes;
         int r = h % lanes;
-        in = Stream.slaveFlow(this, "s_axis", Stream.packet(w, 0));
-        out = Stream.masterFlow(this, "m_axis", Stream.packet(w, 0));
+        in = Flow.slave(this, "s_axis", Stream.packet(w, 0));
+        out = Flow.master(this, "m_axis", Stream.packet(w, 0));
         Expr inData = in.tdata();
         Expr inKeep = in.tkeep();
         Expr inValid = in.valid();

@@ -187,14 +187,14 @@ class StreamOperatorsTest {
         assertEquals(500, fullRateCycles, "with both outputs ready, one beat per cycle");
     }
 
-    /** Three inputs into a round-robin arbiter; the chosen index is an output. */
+    /** Three inputs into an arbiter; the chosen index is an output. */
     static final class Arb extends Component {
-        Arb() {
+        Arb(java.util.function.Function<List<Stream>, Arbiter.Arbitration> arbiter) {
             List<Stream> ins = new ArrayList<>();
             for (int i = 0; i < 3; i++) {
                 ins.add(Stream.slave(this, "in" + i, WORD));
             }
-            Arbiter.Arbitration a = Arbiter.roundRobin("arb", ins);
+            Arbiter.Arbitration a = arbiter.apply(ins);
             a.out().into(Stream.master(this, "out", WORD));
             out("chosen", 2).set(a.chosen());
         }
@@ -202,7 +202,7 @@ class StreamOperatorsTest {
 
     @Test
     void roundRobinArbiterIsFairKeepsEachInputInOrderAndHoldsAnOfferedBeat() {
-        Simulator sim = Simulator.compile(Design.elaborate(new Arb()));
+        Simulator sim = Simulator.compile(Design.elaborate(new Arb(ins -> Arbiter.roundRobin("arb", ins))));
         Random rnd = new Random(8);
         sim.reset();
         long[] next = new long[3];
@@ -257,25 +257,130 @@ class StreamOperatorsTest {
     }
 
     @Test
-    void misuseNamesTheProblemAndTheLine() {
-        HdlException flowIntoStream = assertThrows(HdlException.class, () -> Design.elaborate(new Component() {
-            {
-                Stream.slaveFlow(this, "in", WORD).into(Stream.master(this, "out", WORD));
+    void priorityArbiterServesTheLowestInputFirstAndLocksAsAsked() {
+        for (Arbiter.Lock lock : List.of(Arbiter.Lock.BEAT, Arbiter.Lock.NONE)) {
+            Simulator sim = Simulator.compile(Design.elaborate(new Arb(ins -> Arbiter.priority("arb", ins, lock))));
+            Random rnd = new Random(9);
+            sim.reset();
+            long[] next = new long[3];
+            boolean[] offering = new boolean[3];
+            int switchedWhileStalled = 0;
+            long stalledTag = -1;
+            for (int c = 0; c < 3000; c++) {
+                for (int i = 0; i < 3; i++) {
+                    offering[i] |= rnd.nextInt(100) < 30;
+                    sim.poke("in" + i + "_valid", offering[i] ? 1 : 0);
+                    sim.poke("in" + i + "_value", next[i]);
+                    sim.poke("in" + i + "_tag", i);
+                }
+                sim.poke("out_ready", rnd.nextInt(100) < 50 ? 1 : 0);
+                int lowest = offering[0] ? 0 : offering[1] ? 1 : offering[2] ? 2 : -1;
+                if (sim.peek("out_valid") == 1) {
+                    long tag = sim.peek("out_tag");
+                    if (stalledTag >= 0 && tag != stalledTag) {
+                        switchedWhileStalled++;
+                    }
+                    if (lock == Arbiter.Lock.NONE || stalledTag < 0) {
+                        assertEquals(lowest, (int) tag, "the lowest input with a beat wins (cycle " + c + ")");
+                    }
+                    stalledTag = sim.peek("out_ready") == 1 ? -1 : tag;
+                } else {
+                    assertEquals(-1, lowest, "valid whenever an input is");
+                    stalledTag = -1;
+                }
+                for (int i = 0; i < 3; i++) {
+                    if (offering[i] && sim.peek("in" + i + "_ready") == 1) {
+                        assertEquals(sim.peek("out_ready") == 1 && sim.peek("out_tag") == i ? 1 : 0, 1);
+                        next[i] = (next[i] + 1) & 0xfff;
+                        offering[i] = false;
+                    }
+                }
+                sim.step();
             }
-        }));
-        assertTrue(flowIntoStream.getMessage().contains("'in' (a flow) to 'out' (a stream)")
-                && flowIntoStream.getMessage().contains("StreamOperatorsTest.java"), flowIntoStream.getMessage());
+            if (lock == Arbiter.Lock.BEAT) {
+                assertEquals(0, switchedWhileStalled, "a locked choice holds while the output stalls");
+            } else {
+                assertTrue(switchedWhileStalled > 10, "unlocked, a higher input takes over a stalled output: "
+                        + switchedWhileStalled);
+            }
+        }
+    }
+
+    /** in -> demux by {@code cond} -> out_a (0) / out_b (1); out_b's ready also drives a mux back: see below. */
+    static final class DemuxMux extends Component {
+        DemuxMux() {
+            Stream in = Stream.slave(this, "in", WORD);
+            Port sel = in("cond", 1);
+            List<Stream> outs = in.demux("split", sel, 2);
+            outs.get(0).into(Stream.master(this, "out_a", WORD));
+            Stream.mux("join", List.of(Stream.slave(this, "other", WORD), outs.get(1)), in("pick", 1))
+                    .into(Stream.master(this, "out_b", WORD));
+        }
+    }
+
+    @Test
+    void demuxSendsEachBeatWhereItsSelectSaysAndMuxPassesTheChosenInput() {
+        Simulator sim = Simulator.compile(Design.elaborate(new DemuxMux()));
+        Random rnd = new Random(10);
+        sim.reset();
+        List<Long> toA = new ArrayList<>();
+        List<Long> toB = new ArrayList<>();
+        List<Long> atA = new ArrayList<>();
+        List<Long> atB = new ArrayList<>();
+        long next = 0;
+        boolean offering = false;
+        boolean sel = false;
+        for (int c = 0; c < 3000; c++) {
+            if (!offering) {
+                offering = rnd.nextInt(100) < 70;
+                sel = rnd.nextBoolean();
+            }
+            boolean pick = rnd.nextInt(100) < 70;
+            sim.poke("in_valid", offering ? 1 : 0);
+            sim.poke("in_value", next);
+            sim.poke("cond", sel ? 1 : 0);
+            sim.poke("pick", pick ? 1 : 0);
+            sim.poke("other_valid", 1);
+            sim.poke("other_value", 0xfff);
+            sim.poke("out_a_ready", rnd.nextInt(100) < 60 ? 1 : 0);
+            sim.poke("out_b_ready", rnd.nextInt(100) < 60 ? 1 : 0);
+            if (sim.peek("out_a_valid") == 1 && sim.peek("out_a_ready") == 1) {
+                atA.add(sim.peek("out_a_value"));
+            }
+            if (sim.peek("out_b_valid") == 1 && sim.peek("out_b_ready") == 1) {
+                long v = sim.peek("out_b_value");
+                assertEquals(pick ? 1 : 0, v == 0xfff ? 0 : 1, "the mux passes the input pick names");
+                assertEquals(pick ? 0 : 1, sim.peek("other_ready"), "and only that input sees ready");
+                if (v != 0xfff) {
+                    atB.add(v);
+                }
+            }
+            if (offering && sim.peek("in_ready") == 1) {
+                (sel ? toB : toA).add(next);
+                next = (next + 1) % 0xfff;
+                offering = false;
+            }
+            sim.step();
+        }
+        assertEquals(toA, atA, "beats with select 0 reach out_a, in order");
+        assertEquals(toB, atB, "beats with select 1 reach out_b, in order");
+        assertTrue(toA.size() > 300 && toB.size() > 300, toA.size() + " / " + toB.size());
+    }
+
+    @Test
+    void misuseNamesTheProblemAndTheLine() {
         HdlException fields = assertThrows(HdlException.class, () -> Design.elaborate(new Component() {
             {
                 Stream.slave(this, "in", WORD).into(Stream.master(this, "out", Layout.plain("data", 16)));
             }
         }));
         assertTrue(fields.getMessage().contains("fields [value, tag] and [data] differ"), fields.getMessage());
-        HdlException noReady = assertThrows(HdlException.class, () -> Design.elaborate(new Component() {
+        HdlException select = assertThrows(HdlException.class, () -> Design.elaborate(new Component() {
             {
-                Stream.slaveFlow(this, "in", WORD).haltWhen(in("c", 1));
+                Stream.slave(this, "in", WORD).demux("split", in("s", 2), 2);
             }
         }));
-        assertTrue(noReady.getMessage().contains("'in' is a flow: it has no ready"), noReady.getMessage());
+        assertTrue(select.getMessage().contains("demux 'split' to 2 outputs needs at least 2 outputs and a select of 1"
+                + " bits, got 2") && select.getMessage().contains("StreamOperatorsTest.java"), select.getMessage());
     }
 }

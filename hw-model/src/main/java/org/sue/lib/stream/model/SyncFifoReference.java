@@ -1,4 +1,4 @@
-package org.sue.lib.model;
+package org.sue.lib.stream.model;
 
 import java.math.BigInteger;
 import java.util.ArrayDeque;

@@ -1,4 +1,4 @@
-package org.sue.lib;
+package org.sue.lib.stream;
 
 import java.util.List;
 import org.sue.core.Tag;
@@ -10,7 +10,6 @@ import org.sue.core.Mem;
 import org.sue.core.Port;
 import org.sue.core.ReadUnderWrite;
 import org.sue.core.Reg;
-import org.sue.lib.stream.Stream;
 
 /**
  * Synchronous first-word-fall-through FIFO on a block-RAM-style memory (synchronous read), one push and one pop per

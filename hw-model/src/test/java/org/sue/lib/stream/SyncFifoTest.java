@@ -1,4 +1,4 @@
-package org.sue.lib;
+package org.sue.lib.stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.sue.core.Design;
-import org.sue.lib.model.SyncFifoReference;
+import org.sue.lib.stream.model.SyncFifoReference;
 import org.sue.sim.Simulator;
 
 /** JVM simulation of the RTL FIFO against the queue reference, with random push/pop pressure. */
