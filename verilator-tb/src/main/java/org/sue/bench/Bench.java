@@ -111,7 +111,7 @@ public final class Bench {
         Design design = crcDesign();
         Stream stream = new Stream(new Random(42));
         SimSpeedBench.Speeds speeds = SimSpeedBench.measure(crcCase(cycles, stream), out, Bench::put, 3, true);
-        put("crc1024_bytes_per_cycle", (double) stream.bytes / stream.beats);
+        put("crc1024_bytes_per_cycle", Math.round(10.0 * stream.bytes / stream.beats) / 10.0);
         put("crc1024_bus_bytes", 128);
         put("crc1024_latency_cycles", CRC_CONFIG.latency());
         put("jvm_replay_with_parsing_cycles_per_s", Math.round(speeds.jvmWithParsing()));
