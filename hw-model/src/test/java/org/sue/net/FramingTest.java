@@ -185,7 +185,7 @@ class FramingTest {
         }
     }
 
-    /** One frame of each kind the issue names, each dropped and counted under its own reason. */
+    /** One frame of each named kind of damage, each dropped and counted under its own reason. */
     @Test
     void eachBadKindIsCountedUnderItsReason() {
         NetConfig net = NetConfig.defaults(HeaderFormat.ETH_IPV4_UDP);
