@@ -87,6 +87,19 @@ local function crc32(tvb, offset, length)
     return bit32.bxor(c, 0xFFFFFFFF)
 end
 
+-- A CRC-32 carried least significant byte first at `at`, over the bytes from `from` to it: the value and its status
+local function add_crc(tree, tvb, from, at, field, status, expert_bad, name)
+    local wire = tvb(at, 4):le_uint()
+    local computed = crc32(tvb, from, at - from)
+    tree:add(field, tvb(at, 4), wire, nil, "(little endian)")
+    if wire == computed then
+        tree:add(status, "Good")
+    else
+        tree:add(status, "Bad"):add_proto_expert_info(expert_bad,
+            string.format("%s 0x%08x, computed 0x%08x", name, wire, computed))
+    end
+end
+
 local function control_bytes()
     local t = {}
     for type, bytes in string.gmatch(sue.prefs.commands, "(%d+)%s*:%s*(%d+)") do
@@ -151,15 +164,7 @@ local function dissect_pdu(tvb, pinfo, tree, offset, stop)
     if pos < crc_at then
         tree:add(f.padding, tvb(pos, crc_at - pos))
     end
-    local wire = tvb(crc_at, 4):le_uint()
-    local computed = crc32(tvb, offset, crc_at - offset)
-    tree:add(f.rcrc, tvb(crc_at, 4), wire, nil, "(little endian)")
-    if wire == computed then
-        tree:add(f.rcrc_status, "Good")
-    else
-        tree:add(f.rcrc_status, "Bad"):add_proto_expert_info(e_bad_rcrc,
-            string.format("R-CRC 0x%08x, computed 0x%08x", wire, computed))
-    end
+    add_crc(tree, tvb, offset, crc_at, f.rcrc, f.rcrc_status, e_bad_rcrc, "R-CRC")
     pinfo.cols.protocol = "SUE"
     local rhw = tvb(offset, 2):uint()
     pinfo.cols.info = string.format("SUE xpu %d psn %d vc %d %s %d, %d command(s)", bit32.band(rhw, 0x3FF),
@@ -250,16 +255,8 @@ function gen2c.dissector(tvb, pinfo, tree)
         offset = 10
     end
     t:add(f.ethertype, tvb(offset, 2))
-    local wire = tvb(n - 4, 4):le_uint()
-    local computed = crc32(tvb, 0, n - 4)
     dissect_pdu(tvb, pinfo, t, offset + 2, n - 4)
-    t:add(f.fcs, tvb(n - 4, 4), wire, nil, "(little endian)")
-    if wire == computed then
-        t:add(f.fcs_status, "Good")
-    else
-        t:add(f.fcs_status, "Bad"):add_proto_expert_info(e_bad_fcs,
-            string.format("FCS 0x%08x, computed 0x%08x", wire, computed))
-    end
+    add_crc(t, tvb, 0, n - 4, f.fcs, f.fcs_status, e_bad_fcs, "FCS")
     return n
 end
 DissectorTable.get("wtap_encap"):add((wtap_encaps or wtap).USER0, gen2c)
