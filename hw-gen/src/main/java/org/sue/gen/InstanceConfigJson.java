@@ -338,7 +338,8 @@ public final class InstanceConfigJson {
             choice("linkLayer", "flushFrameAction", FrameAction.class, "llr.flushFrameAction", "LLR: frames during"
                     + " FLUSH", c -> llr(c).flushFrameAction(), (d, v) -> d.instance.llr(l -> l.flushFrameAction(v))),
             bool("linkLayer", "reInitOnFlush", "llr.reInitOnFlush", "LLR: from FLUSH straight to INIT (else wait for"
-                    + " llr_enable low)", c -> llr(c).reInitOnFlush(), (d, v) -> d.instance.llr(l -> l.reInitOnFlush(v))),
+                    + " llr_enable low)", c -> llr(c).reInitOnFlush(),
+                    (d, v) -> d.instance.llr(l -> l.reInitOnFlush(v))),
             integer("linkLayer", "ctlosSpacingBytes", LlrConfig.CTLOS_SPACING_BYTES, "llr.ctlosSpacingBytes", "LLR"
                     + " receive: an ACK at least every this many bytes", c -> llr(c).ctlosSpacingBytes(),
                     (d, v) -> d.instance.llr(l -> l.ctlosSpacingBytes(v))),
@@ -642,7 +643,8 @@ public final class InstanceConfigJson {
         Files.writeString(root.resolve("configs/sue_instance.schema.json"), schema());
         Path doc = root.resolve("docs/configuration.md");
         Files.writeString(doc, withFieldTable(Files.readString(doc)));
-        System.out.println("wrote " + root.resolve("configs/sue_instance.schema.json") + " and the key table of " + doc);
+        System.out.println("wrote " + root.resolve("configs/sue_instance.schema.json") + " and the key table of "
+                + doc);
     }
 
     /** The document with the text between its table markers replaced by the current {@link #fieldTable}. */

@@ -25,9 +25,7 @@ class ConfigCombinationsTest {
             for (FlowControl mode : FlowControl.values()) {
                 for (boolean llr : new boolean[] {false, true}) {
                     for (HeaderFormat format : HeaderFormat.values()) {
-                        files.add("{\"commandPath\": {\"xpuDataWidth\": " + width + "}, \"network\": {\"format\": \""
-                                + format + "\"}, \"linkLayer\": {\"llr\": " + llr + "}, \"flowControl\": {\"mode\": \""
-                                + mode + "\"}}");
+                        files.add(file(width, format, llr, mode));
                     }
                 }
             }
@@ -35,14 +33,17 @@ class ConfigCombinationsTest {
         return files;
     }
 
+    private static String file(int width, HeaderFormat format, boolean llr, FlowControl mode) {
+        return "{\"commandPath\": {\"xpuDataWidth\": " + width + "}, \"network\": {\"format\": \"" + format + "\"},"
+                + " \"linkLayer\": {\"llr\": " + llr + "}, \"flowControl\": {\"mode\": \"" + mode + "\"}}";
+    }
+
     @ParameterizedTest
     @MethodSource("choices")
     void startsFromItsOwnDefaults(String json) throws Exception {
         SueInstance.Config c = InstanceConfigJson.fromJson(new ObjectMapper().readTree(json)).instance();
         Design.elaborate(new SueInstance(c));
-        String mode = c.pfc() != null ? "PFC" : c.cbfc() != null ? "CBFC" : "NONE";
-        assertEquals(json, "{\"commandPath\": {\"xpuDataWidth\": " + c.path().dataWidth() + "}, \"network\": {\"format\": \""
-                + c.net().format() + "\"}, \"linkLayer\": {\"llr\": " + (c.llr() != null) + "}, \"flowControl\":"
-                + " {\"mode\": \"" + mode + "\"}}", "the instance is the one chosen");
+        FlowControl mode = c.pfc() != null ? FlowControl.PFC : c.cbfc() != null ? FlowControl.CBFC : FlowControl.NONE;
+        assertEquals(json, file(c.path().dataWidth(), c.net().format(), c.llr() != null, mode), "the chosen instance");
     }
 }

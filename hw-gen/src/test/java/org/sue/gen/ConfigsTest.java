@@ -51,7 +51,8 @@ class ConfigsTest {
         assertEquals(InstanceConfigJson.schema(), Files.readString(CONFIGS.resolve("sue_instance.schema.json")),
                 "configs/sue_instance.schema.json" + regenerate);
         String doc = Files.readString(CONFIGS.resolveSibling("docs").resolve("configuration.md"));
-        assertEquals(InstanceConfigJson.withFieldTable(doc), doc, "the key table of docs/configuration.md" + regenerate);
+        assertEquals(InstanceConfigJson.withFieldTable(doc), doc,
+                "the key table of docs/configuration.md" + regenerate);
         assertTrue(doc.contains("| `transport.windowPdus` | 4..16384 (PSN comparisons need the window below 2^15) |"
                 + " `1024` |"), "one row of the table");
     }
@@ -141,6 +142,7 @@ class ConfigsTest {
         "{\"receive\": {\"fifoDepth\": 128}, \"flowControl\": {\"mode\": \"PFC\", \"pfcXoffBytes\": 16384}}|flowControl.pfcXoffBytes must be at most 4095: 4 x it below the receive FIFO the VCs share, receive.fifoDepth x 128 bytes = 16384, with headroom for the frames in flight (docs/protocol.md 9.3); or receive.fifoDepth at least 1024, got 16384",
         "{\"flowControl\": {\"mode\": \"PFC\", \"pfcXoffBytes\": 1024, \"pfcXonBytes\": 2048}}|flowControl.pfcXonBytes must be below flowControl.pfcXoffBytes (at most 1023), got 2048",
         "{\"receive\": {\"fifoDepth\": 8}}|receive.fifoDepth must hold a PDU's commands (commandPath.pduLimit: 2048 bytes in 128-byte beats): at least 16, got 8",
+        "{\"receive\": {\"fifoDepth\": 16}}|receive.fifoDepth must be at least 32: the receive FIFO, receive.fifoDepth x 128 bytes = 2048, must hold the credits of the largest frame, flowControl.cbfcMaxFrameBytes in flowControl.cbfcCreditSize-byte credits (17 x 128), got 16",
         "{\"receive\": {\"vcFifoDepth\": 1}}|receive.vcFifoDepth: 1 is not 0 or 2..65536",
         "{\"receive\": {\"vcFifoDepth\": 100}}|receive.vcFifoDepth must be at least 256 (or 0: none), so that a VC's receive FIFO holds what the flow control lets a VC have in flight, flowControl.cbfcVcCreditLimit x flowControl.cbfcCreditSize = 32768 bytes, got 100 (12800 bytes)",
     })
@@ -175,6 +177,19 @@ class ConfigsTest {
                     () -> GenerateOptions.parse(bad.toArray(String[]::new)), bad.toString());
             assertTrue(e.getMessage().contains(bad.get(0).replaceAll("=.*", "")), e.getMessage());
         }
+        assertEquals("--cfg: unknown option; known: --config, --out, --vhdl, --reset, --no-sim, --help",
+                assertThrows(GenerateOptions.UsageError.class, () -> GenerateOptions.parse("--cfg", "x.json"))
+                        .getMessage());
+        assertEquals("--reset ASYNC: not one of SYNC_HIGH, SYNC_LOW, ASYNC_HIGH, ASYNC_LOW",
+                assertThrows(GenerateOptions.UsageError.class, () -> GenerateOptions.parse("--reset", "ASYNC"))
+                        .getMessage());
+    }
+
+    /** The generator names the file once, before the reason ({@code error: FILE: no such file}). */
+    @Test
+    void aMissingFileIsNamedOnce(@TempDir Path dir) {
+        assertEquals("no such file", assertThrows(ConfigError.class,
+                () -> InstanceConfigJson.read(dir.resolve("missing.json"))).getMessage());
     }
 
     @Test

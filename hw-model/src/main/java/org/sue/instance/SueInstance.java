@@ -186,6 +186,11 @@ public final class SueInstance extends Component {
             } else if (cbfc.creditSize() < bus / 8) {
                 why = "{cbfc.creditSize} must be at least a bus beat (" + bus / 8 + " bytes: the FIFO stores whole"
                         + " beats), got " + cbfc.creditSize();
+            } else if (fifoBytes / cbfc.creditSize() < cbfc.maxFrameCredits()) {
+                why = "{rxFifoDepth} must be at least " + beatsFor((long) cbfc.maxFrameCredits() * cbfc.creditSize(),
+                        bus, true) + ": the receive FIFO, {rxFifoDepth} x " + bus / 8 + " bytes = " + fifoBytes
+                        + ", must hold the credits of the largest frame, {cbfc.maxFrameBytes} in {cbfc.creditSize}-byte"
+                        + " credits (" + cbfc.maxFrameCredits() + " x " + cbfc.creditSize() + "), got " + rxFifoDepth;
             } else if (inUse > fifoBytes) {
                 why = "{cbfc.portCreditLimit} x {cbfc.creditSize} must fit in the receive FIFO, {rxFifoDepth} x "
                         + bus / 8 + " bytes = " + fifoBytes + ": {cbfc.portCreditLimit} at most "
