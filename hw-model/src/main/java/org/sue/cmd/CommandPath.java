@@ -86,13 +86,16 @@ public final class CommandPath extends Component {
 
         /** Parameters by name; what is not set keeps its default ({@link #defaults}). */
         public static final class Builder {
+            /** The packing buffer's own defaults: its PDU limit and thresholds. */
+            private static final PackingBuffer.Config PACKING = PackingBuffer.Config.defaults(1024, 4096, 1024);
+
             private CommandTable table;
-            private int dataWidth = 512;
-            private int destinations = 1024;
-            private int cells = 4096;
-            private int pduLimit = 2048;
-            private int xoffThreshold = 16;
-            private int xonThreshold = 8;
+            private int dataWidth = PACKING.cellWidth() / 2;
+            private int destinations = PACKING.destinations();
+            private int cells = PACKING.cells();
+            private int pduLimit = PACKING.pduLimit();
+            private int xoffThreshold = PACKING.xoffThreshold();
+            private int xonThreshold = PACKING.xonThreshold();
             private int cmdCredits = 64;
             private int dataCredits = 32;
 

@@ -163,6 +163,10 @@ public record CbfcConfig(@Tag("w") int dataWidth, @Tag("ll") int losslessVcs, in
      * ({@link #defaults}), or, for a receiver whose FIFO is known ({@link #build(int, long, int)}), follows from it.
      */
     public static final class Builder {
+        private static final int CREDIT_SIZE_DEFAULT = 128;
+        private static final int PORT_LIMIT_DEFAULT = 1024;
+        private static final int VC_LIMIT_DEFAULT = 256;
+
         private int losslessVcs = (1 << SueMeta.VCS) - 1;
         private Integer creditSize;
         private int packetOverhead;
@@ -233,9 +237,9 @@ public record CbfcConfig(@Tag("w") int dataWidth, @Tag("ll") int losslessVcs, in
 
         /** [ours] 128-byte credits, 256 per VC, 1024 per port, frames up to 9216 bytes. */
         public CbfcConfig build(int dataWidth) {
-            int size = creditSize != null ? creditSize : 128;
-            int port = portCreditLimit != null ? portCreditLimit : 1024;
-            return build(dataWidth, size, port, vcCreditLimit != null ? vcCreditLimit : 256,
+            return build(dataWidth, creditSize != null ? creditSize : CREDIT_SIZE_DEFAULT,
+                    portCreditLimit != null ? portCreditLimit : PORT_LIMIT_DEFAULT,
+                    vcCreditLimit != null ? vcCreditLimit : VC_LIMIT_DEFAULT,
                     maxFrameBytes != null ? maxFrameBytes : 9216);
         }
 
@@ -246,12 +250,12 @@ public record CbfcConfig(@Tag("w") int dataWidth, @Tag("ll") int losslessVcs, in
          * both limits at least that frame's credits.
          */
         public CbfcConfig build(int dataWidth, long fifoBytes, int largestFrame) {
-            int size = creditSize != null ? creditSize : Math.max(128, dataWidth / 8);
+            int size = creditSize != null ? creditSize : Math.max(CREDIT_SIZE_DEFAULT, dataWidth / 8);
             int frame = maxFrameBytes != null ? maxFrameBytes : (largestFrame + size - 1) / size * size;
             int least = credits(frame, size, packetOverhead);
-            int port = portCreditLimit != null ? portCreditLimit : (int) Math.max(least, Math.min(1024,
+            int port = portCreditLimit != null ? portCreditLimit : (int) Math.max(least, Math.min(PORT_LIMIT_DEFAULT,
                     fifoBytes / size));
-            int vc = vcCreditLimit != null ? vcCreditLimit : Math.max(least, Math.min(256, port));
+            int vc = vcCreditLimit != null ? vcCreditLimit : Math.max(least, Math.min(VC_LIMIT_DEFAULT, port));
             return build(dataWidth, size, port, vc, frame);
         }
 
