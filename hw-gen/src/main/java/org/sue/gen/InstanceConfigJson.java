@@ -509,6 +509,8 @@ public final class InstanceConfigJson {
             return new Settings(d.instance.build(), d.language, d.reset);
         } catch (ConfigException e) {
             throw new ConfigError(e.rule(InstanceConfigJson::key));
+        } catch (IllegalArgumentException e) { // a check that does not name its parameters: the record's words
+            throw new ConfigError(e.getMessage());
         }
     }
 
