@@ -94,7 +94,7 @@ public final class Generate {
             o = GenerateOptions.parse(args);
         } catch (GenerateOptions.UsageError e) {
             System.err.println("error: " + e.getMessage());
-            System.err.println(GenerateOptions.USAGE);
+            System.err.println(GenerateOptions.USAGE.lines().findFirst().orElseThrow() + "   (--help: each option)");
             System.exit(2);
             return;
         }
