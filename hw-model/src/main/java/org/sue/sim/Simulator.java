@@ -13,6 +13,7 @@ import java.util.function.BooleanSupplier;
 import org.sue.core.Design;
 import org.sue.core.Mem;
 import org.sue.core.Port;
+import org.sue.lib.stream.tb.StreamProtocolChecker;
 
 /**
  * Cycle-accurate simulation of an elaborated design in the JVM, with Verilog cycle semantics: inputs are applied,
@@ -88,6 +89,10 @@ public final class Simulator implements Closeable {
             CompiledModel model = (CompiledModel) cls.getDeclaredConstructor().newInstance();
             Simulator sim = new Simulator(design, model, compiler.simSignals, compiler.memList);
             autoWaveform(sim);
+            // every module's surefire configuration sets it: each simulator of a test checks its streams' handshakes
+            if (Boolean.getBoolean(StreamProtocolChecker.PROPERTY)) {
+                StreamProtocolChecker.on(sim);
+            }
             return sim;
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException(e);
@@ -363,13 +368,27 @@ public final class Simulator implements Closeable {
         }
     }
 
-    /** Records every top-level port, every cycle from now on, into a golden-vector file (manifest + body). */
+    /**
+     * Records every top-level port, every cycle from now on, into a golden-vector file (manifest + body). The stream
+     * protocol is checked while recording ({@link StreamProtocolChecker}): vectors come from sources that obey it.
+     */
     public void record(Path manifestJson) {
+        StreamProtocolChecker.on(this);
         listeners.add(new VectorRecorder(this, manifestJson));
     }
 
     public void addListener(CycleListener l) {
         listeners.add(l);
+    }
+
+    /** The attached listener of class {@code type}, or null. */
+    public <T extends CycleListener> T listener(Class<T> type) {
+        for (CycleListener l : listeners) {
+            if (type.isInstance(l)) {
+                return type.cast(l);
+            }
+        }
+        return null;
     }
 
     @Override

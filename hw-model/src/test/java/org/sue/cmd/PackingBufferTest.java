@@ -284,6 +284,7 @@ class PackingBufferTest {
 
         /** Reset, and a new source and monitor: what was sent before is gone. */
         void resetAll() {
+            sim.poke("s_axis_tvalid", 0); // the sender is reset too: what it offered is gone
             sim.reset();
             source = new StreamSource(sim, "s_axis");
             out = new StreamMonitor(sim, "m_axis", null);

@@ -133,6 +133,8 @@ class QueueStoreTest {
         Run first = new Run(config, 3);
         first.traffic.requestPercent = 10;
         first.cycles(600);
+        first.sim.poke("s_axis_tvalid", 0); // the sender is reset too: what it offered is gone
+        first.sim.poke("rd_valid", 0);
         first.sim.reset();
         QueueStoreTraffic after = new QueueStoreTraffic(config, first.sim);
         StreamMonitor monitor = new StreamMonitor(first.sim, "m_axis", null);

@@ -272,22 +272,25 @@ public final class GoldenScenarios {
     }
 
     static GoldenScenario fifo(String name, int width, int depth, ResetStyle style, long cycles) {
-        return new GoldenScenario(name, () -> new SyncFifo(new SyncFifo.Config(width, depth)), style, cycles,
-                () -> (Simulator sim, long cycle, Random rnd) -> {
-                    // fill, drain and mixed phases; pushes while full are deliberate protocol errors
-                    int phase = (int) (cycle / 100) % 3;
-                    boolean push = rnd.nextInt(10) < (phase == 1 ? 2 : 7);
-                    sim.poke("push_valid", push ? 1 : 0);
-                    if (push) {
-                        sim.poke("push_data", new BigInteger(width, rnd));
-                    }
-                    sim.poke("pop_ready", rnd.nextInt(10) < (phase == 0 ? 2 : 7) ? 1 : 0);
-                    if (cycle == cycles / 2) {
-                        sim.setReset(true); // a reset in the middle of traffic
-                    } else if (cycle == cycles / 2 + 2) {
-                        sim.setReset(false);
-                    }
-                });
+        return new GoldenScenario(name, () -> new SyncFifo(new SyncFifo.Config(width, depth)), style, cycles, () -> {
+            boolean[] stalled = new boolean[1]; // the push offered at the last edge was refused: offered again
+            return (Simulator sim, long cycle, Random rnd) -> {
+                // fill, drain and mixed phases; a push while full waits (and sets overflow) until a pop makes room
+                int phase = (int) (cycle / 100) % 3;
+                boolean push = rnd.nextInt(10) < (phase == 1 ? 2 : 7) || stalled[0];
+                sim.poke("push_valid", push ? 1 : 0);
+                if (push && !stalled[0]) {
+                    sim.poke("push_data", new BigInteger(width, rnd));
+                }
+                sim.poke("pop_ready", rnd.nextInt(10) < (phase == 0 ? 2 : 7) ? 1 : 0);
+                if (cycle == cycles / 2) {
+                    sim.setReset(true); // a reset in the middle of traffic
+                } else if (cycle == cycles / 2 + 2) {
+                    sim.setReset(false);
+                }
+                stalled[0] = push && sim.peek("push_ready") == 0;
+            };
+        });
     }
 
     static GoldenScenario creditCounter(String name, int max, int amountWidth, long cycles) {

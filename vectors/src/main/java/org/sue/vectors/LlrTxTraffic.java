@@ -23,6 +23,7 @@ final class LlrTxTraffic implements GoldenScenario.Stimulus {
     private long echoAt = -1;
     private long echoValue;
     private int newest = -1;
+    private boolean stalled;
 
     LlrTxTraffic(LlrConfig config) {
         this.config = config;
@@ -56,7 +57,7 @@ final class LlrTxTraffic implements GoldenScenario.Stimulus {
         sim.poke("ctl_in_vc", 0);
         sim.poke("ctl_out_ready", rnd.nextInt(4) > 0 ? 1 : 0);
         sim.poke("m_axis_tready", rnd.nextInt(5) > 0 ? 1 : 0);
-        boolean valid = rnd.nextInt(5) > 0;
+        boolean valid = rnd.nextInt(5) > 0 || stalled; // a beat not taken at the last edge is offered again
         sim.poke("s_axis_tvalid", valid ? 1 : 0);
         if (frame == null) {
             frame = new byte[1 + rnd.nextInt(rnd.nextInt(6) == 0 ? config.maxFrameBytes() : 2 * lanes)];
@@ -69,7 +70,8 @@ final class LlrTxTraffic implements GoldenScenario.Stimulus {
         sim.poke("s_axis_tkeep", Beats.keep(n, lanes));
         sim.poke("s_axis_tlast", offset + n >= frame.length ? 1 : 0);
         sim.poke("s_axis_tuser", poisoned ? 1 : 0);
-        if (valid && sim.peek("s_axis_tready") == 1) {
+        stalled = valid && sim.peek("s_axis_tready") == 0;
+        if (valid && !stalled) {
             offset += lanes;
             if (offset >= frame.length) {
                 frame = null;

@@ -94,8 +94,7 @@ public final class TransportRxTraffic {
             sim.poke("s_axis_tvalid", 0);
             return;
         }
-        boolean valid = burst || rnd.nextInt(100) < validPercent;
-        beats.offer(valid, null);
+        boolean valid = beats.offer(burst || rnd.nextInt(100) < validPercent, null);
         boolean taken = valid && sim.peek("s_axis_tready") == 1;
         if (taken && !firstTaken) {
             firstTaken = true;

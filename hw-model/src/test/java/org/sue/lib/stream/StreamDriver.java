@@ -10,8 +10,8 @@ import org.sue.sim.Simulator;
 
 /**
  * Testbench for blocks with an s_axis input and an m_axis output: offers packets beat by beat (and their header on
- * s_hdr when the block has one), collects output packets, and checks the bus rules (no empty beat; full beats
- * except the last). One call to {@link #cycle} is one clock cycle.
+ * s_hdr when the block has one), each beat held until it is taken, collects output packets, and checks the bus rules
+ * (no empty beat; full beats except the last). One call to {@link #cycle} is one clock cycle.
  */
 public final class StreamDriver {
     public final Simulator sim;
@@ -26,6 +26,7 @@ public final class StreamDriver {
     private final boolean hasHeader;
     private ByteArrayOutputStream current = new ByteArrayOutputStream();
     private int offset;
+    private boolean stalled;
 
     public StreamDriver(Simulator sim, int lanes, List<StreamPrependTest.Packet> packets) {
         this(sim, lanes, packets, true);
@@ -42,9 +43,10 @@ public final class StreamDriver {
         }
     }
 
+    /** {@code offer}: offer the next beat (a beat offered and not yet taken is offered again whatever it says). */
     public void cycle(boolean offer, boolean ready) {
         StreamPrependTest.Packet p = toSend.peek();
-        boolean valid = offer && p != null;
+        boolean valid = (offer || stalled) && p != null;
         if (valid) {
             int n = Math.min(lanes, p.payload().length - offset);
             sim.poke("s_axis_tdata", Beats.data(p.payload(), offset, n, lanes));
@@ -81,7 +83,8 @@ public final class StreamDriver {
                 current = new ByteArrayOutputStream();
             }
         }
-        if (valid && sim.peek("s_axis_tready") == 1) {
+        stalled = valid && sim.peek("s_axis_tready") == 0;
+        if (valid && !stalled) {
             offset += lanes;
             if (offset >= p.payload().length) {
                 toSend.poll();

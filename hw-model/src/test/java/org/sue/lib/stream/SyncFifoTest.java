@@ -25,12 +25,15 @@ class SyncFifoTest {
         long pops = 0;
         long credits = 0;
         long pushes = 0;
+        boolean stalled = false; // a push refused at the last edge is offered again, unchanged
+        BigInteger data = BigInteger.ZERO;
         for (int cycle = 0; cycle < 3000; cycle++) {
             // phases: fill (pop rarely), drain (push rarely), mixed
             int phase = (cycle / 300) % 3;
-            boolean pushValid = rnd.nextInt(10) < (phase == 1 ? 2 : 7);
+            boolean pushValid = rnd.nextInt(10) < (phase == 1 ? 2 : 7) || stalled;
             boolean popReady = rnd.nextInt(10) < (phase == 0 ? 2 : 7);
-            BigInteger data = new BigInteger(width, rnd);
+            BigInteger fresh = new BigInteger(width, rnd);
+            data = stalled ? data : fresh;
             sim.poke("push_valid", pushValid ? 1 : 0);
             sim.poke("push_data", data);
             sim.poke("pop_ready", popReady ? 1 : 0);
@@ -43,16 +46,22 @@ class SyncFifoTest {
             if (pushValid && ref.push(data)) {
                 pushes++;
             }
+            stalled = pushValid && sim.peek("push_ready") == 0;
             if (sim.peek("pop_valid") == 1 && popReady) {
                 assertEquals(ref.pop(), sim.peekBig("pop_data"), "popped word at cycle " + cycle);
                 pops++;
             }
             sim.step();
         }
-        // drain
-        sim.poke("push_valid", 0);
+        // drain (a push still waiting goes in first)
         sim.poke("pop_ready", 1);
         for (int i = 0; i < depth + 4; i++) {
+            sim.poke("push_valid", stalled ? 1 : 0);
+            if (stalled && sim.peek("push_ready") == 1) {
+                assertTrue(ref.push(data));
+                pushes++;
+                stalled = false;
+            }
             credits += sim.peek("credit_return");
             if (sim.peek("pop_valid") == 1) {
                 assertEquals(ref.pop(), sim.peekBig("pop_data"));

@@ -7,8 +7,9 @@ import org.sue.sim.Simulator;
 
 /**
  * One packet at a time offered beat by beat on a packet-stream input of a running simulation ({@code <prefix>_t*}):
- * the testbench decides each cycle whether to offer, this class pokes the beat and, after the testbench's other
- * inputs, takes it when the input is ready. The stimulus that makes the packets keeps its own random sequence.
+ * the testbench decides each cycle whether to offer the next beat, this class pokes it and, after the testbench's other
+ * inputs, takes it when the input is ready. The stimulus that makes the packets keeps its own random sequence. A beat
+ * once offered stays offered, unchanged, until it is taken (the stream protocol, {@link StreamProtocolChecker}).
  */
 public final class PacketBeats {
     private final Simulator sim;
@@ -19,6 +20,8 @@ public final class PacketBeats {
     private BigInteger user;
     private int offset;
     private boolean offered;
+    /** The beat offered at the last edge was not taken: it is offered again as it was. */
+    private boolean stalled;
 
     public PacketBeats(Simulator sim, String prefix) {
         this.sim = sim;
@@ -43,10 +46,14 @@ public final class PacketBeats {
     }
 
     /**
-     * Pokes valid and the current beat; with {@code garbage}, the data lanes past the beat's bytes carry random
-     * words drawn from it (a well-behaved receiver ignores them).
+     * Pokes valid and the current beat, or, while the beat offered at the last edge waits to be taken, leaves it
+     * offered as it is, whatever {@code valid} says; returns whether a beat is offered. With {@code garbage}, the data
+     * lanes past a new beat's bytes carry random words drawn from it (a well-behaved receiver ignores them).
      */
-    public void offer(boolean valid, Random garbage) {
+    public boolean offer(boolean valid, Random garbage) {
+        if (stalled) {
+            return true;
+        }
         int n = Math.min(lanes, packet.length - offset);
         long[] data = Beats.data(packet, offset, n, lanes);
         if (garbage != null) {
@@ -62,11 +69,13 @@ public final class PacketBeats {
         if (user != null) {
             sim.poke(prefix + "_tuser", user);
         }
+        return valid;
     }
 
     /** Call once the cycle's inputs are all set: the offered beat moves if the input is ready; true when the packet ended. */
     public boolean advance() {
-        if (!offered || hasReady && sim.peek(prefix + "_tready") == 0) {
+        stalled = offered && hasReady && sim.peek(prefix + "_tready") == 0;
+        if (!offered || stalled) {
             return false;
         }
         offset += lanes;

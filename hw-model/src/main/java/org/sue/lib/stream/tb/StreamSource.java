@@ -9,7 +9,8 @@ import org.sue.sim.Simulator;
 /**
  * Offers packets on a stream input of a running simulation, beat by beat, honouring tready when the interface has
  * one (a MAC-side input without tready takes every beat). Call {@link #drive} once per cycle before stepping;
- * {@code validPercent} below 100 leaves random gaps.
+ * {@code validPercent} below 100 leaves random gaps between beats. A beat once offered stays offered, unchanged,
+ * until it is taken (the stream protocol, {@link StreamProtocolChecker}).
  */
 public final class StreamSource {
     private final Simulator sim;
@@ -21,6 +22,8 @@ public final class StreamSource {
     private final ArrayDeque<BigInteger> users = new ArrayDeque<>();
     private int offset;
     private boolean offered;
+    /** The beat offered at the last edge was not taken: it is offered again. */
+    private boolean stalled;
     private long firstBeatCycle = -1;
 
     public StreamSource(Simulator sim, String prefix) {
@@ -51,7 +54,8 @@ public final class StreamSource {
     /** Settles this cycle's inputs. Call {@link #advance} after the clock edge decision, before the next drive. */
     public void drive(Random rnd, int validPercent) {
         byte[] p = packets.peek();
-        offered = p != null && (validPercent >= 100 || rnd.nextInt(100) < validPercent);
+        boolean gap = p != null && validPercent < 100 && rnd.nextInt(100) >= validPercent; // drawn even when stalled
+        offered = p != null && (stalled || !gap);
         sim.poke(prefix + "_tvalid", offered ? 1 : 0);
         if (offered) {
             int n = Math.min(lanes, p.length - offset);
@@ -66,7 +70,8 @@ public final class StreamSource {
 
     /** Call just before {@code sim.step()}: notes whether the offered beat is taken at this edge. */
     public void advance() {
-        if (!offered || (hasReady && sim.peek(prefix + "_tready") == 0)) {
+        stalled = offered && hasReady && sim.peek(prefix + "_tready") == 0;
+        if (!offered || stalled) {
             return;
         }
         if (firstBeatCycle < 0) {
