@@ -13,7 +13,7 @@ import java.util.function.BooleanSupplier;
 import org.sue.core.Design;
 import org.sue.core.Mem;
 import org.sue.core.Port;
-import org.sue.lib.stream.tb.StreamProtocolChecker;
+import org.sue.sim.StreamProtocolChecker;
 
 /**
  * Cycle-accurate simulation of an elaborated design in the JVM, with Verilog cycle semantics: inputs are applied,

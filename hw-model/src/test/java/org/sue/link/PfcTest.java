@@ -12,7 +12,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.sue.core.Design;
 import org.sue.lib.stream.model.Beats;
-import org.sue.lib.stream.tb.StreamProtocolChecker;
+import org.sue.sim.StreamProtocolChecker;
 import org.sue.lib.stream.tb.StreamSource;
 import org.sue.link.model.PfcGeneratorModel;
 import org.sue.link.model.PfcPauseModel;

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.sue.core.ResetStyle;
-import org.sue.lib.stream.tb.StreamProtocolChecker;
+import org.sue.sim.StreamProtocolChecker;
 import org.sue.vec.PortDir;
 import org.sue.vec.PortSpec;
 import org.sue.vec.VectorManifest;

@@ -123,7 +123,11 @@ public final class Stream extends Channel {
 
     // ---- operators -----------------------------------------------------------------------------------------------
 
-    /** Beats wait while {@code cond} is high: nothing moves, nothing is lost. */
+    /**
+     * Beats wait while {@code cond} is high: nothing moves, nothing is lost. The output withdraws a waiting beat when
+     * {@code cond} rises under it: it keeps the stream rule only where {@code cond} does not rise while the output
+     * stalls (the same holds for {@link #continueWhen} and {@link #throwWhen}).
+     */
     public Stream haltWhen(Expr cond) {
         return haltWhen(name + "_halt", cond);
     }

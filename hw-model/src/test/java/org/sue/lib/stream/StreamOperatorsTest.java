@@ -15,7 +15,7 @@ import org.sue.core.Expr;
 import org.sue.core.HdlException;
 import org.sue.core.Layout;
 import org.sue.core.Port;
-import org.sue.lib.stream.tb.StreamProtocolChecker;
+import org.sue.sim.StreamProtocolChecker;
 import org.sue.sim.Simulator;
 
 /**
@@ -268,6 +268,9 @@ class StreamOperatorsTest {
     void priorityArbiterServesTheLowestInputFirstAndLocksAsAsked() {
         for (Arbiter.Lock lock : List.of(Arbiter.Lock.BEAT, Arbiter.Lock.NONE)) {
             Simulator sim = Simulator.compile(Design.elaborate(new Arb(ins -> Arbiter.priority("arb", ins, lock))));
+            if (lock == Arbiter.Lock.NONE) {
+                StreamProtocolChecker.on(sim).exempt("out"); // unlocked: a higher input may replace a waiting beat
+            }
             Random rnd = new Random(9);
             sim.reset();
             long[] next = new long[3];
@@ -329,6 +332,7 @@ class StreamOperatorsTest {
     @Test
     void demuxSendsEachBeatWhereItsSelectSaysAndMuxPassesTheChosenInput() {
         Simulator sim = Simulator.compile(Design.elaborate(new DemuxMux()));
+        StreamProtocolChecker.on(sim).exempt("out_b"); // the test moves the mux's select under a waiting beat
         Random rnd = new Random(10);
         sim.reset();
         List<Long> toA = new ArrayList<>();

@@ -1,4 +1,4 @@
-package org.sue.lib.stream.tb;
+package org.sue.sim;
 
 import java.math.BigInteger;
 import java.util.ArrayList;
@@ -6,8 +6,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.sue.core.Port;
-import org.sue.sim.SimSignal;
-import org.sue.sim.Simulator;
 
 /**
  * Checks the handshake contract of {@link org.sue.lib.stream.Stream} on every stream of a simulation's top-level

@@ -1,4 +1,4 @@
-package org.sue.lib.stream.tb;
+package org.sue.sim;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -11,9 +11,9 @@ import org.junit.jupiter.api.Test;
 import org.sue.core.Component;
 import org.sue.core.Design;
 import org.sue.core.Layout;
+import org.sue.lib.stream.Flow;
 import org.sue.lib.stream.Stream;
 import org.sue.lib.stream.StreamConfig;
-import org.sue.sim.Simulator;
 
 class StreamProtocolCheckerTest {
     /** Wires through: {@code in} to {@code out}, {@code s_axis} to {@code m_axis}; a flow {@code note} beside. */
@@ -22,7 +22,7 @@ class StreamProtocolCheckerTest {
             Stream.slave(this, "in", Layout.plain("data", 8)).into(Stream.master(this, "out", Layout.plain("data", 8)));
             StreamConfig axis = new StreamConfig(64, 4);
             Stream.slave(this, axis).into(Stream.master(this, axis));
-            Stream.slaveFlow(this, "note", Layout.plain("data", 8)).into(Stream.masterFlow(this, "heard",
+            Flow.slave(this, "note", Layout.plain("data", 8)).into(Flow.master(this, "heard",
                     Layout.plain("data", 8)));
         }
     }
