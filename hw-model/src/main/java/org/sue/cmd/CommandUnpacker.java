@@ -369,8 +369,8 @@ public final class CommandUnpacker extends Component {
         Expr inBeat = pdus.tdata();
         List<Expr> entries = new ArrayList<>();
         for (int u = g.slotUnits() - 2; u >= 0; u--) {
-            entries.add(Header.of(table, inBeat.bits(16 * u + 31, 16 * u)).step(g.unitsUsed(), g.beatBytes(), g.ew(),
-                    u));
+            entries.add(Header.of(table, inBeat.bits(16 * u + Header.BITS - 1, 16 * u)).step(g.unitsUsed(),
+                    g.beatBytes(), g.ew(), u));
         }
         Reg tailSlot = intake.tailSlot();
         Expr slot = Hw.mux(intake.pending(), slotPlus(tailSlot, 1, slots), tailSlot); // after a pending beat's
@@ -379,7 +379,8 @@ public final class CommandUnpacker extends Component {
                 slots - 1, slots))).bits(8 * lanes - 1, 8 * lanes - 16);
         Expr straddling = Header.of(table, Hw.cat(inBeat.bits(15, 0), prevLast)).step(g.unitsUsed(), g.beatBytes(),
                 g.ew(), g.slotUnits() - 1);
-        Header first = Header.of(table, Hw.mux(pdus.tvalid(), inBeat.bits(31, 0), Hw.zeros(32)));
+        Header first = Header.of(table, Hw.mux(pdus.tvalid(), inBeat.bits(Header.BITS - 1, 0),
+                Hw.zeros(Header.BITS)));
         return new Incoming(inBeat, Keep.count(pdus.tkeep(), Hw.log2Up(lanes + 1)), pdus.tkeep().msb(),
                 Hw.cat(entries), slot, straddling, first, first.step(g.unitsUsed(), g.beatBytes(), g.lw(), 0));
     }
@@ -985,6 +986,8 @@ public final class CommandUnpacker extends Component {
 
     /** A command header's fields (bytes 0..3, byte 0 in the low bits) and the table's facts on its type. */
     private record Header(Expr type, Expr length, Expr defined, Expr units, Expr hasData) {
+        static final int BITS = 8 * PackedCommand.HEADER_BYTES;
+
         static Header of(CommandTable table, Expr bytes) {
             Expr type = byteAt(bytes, 0);
             CommandTable.Lookup info = table.lookup(type);
