@@ -1,27 +1,29 @@
 package org.sue.cmd;
 
-import org.sue.core.Tag;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.IntFunction;
 import org.sue.core.Bound;
 import org.sue.core.Component;
 import org.sue.core.ConfigException;
-import org.sue.core.Layout;
-import org.sue.core.Mem;
-import org.sue.core.ReadUnderWrite;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
+import org.sue.core.Layout;
+import org.sue.core.Mem;
 import org.sue.core.Port;
+import org.sue.core.ReadUnderWrite;
 import org.sue.core.Reg;
+import org.sue.core.Status;
+import org.sue.core.Tag;
 import org.sue.core.Wire;
 import org.sue.lib.stream.Arbiter;
-import org.sue.lib.stream.Keep;
 import org.sue.lib.stream.Flow;
+import org.sue.lib.stream.Keep;
 import org.sue.lib.stream.Stream;
 import org.sue.lib.stream.StreamConfig;
 import org.sue.net.SueMeta;
@@ -90,6 +92,15 @@ public final class CommandUnpacker extends Component {
     }
 
     public static final int CONTROL_BITS = 144;
+    /** Width of {@code rx_cycle}: a command's beat, 0 its first. */
+    public static final int CYCLE_BITS = 4;
+    /** Width of {@code rx_valid}: 0 nothing left, 1 a command without data, 2 a beat of one with data. */
+    public static final int VALID_BITS = 2;
+    /** {@code rx_credit}, least significant first: {cmd_credit, cmd_vc[1:0], data_credit, data_vc[1:0]}. */
+    public static final Layout CREDIT = Layout.of("rx_credit", Layout.bits("data_vc", SueMeta.VC_WIDTH),
+            Layout.bits("data_credit", 1), Layout.bits("cmd_vc", SueMeta.VC_WIDTH), Layout.bits("cmd_credit", 1));
+    private static final int DATA_LEFT_BITS = Hw.log2Up(CommandTable.MAX_DATA_BYTES + 1);
+    private static final int MALFORMED_BITS = Hw.log2Up(PackedCommand.Malformed.values().length + 1);
 
     public final Stream in;
     public final Port rxCycle;
@@ -105,184 +116,359 @@ public final class CommandUnpacker extends Component {
     /** With per-VC buffers: {vc, len} of each PDU that left its VC's FIFO; else null. */
     public final Flow freed;
     private final Config config;
+    private final Geometry g;
 
     public CommandUnpacker(Config config) {
         super(config);
         this.config = config;
-        CommandTable table = config.table();
-        int lanes = config.streamWidth() / 8;
-        int beatBytes = config.dataWidth() / 8;
-        int slotUnits = lanes / 2; // 2-byte units in a ring slot: one input beat
-        int sb = Hw.log2Up(slotUnits);
-        int laneBits = sb + 1;
-        int spanUnits = (PackedCommand.MAX_CONTROL_ONLY_BYTES + beatBytes) / 2; // the most one delivered beat reads
-        int slots = ringSlots(lanes, beatBytes);
-        int sw = Hw.log2Up(slots);
-        int ew = Hw.log2Up(slotUnits + spanUnits); // a unit's place in its slot plus the step of a command there
-        int lw = SueMeta.LEN.width();
-        int tw = lw + 1; // PDU bytes written: at most its length and a ring beyond the front
-        int fw = Hw.log2Up(slots * lanes + 1);
+        g = Geometry.of(config);
         in = Stream.slave(this, new StreamConfig(config.streamWidth(), SueMeta.WIDTH));
-        rxCycle = out("rx_cycle", 4);
-        rxValid = out("rx_valid", 2);
-        rxVc = out("rx_vc", 2);
-        xpuid = out("xpuid", 10);
+        rxCycle = out("rx_cycle", CYCLE_BITS);
+        rxValid = out("rx_valid", VALID_BITS);
+        rxVc = out("rx_vc", SueMeta.VC_WIDTH);
+        xpuid = out("xpuid", SueMeta.XPU_WIDTH);
         rxControl = out("rx_control", CONTROL_BITS);
         rxData = out("rx_data", config.dataWidth());
-        rxCredit = in("rx_credit", 6);
+        rxCredit = in("rx_credit", CREDIT.width());
         rxResetIn = in("rx_reset_in", 1);
         rxResetOut = out("rx_reset_out", 1);
-        creditError = out("credit_error", 1);
+        Reg overReturned = reg("credit_error_flag", 1, 0);
+        creditError = status("credit_error", Status.Kind.FLAG, overReturned,
+                "Sticky: the XPU gave back more command slots or data buffers on a VC than it was granted");
 
-        // The PDU's beats go whole into the slots of a ring (beat i into slot i mod slots), so a beat is written
-        // without a shift and the front moves by changing a pointer. Beside each slot, for every unit u, u plus the
-        // step of a command starting there (decoded as the beat arrives; the last unit's once the next beat is in):
-        // the command after the next one is found by one read, with no decode or adder in the loop.
-        List<Reg> ring = new ArrayList<>();
-        List<Reg> nextBody = new ArrayList<>();
-        List<Reg> nextLast = new ArrayList<>();
-        for (int k = 0; k < slots; k++) {
-            ring.add(reg("ring_" + k, 8 * lanes, 0));
-            nextBody.add(reg("next_" + k, ew * (slotUnits - 1), 0));
-            nextLast.add(reg("next_last_" + k, ew, 0));
-        }
-        Reg tail = reg("tail", tw, 0); // PDU bytes written into the ring
-        Reg fill = reg("fill", fw, 0); // of them at and after the front: tail - 2 pos
-        Reg tailLess = reg("tail_less_header", tw + 1, (1L << (tw + 1)) - PackedCommand.HEADER_BYTES); // signed
-        Reg toCome = reg("pdu_to_come", tw + 1, 0); // PDU bytes not yet written into the ring, signed
-        Reg allIn = reg("all_in", 1, 1); // the PDU's bytes are all in the ring
-        // A beat of this PDU counts a cycle after it is written (its byte count registered, off the input's path):
-        // the ring holds it at once, the checks see it a cycle later. Every beat of a PDU but its last is full, so
-        // the slot after a pending beat is the next one.
-        Reg pending = reg("pending", 1, 0);
-        Reg pendingBytes = reg("pending_bytes", Hw.log2Up(lanes + 1), 0);
-        Reg pendingLast = reg("pending_last", 1, 0);
-        Expr pendingFull = pending.and(pendingLast.not()); // a whole beat about to count
-        // the front item's first unit (2 bytes), counted from the PDU's start: the unit in its slot and the slot
-        // number's low bits (for the ring's room); next_pos in full
-        Reg pos = reg("pos", sb + sw + 1, 0);
-        Reg nextPos = reg("next_pos", lw, 0); // the unit after the front item (command or data beat)
-        // the ring slots of pos, next_pos and the tail (the slot a beat goes to), kept beside them: slots need not
-        // be a power of two
-        Reg posSlot = reg("pos_slot", sw, 0);
-        Reg nextSlot = reg("next_pos_slot", sw, 0);
-        Reg tailSlot = reg("tail_slot", sw, 0);
-        Reg pduLen = reg("pdu_len", lw, 0);
-        Reg remaining = reg("remaining", lw, 0); // PDU bytes not yet consumed: pdu_len - 2 pos
-        Reg lastIn = reg("last_in", 1, 1); // the PDU's last beat is in the ring (1 between PDUs)
-        Reg dropping = reg("dropping", 1, 0); // swallowing the rest of a PDU up to its last beat
-        Reg inData = reg("in_data", 1, 0); // between the beats of a command with data
-        Reg dataLeft = reg("data_left", 9, 0);
-        Reg beat = reg("beat", 4, 0);
-        Reg src = reg("src", 10, 0);
-        Reg vc = reg("vc", 2, 0); // with per-VC buffers: the VC whose context is in the registers above
-        // the front command's header, read from the ring as the front moves to it
+        Ring ring = ring();
+        Intake intake = intake();
+        Cursor at = cursor();
+        DataBeats beats = dataBeats();
+        Pdu pdu = new Pdu(reg("src", SueMeta.XPU_WIDTH, 0), reg("vc", SueMeta.VC_WIDTH, 0));
         Front front = new Front();
-        Reg fType = front.type;
-        Reg fLen = front.length;
-        Reg fUnits = front.units;
-        // remaining - header bytes, one per control length the table uses: runs past is one compare with the length
-        int[] unitsUsed = table.unitsUsed();
-        Map<Integer, Reg> remLessHeader = new HashMap<>();
-        for (int u : unitsUsed) {
-            remLessHeader.put(u, reg("rem_less_header_" + u, lw + 1, 0));
-        }
-        // the PDU stream the ring reads: `in`, or with per-VC buffers the chosen VC's FIFO
-        VcContexts vcs = config.perVc() ? new VcContexts(vc) : null;
-        Stream pdus = vcs == null ? in : vcs.pdus;
+        VcContexts vcs = config.perVc() ? new VcContexts(pdu.vc()) : null;
+        Stream pdus = vcs == null ? in : vcs.pdus; // what the ring reads: `in`, or the chosen VC's FIFO
         freed = vcs == null ? null : vcs.freed;
 
-        // ---- reads: the front item's bytes, and the header and successor of the item after it ----------------------
+        Reads reads = reads(ring, at);
+        Incoming incoming = incoming(ring, intake, pdus);
+        Item item = item(at, beats, front);
+        Checks checks = checks(intake, at, beats, front, item);
+        Credits credits = credits(pdu.vc(), front);
+        Decision d = decide(intake, at.remaining(), beats.inData(), front, item, checks, credits.ok(), vcs);
+        countDrops(d.malformed());
+        Arrival arrival = accept(intake, at, beats.inData(), d, pdus, vcs);
+        write(ring, incoming, arrival, d.done());
+        count(intake, incoming, item.nextByte(), d, arrival, pdus);
+        lookAhead(intake, at, reads, incoming, item, checks, d, arrival);
+        advance(at, front, reads, incoming, item, d, arrival);
+        startPdu(pdu, arrival.startPdu(), pdus);
+        if (vcs != null) {
+            vcs.contextSwitch(context(ring, intake, at, pdu, front), rxResetIn);
+        }
+        beatCount(beats, front, item, d);
+        deliver(beats, pdu, front, reads.frontBytes(), d);
+        returnCredits(credits, pdu.vc(), d.firstBeat(), front.noData, overReturned);
+        Reg resetOut = reg("reset_out", 1, 1);
+        resetOut.set(rxResetIn);
+        rxResetOut.set(resetOut);
+    }
+
+    /**
+     * The sizes the block is built from; a unit is 2 bytes (a command starts on one), a ring slot one input beat.
+     *
+     * @param sb        bits of a unit's place in a slot
+     * @param laneBits  bits of a byte's place in a slot
+     * @param spanUnits the most units one delivered beat reads
+     * @param sw        bits of a slot number
+     * @param ew        bits of a successor entry: a unit's place in its slot plus the step of a command there
+     * @param lw        bits of a PDU length
+     * @param tw        bits of a count of PDU bytes written: at most its length and a ring beyond the front
+     * @param fw        bits of the bytes the ring holds
+     * @param unitsUsed the control lengths (units) the command table uses
+     */
+    private record Geometry(int lanes, int beatBytes, int slotUnits, int sb, int laneBits, int spanUnits, int slots,
+                            int sw, int ew, int lw, int tw, int fw, int[] unitsUsed) {
+        static Geometry of(Config c) {
+            int lanes = c.streamWidth() / 8;
+            int beatBytes = c.dataWidth() / 8;
+            int slotUnits = lanes / 2;
+            int sb = Hw.log2Up(slotUnits);
+            int spanUnits = (PackedCommand.MAX_CONTROL_ONLY_BYTES + beatBytes) / 2;
+            int slots = ringSlots(lanes, beatBytes);
+            int lw = SueMeta.LEN.width();
+            return new Geometry(lanes, beatBytes, slotUnits, sb, sb + 1, spanUnits, slots, Hw.log2Up(slots),
+                    Hw.log2Up(slotUnits + spanUnits), lw, lw + 1, Hw.log2Up(slots * lanes + 1),
+                    c.table().unitsUsed());
+        }
+    }
+
+    // ---- the registers: one PDU's context ---------------------------------------------------------------------------
+
+    /**
+     * The PDU's beats go whole into the slots of a ring (beat i into slot i mod slots), so a beat is written without
+     * a shift and the front moves by changing a pointer. Beside each slot, for every unit u, u plus the step of a
+     * command starting there ({@code nextBody}, decoded as the beat arrives; {@code nextLast} the last unit's, once
+     * the next beat is in): the command after the next one is found by one read, with no decode or adder in the loop.
+     */
+    private record Ring(List<Reg> slots, List<Reg> nextBody, List<Reg> nextLast) {
+    }
+
+    private Ring ring() {
+        List<Reg> slots = new ArrayList<>();
+        List<Reg> nextBody = new ArrayList<>();
+        List<Reg> nextLast = new ArrayList<>();
+        for (int k = 0; k < g.slots(); k++) {
+            slots.add(reg("ring_" + k, 8 * g.lanes(), 0));
+            nextBody.add(reg("next_" + k, g.ew() * (g.slotUnits() - 1), 0));
+            nextLast.add(reg("next_last_" + k, g.ew(), 0));
+        }
+        return new Ring(slots, nextBody, nextLast);
+    }
+
+    /**
+     * The PDU's bytes written into the ring. A beat counts a cycle after it is written (its byte count registered,
+     * off the input's path): the ring holds it at once, the checks see it a cycle later. Every beat of a PDU but its
+     * last is full, so the slot after a pending beat is the next one.
+     *
+     * @param tail        PDU bytes written into the ring
+     * @param tailSlot    the slot the tail is in, the slot a beat goes to (slots need not be a power of two)
+     * @param fill        bytes at and after the front: tail - 2 pos
+     * @param tailLess    tail less a header, signed
+     * @param toCome      PDU bytes not yet written into the ring, signed
+     * @param allIn       the PDU's bytes are all in the ring
+     * @param pending     a beat written last cycle, not counted yet
+     * @param pendingFull a whole beat about to count
+     * @param lastIn      the PDU's last beat is in the ring (1 between PDUs)
+     * @param dropping    swallowing the rest of a PDU up to its last beat
+     */
+    private record Intake(Reg tail, Reg tailSlot, Reg fill, Reg tailLess, Reg toCome, Reg allIn, Reg pending,
+                          Reg pendingBytes, Reg pendingLast, Expr pendingFull, Reg lastIn, Reg dropping) {
+    }
+
+    private Intake intake() {
+        int tw = g.tw();
+        Reg tail = reg("tail", tw, 0);
+        Reg fill = reg("fill", g.fw(), 0);
+        Reg tailLess = reg("tail_less_header", tw + 1, (1L << (tw + 1)) - PackedCommand.HEADER_BYTES);
+        Reg toCome = reg("pdu_to_come", tw + 1, 0);
+        Reg allIn = reg("all_in", 1, 1);
+        Reg pending = reg("pending", 1, 0);
+        Reg pendingBytes = reg("pending_bytes", Hw.log2Up(g.lanes() + 1), 0);
+        Reg pendingLast = reg("pending_last", 1, 0);
+        return new Intake(tail, reg("tail_slot", g.sw(), 0), fill, tailLess, toCome, allIn, pending, pendingBytes,
+                pendingLast, pending.and(pendingLast.not()), reg("last_in", 1, 1), reg("dropping", 1, 0));
+    }
+
+    /**
+     * Where the front is, in units from the PDU's start.
+     *
+     * @param pos           the front item's first unit: the unit in its slot and the slot number's low bits (for the
+     *                      ring's room)
+     * @param nextPos       the unit after the front item (command or data beat), in full
+     * @param posSlot       pos's ring slot; {@code nextSlot} next_pos's
+     * @param remaining     PDU bytes not yet consumed: pdu_len - 2 pos
+     * @param remLessHeader remaining less a header, one per control length the table uses: runs past is one compare
+     *                      with the length
+     */
+    private record Cursor(Reg pos, Reg nextPos, Reg posSlot, Reg nextSlot, Reg pduLen, Reg remaining,
+                          Map<Integer, Reg> remLessHeader) {
+    }
+
+    private Cursor cursor() {
+        Reg pos = reg("pos", g.sb() + g.sw() + 1, 0);
+        Reg nextPos = reg("next_pos", g.lw(), 0);
+        Reg posSlot = reg("pos_slot", g.sw(), 0);
+        Reg nextSlot = reg("next_pos_slot", g.sw(), 0);
+        Reg pduLen = reg("pdu_len", g.lw(), 0);
+        Reg remaining = reg("remaining", g.lw(), 0);
+        Map<Integer, Reg> remLessHeader = new LinkedHashMap<>();
+        for (int u : g.unitsUsed()) {
+            remLessHeader.put(u, reg("rem_less_header_" + u, g.lw() + 1, 0));
+        }
+        return new Cursor(pos, nextPos, posSlot, nextSlot, pduLen, remaining, remLessHeader);
+    }
+
+    /** The front command's data beats: between them ({@code inData}), the bytes still to come, the beat number. */
+    private record DataBeats(Reg inData, Reg dataLeft, Reg beat) {
+    }
+
+    private DataBeats dataBeats() {
+        return new DataBeats(reg("in_data", 1, 0), reg("data_left", DATA_LEFT_BITS, 0), reg("beat", CYCLE_BITS, 0));
+    }
+
+    /** The PDU's source XPU and VC (with per-VC buffers: the VC whose context is in the registers). */
+    private record Pdu(Reg src, Reg vc) {
+    }
+
+    /** The registers a context switch saves and restores, in the order of the {@code contexts} RAM's word. */
+    private static Reg[] context(Ring ring, Intake in, Cursor at, Pdu pdu, Front front) {
+        List<Reg> context = new ArrayList<>(ring.slots());
+        context.addAll(ring.nextBody());
+        context.addAll(ring.nextLast());
+        context.addAll(List.of(in.tail(), in.tailSlot(), in.fill(), in.tailLess(), in.toCome(), in.allIn(),
+                in.pending(), in.pendingBytes(), in.pendingLast(), at.pos(), at.posSlot(), at.nextSlot(),
+                at.nextPos(), at.pduLen(), at.remaining(), in.lastIn(), pdu.src()));
+        context.addAll(front.regs());
+        context.addAll(at.remLessHeader().values());
+        return context.toArray(new Reg[0]);
+    }
+
+    // ---- reads: the front item's bytes, and the header and successor of the item after it ---------------------------
+
+    /**
+     * The front item's bytes ({@code spanUnits} from pos), and of the item after it its header and its successor
+     * entry, with the unit and slot that entry points to: they load as the front moves to it.
+     */
+    private record Reads(Expr frontBytes, Header next, Expr entry, Expr nextPos, Expr nextSlot) {
+    }
+
+    private Reads reads(Ring ring, Cursor at) {
+        int slotUnits = g.slotUnits();
+        int sb = g.sb();
+        int ew = g.ew();
         // indexed by {slot, unit}: past the last slot the first ones again, so a read may run over the end
-        Expr[] units = new Expr[slotUnits << sw];
+        Expr[] units = new Expr[slotUnits << g.sw()];
         Expr[] successors = new Expr[units.length];
         for (int r = 0; r < units.length; r++) {
-            int k = r / slotUnits % slots;
+            int k = r / slotUnits % g.slots();
             int u = r % slotUnits;
-            units[r] = ring.get(k).bits(16 * u + 15, 16 * u);
-            successors[r] = u < slotUnits - 1 ? nextBody.get(k).bits(ew * u + ew - 1, ew * u) : nextLast.get(k);
+            units[r] = ring.slots().get(k).bits(16 * u + 15, 16 * u);
+            successors[r] = u < slotUnits - 1 ? ring.nextBody().get(k).bits(ew * u + ew - 1, ew * u)
+                    : ring.nextLast().get(k);
         }
-        Expr frontBytes = wire("front_bytes", catLowFirst(rotate(units, Hw.cat(posSlot, pos.bits(sb - 1, 0)),
-                spanUnits)));
-        // the item after the front: its header and successor load as the front moves to it
-        Expr nextIndex = Hw.cat(nextSlot, nextPos.bits(sb - 1, 0));
+        Expr frontBytes = wire("front_bytes", catLowFirst(rotate(units, Hw.cat(at.posSlot(), at.pos().bits(sb - 1, 0)),
+                g.spanUnits())));
+        Expr nextIndex = Hw.cat(at.nextSlot(), at.nextPos().bits(sb - 1, 0));
         Expr[] readUnits = rotate(units, nextIndex, 2);
-        Header read = Header.of(table, Hw.cat(readUnits[1], readUnits[0]));
+        Header read = Header.of(config.table(), Hw.cat(readUnits[1], readUnits[0]));
         Expr readEntry = rotate(successors, nextIndex, 1)[0];
         Expr readCarry = readEntry.bits(ew - 1, sb); // slots past next_pos's
         List<Expr> slotAhead = new ArrayList<>();
         List<Expr> ringSlotAhead = new ArrayList<>();
         for (int c = 0; c < 1 << (ew - sb); c++) {
-            slotAhead.add(nextPos.bits(lw - 1, sb).add(c));
-            ringSlotAhead.add(slotPlus(nextSlot, c, slots));
+            slotAhead.add(at.nextPos().bits(g.lw() - 1, sb).add(c));
+            ringSlotAhead.add(slotPlus(at.nextSlot(), c, g.slots()));
         }
         Expr readNext = wire("read_next", Hw.cat(pick(slotAhead, readCarry), readEntry.bits(sb - 1, 0)));
-        Expr readNextSlot = pick(ringSlotAhead, readCarry);
+        return new Reads(frontBytes, read, readEntry, readNext, pick(ringSlotAhead, readCarry));
+    }
 
-        // ---- the input beat: its commands' successors, decoded as it is written ----------------------------------
+    // ---- the input beat: its commands' successors, decoded as it is written -----------------------------------------
+
+    /**
+     * The input beat as the ring takes it: its bytes, their count, whether it fills a slot, its successor entries,
+     * the slot it goes to while the PDU goes on, the entry of the previous slot's last unit (which straddles into
+     * it), and a new PDU's first command (zeros without a beat: the front loads from here as any PDU ends) with its
+     * step.
+     */
+    private record Incoming(Expr beat, Expr count, Expr full, Expr entries, Expr slot, Expr straddling, Header first,
+                            Expr firstStep) {
+    }
+
+    private Incoming incoming(Ring ring, Intake intake, Stream pdus) {
+        CommandTable table = config.table();
+        int lanes = g.lanes();
+        int slots = g.slots();
         Expr inBeat = pdus.tdata();
-        Expr beatBytesIn = Keep.count(pdus.tkeep(), Hw.log2Up(lanes + 1));
         List<Expr> entries = new ArrayList<>();
-        for (int u = slotUnits - 2; u >= 0; u--) {
-            entries.add(Header.of(table, inBeat.bits(16 * u + 31, 16 * u)).step(unitsUsed, beatBytes, ew, u));
+        for (int u = g.slotUnits() - 2; u >= 0; u--) {
+            entries.add(Header.of(table, inBeat.bits(16 * u + Header.BITS - 1, 16 * u)).step(g.unitsUsed(),
+                    g.beatBytes(), g.ew(), u));
         }
-        Expr newEntries = Hw.cat(entries);
+        Reg tailSlot = intake.tailSlot();
+        Expr slot = Hw.mux(intake.pending(), slotPlus(tailSlot, 1, slots), tailSlot); // after a pending beat's
         // the last unit of the slot before: its type in that slot, its length in this beat
-        Expr inPduSlot = Hw.mux(pending, slotPlus(tailSlot, 1, slots), tailSlot); // after a pending beat's
-        Expr prevLast = pick(padded(ring, sw), Hw.mux(pending, tailSlot, slotPlus(tailSlot, slots - 1, slots)))
-                .bits(8 * lanes - 1, 8 * lanes - 16);
-        Expr straddling = Header.of(table, Hw.cat(inBeat.bits(15, 0), prevLast)).step(unitsUsed, beatBytes,
-                ew, slotUnits - 1);
-        // a new PDU's first command (zeros without a beat: the front loads from here as any PDU ends)
-        Header inFront = Header.of(table, Hw.mux(pdus.tvalid(), inBeat.bits(31, 0), Hw.zeros(32)));
+        Expr prevLast = pick(padded(ring.slots(), g.sw()), Hw.mux(intake.pending(), tailSlot, slotPlus(tailSlot,
+                slots - 1, slots))).bits(8 * lanes - 1, 8 * lanes - 16);
+        Expr straddling = Header.of(table, Hw.cat(inBeat.bits(15, 0), prevLast)).step(g.unitsUsed(), g.beatBytes(),
+                g.ew(), g.slotUnits() - 1);
+        Header first = Header.of(table, Hw.mux(pdus.tvalid(), inBeat.bits(Header.BITS - 1, 0),
+                Hw.zeros(Header.BITS)));
+        return new Incoming(inBeat, Keep.count(pdus.tkeep(), Hw.log2Up(lanes + 1)), pdus.tkeep().msb(),
+                Hw.cat(entries), slot, straddling, first, first.step(g.unitsUsed(), g.beatBytes(), g.lw(), 0));
+    }
 
-        // ---- the front command's checks, against registers -------------------------------------------------------
-        Expr lenZero = front.noData;
-        Expr shortCommand = front.fitsBeat;
+    // ---- the front item and its checks, against registers -----------------------------------------------------------
+
+    /**
+     * The front item: its end in bytes, whether it ends the PDU (a command's beat 0 that is all of it, or a last data
+     * beat), whether the item after it is a data beat, and the data bytes left after the next data beat.
+     */
+    private record Item(Expr nextByte, Expr endsHere, Expr lastData, Expr firstEnds, Expr dataEnds, Expr nextIsData,
+                        Expr nextDataLeft) {
+    }
+
+    private Item item(Cursor at, DataBeats beats, Front front) {
+        Expr nextByte = Hw.cat(at.nextPos(), Hw.lit(1, 0));
+        Expr endsHere = wire("ends_pdu", at.pduLen().resize(g.tw()).le(nextByte)); // the item takes the rest
+        Expr firstEnds = wire("first_ends_pdu", front.fitsBeat.and(endsHere));
+        Expr lastData = wire("last_data", beats.dataLeft().le(g.beatBytes()));
+        Expr dataEnds = wire("data_ends_pdu", lastData.and(endsHere));
+        Expr nextIsData = wire("next_is_data", Hw.mux(beats.inData(), lastData.not(), front.fitsBeat.not()));
+        Expr nextDataLeft = wire("next_data_left", Hw.mux(beats.inData(), beats.dataLeft(),
+                front.length.bits(DATA_LEFT_BITS - 1, 0)).sub(g.beatBytes()));
+        return new Item(nextByte, endsHere, lastData, firstEnds, dataEnds, nextIsData, nextDataLeft);
+    }
+
+    /**
+     * What the decision reads of the front beside the header's own checks: the command runs past the PDU, the ring
+     * holds what the item needs, the front holds no byte or less than a header (counting a whole pending beat), the
+     * PDU's stream ended short of it. {@code sameFront} and {@code movedOk} are set where the front moves.
+     */
+    private record Checks(Expr runsPast, Expr itemOk, Expr frontEmpty, Expr headerShort, Expr streamShort,
+                          Reg sameFront, Reg movedOk) {
+    }
+
+    private Checks checks(Intake in, Cursor at, DataBeats beats, Front front, Item item) {
+        int lw = g.lw();
+        int tw = g.tw();
         // read only after data_too_long: the length has at most 9 bits there
-        Expr len = fLen.bits(Hw.log2Up(CommandTable.MAX_DATA_BYTES + 1) - 1, 0).resize(lw);
+        Expr len = front.length.bits(DATA_LEFT_BITS - 1, 0).resize(lw);
         // header + length > remaining
-        Expr runsPast = wire("runs_past_pdu", byUnits(fUnits, unitsUsed, u -> {
-            Reg r = remLessHeader.get(u);
+        Expr runsPast = wire("runs_past_pdu", byUnits(front.units, g.unitsUsed(), u -> {
+            Reg r = at.remLessHeader().get(u);
             return r.msb().or(r.bits(lw - 1, 0).lt(len));
         }));
-        Expr nextByte = Hw.cat(nextPos, Hw.lit(1, 0)); // the item's end, in bytes
-        Expr endsHere = wire("ends_pdu", pduLen.resize(tw).le(nextByte)); // the item takes the rest of the PDU
-        Expr itemIn = wire("item_in", tail.ge(nextByte));
-        Expr nextHeaderIn = wire("next_header_in", tailLess.msb().not().and(tailLess.bits(tw - 1, 0).ge(nextByte)));
-        Expr firstEnds = wire("first_ends_pdu", shortCommand.and(endsHere));
-        Expr lastData = wire("last_data", dataLeft.le(beatBytes));
-        Expr dataEnds = wire("data_ends_pdu", lastData.and(endsHere));
+        Expr itemIn = wire("item_in", in.tail().ge(item.nextByte()));
+        Expr nextHeaderIn = wire("next_header_in", in.tailLess().msb().not()
+                .and(in.tailLess().bits(tw - 1, 0).ge(item.nextByte())));
         // Whether the ring holds what the item needs: the rest of the PDU if the item ends it, else the item and,
         // unless the stream has ended, the next command's header (its facts load as the front moves on). Exactly it
         // takes compares of wide positions, so the decision reads registers: the PDU is all in, or the ring holds
         // more than any item needs from the front (then the item cannot end the PDU either), or the check made as
-        // the front moved here (moved_ok, below) or last cycle's exact check said so for this front.
-        Expr nextIsData = wire("next_is_data", Hw.mux(inData, lastData.not(), shortCommand.not()));
-        Expr exactIn = wire("item_in_exact", Hw.mux(Hw.mux(inData, lastData, shortCommand).and(endsHere), allIn,
-                Hw.mux(lastIn.or(nextIsData), itemIn, nextHeaderIn)));
+        // the front moved here (moved_ok) or last cycle's exact check said so for this front.
+        Expr exactIn = wire("item_in_exact", Hw.mux(Hw.mux(beats.inData(), item.lastData(), front.fitsBeat)
+                .and(item.endsHere()), in.allIn(), Hw.mux(in.lastIn().or(item.nextIsData()), itemIn, nextHeaderIn)));
         Reg sameFront = reg("same_front", 1, 0); // the front has not moved since last cycle
         Reg movedOk = reg("moved_ok", 1, 0); // it moved, and the ring held the new item and the header after it
         Reg inLate = reg("item_in_late", 1, 0); // last cycle's exact check
         Reg shortLate = reg("stream_short_late", 1, 0); // it failed with the PDU's last beat in: malformed
-        int enough = 2 * spanUnits + PackedCommand.HEADER_BYTES;
-        Expr itemOk = wire("item_ok", allIn.or(fill.ge(enough))
-                .or(pendingFull.and(fill.ge(Math.max(0, enough - lanes)))).or(movedOk).or(sameFront.and(inLate)));
-        // no byte at the front / less than a header, counting a whole pending beat
-        Expr frontEmpty = wire("front_empty", fill.eq(0).and(pendingFull.not()));
-        Expr headerShort = wire("header_short", fill.lt(PackedCommand.HEADER_BYTES).and(pendingFull.not()));
+        int enough = 2 * g.spanUnits() + PackedCommand.HEADER_BYTES;
+        Expr itemOk = wire("item_ok", in.allIn().or(in.fill().ge(enough))
+                .or(in.pendingFull().and(in.fill().ge(Math.max(0, enough - g.lanes())))).or(movedOk)
+                .or(sameFront.and(inLate)));
+        Expr frontEmpty = wire("front_empty", in.fill().eq(0).and(in.pendingFull().not()));
+        Expr headerShort = wire("header_short", in.fill().lt(PackedCommand.HEADER_BYTES)
+                .and(in.pendingFull().not()));
         Expr streamShort = wire("stream_short", sameFront.and(shortLate));
         inLate.set(exactIn);
-        shortLate.set(lastIn.and(exactIn.not()));
+        shortLate.set(in.lastIn().and(exactIn.not()));
+        return new Checks(runsPast, itemOk, frontEmpty, headerShort, streamShort, sameFront, movedOk);
+    }
 
-        // ---- credits ----------------------------------------------------------------------------------------------
+    // ---- credits ----------------------------------------------------------------------------------------------------
+
+    /** Per VC the command slots and data buffers the XPU has free, whether any ({@code avail != 0}); the front's. */
+    private record Credits(List<Reg> cmdAvail, List<Reg> dataAvail, List<Reg> cmdHave, List<Reg> dataHave, Expr ok) {
+    }
+
+    private Credits credits(Reg vc, Front front) {
+        int width = Hw.log2Up(Math.max(CommandIngress.Config.CMD_CREDITS.max(),
+                CommandIngress.Config.DATA_CREDITS.max()) + 1);
         List<Reg> cmdAvail = new ArrayList<>();
         List<Reg> dataAvail = new ArrayList<>();
         for (int v = 0; v < SueMeta.VCS; v++) {
-            cmdAvail.add(reg("cmd_avail_" + v, 12, config.cmdCredits()));
-            dataAvail.add(reg("data_avail_" + v, 12, config.dataCredits()));
+            cmdAvail.add(reg("cmd_avail_" + v, width, config.cmdCredits()));
+            dataAvail.add(reg("data_avail_" + v, width, config.dataCredits()));
         }
-        List<Reg> cmdHave = new ArrayList<>(); // avail != 0, kept beside the counts
+        List<Reg> cmdHave = new ArrayList<>(); // kept beside the counts, so the decision reads a register
         List<Reg> dataHave = new ArrayList<>();
         for (int v = 0; v < SueMeta.VCS; v++) {
             cmdHave.add(reg("cmd_have_" + v, 1, config.cmdCredits() > 0 ? 1 : 0));
@@ -290,224 +476,305 @@ public final class CommandUnpacker extends Component {
         }
         Expr haveCmd = wire("have_cmd_credit", pick(cmdHave, vc));
         Expr haveData = wire("have_data_credit", pick(dataHave, vc));
-        Expr creditOk = wire("credit_ok", haveCmd.and(lenZero.or(haveData)).and(rxResetIn.not()));
+        Expr ok = wire("credit_ok", haveCmd.and(front.noData.or(haveData)).and(rxResetIn.not()));
+        return new Credits(cmdAvail, dataAvail, cmdHave, dataHave, ok);
+    }
 
-        // ---- one decision per cycle: deliver a beat, wait, or end the PDU (normally or malformed) ---------------------
-        Wire fire = wire("fire", 1);          // a beat goes to the XPU
-        Wire done = wire("pdu_done", 1);      // nothing more of this PDU is delivered
-        Wire malformed = wire("malformed", 3); // PackedCommand.Malformed ordinal + 1
+    /** Spent by each command's first beat on its VC (a data buffer if it has data), given back on rx_credit. */
+    private void returnCredits(Credits c, Reg vc, Expr firstBeat, Expr noData, Reg error) {
+        for (int v = 0; v < SueMeta.VCS; v++) {
+            Expr mine = vc.eq(v);
+            account(c.cmdAvail().get(v), c.cmdHave().get(v), config.cmdCredits(), firstBeat.and(mine),
+                    returned("cmd", v), error);
+            account(c.dataAvail().get(v), c.dataHave().get(v), config.dataCredits(), firstBeat.and(mine)
+                    .and(noData.not()), returned("data", v), error);
+        }
+    }
+
+    // ---- one decision per cycle: deliver a beat, wait, or end the PDU (normally or malformed) -----------------------
+
+    /**
+     * The cycle's decision: a beat goes to the XPU ({@code fire}), nothing more of the PDU is delivered
+     * ({@code done}, with the {@link PackedCommand.Malformed} ordinal + 1 if malformed), a command was cut by
+     * rx_reset_in, a decoded command waits for credit; {@code firstBeat} a command's beat 0 left.
+     */
+    private record Decision(Wire fire, Wire done, Wire malformed, Wire cutByReset, Wire waitCredit, Expr firstBeat) {
+    }
+
+    private Decision decide(Intake in, Reg remaining, Reg inData, Front front, Item item, Checks checks, Expr creditOk,
+                            VcContexts vcs) {
+        Wire fire = wire("fire", 1);
+        Wire done = wire("pdu_done", 1);
+        Wire malformed = wire("malformed", MALFORMED_BITS);
         Wire cutByReset = wire("cut_by_reset", 1);
+        Wire waitCredit = wire("wait_credit", 1);
         fire.set(0);
         done.set(0);
         malformed.set(0);
         cutByReset.set(0);
-        Expr shortStream = lastIn; // waiting for bytes that will never come: the stream is shorter than len
-        Wire waitCredit = wire("wait_credit", 1); // a command stands decoded, its credit missing
         waitCredit.set(0);
-        Expr paused = vcs == null ? dropping : dropping.or(vcs.loading);
+        Function<PackedCommand.Malformed, Runnable> end = reason -> () -> {
+            done.set(1);
+            malformed.set(reason.ordinal() + 1);
+        };
+        Runnable runsPast = end.apply(PackedCommand.Malformed.RUNS_PAST_PDU);
+        // waiting for bytes that will never come: the stream is shorter than the command
+        Runnable ifAllIn = () -> when(in.lastIn(), runsPast);
+        Runnable ifShortLate = () -> when(checks.streamShort(), runsPast);
+        Expr paused = vcs == null ? in.dropping() : in.dropping().or(vcs.loading);
         when(paused, () -> fire.set(0)).elseWhen(inData, () -> {
             when(rxResetIn, () -> {
                 done.set(1);
                 cutByReset.set(1);
-            }).elseWhen(itemOk.not(), () -> when(streamShort, () -> malformedEnd(done, malformed,
-                    PackedCommand.Malformed.RUNS_PAST_PDU))).otherwise(() -> {
-                        fire.set(1);
-                        when(dataEnds, () -> done.set(1));
-                    });
+            }).elseWhen(checks.itemOk().not(), ifShortLate).otherwise(() -> {
+                fire.set(1);
+                when(item.dataEnds(), () -> done.set(1));
+            });
         }).elseWhen(remaining.eq(0), () -> done.set(1))
-                .elseWhen(frontEmpty, () -> when(shortStream, () -> malformedEnd(done, malformed,
-                        PackedCommand.Malformed.RUNS_PAST_PDU)))
+                .elseWhen(checks.frontEmpty(), ifAllIn)
                 .elseWhen(front.padding, () -> done.set(1))
-                .elseWhen(front.defined.not(), () -> malformedEnd(done, malformed,
-                        PackedCommand.Malformed.UNKNOWN_TYPE))
-                .elseWhen(remaining.lt(PackedCommand.HEADER_BYTES), () -> malformedEnd(done, malformed,
-                        PackedCommand.Malformed.RUNS_PAST_PDU))
-                .elseWhen(headerShort, () -> when(shortStream, () -> malformedEnd(done,
-                        malformed, PackedCommand.Malformed.RUNS_PAST_PDU)))
-                .elseWhen(lenZero.not().and(front.hasData.not()), () -> malformedEnd(done, malformed,
-                        PackedCommand.Malformed.DATA_ON_TYPE_WITHOUT_DATA))
-                .elseWhen(front.tooLong, () -> malformedEnd(done, malformed,
-                        PackedCommand.Malformed.DATA_TOO_LONG))
-                .elseWhen(runsPast, () -> malformedEnd(done, malformed,
-                        PackedCommand.Malformed.RUNS_PAST_PDU))
-                .elseWhen(itemOk.not(), () -> when(streamShort, () -> malformedEnd(done, malformed,
-                        PackedCommand.Malformed.RUNS_PAST_PDU)))
+                .elseWhen(front.defined.not(), end.apply(PackedCommand.Malformed.UNKNOWN_TYPE))
+                .elseWhen(remaining.lt(PackedCommand.HEADER_BYTES), runsPast)
+                .elseWhen(checks.headerShort(), ifAllIn)
+                .elseWhen(front.noData.not().and(front.hasData.not()),
+                        end.apply(PackedCommand.Malformed.DATA_ON_TYPE_WITHOUT_DATA))
+                .elseWhen(front.tooLong, end.apply(PackedCommand.Malformed.DATA_TOO_LONG))
+                .elseWhen(checks.runsPast(), runsPast)
+                .elseWhen(checks.itemOk().not(), ifShortLate)
                 .elseWhen(creditOk, () -> {
                     fire.set(1);
-                    when(firstEnds, () -> done.set(1));
+                    when(item.firstEnds(), () -> done.set(1));
                 }).otherwise(() -> waitCredit.set(1));
-        Expr firstBeat = wire("first_beat", fire.and(inData.not()));
-        sameFront.set(fire.or(done).or(paused).not());
-        // the counters count a cycle after the event, off the decision's path
-        Reg dropped = reg("dropped", 3, 0);
+        checks.sameFront().set(fire.or(done).or(paused).not());
+        return new Decision(fire, done, malformed, cutByReset, waitCredit, wire("first_beat", fire.and(inData.not())));
+    }
+
+    /** PDUs cut short, per reason; counted a cycle after the event, off the decision's path. */
+    private void countDrops(Expr malformed) {
+        Reg dropped = reg("dropped", MALFORMED_BITS, 0);
         dropped.set(malformed);
         for (PackedCommand.Malformed m : PackedCommand.Malformed.values()) {
-            counter("drops_" + m.name().toLowerCase(), dropped.eq(m.ordinal() + 1));
+            statusCounter("drops_" + m.name().toLowerCase(), dropped.eq(m.ordinal() + 1), "PDUs whose remaining"
+                    + " commands were dropped at a command " + switch (m) {
+                        case UNKNOWN_TYPE -> "of a type the command table does not define";
+                        case DATA_ON_TYPE_WITHOUT_DATA -> "with a data length on a type without data";
+                        case DATA_TOO_LONG -> "with more than " + CommandTable.MAX_DATA_BYTES + " data bytes";
+                        case RUNS_PAST_PDU -> "running past the PDU's length or its last beat";
+                    });
         }
+    }
 
-        // ---- the ring: a beat into the next slot while the front's slot is not the next; a new PDU from slot 0 -----
-        Expr streamEnded = wire("stream_ended", lastIn.or(pendingLast)); // no more beats of this PDU
-        Expr discardRest = wire("discard_rest", dropping.or(done.and(streamEnded.not())));
+    // ---- the ring: a beat into the next slot while the front's slot is not the next; a new PDU from slot 0 ----------
+
+    /**
+     * The input's handshake and what the ring takes: a beat of this PDU ({@code beatIn}), or as it ends the next
+     * PDU's first ({@code nextPduIn}; {@code startPdu} it starts now); {@code append} a beat is written;
+     * {@code discardRest} beats are swallowed up to the PDU's last, {@code take} one left the input; {@code lenIn} the
+     * input PDU's length.
+     */
+    private record Arrival(Expr beatIn, Expr nextPduIn, Expr startPdu, Expr append, Expr discardRest, Expr take,
+                           Expr lenIn) {
+    }
+
+    private Arrival accept(Intake in, Cursor at, Reg inData, Decision d, Stream pdus, VcContexts vcs) {
+        int sw = g.sw();
+        Expr streamEnded = wire("stream_ended", in.lastIn().or(in.pendingLast())); // no more beats of this PDU
+        Expr discardRest = wire("discard_rest", in.dropping().or(d.done().and(streamEnded.not())));
         // slots from the front's to the tail's, fewer than the ring has
-        Expr held = tail.bits(laneBits + sw, laneBits).add(pending.resize(sw + 1)).sub(pos.bits(sb + sw, sb));
-        Expr room = wire("ring_room", held.lt(slots));
-        Expr wantBeat = discardRest.or(done).or(streamEnded.not().and(room));
-        Expr offered = pdus.tvalid().and(dropping.not());
+        Expr held = in.tail().bits(g.laneBits() + sw, g.laneBits()).add(in.pending().resize(sw + 1))
+                .sub(at.pos().bits(g.sb() + sw, g.sb()));
+        Expr room = wire("ring_room", held.lt(g.slots()));
+        Expr wantBeat = discardRest.or(d.done()).or(streamEnded.not().and(room));
+        Expr offered = pdus.tvalid().and(in.dropping().not());
         if (vcs != null) {
-            vcs.schedule(remaining.eq(0).and(lastIn).and(pending.not()).and(inData.not()).and(dropping.not()),
-                    done.and(streamEnded), waitCredit.and(rxResetIn.not()), rxResetIn);
+            vcs.schedule(at.remaining().eq(0).and(in.lastIn()).and(in.pending().not()).and(inData.not())
+                    .and(in.dropping().not()), d.done().and(streamEnded), d.waitCredit().and(rxResetIn.not()),
+                    rxResetIn);
             Expr free = vcs.switching.or(vcs.loading).not(); // the registers change hands
             wantBeat = wantBeat.and(free);
             offered = offered.and(free);
         } else {
-            unused("one_context", waitCredit); // nothing to switch to
+            unused("one_context", d.waitCredit()); // nothing to switch to
         }
         pdus.tready().set(wantBeat);
         Expr take = wire("take", pdus.tvalid().and(pdus.tready()));
         // what is written, the decision only choosing: a beat of this PDU, or as it ends the next PDU's first
         Expr beatIn = wire("beat_in", offered.and(streamEnded.not()).and(room));
         Expr nextPduIn = wire("next_pdu_in", offered.and(streamEnded));
-        Expr append = wire("append", Hw.mux(done, nextPduIn, beatIn));
-        Expr startPdu = wire("start_pdu", done.and(nextPduIn));
-        Expr writeSlot = wire("write_slot", Hw.mux(done, Hw.zeros(sw), inPduSlot));
+        Expr append = wire("append", Hw.mux(d.done(), nextPduIn, beatIn));
+        Expr startPdu = wire("start_pdu", d.done().and(nextPduIn));
+        return new Arrival(beatIn, nextPduIn, startPdu, append, discardRest, take, SueMeta.LEN.of(pdus.tuser()));
+    }
+
+    /** The beat and its successor entries into its slot, the entry straddling into it beside the slot before. */
+    private void write(Ring ring, Incoming incoming, Arrival a, Expr done) {
+        int slots = g.slots();
+        Expr writeSlot = wire("write_slot", Hw.mux(done, Hw.zeros(g.sw()), incoming.slot()));
         for (int k = 0; k < slots; k++) {
             int kk = k;
-            when(append.and(writeSlot.eq(kk)), () -> {
-                ring.get(kk).set(inBeat);
-                nextBody.get(kk).set(newEntries);
+            when(a.append().and(writeSlot.eq(kk)), () -> {
+                ring.slots().get(kk).set(incoming.beat());
+                ring.nextBody().get(kk).set(incoming.entries());
             });
-            when(append.and(writeSlot.eq((kk + 1) % slots)), () -> nextLast.get(kk).set(straddling));
+            when(a.append().and(writeSlot.eq((kk + 1) % slots)), () -> ring.nextLast().get(kk)
+                    .set(incoming.straddling()));
         }
-        // the counts after each possible step, formed beside the decision, which only chooses
-        Expr counted = Hw.mux(pending, pendingBytes, Hw.zeros(pendingBytes.width()));
-        Expr fillAfter = wire("fill_after_item", Hw.sumShallow(List.of(tail.bits(fw - 1, 0),
-                nextByte.bits(fw - 1, 0).not(), counted.resize(fw)), true)); // from the next item on
-        Expr firstIn = Hw.mux(nextPduIn, beatBytesIn.resize(fw), Hw.zeros(fw)); // a new PDU's first beat counts at once
-        Expr lenIn = SueMeta.LEN.of(pdus.tuser());
-        when(done, () -> {
-            tail.set(firstIn.resize(tw));
-            fill.set(firstIn);
-            // a partial first beat is the last: then only all_in matters, which reads the lanes
-            tailLess.set(Hw.mux(nextPduIn, Hw.lit(tw + 1, lanes - PackedCommand.HEADER_BYTES),
-                    Hw.lit(tw + 1, (1L << (tw + 1)) - PackedCommand.HEADER_BYTES)));
-            toCome.set(lenIn.resize(tw + 1).sub(lanes));
-            allIn.set(nextPduIn.and(covers(pdus.tkeep(), lenIn)));
-            pending.set(0);
-            pendingLast.set(0);
-            tailSlot.set(Hw.mux(nextPduIn, Hw.lit(sw, 1), Hw.lit(sw, 0)));
-        }).otherwise(() -> {
-            tail.set(Hw.addShallow(tail, counted.resize(tw)));
-            tailLess.set(Hw.addShallow(tailLess, counted.resize(tw + 1)));
-            toCome.set(Hw.mux(beatIn, toCome.sub(lanes), toCome));
-            allIn.set(allIn.or(beatIn.and(covers(pdus.tkeep(), toCome))));
-            fill.set(Hw.mux(fire, fillAfter, Hw.addShallow(fill, counted.resize(fw))));
-            pending.set(beatIn);
-            pendingLast.set(beatIn.and(pdus.tlast()));
-            tailSlot.set(inPduSlot);
-        });
-        pendingBytes.set(beatBytesIn);
-        when(pendingLast, () -> lastIn.set(1));
-        when(startPdu, () -> lastIn.set(pdus.tlast()));
-        when(discardRest, () -> {
-            lastIn.set(1); // the ring stays empty until the next PDU
-            dropping.set(take.and(pdus.tlast()).not());
-        });
+    }
 
-        // ---- the front: the next item's facts load as the front moves to it ---------------------------------------
-        Expr nextDataLeft = wire("next_data_left", Hw.mux(inData, dataLeft, fLen.bits(8, 0)).sub(beatBytes));
-        Expr nextPosData = wire("next_pos_data", Hw.addShallow(nextPos, dataUnits(nextDataLeft, beatBytes, lw)));
-        Expr restAfter = Hw.subShallow(pduLen.resize(tw), nextByte); // remaining once the front moves on
-        // the new front's item and the header after it end within the whole slots the ring holds from next_pos's
-        // slot on (with a pending beat and one written now): slot counts and a unit count within a slot
-        Expr slotsHeld = tail.bits(laneBits + sw, laneBits).add(pendingFull.resize(sw + 1))
-                .add(beatIn.and(pdus.tkeep().msb()).resize(sw + 1)).sub(nextPos.bits(sb + sw, sb));
-        Expr commandOk = heldUpTo(slotsHeld, slots, slotUnits, readEntry.resize(ew + 1).add(2));
-        Expr dataOk = heldUpTo(slotsHeld, slots, slotUnits, nextPos.bits(sb - 1, 0).resize(ew + 1)
-                .add(dataUnits(nextDataLeft, beatBytes, ew + 1))
-                .add(Hw.mux(nextDataLeft.le(beatBytes), Hw.lit(ew + 1, 2), Hw.lit(ew + 1, 0))));
+    /** The counts after each possible step, formed beside the decision, which only chooses. */
+    private void count(Intake in, Incoming incoming, Expr nextByte, Decision d, Arrival a, Stream pdus) {
+        int fw = g.fw();
+        int tw = g.tw();
+        Expr counted = Hw.mux(in.pending(), in.pendingBytes(), Hw.zeros(in.pendingBytes().width()));
+        Expr fillAfter = wire("fill_after_item", Hw.sumShallow(List.of(in.tail().bits(fw - 1, 0),
+                nextByte.bits(fw - 1, 0).not(), counted.resize(fw)), true)); // from the next item on
+        // a new PDU's first beat counts at once
+        Expr firstIn = Hw.mux(a.nextPduIn(), incoming.count().resize(fw), Hw.zeros(fw));
+        when(d.done(), () -> {
+            in.tail().set(firstIn.resize(tw));
+            in.fill().set(firstIn);
+            // a partial first beat is the last: then only all_in matters, which reads the lanes
+            in.tailLess().set(Hw.mux(a.nextPduIn(), Hw.lit(tw + 1, g.lanes() - PackedCommand.HEADER_BYTES),
+                    Hw.lit(tw + 1, (1L << (tw + 1)) - PackedCommand.HEADER_BYTES)));
+            in.toCome().set(a.lenIn().resize(tw + 1).sub(g.lanes()));
+            in.allIn().set(a.nextPduIn().and(covers(pdus.tkeep(), a.lenIn())));
+            in.pending().set(0);
+            in.pendingLast().set(0);
+            in.tailSlot().set(Hw.mux(a.nextPduIn(), Hw.lit(g.sw(), 1), Hw.lit(g.sw(), 0)));
+        }).otherwise(() -> {
+            in.tail().set(Hw.addShallow(in.tail(), counted.resize(tw)));
+            in.tailLess().set(Hw.addShallow(in.tailLess(), counted.resize(tw + 1)));
+            in.toCome().set(Hw.mux(a.beatIn(), in.toCome().sub(g.lanes()), in.toCome()));
+            in.allIn().set(in.allIn().or(a.beatIn().and(covers(pdus.tkeep(), in.toCome()))));
+            in.fill().set(Hw.mux(d.fire(), fillAfter, Hw.addShallow(in.fill(), counted.resize(fw))));
+            in.pending().set(a.beatIn());
+            in.pendingLast().set(a.beatIn().and(pdus.tlast()));
+            in.tailSlot().set(incoming.slot());
+        });
+        in.pendingBytes().set(incoming.count());
+        when(in.pendingLast(), () -> in.lastIn().set(1));
+        when(a.startPdu(), () -> in.lastIn().set(pdus.tlast()));
+        when(a.discardRest(), () -> {
+            in.lastIn().set(1); // the ring stays empty until the next PDU
+            in.dropping().set(a.take().and(pdus.tlast()).not());
+        });
+    }
+
+    // ---- the front: the next item's facts load as the front moves to it ---------------------------------------------
+
+    /**
+     * Whether the new front's item and the header after it end within the whole slots the ring holds from next_pos's
+     * slot on (with a pending beat and one written now): slot counts and a unit count within a slot, so that the
+     * next cycle's decision reads a register ({@code moved_ok}).
+     */
+    private void lookAhead(Intake in, Cursor at, Reads reads, Incoming incoming, Item item, Checks checks, Decision d,
+                           Arrival a) {
+        int sb = g.sb();
+        int sw = g.sw();
+        int ew = g.ew();
+        Expr slotsHeld = in.tail().bits(g.laneBits() + sw, g.laneBits()).add(in.pendingFull().resize(sw + 1))
+                .add(a.beatIn().and(incoming.full()).resize(sw + 1)).sub(at.nextPos().bits(sb + sw, sb));
+        Expr commandOk = heldUpTo(slotsHeld, g.slots(), g.slotUnits(), reads.entry().resize(ew + 1).add(2));
+        Expr left = item.nextDataLeft();
+        Expr dataOk = heldUpTo(slotsHeld, g.slots(), g.slotUnits(), at.nextPos().bits(sb - 1, 0).resize(ew + 1)
+                .add(dataUnits(left, g.beatBytes(), ew + 1))
+                .add(Hw.mux(left.le(g.beatBytes()), Hw.lit(ew + 1, 2), Hw.lit(ew + 1, 0))));
+        checks.movedOk().set(Hw.mux(a.startPdu(), incoming.firstStep().le(g.slotUnits() - 2).and(incoming.full()),
+                d.fire().and(d.done().not()).and(Hw.mux(item.nextIsData(), dataOk, commandOk))));
+    }
+
+    /**
+     * As the PDU ends the front loads from the input beat whether or not one is there: without a new PDU, remaining 0
+     * keeps it idle. So the loads wait only on done and fire, not on the input's handshake.
+     */
+    private void advance(Cursor at, Front front, Reads reads, Incoming incoming, Item item, Decision d, Arrival a) {
+        int sb = g.sb();
+        int sw = g.sw();
+        int lw = g.lw();
+        int tw = g.tw();
+        Expr nextPosData = wire("next_pos_data", Hw.addShallow(at.nextPos(), dataUnits(item.nextDataLeft(),
+                g.beatBytes(), lw)));
+        Expr restAfter = Hw.subShallow(at.pduLen().resize(tw), item.nextByte()); // remaining once the front moves on
         // the data beat's end is in next_pos's slot or the one after (a data step is at most a slot)
-        Expr dataSlot = Hw.mux(nextPosData.bit(sb).ne(nextPos.bit(sb)), slotPlus(nextSlot, 1, slots), nextSlot);
-        Expr inStep = inFront.step(unitsUsed, beatBytes, lw, 0);
-        movedOk.set(Hw.mux(startPdu, inStep.le(slotUnits - 2).and(pdus.tkeep().msb()),
-                fire.and(done.not()).and(Hw.mux(nextIsData, dataOk, commandOk))));
-        // As the PDU ends the front loads from the input beat whether or not one is there: without a new PDU,
-        // remaining 0 keeps it idle. So the loads wait only on done and fire, not on the input's handshake.
-        when(done, () -> {
-            pos.set(0);
-            posSlot.set(0);
-            nextPos.set(inStep);
-            nextSlot.set(inStep.bits(sb + sw - 1, sb));
-            front.load(inFront, beatBytes);
-            pduLen.set(lenIn);
-            remaining.set(Hw.mux(nextPduIn, lenIn, Hw.zeros(lw)));
-            for (int u : unitsUsed) {
-                remLessHeader.get(u).set(lenIn.resize(lw + 1).sub(PackedCommand.HEADER_BYTES + 2 * u));
-            }
-        }).elseWhen(fire, () -> {
-            pos.set(nextPos.bits(sb + sw, 0));
-            posSlot.set(nextSlot);
-            nextPos.set(Hw.mux(nextIsData, nextPosData, readNext));
-            nextSlot.set(Hw.mux(nextIsData, dataSlot, readNextSlot));
-            front.load(read, beatBytes);
-            remaining.set(restAfter.resize(lw));
-            for (int u : unitsUsed) {
-                remLessHeader.get(u).set(Hw.sumShallow(List.of(pduLen.resize(tw), nextByte.not(),
-                        Hw.lit(tw, (1L - PackedCommand.HEADER_BYTES - 2L * u) & ((1L << tw) - 1))), false));
-            }
+        Expr dataSlot = Hw.mux(nextPosData.bit(sb).ne(at.nextPos().bit(sb)), slotPlus(at.nextSlot(), 1, g.slots()),
+                at.nextSlot());
+        Expr firstStep = incoming.firstStep();
+        when(d.done(), () -> {
+            at.pos().set(0);
+            at.posSlot().set(0);
+            at.nextPos().set(firstStep);
+            at.nextSlot().set(firstStep.bits(sb + sw - 1, sb));
+            front.load(incoming.first(), g.beatBytes());
+            at.pduLen().set(a.lenIn());
+            at.remaining().set(Hw.mux(a.nextPduIn(), a.lenIn(), Hw.zeros(lw)));
+            at.remLessHeader().forEach((u, r) -> r.set(a.lenIn().resize(lw + 1)
+                    .sub(PackedCommand.HEADER_BYTES + 2 * u)));
+        }).elseWhen(d.fire(), () -> {
+            at.pos().set(at.nextPos().bits(sb + sw, 0));
+            at.posSlot().set(at.nextSlot());
+            at.nextPos().set(Hw.mux(item.nextIsData(), nextPosData, reads.nextPos()));
+            at.nextSlot().set(Hw.mux(item.nextIsData(), dataSlot, reads.nextSlot()));
+            front.load(reads.next(), g.beatBytes());
+            at.remaining().set(restAfter.resize(lw));
+            at.remLessHeader().forEach((u, r) -> r.set(Hw.sumShallow(List.of(at.pduLen().resize(tw),
+                    item.nextByte().not(), Hw.lit(tw, (1L - PackedCommand.HEADER_BYTES - 2L * u) & ((1L << tw) - 1))),
+                    false)));
         });
+    }
+
+    /** A new PDU's source and VC; only they and the length are read of its tuser. */
+    private void startPdu(Pdu pdu, Expr startPdu, Stream pdus) {
         when(startPdu, () -> {
-            src.set(SueMeta.SRC_XPU.of(pdus.tuser()));
-            vc.set(SueMeta.VC.of(pdus.tuser()));
+            pdu.src().set(SueMeta.SRC_XPU.of(pdus.tuser()));
+            pdu.vc().set(SueMeta.VC.of(pdus.tuser()));
         });
-        // only the source, VC and length matter here
         unused("tuser", pdus.tuser().bits(SueMeta.LEN.offset() - 1, SueMeta.VC.offset() + SueMeta.VC.width()),
                 pdus.tuser().bits(SueMeta.SRC_XPU.offset() - 1, 0));
-        if (vcs != null) {
-            List<Reg> context = new ArrayList<>(ring);
-            context.addAll(nextBody);
-            context.addAll(nextLast);
-            context.addAll(List.of(tail, tailSlot, fill, tailLess, toCome, allIn, pending, pendingBytes, pendingLast,
-                    pos, posSlot, nextSlot, nextPos, pduLen, remaining, lastIn, src));
-            context.addAll(front.regs());
-            for (int u : unitsUsed) {
-                context.add(remLessHeader.get(u));
-            }
-            vcs.contextSwitch(context.toArray(new Reg[0]), rxResetIn);
-        }
+    }
 
-        // ---- command state: beat 0 opens a command with more data, its last data beat closes it --------------------
-        when(done, () -> inData.set(0)).elseWhen(firstBeat.and(shortCommand.not()), () -> {
+    /** Beat 0 opens a command with more data, its last data beat closes it. */
+    private void beatCount(DataBeats beats, Front front, Item item, Decision d) {
+        Reg inData = beats.inData();
+        when(d.done(), () -> inData.set(0)).elseWhen(d.firstBeat().and(front.fitsBeat.not()), () -> {
             inData.set(1);
-            dataLeft.set(nextDataLeft);
-            beat.set(1);
-        }).elseWhen(fire.and(inData), () -> {
-            inData.set(lastData.not());
-            dataLeft.set(nextDataLeft);
-            beat.set(beat.add(1));
+            beats.dataLeft().set(item.nextDataLeft());
+            beats.beat().set(1);
+        }).elseWhen(d.fire().and(inData), () -> {
+            inData.set(item.lastData().not());
+            beats.dataLeft().set(item.nextDataLeft());
+            beats.beat().set(beats.beat().add(1));
         });
+    }
 
-        // ---- outputs, registered: the front item as it would leave, every cycle; rx_valid says whether it did ------
-        Reg outValid = reg("out_valid", 2, 0);
-        Reg outCycle = reg("out_cycle", 4, 0);
-        Reg outVc = reg("out_vc", 2, 0);
-        Reg outXpu = reg("out_xpuid", 10, 0);
+    // ---- outputs, registered: the front item as it would leave, every cycle; rx_valid says whether it did -----------
+
+    private void deliver(DataBeats beats, Pdu pdu, Front front, Expr frontBytes, Decision d) {
+        int beatBytes = g.beatBytes();
+        Reg inData = beats.inData();
+        Reg outValid = reg("out_valid", VALID_BITS, 0);
+        Reg outCycle = reg("out_cycle", CYCLE_BITS, 0);
+        Reg outVc = reg("out_vc", SueMeta.VC_WIDTH, 0);
+        Reg outXpu = reg("out_xpuid", SueMeta.XPU_WIDTH, 0);
         Reg outControl = reg("out_control", CONTROL_BITS, 0);
         Reg outData = reg("out_data", config.dataWidth(), 0);
-        outValid.set(Hw.mux(fire, Hw.mux(inData.or(lenZero.not()), Hw.lit(2, 2), Hw.lit(2, 1)), Hw.lit(2, 0)));
-        outCycle.set(Hw.mux(inData, beat, Hw.lit(4, 0)));
-        outVc.set(vc);
-        outXpu.set(src);
+        outValid.set(Hw.mux(d.fire(), Hw.mux(inData.or(front.noData.not()), Hw.lit(VALID_BITS, 2),
+                Hw.lit(VALID_BITS, 1)), Hw.lit(VALID_BITS, 0)));
+        outCycle.set(Hw.mux(inData, beats.beat(), Hw.lit(CYCLE_BITS, 0)));
+        outVc.set(pdu.vc());
+        outXpu.set(pdu.src());
         // rx_control bytes: 0 type, 1..2 data length (big-endian), 3.. the 2u control bytes, zeros after
-        Expr control = frontBytes.bits(8 * (PackedCommand.HEADER_BYTES + 2 * CommandTable.MAX_CONTROL_UNITS) - 1,
+        int controlBytes = 2 * CommandTable.MAX_CONTROL_UNITS;
+        Expr control = frontBytes.bits(8 * (PackedCommand.HEADER_BYTES + controlBytes) - 1,
                 8 * PackedCommand.HEADER_BYTES);
-        Expr controlMask = Keep.byteMask(Hw.ones(2 * CommandTable.MAX_CONTROL_UNITS)
-                .shr(Hw.lit(4, 2 * CommandTable.MAX_CONTROL_UNITS).sub(Hw.cat(fUnits, Hw.lit(1, 0)))));
-        outControl.set(Hw.cat(control.and(controlMask), fLen.bits(7, 0), fLen.bits(15, 8), fType)
+        Expr twiceUnits = Hw.cat(front.units, Hw.lit(1, 0));
+        Expr controlMask = Keep.byteMask(Hw.ones(controlBytes).shr(Hw.lit(twiceUnits.width(), controlBytes)
+                .sub(twiceUnits)));
+        outControl.set(Hw.cat(control.and(controlMask), front.length.bits(7, 0), front.length.bits(15, 8), front.type)
                 .resize(CONTROL_BITS));
-        Expr afterHeader = byUnits(fUnits, unitsUsed, u -> frontBytes.bits(
+        Expr afterHeader = byUnits(front.units, g.unitsUsed(), u -> frontBytes.bits(
                 8 * (PackedCommand.HEADER_BYTES + 2 * u + beatBytes) - 1, 8 * (PackedCommand.HEADER_BYTES + 2 * u)));
-        outData.set(Hw.mux(inData, frontBytes.bits(8 * beatBytes - 1, 0).and(Keep.bytesBelow(dataLeft, beatBytes)),
-                afterHeader.and(Keep.bytesBelow(fLen, beatBytes))));
+        outData.set(Hw.mux(inData, frontBytes.bits(8 * beatBytes - 1, 0).and(Keep.bytesBelow(beats.dataLeft(),
+                beatBytes)), afterHeader.and(Keep.bytesBelow(front.length, beatBytes))));
         rxValid.set(outValid);
         rxCycle.set(outCycle);
         rxVc.set(outVc);
@@ -516,24 +783,11 @@ public final class CommandUnpacker extends Component {
         rxData.set(outData);
         Reg delivered = reg("delivered", 1, 0);
         Reg cut = reg("cut", 1, 0);
-        delivered.set(firstBeat);
-        cut.set(cutByReset);
-        counter("commands_delivered", delivered);
-        counter("drops_reset", cut);
-
-        // ---- credit bookkeeping ----------------------------------------------------------------------------------
-        Reg error = reg("credit_error_flag", 1, 0);
-        for (int v = 0; v < SueMeta.VCS; v++) {
-            Expr mine = vc.eq(v);
-            account(cmdAvail.get(v), cmdHave.get(v), config.cmdCredits(), firstBeat.and(mine),
-                    cmdReturned(v), error);
-            account(dataAvail.get(v), dataHave.get(v), config.dataCredits(), firstBeat.and(mine).and(lenZero.not()),
-                    dataReturned(v), error);
-        }
-        Reg resetOut = reg("reset_out", 1, 1);
-        resetOut.set(rxResetIn);
-        rxResetOut.set(resetOut);
-        creditError.set(error);
+        delivered.set(d.firstBeat());
+        cut.set(d.cutByReset());
+        statusCounter("commands_delivered", delivered, "Commands delivered to the XPU (counted at their first beat)");
+        statusCounter("drops_reset", cut, "Commands cut by rx_reset_in before their last data beat, the rest of their"
+                + " PDU dropped");
     }
 
     /**
@@ -595,29 +849,20 @@ public final class CommandUnpacker extends Component {
 
         VcContexts(Reg vc) {
             this.vc = vc;
-            Expr inVc = SueMeta.VC.of(in.tuser());
-            List<Expr> accepts = new ArrayList<>();
-            List<Expr> offers = new ArrayList<>();
-            List<Expr> payloads = new ArrayList<>();
+            List<Stream> toVc = in.demux("to_vc", SueMeta.VC.of(in.tuser()), SueMeta.VCS);
+            List<Stream> offers = new ArrayList<>();
+            List<Expr> offered = new ArrayList<>();
             for (int v = 0; v < SueMeta.VCS; v++) {
-                Stream mine = Stream.of(CommandUnpacker.this, "to_vc_" + v, in.tvalid().and(inVc.eq(v)), in.layout(),
-                        in.payload());
-                accepts.add(mine.ready());
-                Stream queue = mine.queue("vc_" + v, config.vcBufferDepth());
+                Stream queue = toVc.get(v).queue("vc_" + v, config.vcBufferDepth());
                 queues.add(queue);
                 saved.add(reg("vc_saved_" + v, 1, 0));
                 creditWait.add(reg("vc_credit_wait_" + v, 1, 0));
                 eligible.add(wire("vc_eligible_" + v, 1));
-                offers.add(queue.valid().and(eligible.get(v)));
-                payloads.add(queue.payload());
+                offers.add(queue.continueWhen("vc_" + v + "_offer", eligible.get(v)));
+                offered.add(offers.get(v).valid());
             }
-            in.tready().set(Hw.select(accepts, inVc));
-            Expr sel = wire("pdu_vc", Arbiter.rotatingPick(offers, vc));
-            pdus = Stream.of(CommandUnpacker.this, "pdu", Hw.select(offers, sel), in.layout(),
-                    Hw.select(payloads, sel));
-            for (int v = 0; v < SueMeta.VCS; v++) {
-                queues.get(v).ready().set(pdus.ready().and(sel.eq(v)).and(eligible.get(v)));
-            }
+            // from the VC after the one in the registers, whichever FIFO is eligible and has a beat
+            pdus = Stream.mux("pdu", offers, wire("pdu_vc", Arbiter.rotatingPick(offered, vc)));
             freed = Flow.master(CommandUnpacker.this, "freed", SueMeta.PDU_SIZE);
             Flow.registered(CommandUnpacker.this, "freed_out", pdus.fire().and(pdus.tlast()),
                     SueMeta.PDU_SIZE, SueMeta.sizeOf(pdus.tuser())).into(freed);
@@ -645,7 +890,8 @@ public final class CommandUnpacker extends Component {
             Expr resume = idle.and(loading.not()).and(anyResumable);
             switching.set(resume.or(stuck).and(reset.not()));
             target.set(Hw.mux(resume, Arbiter.rotatingPick(resumable, vc), Arbiter.rotatingPick(other, vc)));
-            counter("context_switches", switching);
+            statusCounter("context_switches", switching, "Context switches: the unpacker's registers handed from one"
+                    + " VC's PDU to another's (per-VC buffers)");
         }
 
         /** Save {@code context} (ring and front registers) when switching away mid-PDU; load the next VC's after. */
@@ -671,7 +917,7 @@ public final class CommandUnpacker extends Component {
                 }
             });
             for (int v = 0; v < SueMeta.VCS; v++) {
-                Expr credit = cmdReturned(v).or(dataReturned(v));
+                Expr credit = returned("cmd", v).or(returned("data", v));
                 Expr leaving = switching.and(vc.eq(v));
                 Reg s = saved.get(v);
                 Reg w = creditWait.get(v);
@@ -684,14 +930,9 @@ public final class CommandUnpacker extends Component {
         }
     }
 
-    /** rx_credit = {cmd_credit, cmd_vc[1:0], data_credit, data_vc[1:0]}: a command slot given back on VC v. */
-    private Expr cmdReturned(int v) {
-        return rxCredit.bit(5).and(rxCredit.bits(4, 3).eq(v));
-    }
-
-    /** A data buffer given back on VC v. */
-    private Expr dataReturned(int v) {
-        return rxCredit.bit(2).and(rxCredit.bits(1, 0).eq(v));
+    /** A command slot ({@code kind} "cmd") or a data buffer ("data") given back on VC v. */
+    private Expr returned(String kind, int v) {
+        return CREDIT.get(rxCredit, kind + "_credit").and(CREDIT.get(rxCredit, kind + "_vc").eq(v));
     }
 
     /**
@@ -723,11 +964,6 @@ public final class CommandUnpacker extends Component {
         return picked;
     }
 
-    /** {@code x < k} with x a two's complement difference (its top bit the sign), k >= 0. */
-    private static Expr signedLess(Expr x, int k) {
-        return x.msb().or(x.lt(k));
-    }
-
     /** {@code end <= held * slotUnits}: an end (in units from a slot's start) within the slots held, 1..slots. */
     private static Expr heldUpTo(Expr held, int slots, int slotUnits, Expr end) {
         Expr ok = Hw.lit(1, 0);
@@ -750,6 +986,8 @@ public final class CommandUnpacker extends Component {
 
     /** A command header's fields (bytes 0..3, byte 0 in the low bits) and the table's facts on its type. */
     private record Header(Expr type, Expr length, Expr defined, Expr units, Expr hasData) {
+        static final int BITS = 8 * PackedCommand.HEADER_BYTES;
+
         static Header of(CommandTable table, Expr bytes) {
             Expr type = byteAt(bytes, 0);
             CommandTable.Lookup info = table.lookup(type);
@@ -784,7 +1022,7 @@ public final class CommandUnpacker extends Component {
         final Reg length = reg("front_length", 16, 0);
         final Reg defined = reg("front_defined", 1, 0);
         final Reg hasData = reg("front_has_data", 1, 0);
-        final Reg units = reg("front_units", 3, 0);
+        final Reg units = reg("front_units", Hw.log2Up(CommandTable.MAX_CONTROL_UNITS + 1), 0);
         final Reg padding = reg("front_padding", 1, 0); // type 0
         final Reg noData = reg("front_no_data", 1, 0);
         final Reg fitsBeat = reg("front_fits_beat", 1, 0); // beat 0 is the whole command
@@ -850,10 +1088,6 @@ public final class CommandUnpacker extends Component {
         return Hw.cat(parts);
     }
 
-    private void malformedEnd(Wire done, Wire malformed, PackedCommand.Malformed reason) {
-        done.set(1);
-        malformed.set(reason.ordinal() + 1);
-    }
     private static Expr byteAt(Expr v, int i) {
         return v.bits(8 * i + 7, 8 * i);
     }
