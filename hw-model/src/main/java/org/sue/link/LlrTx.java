@@ -1,6 +1,7 @@
 package org.sue.link;
 
 import java.util.List;
+import java.util.function.Function;
 import org.sue.core.Component;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
@@ -54,8 +55,11 @@ public final class LlrTx extends Component {
         }
     }
 
-    /** What a fresh frame does, decided on its first beat. */
-    private enum FreshMode { WAIT, SEQUENCED, PLAIN, DISCARDED }
+    /**
+     * What a fresh frame does, decided on its first beat: wait at the input, leave numbered (kept in the buffer),
+     * leave without a number, or be discarded.
+     */
+    private enum FreshMode { WAITING, SEQUENCED, PLAIN, DISCARDED }
 
     public final Stream in;
     public final Stream out;
@@ -188,7 +192,7 @@ public final class LlrTx extends Component {
     private Fresh freshFrames(Buffer buffer, State<LlrTxState> state, Numbers seq, Held held, Pending pending) {
         int lanes = config.beatBytes();
         Reg firstIn = reg("first_in", 1, 1);
-        State<FreshMode> modeHeld = state("frame_mode", FreshMode.WAIT);
+        State<FreshMode> modeHeld = state("frame_mode", FreshMode.WAITING);
         Reg seqHeld = regNoReset("frame_seq", LinkControl.SEQ_WIDTH);
         int beatLimit = (config.outstandingBytesMax() + lanes - 1) / lanes;
         Expr room = held.frames().lt(config.outstandingFramesMax()).and(held.beats().lt(beatLimit));
@@ -197,15 +201,16 @@ public final class LlrTx extends Component {
                 Hw.mux(state.is(LlrTxState.INIT), action(modeHeld, config.initFrameAction()),
                         Hw.mux(state.is(LlrTxState.FLUSH), action(modeHeld, config.flushFrameAction()),
                                 Hw.mux(sequencing.and(room), modeHeld.code(FreshMode.SEQUENCED),
-                                        modeHeld.code(FreshMode.WAIT)))));
-        Expr mode = wire("fresh_mode", Hw.mux(firstIn, modeNow, modeHeld.reg()));
+                                        modeHeld.code(FreshMode.WAITING)))));
+        // the mode decided on a first beat, else the frame's held one, compared by name (every mode's localparam read)
+        Function<FreshMode, Expr> mode = m -> Hw.mux(firstIn, modeNow.eq(modeHeld.code(m)), modeHeld.is(m));
         Expr freshSeq = wire("fresh_seq", Hw.mux(firstIn, seq.next(), seqHeld));
         Expr ringFull = held.beats().eq(config.bufferBeats());
-        Expr sequenced = mode.eq(FreshMode.SEQUENCED.ordinal());
+        Expr sequenced = wire("fresh_sequenced", mode.apply(FreshMode.SEQUENCED));
         Expr freshOwns = state.is(LlrTxState.REPLAY).not();
-        Expr freshToMac = wire("fresh_to_mac", freshOwns.and(sequenced.or(mode.eq(FreshMode.PLAIN.ordinal())))
+        Expr freshToMac = wire("fresh_to_mac", freshOwns.and(sequenced.or(mode.apply(FreshMode.PLAIN)))
                 .and(sequenced.and(ringFull).not()));
-        Expr discarded = mode.eq(FreshMode.DISCARDED.ordinal());
+        Expr discarded = wire("fresh_discarded", mode.apply(FreshMode.DISCARDED));
         Stream toMac = in.throwWhen("fresh_kept", discarded).continueWhen("fresh_go", freshToMac)
                 .retagged("from_fresh", out.layout(), LlrSideband.TX.expr().set("seq", freshSeq).set("llr", sequenced)
                         .set("poisoned", in.tuser()).build());
@@ -242,7 +247,7 @@ public final class LlrTx extends Component {
     private static Expr action(State<FreshMode> mode, FrameAction a) {
         return mode.code(switch (a) {
             case DISCARD -> FreshMode.DISCARDED;
-            case BLOCK -> FreshMode.WAIT;
+            case BLOCK -> FreshMode.WAITING;
             case BEST_EFFORT -> FreshMode.PLAIN;
         });
     }
