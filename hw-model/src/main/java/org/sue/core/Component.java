@@ -323,6 +323,19 @@ public abstract class Component {
         }
     }
 
+    /**
+     * Exposes one status of a child ({@code childStatus}, a port in the child's {@link #statusList()}) as a port of
+     * this component named {@code name}, listed with the child's kind and {@code description}: for a parent whose
+     * name for it says more than the child's (an inserter's frames as the CC_Updates it sent).
+     */
+    protected final Port exposeStatus(Port childStatus, String name, String description) {
+        Status.Kind kind = childStatus.owner().statusList.stream().filter(st -> st.port() == childStatus)
+                .map(Status::kind).findFirst().orElseThrow(() -> new HdlException("exposeStatus: port '"
+                        + childStatus.name() + "' is not in the status list of '" + childStatus.owner().path() + "'",
+                        SourceLoc.here()));
+        return listStatus(expose(childStatus, name), kind, description);
+    }
+
     private Port listStatus(Port p, Status.Kind kind, String description) {
         statusList.add(new Status(p, kind, description, SourceLoc.here()));
         return p;

@@ -8,6 +8,7 @@ import org.sue.core.Hw;
 import org.sue.core.Layout;
 import org.sue.core.Port;
 import org.sue.core.Reg;
+import org.sue.core.Status;
 import org.sue.core.Tag;
 import org.sue.lib.stream.Arbiter;
 import org.sue.lib.stream.Flow;
@@ -61,8 +62,6 @@ public final class CbfcReceiver extends Component {
     public final Stream ctlOut;
     private final CbfcConfig config;
     private final int cw = CbfcConfig.COUNTER_WIDTH;
-    private final List<Reg> consumed = new ArrayList<>(); // R_VC_CC
-    private final List<Reg> freed = new ArrayList<>();    // R_VC_CF
 
     /** CC_Updates apply in the cycle after their last beat (ccDelay 0). */
     public CbfcReceiver(CbfcConfig config) {
@@ -80,15 +79,11 @@ public final class CbfcReceiver extends Component {
         discard = Flow.slave(this, "discard", event);
         ccIn = Flow.slave(this, "s_axis_cc", Stream.packet(config.dataWidth(), 1));
         ctlOut = Stream.master(this, "ctl_out", LinkControl.LAYOUT);
-        for (int v = 0; v < SueMeta.VCS; v++) { // best-effort VCs count nothing
-            consumed.add(config.lossless(v) ? reg("vc_consumed_" + v, cw, 0) : null);
-            freed.add(config.lossless(v) ? reg("vc_freed_" + v, cw, 0) : null);
-        }
 
         Flow enqueued = credited(enqueue);
         Cc ahead = delayed(ccUpdates(), receiver.ccDelay()); // the last of ccDelay + 1 stages is the counters'
-        counters(ahead, enqueued, credited(dequeue), credited(discard));
-        cfUpdates();
+        List<Reg> freed = counters(ahead, enqueued, credited(dequeue), credited(discard));
+        cfUpdates(freed);
     }
 
     /** A CC_Update frame checked and taken apart: valid on its last beat. */
@@ -109,8 +104,9 @@ public final class CbfcReceiver extends Component {
         Expr wellFormed = wire("cc_well_formed", read.field("sized")
                 .and(CcUpdateFrame.header(word).eq(CcUpdateFrame.expectedHeader(config))).and(read.field("bad").not()));
         Expr applies = wire("cc_applies", read.valid().and(wellFormed));
-        statusCounter("cc_updates_received", applies);
-        statusCounter("cc_frames_dropped", read.valid().and(wellFormed.not()));
+        statusCounter("cc_updates_received", applies, "CC_Update frames applied");
+        statusCounter("cc_frames_dropped", read.valid().and(wellFormed.not()),
+                "MAC Control frames dropped: not a well-formed CC_Update, or found bad by the MAC");
         return new Cc(applies, CcUpdateFrame.counters(word, SueMeta.VCS));
     }
 
@@ -159,17 +155,25 @@ public final class CbfcReceiver extends Component {
      *
      * <p>A recovery's verdict (a compare of the counters) only chooses between sums formed beside it: R_VC_CC plus the
      * enqueue or S_VC_CC plus it, and R_VC_CF plus the freed credits or that plus {@code lost = S_VC_CC - R_VC_CC}
-     * (one sum of four terms, {@link Hw#sumShallow}).
+     * (one sum of four terms, {@link Hw#sumShallow}). Returns R_VC_CF of each VC, null for a best-effort VC.
      */
-    private void counters(Cc ahead, Flow enqueued, Flow dequeued, Flow discarded) {
+    private List<Reg> counters(Cc ahead, Flow enqueued, Flow dequeued, Flow discarded) {
+        List<Reg> consumed = new ArrayList<>();
+        List<Reg> freed = new ArrayList<>();
+        for (int v = 0; v < SueMeta.VCS; v++) { // best-effort VCs count nothing
+            consumed.add(config.lossless(v) ? reg("vc_consumed_" + v, cw, 0) : null);
+            freed.add(config.lossless(v) ? reg("vc_freed_" + v, cw, 0) : null);
+        }
         Reg valid = reg("cc_applies_now", 1, 0);
         valid.set(ahead.valid());
         List<Expr> recoveredNow = new ArrayList<>();
         for (int v = 0; v < SueMeta.VCS; v++) {
             Reg rcc = consumed.get(v);
             Reg rcf = freed.get(v);
-            statusOut("r_cc_" + v, config.lossless(v) ? rcc : Hw.zeros(cw));
-            statusOut("r_cf_" + v, config.lossless(v) ? rcf : Hw.zeros(cw));
+            status("r_cc_" + v, Status.Kind.LEVEL, config.lossless(v) ? rcc : Hw.zeros(cw),
+                    "R_VC_CC of VC " + v + ": credits of the frames received, modulo 2^20");
+            status("r_cf_" + v, Status.Kind.LEVEL, config.lossless(v) ? rcf : Hw.zeros(cw),
+                    "R_VC_CF of VC " + v + ": credits freed (frames left the buffer or lost), modulo 2^20");
             if (!config.lossless(v)) {
                 continue;
             }
@@ -194,11 +198,13 @@ public final class CbfcReceiver extends Component {
         sum.set(recoveredNow.isEmpty() ? Hw.zeros(cw + 2) : Hw.sumShallow(recoveredNow, false));
         Reg total = reg("credits_recovered_total", 32, 0);
         total.set(Hw.addShallow(total, sum.resize(32)));
-        statusOut("cc_credits_recovered", total);
+        status("cc_credits_recovered", Status.Kind.LEVEL, total,
+                "Credits of frames lost on the link that CC_Updates gave back, since reset, modulo 2^32");
+        return freed;
     }
 
     /** One CF_Update per VC when owed and spaced, or when the maximum spacing passed; VCs take turns. */
-    private void cfUpdates() {
+    private void cfUpdates(List<Reg> freed) {
         int minCycles = config.cycles(config.cfMinSpacingBytes());
         int maxCycles = config.cycles(config.cfMaxSpacingBytes());
         int tw = Hw.log2Up(maxCycles + 1L);
@@ -236,7 +242,7 @@ public final class CbfcReceiver extends Component {
                 age.set(0);
             }).elseWhen(age.ne(maxCycles), () -> age.set(age.add(1)));
         }
-        statusCounter("cf_updates_sent", sent);
+        statusCounter("cf_updates_sent", sent, "CF_Updates sent");
     }
 
     public CbfcConfig config() {

@@ -8,6 +8,7 @@ import org.sue.core.Hw;
 import org.sue.core.Layout;
 import org.sue.core.Port;
 import org.sue.core.Reg;
+import org.sue.core.Status;
 import org.sue.lib.stream.Keep;
 import org.sue.lib.stream.Flow;
 import org.sue.lib.stream.Stream;
@@ -45,11 +46,6 @@ public final class CbfcSender extends Component {
     public final Port vcReady;
     private final CbfcConfig config;
     private final int cw = CbfcConfig.COUNTER_WIDTH;
-    private final List<Reg> used = new ArrayList<>();      // S_VC_CU
-    private final List<Reg> reserved = new ArrayList<>();  // credits of largest frames picked, not charged
-    private final List<Reg> consumed = new ArrayList<>();  // S_VC_CC
-    private final List<Reg> freed = new ArrayList<>();     // S_VC_CF
-    private Reg portReserved;
 
     public CbfcSender(CbfcConfig config) {
         super(config);
@@ -63,20 +59,50 @@ public final class CbfcSender extends Component {
         charge = Flow.slave(this, "charge", Layout.of("cbfc_charge", Layout.bits("vc", SueMeta.VC_WIDTH),
                 Layout.bits("bytes", CbfcConfig.FRAME_BYTES_WIDTH), Layout.bits("reserved", 1)));
         ctlIn = Flow.slave(this, "ctl_in", LinkControl.LAYOUT);
-        localMac = in("local_mac", 48);
+        localMac = in("local_mac", ControlFrameInserter.MAC_WIDTH);
         vcReady = out("vc_ready", SueMeta.VCS);
-        for (int v = 0; v < SueMeta.VCS; v++) { // best-effort VCs count nothing
+
+        Counters counters = counters();
+        creditsInUse(counters);
+        eligibility(counters);
+        framesAndCcUpdates(counters.consumed());
+    }
+
+    /**
+     * The sender's counters per VC, null for a best-effort VC (it counts nothing), and the port's reservations.
+     *
+     * @param used     S_VC_CU
+     * @param reserved credits of largest frames picked, not charged
+     * @param consumed S_VC_CC
+     * @param freed    S_VC_CF
+     */
+    private record Counters(List<Reg> used, List<Reg> reserved, List<Reg> consumed, List<Reg> freed,
+                            Reg portReserved) {
+        /** S_VC_CU of the lossless VCs. */
+        List<Expr> usedOfLossless() {
+            List<Expr> terms = new ArrayList<>();
+            for (Reg cu : used) {
+                if (cu != null) {
+                    terms.add(cu);
+                }
+            }
+            return terms;
+        }
+    }
+
+    private Counters counters() {
+        List<Reg> used = new ArrayList<>();
+        List<Reg> reserved = new ArrayList<>();
+        List<Reg> consumed = new ArrayList<>();
+        List<Reg> freed = new ArrayList<>();
+        for (int v = 0; v < SueMeta.VCS; v++) {
             boolean counted = config.lossless(v);
             used.add(counted ? reg("vc_used_" + v, cw, 0) : null);
             reserved.add(counted ? reg("vc_reserved_" + v, cw, 0) : null);
             consumed.add(counted ? reg("vc_consumed_" + v, cw, 0) : null);
             freed.add(counted ? reg("vc_freed_" + v, cw, 0) : null);
         }
-        portReserved = reg("port_reserved", cw, 0);
-
-        creditsInUse();
-        eligibility();
-        framesAndCcUpdates();
+        return new Counters(used, reserved, consumed, freed, reg("port_reserved", cw, 0));
     }
 
     /**
@@ -93,7 +119,7 @@ public final class CbfcSender extends Component {
      * took more than was left: the scheduler did not respect vc_ready) and the watermarks read the registers the cycle
      * after a charge counts.
      */
-    private void creditsInUse() {
+    private void creditsInUse(Counters counters) {
         int largest = config.maxFrameCredits();
         Layout credited = Layout.of("cbfc_charge_credited", Layout.bits("vc", SueMeta.VC_WIDTH),
                 Layout.bits("credits", cw), Layout.bits("reserved", 1));
@@ -110,14 +136,13 @@ public final class CbfcSender extends Component {
         List<Expr> portReturns = new ArrayList<>();
         for (int v = 0; v < SueMeta.VCS; v++) {
             if (!config.lossless(v)) {
-                for (String name : List.of("s_cu_", "s_cc_", "s_cf_", "reserved_", "s_cu_watermark_")) {
-                    statusOut(name + v, Hw.zeros(cw));
-                }
+                Expr none = Hw.zeros(cw);
+                vcStatus(v, none, none, none, none, none);
                 continue;
             }
-            Reg cu = used.get(v);
-            Reg res = reserved.get(v);
-            Reg cf0 = freed.get(v);
+            Reg cu = counters.used().get(v);
+            Reg res = counters.reserved().get(v);
+            Reg cf0 = counters.freed().get(v);
             Reg top = reg("vc_freed_plus_used_" + v, cw, 0); // S_VC_CF + S_VC_CU
             Expr chargedHere = wire("charged_" + v, charged.valid().and(charged.field("vc").eq(v)));
             Expr plus = Hw.mux(chargedHere, charged.field("credits"), 0);
@@ -141,66 +166,65 @@ public final class CbfcSender extends Component {
             overdraws.add(chargedLast.and(Hw.sumAbove(List.of(cu, res), config.vcCreditLimit())));
             Reg mark = reg("vc_used_mark_" + v, cw, 0);
             when(cu.gt(mark), () -> mark.set(cu));
-            statusOut("s_cu_" + v, cu);
-            statusOut("s_cc_" + v, consumed.get(v));
-            statusOut("s_cf_" + v, cf0);
-            statusOut("reserved_" + v, res);
-            statusOut("s_cu_watermark_" + v, mark);
+            vcStatus(v, cu, counters.consumed().get(v), cf0, res, mark);
         }
+        Reg portReserved = counters.portReserved();
         portReserves.add(wire("reserve_lossless", reserve.valid().and(lossless(reserve.field("vc")))));
         portReserved.set(Hw.upDown(portReserved, portReserves, portReturns, largest));
-        List<Expr> usedNow = usedOfLossless();
-        statusOut("s_p_cu", usedNow.isEmpty() ? Hw.zeros(cw) : Hw.sumShallow(usedNow, false)); // S_P_CU
+        List<Expr> usedNow = counters.usedOfLossless();
+        status("s_p_cu", Status.Kind.LEVEL, usedNow.isEmpty() ? Hw.zeros(cw) : Hw.sumShallow(usedNow, false),
+                "S_P_CU: credits the port's lossless VCs have in use");
         Reg chargedLast = reg("charged_last_lossless", 1, 0);
         chargedLast.set(charged.valid().and(lossless(charged.field("vc"))));
-        List<Expr> portTerms = new ArrayList<>(usedOfLossless());
+        List<Expr> portTerms = new ArrayList<>(counters.usedOfLossless());
         portTerms.add(portReserved);
         overdraws.add(chargedLast.and(Hw.sumAbove(portTerms, config.portCreditLimit())));
-        statusCounter("cf_updates_received", orOf(cfTaken));
-        statusCounter("cf_update_errors", orOf(cfErrors));
-        statusCounter("credit_overdraws", orOf(overdraws));
+        statusCounter("cf_updates_received", orOf(cfTaken), "CF_Updates taken (credits returned)");
+        statusCounter("cf_update_errors", orOf(cfErrors),
+                "CF_Updates refused: they returned more credits than were in use");
+        statusCounter("credit_overdraws", orOf(overdraws),
+                "Charges that took more credits than were left on the VC or the port (vc_ready not respected)");
     }
 
-    /** S_VC_CU of the lossless VCs. */
-    private List<Expr> usedOfLossless() {
-        List<Expr> terms = new ArrayList<>();
-        for (Reg cu : used) {
-            if (cu != null) {
-                terms.add(cu);
-            }
-        }
-        return terms;
+    /** The status of VC v: its counters (zero on a best-effort VC). */
+    private void vcStatus(int v, Expr used, Expr consumed, Expr freed, Expr reserved, Expr mark) {
+        Status.Kind level = Status.Kind.LEVEL;
+        status("s_cu_" + v, level, used, "S_VC_CU of VC " + v + ": credits in use (charged, not yet returned)");
+        status("s_cc_" + v, level, consumed, "S_VC_CC of VC " + v + ": credits of the frames sent, modulo 2^20");
+        status("s_cf_" + v, level, freed, "S_VC_CF of VC " + v + ": credits returned by CF_Updates, modulo 2^20");
+        status("reserved_" + v, level, reserved, "Credits of VC " + v + " reserved for largest frames picked, not"
+                + " yet charged");
+        status("s_cu_watermark_" + v, level, mark, "Highest S_VC_CU of VC " + v + " since reset");
     }
 
     /**
      * vc_ready: a largest frame fits beside what is in use and reserved, on the VC and on the port (the lossless VCs'
      * S_VC_CU summed with the port's reservations), each as one check of a sum against a constant.
      */
-    private void eligibility() {
+    private void eligibility(Counters counters) {
         int largest = config.maxFrameCredits();
-        List<Expr> portTerms = new ArrayList<>(usedOfLossless());
-        portTerms.add(portReserved);
+        List<Expr> portTerms = new ArrayList<>(counters.usedOfLossless());
+        portTerms.add(counters.portReserved());
         Expr portRoom = wire("port_room", Hw.sumAbove(portTerms, config.portCreditLimit() - largest).not());
         List<Expr> ready = new ArrayList<>();
         for (int v = SueMeta.VCS - 1; v >= 0; v--) {
-            ready.add(!config.lossless(v) ? Hw.bool(true) : Hw.sumAbove(List.of(used.get(v), reserved.get(v)),
-                    config.vcCreditLimit() - largest).not().and(portRoom));
+            ready.add(!config.lossless(v) ? Hw.bool(true) : Hw.sumAbove(List.of(counters.used().get(v),
+                    counters.reserved().get(v)), config.vcCreditLimit() - largest).not().and(portRoom));
         }
         vcReady.set(wire("vc_ready_now", Hw.cat(ready)));
     }
 
     /** Frames through to the MAC, S_VC_CC counted at their last beats; a CC_Update between frames when due. */
-    private void framesAndCcUpdates() {
+    private void framesAndCcUpdates(List<Reg> consumed) {
         int lanes = config.beatBytes();
+        int bw = CbfcConfig.FRAME_BYTES_WIDTH;
         ControlFrameInserter inserter = child("cc_insert", new ControlFrameInserter(
                 new ControlFrameInserter.Config(config.dataWidth())));
-        in.map("frames", inserter.in.layout(), inserter.in.layout().expr().set(Stream.TDATA, in.tdata())
-                .set(Stream.TKEEP, in.tkeep()).set(Stream.TLAST, in.tlast()).build()).into(inserter.in);
+        in.retagged("frames", inserter.in.layout(), null).into(inserter.in);
         inserter.out.into(out);
-        Reg frameBeats = reg("frame_beats", CbfcConfig.FRAME_BYTES_WIDTH, 0);
-        when(in.fire(), () -> frameBeats.set(Hw.mux(in.tlast(), Hw.zeros(CbfcConfig.FRAME_BYTES_WIDTH), frameBeats.add(1))));
-        Expr frameBytes = wire("frame_bytes", frameBeats.shl(Hw.log2Up(lanes)).add(Keep.count(in.tkeep(),
-                CbfcConfig.FRAME_BYTES_WIDTH)));
+        Reg frameBeats = reg("frame_beats", bw, 0);
+        when(in.fire(), () -> frameBeats.set(Hw.mux(in.tlast(), Hw.zeros(bw), frameBeats.add(1))));
+        Expr frameBytes = wire("frame_bytes", frameBeats.shl(Hw.log2Up(lanes)).add(Keep.count(in.tkeep(), bw)));
         Expr frameEnd = in.fire().and(in.tlast());
         Expr frameCredits = wire("frame_credits", config.creditsOf(frameBytes));
         for (int v = 0; v < SueMeta.VCS; v++) {
@@ -218,11 +242,13 @@ public final class CbfcSender extends Component {
         for (int v = 0; v < SueMeta.VCS; v++) {
             counters.add(config.lossless(v) ? consumed.get(v) : Hw.zeros(cw));
         }
-        inserter.frame.valid().set(due);
-        inserter.frame.field("body").set(CcUpdateFrame.body(config, localMac, counters));
-        when(tick, () -> due.set(1)).elseWhen(inserter.frame.fire(), () -> due.set(0));
-        listStatus(expose(inserter.state, "cc_phase"));
-        listStatus(expose(inserter.framesInserted, "cc_updates_sent"));
+        Stream ccUpdate = Stream.of(this, "cc_update", due, ControlFrameInserter.BODY,
+                CcUpdateFrame.body(config, localMac, counters));
+        ccUpdate.into(inserter.frame);
+        when(tick, () -> due.set(1)).elseWhen(ccUpdate.fire(), () -> due.set(0));
+        exposeStatus(inserter.state, "cc_phase", "CC_Update inserter phase: 0 frames pass, 1 a CC_Update's FCS,"
+                + " 2 its beats leave");
+        exposeStatus(inserter.framesInserted, "cc_updates_sent", "CC_Update frames sent");
     }
 
     private Expr lossless(Expr vc) {

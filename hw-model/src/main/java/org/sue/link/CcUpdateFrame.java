@@ -24,8 +24,9 @@ public final class CcUpdateFrame {
      * are the S_VC_CC of VC 0, 1, ... (the rest are zero).
      */
     public static Expr body(CbfcConfig c, Expr localMac, List<? extends Expr> counters) {
-        List<Expr> fields = new ArrayList<>(List.of(Hw.lit(48, CbfcConfig.CC_DESTINATION), localMac,
-                Hw.lit(16, c.ccEtherType()), Hw.lit(16, c.ccOpcode()), Hw.lit(24, c.ccOui()), Hw.lit(8, c.ccMsgType())));
+        List<Expr> fields = new ArrayList<>(List.of(Hw.lit(ControlFrameInserter.MAC_WIDTH, CbfcConfig.CC_DESTINATION),
+                localMac, Hw.lit(16, c.ccEtherType()), Hw.lit(16, c.ccOpcode()), Hw.lit(24, c.ccOui()),
+                Hw.lit(8, c.ccMsgType())));
         for (int v = 0; v < CbfcConfig.CC_COUNTERS; v++) {
             fields.add(v < counters.size() ? counters.get(v) : Hw.zeros(CbfcConfig.COUNTER_WIDTH));
         }

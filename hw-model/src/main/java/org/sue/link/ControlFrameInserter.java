@@ -9,6 +9,8 @@ import org.sue.core.Hw;
 import org.sue.core.Layout;
 import org.sue.core.Port;
 import org.sue.core.Reg;
+import org.sue.core.State;
+import org.sue.core.Status;
 import org.sue.core.Tag;
 import org.sue.lib.crc.CrcParams;
 import org.sue.lib.crc.ParallelCrc;
@@ -24,12 +26,14 @@ import org.sue.lib.stream.StreamConfig;
  * CC_Update's counts need.
  */
 public final class ControlFrameInserter extends Component {
-    public static final int PASS = 0;
-    public static final int FCS = 1;
-    public static final int SEND = 2;
+    /** Where the inserter is: frames pass, a taken control frame's FCS is computed, its beats leave. */
+    public enum InserterPhase { PASS, FCS, SEND }
+
     /** Bytes of a control frame before its FCS. */
     public static final int BODY_BYTES = 60;
     public static final int FRAME_BYTES = 64;
+    /** Bits of a MAC address (a control frame's source, {@code local_mac}). */
+    public static final int MAC_WIDTH = 48;
 
     public record Config(@Tag("w") int dataWidth) {
         public Config {
@@ -42,42 +46,58 @@ public final class ControlFrameInserter extends Component {
     public final Stream in;
     public final Stream out;
     public final Stream frame;
-    /** PASS, FCS or SEND. */
+    /** The {@link InserterPhase}, a status output. */
     public final Port state;
     public final Port framesInserted;
-    private final Reg phase;
 
     public ControlFrameInserter(Config config) {
         super(config);
         int w = config.dataWidth();
-        int lanes = w / 8;
-        int beats = (FRAME_BYTES + lanes - 1) / lanes;
         in = Stream.slave(this, "s_axis", Stream.packet(w, 0));
         out = Stream.master(this, "m_axis", Stream.packet(w, 1));
         frame = Stream.slave(this, "frame", BODY);
-        phase = reg("state", 2, PASS);
-        state = out("phase", 2);
-        state.set(phase);
+        State<InserterPhase> phase = state("state", InserterPhase.PASS);
+        state = status("phase", Status.Kind.STATE, phase.reg(),
+                "Control frame inserter phase: 0 frames pass, 1 a taken control frame's FCS, 2 its beats leave");
 
-        // frames pass unless a control frame is taken at this boundary or on its way
+        Passing passing = passing(phase);
+        Expr sending = phase.is(InserterPhase.SEND);
+        Stream control = controlBeats(phase, sending, passing.start(), w);
+        Stream.mux("to_mac", List.of(passing.frames().retagged("passing", out.layout(), Hw.bool(false)), control),
+                sending).into(out);
+        framesInserted = statusCounter("frames_inserted", control.fire().and(control.tlast()),
+                "Control frames sent between the frames");
+    }
+
+    /** The frames that pass, and the cycle a control frame is taken ({@code start}). */
+    private record Passing(Stream frames, Expr start) {
+    }
+
+    /** Frames pass unless a control frame is taken at this boundary or is on its way. */
+    private Passing passing(State<InserterPhase> phase) {
         Reg midFrame = reg("mid_frame", 1, 0); // a frame's first beat has passed, its last not yet
-        Expr start = wire("start", phase.eq(PASS).and(frame.valid()).and(midFrame.not()));
+        Expr start = wire("start", phase.is(InserterPhase.PASS).and(frame.valid()).and(midFrame.not()));
         frame.ready().set(start);
-        Stream frames = in.haltWhen("frames", phase.ne(PASS).or(start));
+        Stream frames = in.haltWhen("frames", phase.reg().ne(phase.code(InserterPhase.PASS)).or(start));
         when(frames.fire(), () -> midFrame.set(frames.tlast().not()));
+        return new Passing(frames, start);
+    }
 
-        // the control frame: body held, FCS in the next cycle, then its beats
+    /** The control frame: its body held, the FCS in the next cycle, then its beats (tuser high). */
+    private Stream controlBeats(State<InserterPhase> phase, Expr sending, Expr start, int w) {
+        int lanes = w / 8;
+        int beats = (FRAME_BYTES + lanes - 1) / lanes;
         Reg body = regNoReset("held_body", 8 * BODY_BYTES);
         Reg whole = regNoReset("held_frame", 8 * FRAME_BYTES);
         Reg beat = reg("beat", Hw.log2Up(beats + 1L), 0);
         when(start, () -> {
             body.set(frame.field("body"));
-            phase.set(FCS);
+            phase.set(InserterPhase.FCS);
         });
-        when(phase.eq(FCS), () -> {
+        when(phase.is(InserterPhase.FCS), () -> {
             whole.set(Hw.cat(ParallelCrc.ofWord(CrcParams.CRC32, body), body)); // FCS least significant byte first
             beat.set(0);
-            phase.set(SEND);
+            phase.set(InserterPhase.SEND);
         });
         Expr word = beats * w == whole.width() ? whole : whole.resize(beats * w);
         List<Expr> parts = new ArrayList<>();
@@ -88,21 +108,15 @@ public final class ControlFrameInserter extends Component {
         Expr last = beat.eq(beats - 1);
         int lastLanes = FRAME_BYTES - (beats - 1) * lanes;
         Expr keep = Hw.mux(last, Hw.ones(lanes).shr(lanes - lastLanes), Hw.ones(lanes));
-        Expr sending = phase.eq(SEND);
         Layout pkt = out.layout();
-        Expr passing = pkt.expr().set(Stream.TDATA, frames.tdata()).set(Stream.TKEEP, frames.tkeep())
-                .set(Stream.TLAST, frames.tlast()).set(Stream.TUSER, Hw.bool(false)).build();
-        Expr inserted = pkt.expr().set(Stream.TDATA, data).set(Stream.TKEEP, keep).set(Stream.TLAST, last)
-                .set(Stream.TUSER, Hw.bool(true)).build();
-        Stream toMac = Stream.of(this, "to_mac", Hw.mux(sending, Hw.bool(true), frames.valid()), pkt,
-                Hw.mux(sending, inserted, passing));
-        toMac.into(out);
-        frames.ready().set(toMac.ready().and(sending.not()));
-        when(sending.and(toMac.ready()), () -> {
+        Stream control = Stream.of(this, "control_beats", sending, pkt, pkt.expr()
+                .set(Stream.TDATA, data).set(Stream.TKEEP, keep).set(Stream.TLAST, last)
+                .set(Stream.TUSER, Hw.bool(true)).build());
+        when(control.fire(), () -> {
             beat.set(beat.add(1));
-            when(last, () -> phase.set(PASS));
+            when(last, () -> phase.set(InserterPhase.PASS));
         });
-        framesInserted = counter("frames_inserted", sending.and(toMac.ready()).and(last));
+        return control;
     }
 
     /** A big-endian value (first byte most significant) in lane order (first byte in bits [7:0]), and back. */

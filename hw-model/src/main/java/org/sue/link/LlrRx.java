@@ -5,6 +5,8 @@ import org.sue.core.Expr;
 import org.sue.core.Hw;
 import org.sue.core.Port;
 import org.sue.core.Reg;
+import org.sue.core.State;
+import org.sue.core.Status;
 import org.sue.lib.stream.Keep;
 import org.sue.lib.stream.Flow;
 import org.sue.lib.stream.Stream;
@@ -34,10 +36,18 @@ import org.sue.lib.stream.Stream;
  * through a register stage: INIT_ECHO first, then NACK, then ACK.
  */
 public final class LlrRx extends Component {
-    public static final int OFF = 0;
-    public static final int SEND_ACKS = 1;
-    public static final int SEND_NACK = 2;
-    public static final int NACK_SENT = 3;
+    /** The receiver's state (docs/protocol.md 7.4): off, ACKing, a NACK owed, a NACK sent (discarding). */
+    public enum LlrRxState { OFF, SEND_ACKS, SEND_NACK, NACK_SENT }
+
+    /** Where a frame's sequence number lies: the expected one, ahead of it (frames missing), behind it (a replay). */
+    private enum SeqKind { EXPECTED, MISSING, DUPLICATE }
+
+    private static final int KIND_WIDTH = Hw.log2Up(SeqKind.values().length);
+    /** Bits of a frame's beat and byte counts for the ACK spacing (16-bit beats of up to 128 bytes). */
+    private static final int FRAME_BEATS_WIDTH = 16;
+    private static final int FRAME_BYTES_WIDTH = 24;
+    /** Bits of the bytes accepted since the last ACK, which stop at the spacing. */
+    private static final int SPACING_WIDTH = Hw.log2Up(LlrConfig.CTLOS_SPACING_BYTES.max() + 1);
 
     public final Flow in;
     public final Flow out;
@@ -50,136 +60,187 @@ public final class LlrRx extends Component {
         super(config);
         this.config = config;
         int w = config.dataWidth();
-        int sw = LinkControl.SEQ_WIDTH;
-        LinkControl.Codes codes = config.codes();
         in = Flow.slave(this, "s_axis", Stream.packet(w, LlrSideband.RX.width()));
         out = Flow.master(this, "m_axis", Stream.packet(w, 1));
         ctlIn = Flow.slave(this, "ctl_in", LinkControl.LAYOUT);
         ctlOut = Stream.master(this, "ctl_out", LinkControl.LAYOUT);
         enable = in("llr_enable", 1);
 
-        Reg state = reg("state", 2, OFF);
-        Reg expected = reg("expected", sw, 0);
+        State<LlrRxState> state = state("state", LlrRxState.OFF);
+        Reg expected = reg("expected", LinkControl.SEQ_WIDTH, 0);
         Expr lastGood = wire("last_good", expected.sub(1));
+        Frame frame = frames(state, expected);
+        Replies replies = replies();
+        Sent sent = messages(state, lastGood, replies);
+        Expr init = wire("init", ctlIn.valid().and(ctlIn.field("type").eq(config.codes().init())));
+        Expr takeInit = init.and(enable);
+        unused("ctl_in_vc", ctlIn.field("vc"));
+        Expr replayStart = advance(state, expected, lastGood, frame, replies, sent, takeInit);
+        ackSpacing(state, frame, replies, sent, takeInit);
+        status(state, frame, init, sent, replayStart);
+    }
 
-        // ---- the frame: decided on its first beat, judged on its last ---------------------------------------------
+    /**
+     * A frame from the MAC as the state moves: {@code end} its last beat (an LLR frame), {@code kind} where its
+     * number lies ({@link SeqKind}), its status, the verdicts, and the bytes it has so far (for the ACK spacing).
+     */
+    private record Frame(Expr end, Expr kind, Expr bad, Expr poisoned, Expr accepted, Expr nackNeeded,
+                         Expr duplicate, Expr bytes) {
+    }
+
+    /** The frame: decided on its first beat (passed on or discarded), judged on its last. */
+    private Frame frames(State<LlrRxState> state, Reg expected) {
         Expr user = in.tuser();
         Reg first = reg("first_beat", 1, 1);
         when(in.valid(), () -> first.set(in.tlast()));
         Expr seq = LlrSideband.RX.field("seq").of(user);
         Expr diff = seq.sub(expected);
-        Expr llrNow = LlrSideband.RX.field("llr").of(user).and(state.ne(OFF));
+        Expr llrNow = LlrSideband.RX.field("llr").of(user).and(state.reg().ne(state.code(LlrRxState.OFF)));
         // the first beat's facts, held for the rest of the frame
         Reg llrHeld = regNoReset("frame_llr", 1);
-        Reg kindHeld = regNoReset("frame_kind", 2); // 0 expected, 1 missing (ahead), 2 duplicate (behind)
-        Expr kindNow = Hw.mux(diff.eq(0), Hw.lit(2, 0), Hw.mux(diff.msb(), Hw.lit(2, 2), Hw.lit(2, 1)));
+        Reg kindHeld = regNoReset("frame_kind", KIND_WIDTH);
+        Expr kindNow = Hw.mux(diff.eq(0), kindCode(SeqKind.EXPECTED), Hw.mux(diff.msb(),
+                kindCode(SeqKind.DUPLICATE), kindCode(SeqKind.MISSING)));
         when(in.valid().and(first), () -> {
             llrHeld.set(llrNow);
             kindHeld.set(kindNow);
         });
         Expr llr = wire("frame_llr_now", Hw.mux(first, llrNow, llrHeld));
         Expr kind = wire("frame_kind_now", Hw.mux(first, kindNow, kindHeld));
-        Expr passes = wire("passes", llr.not().or(kind.eq(0)));
+        Expr passes = wire("passes", llr.not().or(kind.eq(SeqKind.EXPECTED.ordinal())));
         Expr bad = LlrSideband.RX.field("bad").of(user);
         Expr poisoned = LlrSideband.RX.field("poisoned").of(user);
-        out.valid().set(in.valid().and(passes));
-        out.tdata().set(in.tdata());
-        out.tkeep().set(in.tkeep());
-        out.tlast().set(in.tlast());
-        out.tuser().set(in.tlast().and(bad.or(poisoned)));
+        in.throwWhen("passing", passes.not()).retagged("to_framing", out.layout(), in.tlast().and(bad.or(poisoned)))
+                .into(out);
 
         Expr end = wire("frame_end", in.valid().and(in.tlast()).and(llr));
-        Expr accepted = wire("accepted", end.and(kind.eq(0)).and(bad.not()));
+        Expr accepted = wire("accepted", end.and(kind.eq(SeqKind.EXPECTED.ordinal())).and(bad.not()));
         // a NACK: a missing frame or a bad expected one while ACKing; after a NACK only a bad replay of the expected
         // frame asks again ([ours]: sooner than the sender's replay timer)
-        Expr nackNeeded = wire("nack_needed", end.and(kind.eq(1).and(state.eq(SEND_ACKS))
-                .or(kind.eq(0).and(bad).and(state.eq(SEND_ACKS).or(state.eq(NACK_SENT))))));
-        Expr duplicate = wire("duplicate", end.and(kind.eq(2)));
+        Expr nackNeeded = wire("nack_needed", end.and(kind.eq(SeqKind.MISSING.ordinal())
+                .and(state.is(LlrRxState.SEND_ACKS)).or(kind.eq(SeqKind.EXPECTED.ordinal()).and(bad)
+                        .and(state.isAny(LlrRxState.SEND_ACKS, LlrRxState.NACK_SENT)))));
+        Expr duplicate = wire("duplicate", end.and(kind.eq(SeqKind.DUPLICATE.ordinal())));
 
-        // bytes of a frame, for the ACK spacing
-        Reg frameBeats = reg("frame_beats", 16, 0);
-        when(in.valid(), () -> frameBeats.set(Hw.mux(in.tlast(), Hw.zeros(16), frameBeats.add(1))));
-        int lanes = config.beatBytes();
-        Expr frameBytes = wire("frame_bytes", frameBeats.resize(24).shl(Hw.log2Up(lanes))
-                .add(Keep.count(in.tkeep(), 24)));
+        Reg frameBeats = reg("frame_beats", FRAME_BEATS_WIDTH, 0);
+        when(in.valid(), () -> frameBeats.set(Hw.mux(in.tlast(), Hw.zeros(FRAME_BEATS_WIDTH), frameBeats.add(1))));
+        Expr frameBytes = wire("frame_bytes", frameBeats.resize(FRAME_BYTES_WIDTH).shl(Hw.log2Up(config.beatBytes()))
+                .add(Keep.count(in.tkeep(), FRAME_BYTES_WIDTH)));
+        return new Frame(end, kind, bad, poisoned, accepted, nackNeeded, duplicate, frameBytes);
+    }
 
-        // ---- messages out: INIT_ECHO, NACK, ACK ---------------------------------------------------------------
-        Reg echoPending = reg("echo_pending", 1, 0);
-        Reg echoValue = regNoReset("echo_value", sw);
-        Reg lastAcked = reg("last_acked", sw, (1 << sw) - 1);
-        Reg sinceAck = reg("bytes_since_ack", 15, 0);
-        Reg idle = reg("idle_cycles", Hw.log2Up(config.ackIdleCycles() + 1L), 0);
-        Reg ackAgain = reg("ack_again", 1, 0);
-        Expr owed = lastGood.ne(lastAcked);
-        Expr ackDue = wire("ack_due", state.eq(SEND_ACKS).and(ackAgain.or(owed.and(
-                sinceAck.ge(config.ctlosSpacingBytes()).or(idle.eq(config.ackIdleCycles()))))));
-        Expr nackDue = state.eq(SEND_NACK);
-        Expr type = Hw.mux(echoPending, Hw.lit(8, codes.initEcho()), Hw.mux(nackDue, Hw.lit(8, codes.nack()),
-                Hw.lit(8, codes.ack())));
-        Stream message = Stream.of(this, "message", echoPending.or(nackDue).or(ackDue), LinkControl.LAYOUT,
-                LinkControl.LAYOUT.expr().set("type", type).set("value", Hw.mux(echoPending, echoValue, lastGood))
+    private static Expr kindCode(SeqKind k) {
+        return Hw.lit(KIND_WIDTH, k.ordinal());
+    }
+
+    /**
+     * What the replies to the peer keep: an INIT_ECHO owed and its number, the last number ACKed, the bytes accepted
+     * and the idle cycles since, and an ACK owed again (a duplicate arrived).
+     */
+    private record Replies(Reg echoPending, Reg echoValue, Reg lastAcked, Reg sinceAck, Reg idle, Reg ackAgain) {
+    }
+
+    private Replies replies() {
+        return new Replies(reg("echo_pending", 1, 0), regNoReset("echo_value", LinkControl.SEQ_WIDTH),
+                reg("last_acked", LinkControl.SEQ_WIDTH, (1 << LinkControl.SEQ_WIDTH) - 1),
+                reg("bytes_since_ack", SPACING_WIDTH, 0),
+                reg("idle_cycles", Hw.log2Up(config.ackIdleCycles() + 1L), 0), reg("ack_again", 1, 0));
+    }
+
+    /** The messages that left this cycle. */
+    private record Sent(Expr echo, Expr nack, Expr ack) {
+    }
+
+    /** Messages out through a register stage: INIT_ECHO first, then NACK, then ACK. */
+    private Sent messages(State<LlrRxState> state, Expr lastGood, Replies r) {
+        LinkControl.Codes codes = config.codes();
+        int tw = LinkControl.TYPE_WIDTH;
+        Expr owed = lastGood.ne(r.lastAcked());
+        Expr ackDue = wire("ack_due", state.is(LlrRxState.SEND_ACKS).and(r.ackAgain().or(owed.and(
+                r.sinceAck().ge(config.ctlosSpacingBytes()).or(r.idle().eq(config.ackIdleCycles()))))));
+        Expr nackDue = state.is(LlrRxState.SEND_NACK);
+        Expr echo = r.echoPending();
+        Expr type = Hw.mux(echo, Hw.lit(tw, codes.initEcho()), Hw.mux(nackDue, Hw.lit(tw, codes.nack()),
+                Hw.lit(tw, codes.ack())));
+        Stream message = Stream.of(this, "message", echo.or(nackDue).or(ackDue), LinkControl.LAYOUT,
+                LinkControl.LAYOUT.expr().set("type", type).set("value", Hw.mux(echo, r.echoValue(), lastGood))
                         .build());
         message.stage("ctl_out_stage").into(ctlOut);
         Expr sent = message.fire();
-        Expr echoSent = wire("echo_sent", sent.and(echoPending));
-        Expr nackSent = wire("nack_sent", sent.and(echoPending.not()).and(nackDue));
-        Expr ackSent = wire("ack_sent", sent.and(echoPending.not()).and(nackDue.not()));
+        return new Sent(wire("echo_sent", sent.and(echo)), wire("nack_sent", sent.and(echo.not()).and(nackDue)),
+                wire("ack_sent", sent.and(echo.not()).and(nackDue.not())));
+    }
 
-        // ---- INIT from the peer ---------------------------------------------------------------------------------
-        Expr init = wire("init", ctlIn.valid().and(ctlIn.field("type").eq(codes.init())));
-        Expr takeInit = init.and(enable);
-        unused("ctl_in_vc", ctlIn.field("vc"));
-
-        // ---- state -----------------------------------------------------------------------------------------------
-        Expr replayStart = wire("replay_start", accepted.and(state.eq(SEND_NACK).or(state.eq(NACK_SENT))));
-        when(accepted, () -> expected.set(expected.add(1))); // an INIT in the same cycle overrides it
+    /**
+     * The state, the expected number and the replies owed, from frame ends, messages sent and the peer's INIT;
+     * {@code llr_enable} low turns LLR off. Returns when discarding ends ({@code rx_replay}).
+     */
+    private Expr advance(State<LlrRxState> state, Reg expected, Expr lastGood, Frame frame, Replies r, Sent sent,
+                         Expr takeInit) {
+        Expr replayStart = wire("replay_start", frame.accepted().and(state.isAny(LlrRxState.SEND_NACK,
+                LlrRxState.NACK_SENT)));
+        Expr value = ctlIn.field("value");
+        when(frame.accepted(), () -> expected.set(expected.add(1))); // an INIT in the same cycle overrides it
         when(enable.not(), () -> {
-            state.set(OFF);
-            echoPending.set(0);
+            state.set(LlrRxState.OFF);
+            r.echoPending().set(0);
         }).elseWhen(takeInit, () -> {
-            state.set(SEND_ACKS);
-            expected.set(ctlIn.field("value"));
-            lastAcked.set(ctlIn.field("value").sub(1));
-            echoPending.set(1);
-            echoValue.set(ctlIn.field("value"));
+            state.set(LlrRxState.SEND_ACKS);
+            expected.set(value);
+            r.lastAcked().set(value.sub(1));
+            r.echoPending().set(1);
+            r.echoValue().set(value);
         }).otherwise(() -> {
-            when(echoSent, () -> echoPending.set(0));
-            when(replayStart, () -> state.set(SEND_ACKS))
-                    .elseWhen(nackNeeded, () -> state.set(SEND_NACK))
-                    .elseWhen(nackSent, () -> state.set(NACK_SENT));
-            when(ackSent, () -> lastAcked.set(lastGood));
+            when(sent.echo(), () -> r.echoPending().set(0));
+            when(replayStart, () -> state.set(LlrRxState.SEND_ACKS))
+                    .elseWhen(frame.nackNeeded(), () -> state.set(LlrRxState.SEND_NACK))
+                    .elseWhen(sent.nack(), () -> state.set(LlrRxState.NACK_SENT));
+            when(sent.ack(), () -> r.lastAcked().set(lastGood));
         });
-        when(ackSent.or(takeInit), () -> {
-            sinceAck.set(0);
-            ackAgain.set(0);
-        }).otherwise(() -> {
-            Expr more = sinceAck.resize(25).add(frameBytes.resize(25)); // up to the spacing, no further
-            when(accepted, () -> sinceAck.set(Hw.mux(more.ge(config.ctlosSpacingBytes()),
-                    Hw.lit(15, config.ctlosSpacingBytes()), more.resize(15))));
-            when(duplicate.and(state.eq(SEND_ACKS)), () -> ackAgain.set(1));
-        });
-        when(accepted.or(ackSent).or(takeInit), () -> idle.set(0))
-                .elseWhen(idle.ne(config.ackIdleCycles()), () -> idle.set(idle.add(1)));
+        return replayStart;
+    }
 
-        // ---- status ----------------------------------------------------------------------------------------------
-        Port rxState = out("rx_state", 2);
-        rxState.set(state);
-        listStatus(rxState);
+    /** Bytes accepted since the last ACK (up to the spacing, no further), idle cycles, an ACK owed again. */
+    private void ackSpacing(State<LlrRxState> state, Frame frame, Replies r, Sent sent, Expr takeInit) {
+        int spacing = config.ctlosSpacingBytes();
+        int sumWidth = Math.max(SPACING_WIDTH, FRAME_BYTES_WIDTH) + 1;
+        when(sent.ack().or(takeInit), () -> {
+            r.sinceAck().set(0);
+            r.ackAgain().set(0);
+        }).otherwise(() -> {
+            Expr more = r.sinceAck().resize(sumWidth).add(frame.bytes().resize(sumWidth));
+            when(frame.accepted(), () -> r.sinceAck().set(Hw.mux(more.ge(spacing), Hw.lit(SPACING_WIDTH, spacing),
+                    more.resize(SPACING_WIDTH))));
+            when(frame.duplicate().and(state.is(LlrRxState.SEND_ACKS)), () -> r.ackAgain().set(1));
+        });
+        when(frame.accepted().or(sent.ack()).or(takeInit), () -> r.idle().set(0))
+                .elseWhen(r.idle().ne(config.ackIdleCycles()), () -> r.idle().set(r.idle().add(1)));
+    }
+
+    /** The state and the counters (SAI names). */
+    private void status(State<LlrRxState> state, Frame frame, Expr init, Sent sent, Expr replayStart) {
+        status("rx_state", Status.Kind.STATE, state.reg(),
+                "LLR receive state: 0 OFF, 1 SEND_ACKS, 2 SEND_NACK, 3 NACK_SENT");
+        Expr end = frame.end();
+        Expr bad = frame.bad();
+        Expr poisoned = frame.poisoned();
         Expr good = bad.not().and(poisoned.not());
-        Expr expectedEnd = end.and(kind.eq(0));
-        statusCounter("rx_init_ctl_os", init);
-        statusCounter("tx_init_echo_ctl_os", echoSent);
-        statusCounter("tx_ack_ctl_os", ackSent);
-        statusCounter("tx_nack_ctl_os", nackSent);
-        statusCounter("rx_ok", end.and(good));
-        statusCounter("rx_poisoned", end.and(poisoned).and(bad.not()));
-        statusCounter("rx_bad", end.and(bad));
-        statusCounter("rx_expected_seq_good", expectedEnd.and(good));
-        statusCounter("rx_expected_seq_poisoned", expectedEnd.and(poisoned).and(bad.not()));
-        statusCounter("rx_expected_seq_bad", expectedEnd.and(bad));
-        statusCounter("rx_missing_seq", end.and(kind.eq(1)));
-        statusCounter("rx_duplicate_seq", duplicate);
-        statusCounter("rx_replay", replayStart);
+        Expr expectedEnd = end.and(frame.kind().eq(SeqKind.EXPECTED.ordinal()));
+        statusCounter("rx_init_ctl_os", init, "INIT messages received");
+        statusCounter("tx_init_echo_ctl_os", sent.echo(), "INIT_ECHO messages sent");
+        statusCounter("tx_ack_ctl_os", sent.ack(), "ACK messages sent");
+        statusCounter("tx_nack_ctl_os", sent.nack(), "NACK messages sent");
+        statusCounter("rx_ok", end.and(good), "LLR frames received good");
+        statusCounter("rx_poisoned", end.and(poisoned).and(bad.not()), "LLR frames received poisoned");
+        statusCounter("rx_bad", end.and(bad), "LLR frames received bad (FCS or uncorrectable FEC)");
+        statusCounter("rx_expected_seq_good", expectedEnd.and(good), "Frames with the expected number, good");
+        statusCounter("rx_expected_seq_poisoned", expectedEnd.and(poisoned).and(bad.not()),
+                "Frames with the expected number, poisoned");
+        statusCounter("rx_expected_seq_bad", expectedEnd.and(bad), "Frames with the expected number, bad");
+        statusCounter("rx_missing_seq", end.and(frame.kind().eq(SeqKind.MISSING.ordinal())),
+                "Frames ahead of the expected number (frames were lost)");
+        statusCounter("rx_duplicate_seq", frame.duplicate(), "Frames behind the expected number (replays)");
+        statusCounter("rx_replay", replayStart, "Discarding ended: the expected frame arrived after a NACK");
     }
 
     public LlrConfig config() {

@@ -47,12 +47,9 @@ public final class MacControlDemux extends Component {
         Reg controlHeld = regNoReset("frame_is_control", 1);
         when(in.valid().and(first), () -> controlHeld.set(controlNow));
         Expr isControl = wire("is_control", Hw.mux(first, controlNow, controlHeld));
-        out.valid().set(in.valid().and(isControl.not()));
-        control.valid().set(in.valid().and(isControl));
-        for (String f : new String[] {Stream.TDATA, Stream.TKEEP, Stream.TLAST, Stream.TUSER}) { // beats unchanged
-            out.field(f).set(in.field(f));
-            control.field(f).set(in.field(f));
-        }
-        counter("control_frames", in.valid().and(first).and(controlNow));
+        in.throwWhen("frames", isControl).into(out);
+        in.throwWhen("control", isControl.not()).into(control);
+        statusCounter("control_frames", in.valid().and(first).and(controlNow),
+                "MAC Control frames (EtherType 0x8808) taken out of the frames from the MAC");
     }
 }

@@ -16,14 +16,17 @@ public final class PfcFrame {
     }
 
     public static final int VECTOR_AT = 16;
+    /** Bits of the class-enable vector and of a pause time (in quanta of 512 bit times). */
+    public static final int VECTOR_WIDTH = 16;
+    public static final int TIME_WIDTH = 16;
     public static final int TIMES_AT = 18;
     /** Bytes up to the last pause time; padding follows. */
     public static final int USED_BYTES = TIMES_AT + 2 * PfcConfig.CLASSES;
 
     /** The frame before its FCS ({@link ControlFrameInserter#BODY_BYTES} bytes, lane order). */
     public static Expr body(Expr localMac, Expr vector, List<? extends Expr> times) {
-        List<Expr> fields = new ArrayList<>(List.of(Hw.lit(48, PfcConfig.DESTINATION), localMac,
-                Hw.lit(16, PfcConfig.ETHER_TYPE), Hw.lit(16, PfcConfig.OPCODE), vector.resize(16)));
+        List<Expr> fields = new ArrayList<>(List.of(Hw.lit(ControlFrameInserter.MAC_WIDTH, PfcConfig.DESTINATION),
+                localMac, Hw.lit(16, PfcConfig.ETHER_TYPE), Hw.lit(16, PfcConfig.OPCODE), vector.resize(VECTOR_WIDTH)));
         fields.addAll(times);
         fields.add(Hw.zeros(8 * (ControlFrameInserter.BODY_BYTES - USED_BYTES)));
         return ControlFrameInserter.laneOrder(Hw.cat(fields));

@@ -7,6 +7,7 @@ import org.sue.core.Expr;
 import org.sue.core.Hw;
 import org.sue.core.Port;
 import org.sue.core.Reg;
+import org.sue.core.Status;
 import org.sue.lib.stream.Stream;
 import org.sue.net.SueMeta;
 
@@ -33,7 +34,7 @@ public final class PfcGenerator extends Component {
                 new ControlFrameInserter.Config(config.dataWidth())));
         in = Stream.slave(this, "s_axis", inserter.in.layout());
         out = Stream.master(this, "m_axis", inserter.out.layout());
-        localMac = in("local_mac", 48);
+        localMac = in("local_mac", ControlFrameInserter.MAC_WIDTH);
         in.into(inserter.in);
         inserter.out.into(out);
         List<Port> levels = new ArrayList<>();
@@ -41,7 +42,12 @@ public final class PfcGenerator extends Component {
             levels.add(in("level_" + v, PfcConfig.LEVEL_WIDTH));
         }
 
-        // per priority: off at XOFF of any of its VCs, on when all are at XON or below
+        Expr off = classesOff(levels);
+        pfcFrames(off, inserter);
+    }
+
+    /** Per priority: off at XOFF of any of its VCs, on when all are at XON or below. */
+    private Expr classesOff(List<Port> levels) {
         List<Expr> offBits = new ArrayList<>();
         Reg off = reg("class_off_reg", PfcConfig.CLASSES, 0);
         for (int c = PfcConfig.CLASSES - 1; c >= 0; c--) {
@@ -56,26 +62,32 @@ public final class PfcGenerator extends Component {
             offBits.add(Hw.mux(above, Hw.bool(true), Hw.mux(below, Hw.bool(false), off.bit(c))));
         }
         off.set(Hw.cat(offBits));
-        out("class_off", PfcConfig.CLASSES).set(off);
+        status("class_off", Status.Kind.STATE, off,
+                "Priorities this port asks the peer to pause (bit c: priority c), from its receive buffer levels");
+        return off;
+    }
 
-        // a frame when the states differ from the last frame's, or to refresh a pause
+    /** A PFC frame when the states differ from the last frame's, or to refresh a pause. */
+    private void pfcFrames(Expr off, ControlFrameInserter inserter) {
         Reg sentOff = reg("sent_off", PfcConfig.CLASSES, 0);
         Reg refresh = reg("refresh_timer", Hw.log2Up(config.refreshCycles() + 1L), 0);
         Expr refreshDue = wire("refresh_due", off.orR().and(refresh.eq(config.refreshCycles())));
         Expr due = wire("frame_due", off.ne(sentOff).or(refreshDue));
         List<Expr> times = new ArrayList<>();
         for (int c = 0; c < PfcConfig.CLASSES; c++) {
-            times.add(Hw.mux(off.bit(c), Hw.lit(16, config.pauseQuanta()), Hw.zeros(16)));
+            times.add(Hw.mux(off.bit(c), Hw.lit(PfcFrame.TIME_WIDTH, config.pauseQuanta()),
+                    Hw.zeros(PfcFrame.TIME_WIDTH)));
         }
-        inserter.frame.valid().set(due);
-        inserter.frame.field("body").set(PfcFrame.body(localMac, Hw.lit(16, config.usedClasses()), times));
-        Expr taken = inserter.frame.fire();
+        Stream frame = Stream.of(this, "pfc_frame", due, ControlFrameInserter.BODY, PfcFrame.body(localMac,
+                Hw.lit(PfcFrame.VECTOR_WIDTH, config.usedClasses()), times));
+        frame.into(inserter.frame);
+        Expr taken = frame.fire();
         when(taken, () -> {
             sentOff.set(off);
             refresh.set(0);
         }).elseWhen(refresh.ne(config.refreshCycles()), () -> refresh.set(refresh.add(1)));
-        counter("xoff_frames_sent", taken.and(off.orR()));
-        expose(inserter.framesInserted, "pfc_frames_sent");
+        statusCounter("xoff_frames_sent", taken.and(off.orR()), "PFC frames sent with at least one priority paused");
+        exposeStatus(inserter.framesInserted, "pfc_frames_sent", "PFC frames sent");
         unused("inserter_phase", inserter.state);
     }
 

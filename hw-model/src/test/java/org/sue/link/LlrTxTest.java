@@ -7,6 +7,7 @@ import java.math.BigInteger;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.sue.core.Design;
+import org.sue.link.LlrTx.LlrTxState;
 import org.sue.lib.stream.tb.StreamMonitor;
 import org.sue.lib.stream.tb.StreamSource;
 import org.sue.sim.Simulator;
@@ -43,7 +44,7 @@ class LlrTxTest {
             source = new StreamSource(sim, "s_axis");
             sent = new StreamMonitor(sim, "m_axis", null);
             run(5);
-            assertEquals(enable ? LlrTx.ADVANCE : LlrTx.OFF, sim.peek("tx_state"));
+            assertEquals(enable ? LlrTxState.ADVANCE : LlrTxState.OFF, state());
             Random rnd = new Random(frames);
             for (int i = 0; i < frames; i++) {
                 byte[] b = new byte[bytes];
@@ -69,6 +70,10 @@ class LlrTxTest {
                 source.advance();
                 sim.step();
             }
+        }
+
+        LlrTxState state() {
+            return LlrTxState.of(sim.peek("tx_state"));
         }
 
         /** An ACK (or NACK, with {@code ackIsNack}) of {@code seq}, modulo 2^20, in the next cycle. */
@@ -136,7 +141,7 @@ class LlrTxTest {
                     java.util.Arrays.toString(replay.bytes()), "bytes of replay " + i);
         }
         assertEquals(1, b.sim.peek("tx_replay"));
-        assertEquals(LlrTx.ADVANCE, b.sim.peek("tx_state"));
+        assertEquals(LlrTxState.ADVANCE, b.state());
     }
 
     @Test
@@ -146,14 +151,14 @@ class LlrTxTest {
         b.run(300 * 4 + 400);
         assertEquals(3, b.sim.peek("tx_replay"), "three timer replays");
         assertEquals(8 * 4, b.numbered(), "each replay sends all eight again");
-        assertEquals(LlrTx.FLUSH, b.sim.peek("tx_state"), "then FLUSH, and it stays (no re-init)");
+        assertEquals(LlrTxState.FLUSH, b.state(), "then FLUSH, and it stays (no re-init)");
         assertEquals(0, b.sim.peek("outstanding_frames"), "the buffer is emptied");
         b.enable = false; // management takes LLR down and up again
         b.run(5);
-        assertEquals(LlrTx.OFF, b.sim.peek("tx_state"));
+        assertEquals(LlrTxState.OFF, b.state());
         b.enable = true;
         b.run(5);
-        assertEquals(LlrTx.ADVANCE, b.sim.peek("tx_state"), "INIT, answered at once");
+        assertEquals(LlrTxState.ADVANCE, b.state(), "INIT, answered at once");
         assertEquals(2, b.sim.peek("tx_init_ctl_os"));
     }
 
@@ -163,16 +168,16 @@ class LlrTxTest {
                 LlrConfig.NO_REPLAY_LIMIT).withFlush(FrameAction.BLOCK, FrameAction.BEST_EFFORT, false, 1000, 2000);
         Bench b = new Bench(aged, 8, 100);
         b.run(1900);
-        assertTrue(b.sim.peek("tx_state") == LlrTx.ADVANCE || b.sim.peek("tx_state") == LlrTx.REPLAY,
+        assertTrue(b.state() == LlrTxState.ADVANCE || b.state() == LlrTxState.REPLAY,
                 "replaying, not yet too old");
         b.run(300);
-        assertEquals(LlrTx.FLUSH, b.sim.peek("tx_state"), "the oldest frame waited 2000 cycles");
+        assertEquals(LlrTxState.FLUSH, b.state(), "the oldest frame waited 2000 cycles");
 
         Bench lost = new Bench(aged.withFlush(FrameAction.BLOCK, FrameAction.BEST_EFFORT, true, 100, 0), 8, 100);
         lost.run(50);
         lost.linkUp = false;
         lost.run(100);
-        assertEquals(LlrTx.ADVANCE, lost.sim.peek("tx_state"), "down for 100 cycles: not yet");
+        assertEquals(LlrTxState.ADVANCE, lost.state(), "down for 100 cycles: not yet");
         lost.run(10);
         assertTrue(lost.sim.peek("tx_init_ctl_os") >= 2, "flushed after 101 cycles, and re-initialised at once");
     }
@@ -183,7 +188,7 @@ class LlrTxTest {
         b.run(300);
         assertEquals(30, b.sent.packets().size());
         assertEquals(0, b.numbered());
-        assertEquals(LlrTx.OFF, b.sim.peek("tx_state"));
+        assertEquals(LlrTxState.OFF, b.state());
         assertEquals(30, b.sim.peek("tx_ok"));
     }
 }

@@ -113,6 +113,22 @@ public abstract sealed class Channel permits Stream, Flow {
         sink.fields.forEach((f, sig) -> sig.set(fields.get(f)));
     }
 
+    /**
+     * This packet's beat packed in another packet layout: {@code tdata}, {@code tkeep} and {@code tlast} as they are,
+     * {@code user} as the new {@code tuser} (null for a layout without one); the old {@code tuser}, if any, is declared
+     * unused (as {@code <newName>_tuser}).
+     */
+    Expr retaggedBeat(String newName, Layout packet, Expr user) {
+        Layout.ExprBuilder beat = packet.expr().set(TDATA, tdata()).set(TKEEP, tkeep()).set(TLAST, tlast());
+        if (user != null) {
+            beat.set(TUSER, user);
+        }
+        if (fields.containsKey(TUSER)) {
+            scope().unused(newName + "_tuser", tuser());
+        }
+        return beat.build();
+    }
+
     /** Ties off an input of a child: never valid, every payload field zero. */
     void tieOffPayload() {
         for (Layout.Field f : layout.fields()) {

@@ -119,6 +119,15 @@ public final class Flow extends Channel {
         return map(newName, layout, layout.with(payload(), field, value));
     }
 
+    /**
+     * A packet flow's beats in another packet layout: {@code tdata}, {@code tkeep} and {@code tlast} as they are,
+     * {@code user} as the new {@code tuser} (null for a layout without one); the old {@code tuser}, if any, is
+     * declared unused.
+     */
+    public Flow retagged(String newName, Layout packet, Expr user) {
+        return map(newName, packet, retaggedBeat(newName, packet, user));
+    }
+
     /** The same beats with the payload read through another layout of the same width. */
     public Flow as(String newName, Layout other) {
         if (other.width() != layout.width()) {

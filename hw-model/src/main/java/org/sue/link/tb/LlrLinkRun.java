@@ -17,6 +17,7 @@ import org.sue.link.LlrConfig;
 import org.sue.link.LlrRx;
 import org.sue.link.LlrSideband;
 import org.sue.link.LlrTx;
+import org.sue.link.LlrTx.LlrTxState;
 import org.sue.link.model.LlrTxModel;
 import org.sue.sim.Simulator;
 
@@ -148,13 +149,13 @@ public final class LlrLinkRun {
             if (rx.peek("ctl_out_valid") == 1) {
                 send(rx, toTx, c, down, rnd);
             }
-            long state = tx.peek("tx_state");
-            if (tx.peek("ctl_in_valid") == 1 && (state == LlrTx.ADVANCE || state == LlrTx.REPLAY)
+            LlrTxState state = LlrTxState.of(tx.peek("tx_state"));
+            if (tx.peek("ctl_in_valid") == 1 && (state == LlrTxState.ADVANCE || state == LlrTxState.REPLAY)
                     && (tx.peek("ctl_in_type") == codes.ack() || tx.peek("ctl_in_type") == codes.nack())) {
                 model.acked((int) tx.peek("ctl_in_value"));
             }
             boolean busy = !txIn.idle() || !rxIn.idle() || !onLink.isEmpty() || tx.peek("outstanding_frames") != 0
-                    || state != LlrTx.ADVANCE;
+                    || state != LlrTxState.ADVANCE;
             quiet = busy ? 0 : quiet + 1;
             txIn.advance();
             rxIn.advance();

@@ -379,6 +379,40 @@ class StreamOperatorsTest {
         assertTrue(toA.size() > 300 && toB.size() > 300, toA.size() + " / " + toB.size());
     }
 
+    /** A packet flow retagged: beats as they are, the new tuser one bit of the old. */
+    static final class FlowRetag extends Component {
+        FlowRetag() {
+            Flow in = Flow.slave(this, "s_axis", Stream.packet(16, 2));
+            in.retagged("retagged", Stream.packet(16, 1), in.tuser().bit(1)).into(Flow.master(this, "m_axis",
+                    Stream.packet(16, 1)));
+        }
+    }
+
+    @Test
+    void flowRetaggedPassesTheBeatWithTheNewUser() {
+        Simulator sim = Simulator.compile(Design.elaborate(new FlowRetag()));
+        Random rnd = new Random(11);
+        sim.reset();
+        for (int c = 0; c < 200; c++) {
+            long valid = rnd.nextInt(2);
+            long data = rnd.nextInt(1 << 16);
+            long keep = rnd.nextInt(4);
+            long last = rnd.nextInt(2);
+            long user = rnd.nextInt(4);
+            sim.poke("s_axis_tvalid", valid);
+            sim.poke("s_axis_tdata", data);
+            sim.poke("s_axis_tkeep", keep);
+            sim.poke("s_axis_tlast", last);
+            sim.poke("s_axis_tuser", user);
+            assertEquals(valid, sim.peek("m_axis_tvalid"));
+            assertEquals(data, sim.peek("m_axis_tdata"));
+            assertEquals(keep, sim.peek("m_axis_tkeep"));
+            assertEquals(last, sim.peek("m_axis_tlast"));
+            assertEquals(user >> 1, sim.peek("m_axis_tuser"), "the new tuser at cycle " + c);
+            sim.step();
+        }
+    }
+
     @Test
     void misuseNamesTheProblemAndTheLine() {
         HdlException fields = assertThrows(HdlException.class, () -> Design.elaborate(new Component() {
