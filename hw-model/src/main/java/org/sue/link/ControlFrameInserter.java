@@ -73,13 +73,19 @@ public final class ControlFrameInserter extends Component {
     private record Passing(Stream frames, Expr start) {
     }
 
-    /** Frames pass unless a control frame is taken at this boundary or is on its way. */
+    /**
+     * Frames pass unless a control frame is taken at this boundary or is on its way. A frame's first beat already
+     * offered to the MAC is not withdrawn: a control frame waits for the boundary after it (the stream rule).
+     */
     private Passing passing(State<InserterPhase> phase) {
         Reg midFrame = reg("mid_frame", 1, 0); // a frame's first beat has passed, its last not yet
-        Expr start = wire("start", phase.is(InserterPhase.PASS).and(frame.valid()).and(midFrame.not()));
+        Reg firstOffered = reg("first_offered", 1, 0); // a frame's first beat was offered and not yet taken
+        Expr start = wire("start", phase.is(InserterPhase.PASS).and(frame.valid()).and(midFrame.not())
+                .and(firstOffered.not()));
         frame.ready().set(start);
         Stream frames = in.haltWhen("frames", phase.reg().ne(phase.code(InserterPhase.PASS)).or(start));
         when(frames.fire(), () -> midFrame.set(frames.tlast().not()));
+        firstOffered.set(frames.valid().and(frames.ready().not()));
         return new Passing(frames, start);
     }
 

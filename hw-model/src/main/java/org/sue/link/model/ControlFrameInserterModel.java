@@ -4,7 +4,8 @@ import java.util.function.Supplier;
 
 /**
  * Plain-Java model of {@link org.sue.link.ControlFrameInserter}, cycle by cycle: frames pass unless a control frame is
- * offered at a frame boundary or on its way; a taken frame spends a cycle on its FCS, then leaves beat by beat.
+ * offered at a frame boundary or on its way; a taken frame spends a cycle on its FCS, then leaves beat by beat. A
+ * frame's first beat offered and not yet taken is never withdrawn: the control frame waits for the next boundary.
  */
 public final class ControlFrameInserterModel {
     public static final int PASS = 0;
@@ -13,6 +14,8 @@ public final class ControlFrameInserterModel {
     private final int lanes;
     private int phase = PASS;
     private boolean midFrame;
+    /** A frame's first beat was offered on m_axis and not taken. */
+    private boolean firstOffered;
     private int beat;
     private byte[] taken;
     private byte[] frame;
@@ -24,7 +27,7 @@ public final class ControlFrameInserterModel {
 
     /** s_axis is held this cycle when a control frame is offered ({@code offered}). */
     public boolean holding(boolean offered) {
-        return phase != PASS || offered && !midFrame;
+        return phase != PASS || offered && !midFrame && !firstOffered;
     }
 
     /** m_axis carries a control frame's beat this cycle. */
@@ -56,11 +59,12 @@ public final class ControlFrameInserterModel {
     public boolean step(boolean offered, Supplier<byte[]> frameNow, boolean beatValid, boolean beatLast,
                         boolean outReady) {
         int beats = (64 + lanes - 1) / lanes;
-        boolean start = phase == PASS && offered && !midFrame;
-        boolean pass = beatValid && !holding(offered) && outReady;
-        if (pass) {
+        boolean start = phase == PASS && offered && !midFrame && !firstOffered;
+        boolean shown = beatValid && !holding(offered);
+        if (shown && outReady) {
             midFrame = !beatLast;
         }
+        firstOffered = shown && !outReady;
         if (phase == SEND && outReady) {
             if (beat == beats - 1) {
                 phase = PASS;
