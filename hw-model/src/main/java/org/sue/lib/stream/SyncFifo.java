@@ -12,7 +12,8 @@ import org.sue.core.Reg;
 /**
  * Synchronous first-word-fall-through FIFO on a block-RAM-style memory (synchronous read), one push and one pop per
  * cycle. The memory's read register is the output stage, so {@code pop_data} comes straight from a flop. A word
- * pushed into an empty FIFO shows on the output two cycles later.
+ * pushed into an empty FIFO shows on the output two cycles later. Its control is a {@link FifoControl}, which FIFOs
+ * that keep their words elsewhere share.
  *
  * <p>Credit use: the sender starts with {@code depth} credits, spends one per push, and gets one back for every
  * {@code credit_return} pulse (one cycle after each pop). A push while full violates that protocol: the word is
