@@ -274,8 +274,7 @@ public final class TransportRx extends Component {
         // the word the output register loads next is read a cycle ahead: the head's flags and due time follow in
         // registers
         Mem ram = mem("owed", connections, owedEntry.width(), ReadUnderWrite.WRITE_FIRST);
-        Wire ready = wire("owed_ready", 1);
-        FifoControl fifo = FifoControl.of("owed", connections, entering, ready);
+        FifoControl fifo = FifoControl.of("owed", connections, entering);
         again.ready().set(entering.ready()); // never full: one entry per queued source at most
         ram.write(fifo.write(), fifo.wrPtr(), entering.payload());
         Expr load = fifo.load();
@@ -300,8 +299,8 @@ public final class TransportRx extends Component {
         Stream late = Stream.of(this, "late", due.and(staleNext.not()), source, headIdx);
         repushDue.set(due.and(staleNext).and(owedNext));
         Expr discard = wire("head_discard", due.and(staleNext).and(owedNext.not()));
-        ready.set(late.fire().or(repush.fire()).or(discard));
-        Expr leaves = wire("head_leaves", fifo.valid().and(ready));
+        fifo.ready().set(late.fire().or(repush.fire()).or(discard));
+        Expr leaves = wire("head_leaves", fifo.valid().and(fifo.ready()));
         Expr unqueue = wire("head_unqueued", late.fire().or(discard));
         Owed owed = new Owed(late, push, headIdx, leaves, unqueue);
         staleHere.set(Hw.mux(load, nextStale(flags.stale().at(upConn), upConn, reply, owed),
@@ -337,8 +336,7 @@ public final class TransportRx extends Component {
     private Stream urgentQueue(Decision d, SourceFlags flags) {
         Stream in = Stream.of(this, "urgent_in", d.urgent(), source, d.idx());
         unused("urgent_room", in.ready()); // full: dropped, the owed queue covers it
-        Wire ready = wire("urgent_head_taken", 1); // out's ready, wired once out exists
-        FifoControl fifo = FifoControl.of("urgent", URGENT_DEPTH, in, ready);
+        FifoControl fifo = FifoControl.of("urgent", URGENT_DEPTH, in);
         List<Expr> conns = new ArrayList<>();
         List<Expr> acks = new ArrayList<>();
         List<Expr> nacks = new ArrayList<>();
@@ -352,8 +350,7 @@ public final class TransportRx extends Component {
         }
         // the output register, refilled from the oldest entry whenever it is empty or being emptied
         Reg head = regNoReset("urgent_head", cw);
-        Stream out = Stream.of(this, "urgent", fifo.valid(), source, head);
-        ready.set(out.ready());
+        Stream out = fifo.output("urgent", source, head);
         Expr load = fifo.load();
         Expr oldest = Hw.select(conns, fifo.rdPtr());
         when(load, () -> head.set(oldest));

@@ -5,9 +5,11 @@ import org.sue.core.ConstructionHelper;
 import org.sue.core.Expr;
 import org.sue.core.HdlException;
 import org.sue.core.Hw;
+import org.sue.core.Layout;
 import org.sue.core.Reg;
 import org.sue.core.Scope;
 import org.sue.core.SourceLoc;
+import org.sue.core.Wire;
 
 /**
  * The control of a first-word-fall-through FIFO of {@code depth} words whose storage and output register are its
@@ -17,23 +19,24 @@ import org.sue.core.SourceLoc;
  *
  * <p>{@code in} is ready while fewer than {@code depth} words are held (in the storage or the output register); a beat
  * it takes ({@link #write}) is written at {@link #wrPtr}. The output register, valid while {@link #valid}, loads the
- * word at {@link #rdPtr} ({@link #load}) whenever the storage holds one and the register is empty or {@code ready}
- * takes its word.
+ * word at {@link #rdPtr} ({@link #load}) whenever the storage holds one and the register is empty or its word is
+ * taken: {@link #ready}, which the user drives, or {@link #output} from its stream.
  *
  * @param rdNext    the read pointer after {@link #load} (the address of the word after the one loading)
+ * @param ready     the output register's word is taken where it is valid (a wire its user drives)
  * @param occupancy words held, the output register's included
  * @param full      {@code depth} words held: {@code in} is not ready
  */
 @ConstructionHelper
-public record FifoControl(Reg wrPtr, Reg rdPtr, Expr rdNext, Expr write, Expr load, Reg valid, Reg occupancy,
-                          Expr full) {
+public record FifoControl(Reg wrPtr, Reg rdPtr, Expr rdNext, Expr write, Expr load, Reg valid, Wire ready,
+                          Reg occupancy, Expr full) {
     /**
-     * The control of a FIFO fed by {@code in} whose output register's word is taken where {@code ready} (and the
-     * register is valid). Its registers and wires are named {@code <name>_wr_ptr}, {@code <name>_rd_ptr},
-     * {@code <name>_stored}, {@code <name>_occupancy}, {@code <name>_full}, {@code <name>_write}, {@code <name>_valid}
-     * and {@code <name>_load} (without the prefix for an empty name).
+     * The control of a FIFO fed by {@code in}. Its registers and wires are named {@code <name>_wr_ptr},
+     * {@code <name>_rd_ptr}, {@code <name>_stored}, {@code <name>_occupancy}, {@code <name>_full},
+     * {@code <name>_write}, {@code <name>_valid}, {@code <name>_head_ready} and {@code <name>_load} (without the
+     * prefix for an empty name).
      */
-    public static FifoControl of(String name, int depth, Stream in, Expr ready) {
+    public static FifoControl of(String name, int depth, Stream in) {
         if (depth < 2) {
             throw new HdlException("FIFO control '" + name + "': depth must be at least 2, got " + depth,
                     SourceLoc.here());
@@ -49,6 +52,7 @@ public record FifoControl(Reg wrPtr, Reg rdPtr, Expr rdNext, Expr write, Expr lo
         in.ready().set(full.not());
         Expr write = s.wire(p + "write", in.valid().and(full.not()));
         Reg valid = s.reg(p + "valid", 1, 0);
+        Wire ready = s.wire(p + "head_ready", 1);
         Expr load = s.wire(p + "load", stored.ne(0).and(valid.not().or(ready)));
         Expr rdNext = next(rdPtr, depth);
         s.when(load, () -> valid.set(1)).elseWhen(ready, () -> valid.set(0));
@@ -57,7 +61,17 @@ public record FifoControl(Reg wrPtr, Reg rdPtr, Expr rdNext, Expr write, Expr lo
         // the pop's ready is often the end of a long path: a multiplexer after it, not an adder (Hw.upDown)
         stored.set(Hw.upDown(stored, List.of(write), List.of(load)));
         occupancy.set(Hw.upDown(occupancy, List.of(write), List.of(valid.and(ready))));
-        return new FifoControl(wrPtr, rdPtr, rdNext, write, load, valid, occupancy, full);
+        return new FifoControl(wrPtr, rdPtr, rdNext, write, load, valid, ready, occupancy, full);
+    }
+
+    /**
+     * The output register as a stream {@code name}: valid while {@link #valid}, {@code payload} (what the register
+     * holds) in {@code layout}; its ready drives {@link #ready}.
+     */
+    public Stream output(String name, Layout layout, Expr payload) {
+        Stream out = Stream.of(Scope.reading(valid).component(), name, valid, layout, payload);
+        ready.set(out.ready());
+        return out;
     }
 
     /** ptr + 1, wrapping at depth (depth need not be a power of two). */

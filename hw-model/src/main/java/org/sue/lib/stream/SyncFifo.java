@@ -62,10 +62,10 @@ public final class SyncFifo extends Component {
         overflow = config.statusPorts() ? out("overflow", 1) : null;
 
         Mem ram = mem("ram", depth, w, ReadUnderWrite.READ_FIRST);
-        FifoControl fifo = FifoControl.of("", depth, push, pop.ready());
+        FifoControl fifo = FifoControl.of("", depth, push);
         ram.write(fifo.write(), fifo.wrPtr(), push.data());
         // the memory's read register is the output register
-        Stream.of(this, "out", fifo.valid(), word, ram.readSync("out_word", fifo.rdPtr(), fifo.load())).into(pop);
+        fifo.output("out", word, ram.readSync("out_word", fifo.rdPtr(), fifo.load())).into(pop);
         if (config.statusPorts()) {
             Reg creditPulse = reg("credit_pulse", 1, 0);
             Reg overflowFlag = reg("overflow_flag", 1, 0);

@@ -374,7 +374,7 @@ class StreamOperatorsTest {
         RegisterFifo(int depth) {
             Stream in = Stream.slave(this, "in", WORD);
             Stream out = Stream.master(this, "out", WORD);
-            FifoControl fifo = FifoControl.of("q", depth, in, out.ready());
+            FifoControl fifo = FifoControl.of("q", depth, in);
             List<Expr> words = new ArrayList<>();
             for (int k = 0; k < depth; k++) {
                 Reg word = regNoReset("q_word_" + k, WORD.width());
@@ -383,7 +383,7 @@ class StreamOperatorsTest {
             }
             Reg head = regNoReset("q_head", WORD.width());
             when(fifo.load(), () -> head.set(Hw.select(words, fifo.rdPtr())));
-            Stream.of(this, "head", fifo.valid(), WORD, head).into(out);
+            fifo.output("head", WORD, head).into(out);
         }
     }
 
@@ -454,5 +454,12 @@ class StreamOperatorsTest {
         }));
         assertTrue(select.getMessage().contains("demux 'split' to 2 outputs needs at least 2 outputs and a select of 1"
                 + " bits, got 2") && select.getMessage().contains("StreamOperatorsTest.java"), select.getMessage());
+        HdlException depth = assertThrows(HdlException.class, () -> Design.elaborate(new Component() {
+            {
+                FifoControl.of("q", 1, Stream.slave(this, "in", WORD));
+            }
+        }));
+        assertTrue(depth.getMessage().contains("FIFO control 'q': depth must be at least 2, got 1")
+                && depth.getMessage().contains("StreamOperatorsTest.java"), depth.getMessage());
     }
 }
