@@ -190,19 +190,10 @@ public final class TransportRx extends Component {
         Reg atStart = reg("at_start", 1, 1); // the beat in `held` is a PDU's first
         Reg keepPdu = reg("keep_pdu", 1, 0); // the decision for the PDU's later beats
 
-        // the row of the beat entering `held`; a decision writing the same row in that cycle is forwarded
-        Expr entering = in.ready();
         Expr readIdx = row("read_idx", SueMeta.PORT.of(in.tuser()), SueMeta.SRC_XPU.of(in.tuser()));
-        Expr rowRead = connections.readSync("row_read", readIdx, entering);
         Wire rowWrite = wire("row_write", 1);
         Wire newRow = wire("new_row", row.width());
-        Reg fwdHit = reg("row_fwd_hit", 1, 0);
-        Reg fwdRow = regNoReset("row_fwd", row.width());
-        when(entering, () -> {
-            fwdHit.set(rowWrite.and(idx.eq(readIdx)));
-            fwdRow.set(newRow);
-        });
-        Expr rowNow = wire("row", Hw.mux(fwdHit, fwdRow, rowRead));
+        Expr rowNow = heldRow(connections, readIdx, idx, rowWrite, newRow);
         // the held source's flags, followed in registers: no 1024:1 flag multiplexer in the decision's cycle
         Expr entered = in.fire();
         Expr seenHere = flags.seen().follow("seen_held", entered, readIdx, idx);
@@ -252,6 +243,22 @@ public final class TransportRx extends Component {
                 .into(discarded);
         return new Decision(idx, decide, known, ackOnly, accept, later, earlier, owesAck, owesNack, urgent,
                 queuedHere);
+    }
+
+    /**
+     * The row of the PDU in {@code held} ({@code idx}), read from the table as its beat entered from row
+     * {@code readIdx}; a decision writing the same row ({@code write}, {@code written}) in that cycle is forwarded.
+     */
+    private Expr heldRow(Mem connections, Expr readIdx, Expr idx, Expr write, Expr written) {
+        Expr entering = in.ready();
+        Expr rowRead = connections.readSync("row_read", readIdx, entering);
+        Reg fwdHit = reg("row_fwd_hit", 1, 0);
+        Reg fwdRow = regNoReset("row_fwd", row.width());
+        when(entering, () -> {
+            fwdHit.set(write.and(idx.eq(readIdx)));
+            fwdRow.set(written);
+        });
+        return wire("row", Hw.mux(fwdHit, fwdRow, rowRead));
     }
 
     /**
