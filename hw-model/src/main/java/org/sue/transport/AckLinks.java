@@ -1,5 +1,6 @@
 package org.sue.transport;
 
+import org.sue.core.Expr;
 import org.sue.core.Layout;
 import org.sue.net.SueMeta;
 
@@ -15,6 +16,9 @@ import org.sue.net.SueMeta;
  * it carries; the receiver counts the ACK or NACK as sent;</li>
  * <li>{@code ack_request} (stream, receive to transmit): send an ACK-only PDU to {@code xpu}.</li>
  * </ul>
+ *
+ * <p>An ACK-only PDU (section 6.3) is one beat whose first byte is 0x00 (an empty command list), {@code len}
+ * {@value #ACK_ONLY_LEN}.
  */
 public final class AckLinks {
     private AckLinks() {
@@ -29,4 +33,12 @@ public final class AckLinks {
             Layout.bits("rpsn", SueMeta.PSN_WIDTH));
     public static final Layout ACK_REQUEST = Layout.of("ack_request", Layout.bits("port", SueMeta.PORT.width()),
             Layout.bits("xpu", SueMeta.XPU_WIDTH));
+
+    /** The length of an ACK-only PDU, bytes. */
+    public static final int ACK_ONLY_LEN = 1;
+
+    /** A PDU's first beat is an ACK-only PDU's: its first byte is 0x00. */
+    static Expr ackOnly(Expr firstBeat) {
+        return firstBeat.bits(Byte.SIZE - 1, 0).eq(0);
+    }
 }

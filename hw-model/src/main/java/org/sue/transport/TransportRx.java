@@ -1,18 +1,17 @@
 package org.sue.transport;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.sue.core.Component;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
 import org.sue.core.Layout;
 import org.sue.core.Mem;
-import org.sue.core.Port;
 import org.sue.core.ReadUnderWrite;
 import org.sue.core.Reg;
 import org.sue.core.Wire;
+import org.sue.lib.stream.Arbiter;
+import org.sue.lib.stream.FifoControl;
 import org.sue.lib.stream.Flow;
 import org.sue.lib.stream.Stream;
 import org.sue.lib.stream.StreamConfig;
@@ -58,7 +57,10 @@ import org.sue.net.SueMeta;
  * clears a queued source marks it {@code stale}; when a stale head is due it is dropped if nothing is owed any more,
  * and if something became owed again it goes back to the tail with the current cycle, so such an ACK is requested
  * between {@code ackDelay} and {@code 2 ackDelay} cycles after it became owed, never before. Requests of sources
- * whose flags a reply cleared in the meantime are dropped, urgent ones too.
+ * whose flags a reply cleared in the meantime are dropped, urgent ones too. Both queues are
+ * {@link org.sue.lib.stream.FifoControl}s (a SyncFifo's timing) over storage of their own, so their heads' flags
+ * are followed in registers: the urgent entries in registers, the owed queue in a RAM whose next word is read a cycle
+ * ahead.
  */
 public final class TransportRx extends Component {
     /** Urgent ACK requests waiting for {@code ack_request}; more are dropped (the owed queue still covers them). */
@@ -79,8 +81,6 @@ public final class TransportRx extends Component {
      * behind this block frees such a PDU's space here, as it frees a delivered one's as it leaves.
      */
     public final Flow discarded;
-    /** Counter outputs by name. */
-    public final Map<String, Port> counters = new LinkedHashMap<>();
     private final TransportConfig config;
 
     private final int connections;
@@ -90,29 +90,6 @@ public final class TransportRx extends Component {
     /** An entry of the owed queue: the source and the cycle it was queued in. */
     private final Layout owedEntry;
     private final Layout source;
-
-    private final Reg now;
-    private final Flags seen;
-    private final Flags ackOwed;
-    private final Flags nackOwed;
-    private final Flags nackSent;
-    private final Flags queued;
-    private final Flags stale;
-
-    // the decision of this cycle (all gated by `decide`), for the flags and queues
-    private final Wire idx;
-    private final Wire accept;
-    private final Wire owesAck;
-    private final Wire owesNack;
-    private final Wire urgent;
-    private final Wire push;
-    // the reply of this cycle: clears `queryIdx`'s owed flags
-    private final Wire clearing;
-    private final Wire queryIdx;
-    // the owed queue's head leaves: `unqueue` when nothing of it stays queued
-    private final Wire headIdx;
-    private final Wire headLeaves;
-    private final Wire unqueue;
 
     public TransportRx(TransportConfig config) {
         super(config);
@@ -133,64 +110,96 @@ public final class TransportRx extends Component {
         ackRequest = Stream.master(this, "ack_request", AckLinks.ACK_REQUEST);
         discarded = Flow.master(this, "discarded", SueMeta.PDU_SIZE);
 
-        now = reg("now", TransportConfig.TIME_WIDTH, 0);
-        now.set(now.add(1)); // free-running: the owed queue's times are cycles of it
-        seen = new Flags("seen");
-        ackOwed = new Flags("ack_owed");
-        nackOwed = new Flags("nack_owed");
-        nackSent = new Flags("nack_sent");
-        queued = new Flags("queued");
-        stale = new Flags("stale");
-        idx = wire("src_idx", cw);
-        accept = wire("accept_now", 1);
-        owesAck = wire("owes_ack", 1);
-        owesNack = wire("owes_nack", 1);
-        urgent = wire("urgent_now", 1);
-        push = wire("owed_push", 1);
-        clearing = wire("reply_clears", 1);
-        queryIdx = wire("query_idx", cw);
-        headIdx = wire("head_idx", cw);
-        headLeaves = wire("head_leaves", 1);
-        unqueue = wire("head_unqueued", 1);
-
         Mem table = mem("connections", connections, row.width(), ReadUnderWrite.READ_FIRST);
-        pduPath(table);
-        replies(table);
-        Stream late = owedQueue();
-        requests(late);
-        flagUpdates();
+        SourceFlags flags = new SourceFlags(new Flags("seen"), new Flags("ack_owed"), new Flags("nack_owed"),
+                new Flags("nack_sent"), new Flags("queued"), new Flags("stale"));
+        Reply reply = replies(table, flags);
+        Decision decision = decide(table, reply, flags);
+        Owed owed = owedQueue(decision, reply, flags);
+        requests(urgentQueue(decision, flags), owed.late());
+        flagUpdates(flags, decision, reply, owed);
+        status(decision, reply);
     }
 
-    /** s_axis -> held (connection row read) -> decision -> out -> m_axis; peer_ack; the decision counters. */
-    private void pduPath(Mem connections) {
+    /** The flags of every source (class comment). */
+    private record SourceFlags(Flags seen, Flags ackOwed, Flags nackOwed, Flags nackSent, Flags queued, Flags stale) {
+    }
+
+    /** This cycle's reply: it clears source {@code idx}'s owed flags where {@code clears}; what it carried. */
+    private record Reply(Expr clears, Expr idx, Expr ackSent, Expr nackSent) {
+        Term term() {
+            return new Term(clears, idx);
+        }
+    }
+
+    /**
+     * This cycle's decision on the PDU in {@code held}, all gated by {@code decide} (its first beat moves on): its
+     * source {@code idx}, what became owed, whether the source is in the owed queue ({@code queued}, followed).
+     */
+    private record Decision(Expr idx, Expr decide, Expr known, Expr ackOnly, Expr accept, Expr later, Expr earlier,
+                            Expr owesAck, Expr owesNack, Expr urgent, Expr queued) {
+    }
+
+    /**
+     * The owed queue's due requests ({@code late}), this cycle's new entry ({@code push}), its head's source and
+     * whether the head leaves ({@code leaves}) and with it the source ({@code unqueue}, nothing of it stays queued).
+     */
+    private record Owed(Stream late, Expr push, Expr headIdx, Expr leaves, Expr unqueue) {
+    }
+
+    /** ack_query in t -> ack_reply in t + 1 from the state before t; the reply clears the owed flags. */
+    private Reply replies(Mem connections, SourceFlags flags) {
+        Expr q = ackQuery.field("xpu");
+        Expr knownQ = knownXpu(q);
+        Expr queryIdx = wire("query_idx", row("query_idx", ackQuery.field("port"), q));
+        Expr clearing = wire("reply_clears", ackQuery.valid().and(knownQ));
+        Expr nack = wire("reply_nack", knownQ.and(flags.nackOwed().at(queryIdx)));
+        Expr any = wire("reply_seen", knownQ.and(flags.seen().at(queryIdx)));
+        Expr read = connections.readSync("reply_read", queryIdx, ackQuery.valid());
+        Reg valid = reg("reply_valid", 1, 0);
+        Reg nackReg = regNoReset("reply_nack_reg", 1);
+        Reg seenReg = regNoReset("reply_seen_reg", 1);
+        valid.set(ackQuery.valid());
+        when(ackQuery.valid(), () -> {
+            nackReg.set(nack);
+            seenReg.set(any);
+        });
+        Expr expected = row.get(read, "expected");
+        int ow = SueMeta.OP.width();
+        Expr op = Hw.mux(nackReg, Hw.lit(ow, config.opNack()), Hw.mux(seenReg, Hw.lit(ow, config.opAck()),
+                Hw.zeros(ow)));
+        Expr rpsn = Hw.mux(seenReg, Hw.mux(nackReg, expected, expected.sub(1)), Hw.zeros(SueMeta.PSN_WIDTH));
+        ackReply.valid().set(valid);
+        ackReply.field("op").set(op);
+        ackReply.field("rpsn").set(rpsn);
+        unused("reply_row", row.get(read, "since_ack"));
+        return new Reply(clearing, queryIdx, clearing.and(nack.not()).and(any), clearing.and(nack));
+    }
+
+    /**
+     * s_axis -> held (connection row read) -> decision -> out -> m_axis, and peer_ack: the decision at a PDU's first
+     * beat, the connection row it writes back.
+     */
+    private Decision decide(Mem connections, Reply reply, SourceFlags flags) {
         Stream held = in.stage("held");
         Expr user = held.tuser();
         Expr src = SueMeta.SRC_XPU.of(user);
         Expr known = wire("known_source", knownXpu(src));
-        idx.set(row(SueMeta.PORT.of(user), src));
-        Expr ackOnly = wire("ack_only", held.tdata().bits(7, 0).eq(0)); // an empty command list (section 6.3)
+        Expr idx = wire("src_idx", row("src_idx", SueMeta.PORT.of(user), src));
+        Expr ackOnly = wire("ack_only", AckLinks.ackOnly(held.tdata()));
         Reg atStart = reg("at_start", 1, 1); // the beat in `held` is a PDU's first
         Reg keepPdu = reg("keep_pdu", 1, 0); // the decision for the PDU's later beats
 
-        // the row of the beat entering `held`; a decision writing the same row in that cycle is forwarded
-        Expr entering = in.ready();
-        Expr readIdx = row(SueMeta.PORT.of(in.tuser()), SueMeta.SRC_XPU.of(in.tuser()));
-        Expr rowRead = connections.readSync("row_read", readIdx, entering);
+        Expr readIdx = row("read_idx", SueMeta.PORT.of(in.tuser()), SueMeta.SRC_XPU.of(in.tuser()));
         Wire rowWrite = wire("row_write", 1);
         Wire newRow = wire("new_row", row.width());
-        Reg fwdHit = reg("row_fwd_hit", 1, 0);
-        Reg fwdRow = regNoReset("row_fwd", row.width());
-        when(entering, () -> {
-            fwdHit.set(rowWrite.and(idx.eq(readIdx)));
-            fwdRow.set(newRow);
-        });
-        Expr rowNow = wire("row", Hw.mux(fwdHit, fwdRow, rowRead));
+        Expr rowNow = heldRow(connections, readIdx, idx, rowWrite, newRow);
         // the held source's flags, followed in registers: no 1024:1 flag multiplexer in the decision's cycle
         Expr entered = in.fire();
-        Expr seenHere = seen.follow("seen_held", entered, readIdx, idx);
-        Expr ackOwedHere = ackOwed.follow("ack_owed_held", entered, readIdx, idx);
-        Expr nackSentHere = nackSent.follow("nack_sent_held", entered, readIdx, idx);
-        Expr queuedHere = queued.follow("queued_held", entered, readIdx, idx);
+        Expr seenHere = flags.seen().follow("seen_held", entered, readIdx, idx);
+        Expr ackOwedHere = flags.ackOwed().follow("ack_owed_held", entered, readIdx, idx);
+        Expr nackSentHere = flags.nackSent().follow("nack_sent_held", entered, readIdx, idx);
+        Expr queuedHere = flags.queued().follow("queued_held", entered, readIdx, idx);
 
         // only what a flag with reset vouches for is believed: the RAM has no reset
         Expr expected = wire("expected", Hw.mux(seenHere, row.get(rowNow, "expected"),
@@ -200,28 +209,24 @@ public final class TransportRx extends Component {
         Expr data = wire("data_pdu", known.and(ackOnly.not()));
         Expr inOrder = wire("in_order", data.and(psn.eq(expected))); // diff 0, without waiting for the subtraction
         Expr drop = wire("drop", Hw.mux(atStart, inOrder.not(), keepPdu.not()));
-        Stream kept = held.throwWhen("kept", drop);
-        kept.stage("out").into(out);
+        held.throwWhen("kept", drop).stage("out").into(out);
         Expr decide = wire("decide", held.fire().and(atStart));
         when(held.fire(), () -> atStart.set(held.tlast()));
         when(decide, () -> keepPdu.set(inOrder));
 
         Expr later = wire("later", decide.and(data).and(diff.ne(0)).and(diff.msb().not()));
         Expr earlier = wire("earlier", decide.and(data).and(diff.msb()));
-        accept.set(decide.and(inOrder));
+        Expr accept = wire("accept_now", decide.and(inOrder));
         // PDUs accepted since the ACK became owed; a reply clearing it this cycle comes first
-        Expr owedBefore = ackOwedHere.and(clearing.and(queryIdx.eq(idx)).not());
+        Expr owedBefore = ackOwedHere.and(reply.term().hits(idx).not());
         Expr since = wire("since_ack", Hw.mux(owedBefore, row.get(rowNow, "since_ack"),
                 Hw.zeros(row.field("since_ack").width())));
         // since + 1 reaching ackCount is since reaching ackCount - 1; only a count below ackCount is stored
         Expr countReached = wire("ack_count_reached", since.eq(config.ackCount() - 1));
         Expr counted = wire("accepted_since", since.add(1));
-        owesAck.set(accept.or(earlier));
-        owesNack.set(later.and(nackSentHere.not()));
-        urgent.set(owesNack.or(accept.and(countReached)));
-        // a source leaving the owed queue in this cycle is not queued any more
-        Expr stillQueued = queuedHere.and(unqueue.and(headIdx.eq(idx)).not());
-        push.set(owesAck.or(owesNack).and(stillQueued.not()));
+        Expr owesAck = wire("owes_ack", accept.or(earlier));
+        Expr owesNack = wire("owes_nack", later.and(nackSentHere.not()));
+        Expr urgent = wire("urgent_now", owesNack.or(accept.and(countReached)));
 
         rowWrite.set(accept.or(later).or(earlier));
         Expr nextExpected = wire("expected_plus_1", expected.add(1)); // beside the decision, not after it
@@ -236,200 +241,182 @@ public final class TransportRx extends Component {
         Flow.registered(this, "peer", decide.and(known), AckLinks.PEER_ACK, peer).into(peerAck);
         Flow.registered(this, "discard", decide.and(inOrder.not()), SueMeta.PDU_SIZE, SueMeta.sizeOf(user))
                 .into(discarded);
-
-        count("accepted", accept);
-        count("out_of_order_dropped", later);
-        count("duplicates_dropped", earlier);
-        count("ack_only_received", decide.and(known).and(ackOnly));
-        count("unknown_source_dropped", decide.and(known.not()));
+        return new Decision(idx, decide, known, ackOnly, accept, later, earlier, owesAck, owesNack, urgent,
+                queuedHere);
     }
 
-    /** ack_query in t -> ack_reply in t + 1 from the state before t; the reply clears the owed flags. */
-    private void replies(Mem connections) {
-        Expr q = ackQuery.field("xpu");
-        Expr knownQ = knownXpu(q);
-        queryIdx.set(row(ackQuery.field("port"), q));
-        clearing.set(ackQuery.valid().and(knownQ));
-        Expr nack = wire("reply_nack", knownQ.and(nackOwed.at(queryIdx)));
-        Expr any = wire("reply_seen", knownQ.and(seen.at(queryIdx)));
-        Expr read = connections.readSync("reply_read", queryIdx, ackQuery.valid());
-        Reg valid = reg("reply_valid", 1, 0);
-        Reg nackReg = regNoReset("reply_nack_reg", 1);
-        Reg seenReg = regNoReset("reply_seen_reg", 1);
-        valid.set(ackQuery.valid());
-        when(ackQuery.valid(), () -> {
-            nackReg.set(nack);
-            seenReg.set(any);
+    /**
+     * The row of the PDU in {@code held} ({@code idx}), read from the table as its beat entered from row
+     * {@code readIdx}; a decision writing the same row ({@code write}, {@code written}) in that cycle is forwarded.
+     */
+    private Expr heldRow(Mem connections, Expr readIdx, Expr idx, Expr write, Expr written) {
+        Expr entering = in.ready();
+        Expr rowRead = connections.readSync("row_read", readIdx, entering);
+        Reg fwdHit = reg("row_fwd_hit", 1, 0);
+        Reg fwdRow = regNoReset("row_fwd", row.width());
+        when(entering, () -> {
+            fwdHit.set(write.and(idx.eq(readIdx)));
+            fwdRow.set(written);
         });
-        Expr expected = row.get(read, "expected");
-        Expr op = Hw.mux(nackReg, Hw.lit(2, config.opNack()), Hw.mux(seenReg, Hw.lit(2, config.opAck()), Hw.zeros(2)));
-        Expr rpsn = Hw.mux(seenReg, Hw.mux(nackReg, expected, expected.sub(1)), Hw.zeros(SueMeta.PSN_WIDTH));
-        ackReply.valid().set(valid);
-        ackReply.field("op").set(op);
-        ackReply.field("rpsn").set(rpsn);
-        unused("reply_row", row.get(read, "since_ack"));
-        count("acks_sent", clearing.and(nack.not()).and(any));
-        count("nacks_sent", clearing.and(nack));
+        return wire("row", Hw.mux(fwdHit, fwdRow, rowRead));
     }
 
     /**
      * Owed sources in the order their ACK or NACK became owed, each at most once; the head is due {@code ackDelay}
-     * cycles after it joined. Returns the requests of due heads that are still owed.
+     * cycles after it joined. Its {@code late} stream requests the due heads that are still owed.
      */
-    private Stream owedQueue() {
+    private Owed owedQueue(Decision d, Reply reply, SourceFlags flags) {
+        Reg now = reg("now", TransportConfig.TIME_WIDTH, 0);
+        now.set(now.add(1)); // free-running: the entries' times are cycles of it
         // a decision's new entry goes first; a stale head's re-entry waits in `again` meanwhile
+        Wire push = wire("owed_push", 1);
+        Wire headIdx = wire("head_idx", cw);
         Wire repushDue = wire("repush_due", 1);
         Stream repush = Stream.of(this, "repush", repushDue, source, headIdx);
         Stream again = repush.stage("again").haltWhen(push);
-        Expr pushConn = Hw.mux(push, idx, again.field("conn"));
+        Expr pushConn = Hw.mux(push, d.idx(), again.field("conn"));
         Stream entering = Stream.of(this, "owed_in", push.or(again.valid()), owedEntry,
                 owedEntry.expr().set("conn", pushConn).set("time", now).build());
 
-        // a FIFO timed as a SyncFifo of `connections` (a word shows two cycles after its push), but the word the
-        // output register loads next is read a cycle ahead: the head's flags and due time follow in registers
+        // the word the output register loads next is read a cycle ahead: the head's flags and due time follow in
+        // registers
         Mem ram = mem("owed", connections, owedEntry.width(), ReadUnderWrite.WRITE_FIRST);
-        Wire ready = wire("owed_ready", 1);
-        FifoControl fifo = fifoControl("owed", connections, entering, ready);
+        FifoControl fifo = FifoControl.of("owed", connections, entering);
         again.ready().set(entering.ready()); // never full: one entry per queued source at most
         ram.write(fifo.write(), fifo.wrPtr(), entering.payload());
-        Reg valid = fifo.valid();
         Expr load = fifo.load();
         Reg head = regNoReset("owed_head", owedEntry.width());
-        Expr upcoming = ram.readSync("owed_upcoming", load, fifo.rdPtr().add(1), fifo.rdPtr(), Hw.bool(true));
+        Expr upcoming = ram.readSync("owed_upcoming", load, fifo.rdNext(), fifo.rdPtr(), Hw.bool(true));
         Expr upConn = owedEntry.get(upcoming, "conn");
         when(load, () -> head.set(upcoming));
         headIdx.set(owedEntry.get(head, "conn"));
 
-        // due: now - time >= ackDelay, i.e. time in the circular range [now + 1, now - ackDelay], formed a cycle
-        // early against now + 2 and now + 1 - ackDelay counted beside now
+        Expr due = wire("head_due", fifo.valid().and(dueNext(load, owedEntry.get(upcoming, "time"),
+                owedEntry.get(head, "time"))));
+        // the head's owed and stale flags, followed (a source in the queue is queued: a reply marks it stale)
+        Expr ackHere = flags.ackOwed().follow("owed_head_ack_owed", load, upConn, headIdx);
+        Expr nackHere = flags.nackOwed().follow("owed_head_nack_owed", load, upConn, headIdx);
+        Reg staleHere = reg("owed_head_stale", 1, 0);
+
+        // this cycle's decision and reply count: a set wins over a clear, a clear makes the entry stale
+        Expr clearedNow = reply.term().hits(headIdx);
+        Expr owedNext = wire("head_owed", d.owesAck().or(d.owesNack()).and(d.idx().eq(headIdx))
+                .or(ackHere.or(nackHere).and(clearedNow.not())));
+        Expr staleNext = wire("head_stale", staleHere.or(clearedNow));
+        Stream late = Stream.of(this, "late", due.and(staleNext.not()), source, headIdx);
+        repushDue.set(due.and(staleNext).and(owedNext));
+        Expr discard = wire("head_discard", due.and(staleNext).and(owedNext.not()));
+        fifo.ready().set(late.fire().or(repush.fire()).or(discard));
+        Expr leaves = wire("head_leaves", fifo.valid().and(fifo.ready()));
+        Expr unqueue = wire("head_unqueued", late.fire().or(discard));
+        Owed owed = new Owed(late, push, headIdx, leaves, unqueue);
+        staleHere.set(Hw.mux(load, nextStale(flags.stale().at(upConn), upConn, reply, owed),
+                nextStale(staleHere, headIdx, reply, owed)));
+        // a source leaving the owed queue in this cycle is not queued any more
+        Expr stillQueued = d.queued().and(unqueue.and(headIdx.eq(d.idx())).not());
+        push.set(d.owesAck().or(d.owesNack()).and(stillQueued.not()));
+        return owed;
+    }
+
+    /**
+     * Whether the head is due in the next cycle: now - time >= ackDelay, i.e. time in the circular range [now + 1,
+     * now - ackDelay], formed a cycle early against now + 2 and now + 1 - ackDelay counted beside now; the time of
+     * the word loading ({@code loading}) where {@code load}, else the head's.
+     */
+    private Expr dueNext(Expr load, Expr loading, Expr held) {
         long timeMask = (1L << TransportConfig.TIME_WIDTH) - 1;
         Reg dueFrom = reg("owed_due_from", TransportConfig.TIME_WIDTH, 2);
         Reg dueTo = reg("owed_due_to", TransportConfig.TIME_WIDTH, (1 - (long) config.ackDelay()) & timeMask);
         dueFrom.set(dueFrom.add(1));
         dueTo.set(dueTo.add(1));
         Reg dueNext = reg("owed_head_due_time", 1, 0);
-        dueNext.set(Hw.mux(load, Hw.inCircularRange(owedEntry.get(upcoming, "time"), dueFrom, dueTo),
-                Hw.inCircularRange(owedEntry.get(head, "time"), dueFrom, dueTo)));
-        Expr due = wire("head_due", valid.and(dueNext));
-        // the head's owed and stale flags, followed (a source in the queue is queued: a reply marks it stale)
-        Expr ackHere = ackOwed.follow("owed_head_ack_owed", load, upConn, headIdx);
-        Expr nackHere = nackOwed.follow("owed_head_nack_owed", load, upConn, headIdx);
-        Reg staleHere = reg("owed_head_stale", 1, 0);
-        staleHere.set(Hw.mux(load, nextStale(stale.at(upConn), upConn), nextStale(staleHere, headIdx)));
-
-        // this cycle's decision and reply count: a set wins over a clear, a clear makes the entry stale
-        Expr clearedNow = clearing.and(queryIdx.eq(headIdx));
-        Expr owedNext = wire("head_owed", owesAck.or(owesNack).and(idx.eq(headIdx))
-                .or(ackHere.or(nackHere).and(clearedNow.not())));
-        Expr staleNext = wire("head_stale", staleHere.or(clearedNow));
-        Stream late = Stream.of(this, "late", due.and(staleNext.not()), source, headIdx);
-        repushDue.set(due.and(staleNext).and(owedNext));
-        Expr discard = wire("head_discard", due.and(staleNext).and(owedNext.not()));
-        ready.set(late.fire().or(repush.fire()).or(discard));
-        headLeaves.set(valid.and(ready));
-        unqueue.set(late.fire().or(discard));
-        return late;
-    }
-
-    /** Urgent requests before due ones, into a register: ack_request. */
-    private void requests(Stream late) {
-        Stream urgentIn = Stream.of(this, "urgent_in", urgent, source, idx);
-        Wire headOwed = wire("urgent_head_owed", 1);
-        Stream queuedUrgent = urgentQueue(urgentIn, headOwed);
-        unused("urgent_room", urgentIn.ready()); // full: dropped, the owed queue covers it
-        Expr u = queuedUrgent.field("conn");
-        // a reply carried it meanwhile
-        Stream urgentReq = queuedUrgent.throwWhen("urgent_owed", headOwed.not());
-        Stream lateReq = late.haltWhen(urgentReq.valid());
-        Expr conn = Hw.mux(urgentReq.valid(), u, lateReq.field("conn"));
-        Stream request = Stream.of(this, "request", urgentReq.valid().or(lateReq.valid()), AckLinks.ACK_REQUEST,
-                AckLinks.ACK_REQUEST.expr().set("port", ConnectionIndex.port(config, conn, SueMeta.PORT.width()))
-                        .set("xpu", ConnectionIndex.xpu(config, conn, SueMeta.XPU_WIDTH)).build());
-        urgentReq.ready().set(request.ready());
-        lateReq.ready().set(request.ready());
-        request.stage("request_out").into(ackRequest);
+        dueNext.set(Hw.mux(load, Hw.inCircularRange(loading, dueFrom, dueTo),
+                Hw.inCircularRange(held, dueFrom, dueTo)));
+        return dueNext;
     }
 
     /**
-     * The urgent requests' FIFO, timed as a {@link org.sue.lib.stream.SyncFifo} of {@value #URGENT_DEPTH} (a word shows two
-     * cycles after its push, a push while full is dropped) but in registers: each entry and the output register
-     * follow their source's {@code ack_owed} and {@code nack_owed}, so the head's check is no 1024:1 multiplexer.
-     * Sets {@code headOwed}: the head's source owes an ACK or a NACK.
+     * The urgent requests' FIFO ({@value #URGENT_DEPTH} words, a push while full is dropped) in registers: each entry
+     * and the output register follow their source's {@code ack_owed} and {@code nack_owed}, so the head's check is
+     * no 1024:1 multiplexer. Its output: the heads still owed (a reply carried the others meanwhile).
      */
-    private Stream urgentQueue(Stream in, Wire headOwed) {
-        Wire ready = wire("urgent_head_taken", 1); // out's ready, wired once out exists
-        FifoControl fifo = fifoControl("urgent", URGENT_DEPTH, in, ready);
-        Expr write = fifo.write();
-        Reg wrPtr = fifo.wrPtr();
-        Reg rdPtr = fifo.rdPtr();
+    private Stream urgentQueue(Decision d, SourceFlags flags) {
+        Stream in = Stream.of(this, "urgent_in", d.urgent(), source, d.idx());
+        unused("urgent_room", in.ready()); // full: dropped, the owed queue covers it
+        FifoControl fifo = FifoControl.of("urgent", URGENT_DEPTH, in);
         List<Expr> conns = new ArrayList<>();
         List<Expr> acks = new ArrayList<>();
         List<Expr> nacks = new ArrayList<>();
         for (int k = 0; k < URGENT_DEPTH; k++) {
             Reg conn = regNoReset("urgent_conn_" + k, cw);
-            Expr writeHere = write.and(wrPtr.eq(k));
+            Expr writeHere = fifo.write().and(fifo.wrPtr().eq(k));
             when(writeHere, () -> conn.set(in.field("conn")));
             conns.add(conn);
-            acks.add(ackOwed.follow("urgent_ack_owed_" + k, writeHere, in.field("conn"), conn));
-            nacks.add(nackOwed.follow("urgent_nack_owed_" + k, writeHere, in.field("conn"), conn));
+            acks.add(flags.ackOwed().follow("urgent_ack_owed_" + k, writeHere, in.field("conn"), conn));
+            nacks.add(flags.nackOwed().follow("urgent_nack_owed_" + k, writeHere, in.field("conn"), conn));
         }
         // the output register, refilled from the oldest entry whenever it is empty or being emptied
         Reg head = regNoReset("urgent_head", cw);
-        Stream out = Stream.of(this, "urgent", fifo.valid(), source, head);
-        ready.set(out.ready());
+        Stream out = fifo.output("urgent", source, head);
         Expr load = fifo.load();
-        Expr oldest = Hw.select(conns, rdPtr);
+        Expr oldest = Hw.select(conns, fifo.rdPtr());
         when(load, () -> head.set(oldest));
-        Expr ackHere = ackOwed.follow("urgent_head_ack_owed", load, Hw.select(acks, rdPtr), oldest, head);
-        Expr nackHere = nackOwed.follow("urgent_head_nack_owed", load, Hw.select(nacks, rdPtr), oldest, head);
-        headOwed.set(ackHere.or(nackHere));
-        return out;
-    }
-
-    /** A FIFO's control; its storage and its output register's contents are the caller's. */
-    private record FifoControl(Reg wrPtr, Reg rdPtr, Expr write, Expr load, Reg valid) {
+        Expr ackHere = flags.ackOwed().follow("urgent_head_ack_owed", load, Hw.select(acks, fifo.rdPtr()), oldest,
+                head);
+        Expr nackHere = flags.nackOwed().follow("urgent_head_nack_owed", load, Hw.select(nacks, fifo.rdPtr()),
+                oldest, head);
+        return out.throwWhen("urgent_owed", ackHere.or(nackHere).not());
     }
 
     /**
-     * The control of a FIFO timed as a {@link org.sue.lib.stream.SyncFifo} of {@code depth} (a word shows two cycles after
-     * its push): {@code in} is ready while it has room and writes at {@code wrPtr}; the output register
-     * ({@code valid}) loads the word at {@code rdPtr} whenever it is empty or {@code ready} empties it.
+     * Urgent requests before due ones, into a register: ack_request. The choice is made anew each cycle (nothing
+     * holds it): the register takes whatever is offered when it has room.
      */
-    private FifoControl fifoControl(String name, int depth, Stream in, Expr ready) {
-        int lw = Hw.log2Up(depth + 1);
-        Reg wrPtr = reg(name + "_wr_ptr", Hw.log2Up(depth), 0);
-        Reg rdPtr = reg(name + "_rd_ptr", Hw.log2Up(depth), 0);
-        Reg stored = reg(name + "_stored", lw, 0); // in the storage, not yet in the output register
-        Reg occupancy = reg(name + "_occupancy", lw, 0);
-        in.ready().set(wire(name + "_not_full", occupancy.ne(depth)));
-        Expr write = wire(name + "_write", in.fire());
-        Reg valid = reg(name + "_valid", 1, 0);
-        Expr load = wire(name + "_load", stored.ne(0).and(valid.not().or(ready)));
-        when(load, () -> valid.set(1)).elseWhen(ready, () -> valid.set(0));
-        when(write, () -> wrPtr.set(wrPtr.add(1)));
-        when(load, () -> rdPtr.set(rdPtr.add(1)));
-        stored.set(Hw.upDown(stored, List.of(write), List.of(load)));
-        occupancy.set(Hw.upDown(occupancy, List.of(write), List.of(valid.and(ready))));
-        return new FifoControl(wrPtr, rdPtr, write, load, valid);
+    private void requests(Stream urgent, Stream late) {
+        Stream chosen = Arbiter.priority("request_pick", List.of(urgent, late), Arbiter.Lock.NONE).out();
+        Expr conn = chosen.field("conn");
+        chosen.map("request", AckLinks.ACK_REQUEST, AckLinks.ACK_REQUEST.expr()
+                .set("port", ConnectionIndex.port(config, conn, SueMeta.PORT.width()))
+                .set("xpu", ConnectionIndex.xpu(config, conn, SueMeta.XPU_WIDTH)).build())
+                .stage("request_out").into(ackRequest);
     }
 
     /** Every flag's next value: sets (this cycle's decision) win over clears (this cycle's reply). */
-    private void flagUpdates() {
-        Term reply = new Term(clearing, queryIdx);
-        seen.update(new Term(accept, idx));
-        ackOwed.update(new Term(owesAck, idx), reply);
-        nackOwed.update(new Term(owesNack, idx), reply, new Term(accept, idx));
-        nackSent.update(new Term(owesNack, idx), new Term(accept, idx));
-        queued.update(new Term(push, idx), new Term(unqueue, headIdx));
+    private void flagUpdates(SourceFlags flags, Decision d, Reply reply, Owed owed) {
+        Term accepted = new Term(d.accept(), d.idx());
+        flags.seen().update(accepted);
+        flags.ackOwed().update(new Term(d.owesAck(), d.idx()), reply.term());
+        flags.nackOwed().update(new Term(d.owesNack(), d.idx()), reply.term(), accepted);
+        flags.nackSent().update(new Term(d.owesNack(), d.idx()), accepted);
+        flags.queued().update(new Term(owed.push(), d.idx()), new Term(owed.unqueue(), owed.headIdx()));
         // a cleared queued source's entry is stale; the entry leaving takes its stale mark with it
-        Expr cleared = oneHot(clearing, queryIdx);
-        Expr left = oneHot(headLeaves, headIdx);
-        stale.bits.set(stale.bits.or(cleared.and(queued.bits)).and(left.not()));
+        Expr cleared = oneHot(reply.clears(), reply.idx());
+        Expr left = oneHot(owed.leaves(), owed.headIdx());
+        Reg stale = flags.stale().bits;
+        stale.set(stale.or(cleared.and(flags.queued().bits)).and(left.not()));
     }
 
     /** Source {@code j}'s next stale flag, given its flag now and that it is queued (flagUpdates). */
-    private Expr nextStale(Expr now, Expr j) {
-        return now.or(clearing.and(queryIdx.eq(j))).and(headLeaves.and(headIdx.eq(j)).not());
+    private static Expr nextStale(Expr now, Expr j, Reply reply, Owed owed) {
+        return now.or(reply.term().hits(j)).and(owed.leaves().and(owed.headIdx().eq(j)).not());
+    }
+
+    /** The status outputs, in port order. */
+    private void status(Decision d, Reply reply) {
+        statusCounter("accepted", d.accept(), "Data PDUs accepted: in order from a known source, delivered on"
+                + " m_axis.");
+        statusCounter("out_of_order_dropped", d.later(), "Data PDUs dropped for a PSN later than the expected one"
+                + " (a gap; a NACK becomes owed).");
+        statusCounter("duplicates_dropped", d.earlier(), "Data PDUs dropped for a PSN earlier than the expected one"
+                + " (duplicates; an ACK becomes owed).");
+        statusCounter("ack_only_received", d.decide().and(d.known()).and(d.ackOnly()), "ACK-only PDUs received"
+                + " (first byte 0), not delivered.");
+        statusCounter("unknown_source_dropped", d.decide().and(d.known().not()), "PDUs dropped because their source"
+                + " XPU is not below destinations.");
+        statusCounter("acks_sent", reply.ackSent(), "Replies to ack_query that carried an ACK (op ACK in a sent"
+                + " PDU's RH).");
+        statusCounter("nacks_sent", reply.nackSent(), "Replies to ack_query that carried a NACK (op NACK in a sent"
+                + " PDU's RH).");
     }
 
     /** A flag update of one source: {@code idx}'s bit where {@code cond}. */
@@ -503,20 +490,16 @@ public final class TransportRx extends Component {
         return xw < SueMeta.XPU_WIDTH ? xpu.bits(SueMeta.XPU_WIDTH - 1, xw).orR().not() : Hw.bool(true);
     }
 
-    /** {port, XPU} as a row of the connection tables; XPUs past {@code destinations} are caught by knownXpu. */
-    private Expr row(Expr port, Expr xpu) {
+    /**
+     * {port, XPU} as a row of the connection tables; XPUs past {@code destinations} are caught by knownXpu, the ids'
+     * bits the row leaves out are {@code <name>_spare}.
+     */
+    private Expr row(String name, Expr port, Expr xpu) {
         ConnectionIndex c = ConnectionIndex.of(config, port, xpu);
         if (!c.spare().isEmpty()) {
-            unused("conn_spare_" + spareCount++, c.spare().toArray(Expr[]::new));
+            unused(name + "_spare", c.spare().toArray(Expr[]::new));
         }
         return c.row();
-    }
-
-    private int spareCount;
-
-    /** A flow from registers: valid (reset) and the payload loaded with it. */
-    private void count(String name, Expr increment) {
-        counters.put(name, counter(name, increment));
     }
 
     public TransportConfig config() {

@@ -2,7 +2,6 @@ package org.sue.transport;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Function;
 import org.sue.core.Component;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
@@ -11,6 +10,8 @@ import org.sue.core.Mem;
 import org.sue.core.Port;
 import org.sue.core.ReadUnderWrite;
 import org.sue.core.Reg;
+import org.sue.core.State;
+import org.sue.core.Status;
 import org.sue.core.Wire;
 import org.sue.lib.stream.Arbiter;
 import org.sue.lib.stream.Keep;
@@ -79,59 +80,6 @@ public final class TransportTx extends Component {
     private final int pw;       // ring pointer bits (with the wrap bit)
     private final Layout record;
     private final Layout request;
-    private final Mem data;
-    private final Mem records;
-    private final Mem nextPsn;
-    private final Mem una;
-    private final Mem tSend;
-    private final Mem tAck;
-    private final Mem tRetx;
-    private final TableWrite nextPsnW;
-    private final TableWrite unaW;
-    private final TableWrite tSendW;
-    private final TableWrite tAckW;
-    private final TableWrite tRetxW;
-    private final Reg now;
-    private final Reg rtoAgo;
-    private final Reg initBusy;
-    private final Reg initIdx;
-    private final Reg blocked;
-    private final Reg retransmitting;
-    private final Reg wp;       // data ring: next beat written
-    private final Reg free;     // data ring: beats not held (storeBeats - (wp - oldest beat held))
-    private final Reg rt;       // record ring: next record written
-    private final Reg rh;       // record ring: oldest record still held
-    // set by the stages, combined in eligibility()
-    private Expr writerBlock;
-    private Expr ackUnblock;
-    private Expr scanWindowFull;
-    private Expr scanConn;
-    private Expr scanValid;
-    private Expr ackRequestPush;
-    private Expr ackRequestPayload;
-    private Expr scanRequestPush;
-    private Expr scanRequestPayload;
-    private Expr walkDone;
-    private Expr walkConn;
-    private Expr walking;
-    private Expr walkIdx;
-    private Expr walkStarting;
-    private Expr walkRestarting;
-    private Expr nackInWindow;  // the ACK engine's event this cycle: a NACK inside the window
-    private Expr nackQueued;    // ... for a connection already retransmitting (queued or being walked)
-    private Expr ackEvConn;
-    private Expr ackEvAcked;
-    private Function<Expr, Expr> writerHoldsFor; // a PDU of that connection is being written
-    private Expr newDst;
-    private Expr ackUnblockConn;
-    private Expr writerBeat;
-    private Expr writerEnds;
-    private final Reg recordFree; // a record is free: rt - rh != storeBeats, formed beside the pointers' steps
-    private final List<Follower> followers = new ArrayList<>();
-    private int unusedSpare;
-    private Stream fresh;
-    private Stream retransmitted;
-    private Stream ackOnly;
 
     public TransportTx(TransportConfig config) {
         super(config);
@@ -162,139 +110,303 @@ public final class TransportTx extends Component {
         ackReply = Flow.slave(this, "ack_reply", AckLinks.ACK_REPLY);
         ackRequest = Stream.slave(this, "ack_request", AckLinks.ACK_REQUEST);
 
-        data = mem("store_beat_ring", config.storeBeats(), config.busWidth(), ReadUnderWrite.READ_FIRST);
-        records = mem("store_record_ring", config.storeBeats(), record.width(), ReadUnderWrite.READ_FIRST);
-        nextPsn = mem("next_psn", d, SueMeta.PSN_WIDTH, ReadUnderWrite.WRITE_FIRST);
-        una = mem("una", d, SueMeta.PSN_WIDTH, ReadUnderWrite.WRITE_FIRST);
-        tSend = mem("t_send", d, TransportConfig.TIME_WIDTH, ReadUnderWrite.READ_FIRST);
-        tAck = mem("t_ack", d, TransportConfig.TIME_WIDTH, ReadUnderWrite.READ_FIRST);
-        tRetx = mem("t_retx", d, TransportConfig.TIME_WIDTH, ReadUnderWrite.READ_FIRST);
-        now = reg("now", TransportConfig.TIME_WIDTH, 0);
+        Init init = initSweep();
+        Clock clock = clock();
+        Tables tables = tables(init);
+        Store store = store();
+        Retransmitting retransmitting = new Retransmitting();
+        Written written = writer(admission(init, tables, retransmitting), tables, store, clock);
+        AckEvent ack = ackEngine(init, tables, clock, retransmitting);
+        Scan scan = scanner(init, tables, clock, retransmitting, ack.request());
+        Walk walk = walk(init, retransmitQueue(ack.request(), scan.request()), tables, store, clock, ack, written);
+        Stream retransmitted = resend(walk.sending());
+        reclaimer(tables, store, written, walk);
+        Stream ackOnly = ackOnlyPdus();
+        eligibility(init, retransmitting, written, ack, scan, walk);
+        output(retransmitted, written.pdus(), ackOnly);
+        status(store, retransmitting);
+    }
+
+    // ---- what the stages hand each other ------------------------------------------------------------------------
+
+    /** The init sweep: busy after reset while it clears row {@code idx} of every per-connection table. */
+    private record Init(Reg busy, Reg idx) {
+    }
+
+    /** The free-running cycle count, and now - rtoCycles counted beside it. */
+    private record Clock(Reg now, Reg rtoAgo) {
+    }
+
+    /** A per-connection table and its one write port; during the init sweep the port writes zero at the sweep's row. */
+    private record Table(Mem mem, Wire enable, Wire address, Wire data, Init init) {
+        void write(Expr en, Expr addr, Expr value) {
+            enable.set(init.busy().or(en));
+            address.set(Hw.mux(init.busy(), init.idx(), addr));
+            data.set(Hw.mux(init.busy(), Hw.zeros(data.width()), value));
+        }
+    }
+
+    /**
+     * The per-connection tables, each written by one stage: next_psn and t_send by the writer, una and t_ack by the
+     * ACK engine, t_retx by the walk.
+     */
+    private record Tables(Table nextPsn, Table una, Table tSend, Table tAck, Table tRetx) {
+    }
+
+    /** The retransmit store: the ring of bus beats and the ring of PDU records, with their pointers. */
+    private record Store(Mem data, Mem records, Reg wp, Reg free, Reg rt, Reg rh, Reg recordFree) {
+    }
+
+    /** A new PDU in the writer's register stage, its connection's next PSN and una read for it. */
+    private record NewPdu(Stream staged, Expr conn, Expr beats, Expr psnRead, Expr unaRead, Expr retransmitting) {
+    }
+
+    /**
+     * The writer's cycle: the new PDUs it sends, a beat stored ({@code beat}), a record committed ({@code ends}), a
+     * PDU of connection {@code conn} under way ({@code inPdu}: its first beat taken now or before, its last not yet)
+     * and that PDU's start closing its connection's window ({@code windowFull}).
+     */
+    private record Written(Stream pdus, Expr beat, Expr ends, Expr conn, Expr inPdu, Expr windowFull) {
+        /** A PDU of connection {@code c} is being written. */
+        Expr holds(Expr c) {
+            return inPdu.and(conn.eq(c));
+        }
+    }
+
+    /** A go-back to queue where {@code push}: connection {@code conn} from PSN {@code from}. */
+    private record Request(Expr push, Expr conn, Expr from) {
+    }
+
+    /**
+     * The ACK engine's event of this cycle, of connection {@code conn}, everything below {@code acked} received: a
+     * NACK inside the window ({@code nackInWindow}), for a connection already retransmitting ({@code nackQueued}); the
+     * go-back it queues; its window reopening ({@code unblock}).
+     */
+    private record AckEvent(Expr conn, Expr acked, Expr nackInWindow, Expr nackQueued, Request request,
+                            Expr unblock) {
+    }
+
+    /** The scanner's connection of this cycle ({@code conn}, where {@code valid}): its window bit and timeout. */
+    private record Scan(Expr valid, Expr conn, Expr windowFull, Request request) {
+    }
+
+    /** The walk's states: waiting for a request, reading a record, checking it, sending its PDU. */
+    private enum WalkState { IDLE, READ, CHECK, SEND }
+
+    /**
+     * The retransmission walk: {@code active} on connection {@code conn} at record {@code idx}; a request taken
+     * ({@code starting}), a restart from a NACK ({@code restarting}), the walk's end ({@code done}); what it sends.
+     */
+    private record Walk(Expr active, Expr conn, Expr idx, Expr starting, Expr restarting, Expr done,
+                        Sending sending) {
+    }
+
+    /** A resent PDU's beats read from the data ring, the beats still to read and its record. */
+    private record Sending(Stream.RamRead beats, Expr remaining, Expr record) {
+    }
+
+    /**
+     * A NACK for the connection being walked ({@code nacked}): the walk starts again from {@code from}
+     * ({@code restarting}) at its next record boundary ({@code pending} until then).
+     */
+    private record Restart(Expr nacked, Expr pending, Expr restarting, Expr from) {
+    }
+
+    // ---- the state -------------------------------------------------------------------------------------------
+
+    /** After reset: zero one row per cycle of every per-connection table, each through its writer's port. */
+    private Init initSweep() {
+        Reg busy = reg("init_busy_reg", 1, 1);
+        Reg idx = reg("init_idx", cw, 0);
+        when(busy, () -> {
+            idx.set(idx.add(1));
+            when(idx.eq(config.connections() - 1), () -> busy.set(0));
+        });
+        status("init_busy", Status.Kind.STATE, busy, "High after reset while the per-connection tables are cleared,"
+                + " one row a cycle; no PDU is taken meanwhile.");
+        return new Init(busy, idx);
+    }
+
+    /** The cycle count the tables' times are taken from. */
+    private Clock clock() {
+        Reg now = reg("now", TransportConfig.TIME_WIDTH, 0);
         now.set(now.add(1));
         // now - rtoCycles, counted beside now: the scanner's timeout is a range check, not a subtraction
         long timeMask = (1L << TransportConfig.TIME_WIDTH) - 1;
-        rtoAgo = reg("rto_ago", TransportConfig.TIME_WIDTH, -(long) config.rtoCycles() & timeMask);
+        Reg rtoAgo = reg("rto_ago", TransportConfig.TIME_WIDTH, -(long) config.rtoCycles() & timeMask);
         rtoAgo.set(rtoAgo.add(1));
-        initBusy = reg("init_busy_reg", 1, 1);
-        initIdx = reg("init_idx", cw, 0);
-        nextPsnW = writePort(nextPsn);
-        unaW = writePort(una);
-        tSendW = writePort(tSend);
-        tAckW = writePort(tAck);
-        tRetxW = writePort(tRetx);
-        blocked = reg("blocked", d, 0);
-        retransmitting = reg("retransmitting", d, 0);
-        wp = reg("store_wp", pw, 0);
-        free = reg("store_free_beats", pw, config.storeBeats());
-        rt = reg("store_rt", pw, 0);
-        rh = reg("store_rh", pw, 0);
-        recordFree = reg("store_record_free", 1, 1);
-
-        initSweep();
-        writer();
-        ackEngine();
-        scanner();
-        retransmission();
-        reclaimer();
-        ackOnlyPdus();
-        eligibility();
-        output();
-        status();
+        return new Clock(now, rtoAgo);
     }
 
-    /** After reset: zero one row per cycle of every per-connection table, each through its writer's port. */
-    private void initSweep() {
-        when(initBusy, () -> {
-            initIdx.set(initIdx.add(1));
-            when(initIdx.eq(config.connections() - 1), () -> initBusy.set(0));
-        });
-        out("init_busy", 1).set(initBusy);
+    /** The per-connection tables, zeroed by the init sweep through their write ports. */
+    private Tables tables(Init init) {
+        int d = config.connections();
+        return new Tables(table(mem("next_psn", d, SueMeta.PSN_WIDTH, ReadUnderWrite.WRITE_FIRST), init),
+                table(mem("una", d, SueMeta.PSN_WIDTH, ReadUnderWrite.WRITE_FIRST), init),
+                table(mem("t_send", d, TransportConfig.TIME_WIDTH, ReadUnderWrite.READ_FIRST), init),
+                table(mem("t_ack", d, TransportConfig.TIME_WIDTH, ReadUnderWrite.READ_FIRST), init),
+                table(mem("t_retx", d, TransportConfig.TIME_WIDTH, ReadUnderWrite.READ_FIRST), init));
     }
 
-    /** New PDUs: PSN lookup in a register stage, room check, store write, record commit, send unless held. */
-    private void writer() {
-        Stream gated = in.haltWhen("new_in", initBusy);
+    private Table table(Mem m, Init init) {
+        Wire en = wire(m.name() + "_we", 1);
+        Wire addr = wire(m.name() + "_wa", m.addressWidth());
+        Wire value = wire(m.name() + "_wd", m.width());
+        m.write(en, addr, value);
+        return new Table(m, en, addr, value, init);
+    }
+
+    /** The store's rings and pointers; the writer and the reclaimer step them. */
+    private Store store() {
+        return new Store(mem("store_beat_ring", config.storeBeats(), config.busWidth(), ReadUnderWrite.READ_FIRST),
+                mem("store_record_ring", config.storeBeats(), record.width(), ReadUnderWrite.READ_FIRST),
+                reg("store_wp", pw, 0), // data ring: next beat written
+                reg("store_free_beats", pw, config.storeBeats()), // beats not held (storeBeats - (wp - oldest held))
+                reg("store_rt", pw, 0), // record ring: next record written
+                reg("store_rh", pw, 0), // record ring: oldest record still held
+                reg("store_record_free", 1, 1)); // rt - rh != storeBeats, formed beside the pointers' steps
+    }
+
+    /**
+     * {@code retransmitting}: a bit per connection, set as a go-back is queued, cleared as its walk ends; and
+     * registers that each follow one bit of it.
+     */
+    private final class Retransmitting {
+        final Reg bits = reg("retransmitting", config.connections(), 0);
+        private final List<Follower> followers = new ArrayList<>();
+
+        /**
+         * A register equal to {@code bits[i]} in every cycle, where {@code i} changes only to {@code loadIdx} when
+         * {@code load} (as TransportRx's flags are followed): the bit without a multiplexer over all connections
+         * after {@code i}.
+         */
+        Expr follow(String name, Expr load, Expr loadIdx, Expr i) {
+            Reg copy = reg(name, 1, 0);
+            followers.add(new Follower(copy, load, loadIdx, i));
+            return copy;
+        }
+
+        /** The next value: the queued go-backs set their bits, the walk's end clears its connection's. */
+        void update(Request ack, Request scan, Walk walk) {
+            int d = config.connections();
+            Expr set = Hw.mux(ack.push(), onehot(ack.conn(), d), Hw.zeros(d))
+                    .or(Hw.mux(scan.push(), onehot(scan.conn(), d), Hw.zeros(d)));
+            Expr clear = Hw.mux(walk.done(), onehot(walk.conn(), d), Hw.zeros(d));
+            bits.set(bits.or(set).and(clear.not()));
+            for (Follower f : followers) {
+                f.copy().set(Hw.mux(f.load(), next(bits.shr(f.loadIdx()).bit(0), f.loadIdx(), ack, scan, walk),
+                        next(f.copy(), f.i(), ack, scan, walk)));
+            }
+        }
+
+        /** Bit {@code j} of the next value, given its value now. */
+        private Expr next(Expr now, Expr j, Request ack, Request scan, Walk walk) {
+            Expr set = ack.push().and(ack.conn().eq(j)).or(scan.push().and(scan.conn().eq(j)));
+            if (config.connections() != 1 << cw) { // a one-hot set past the last row sets nothing
+                set = set.and(j.lt(config.connections()));
+            }
+            return now.or(set).and(walk.done().and(walk.conn().eq(j)).not());
+        }
+    }
+
+    private record Follower(Reg copy, Expr load, Expr loadIdx, Expr i) {
+    }
+
+    // ---- new PDUs ------------------------------------------------------------------------------------------------
+
+    /** New PDUs enter a register stage as their connection's next PSN and una are read, once the sweep is done. */
+    private NewPdu admission(Init init, Tables tables, Retransmitting retransmitting) {
+        Stream gated = in.haltWhen("new_in", init.busy());
         Reg inFirst = reg("new_in_first", 1, 1);
         when(gated.fire(), () -> inFirst.set(gated.tlast()));
         Expr lookup = gated.fire().and(inFirst);
-        Expr inConn = conn(SueMeta.PORT.of(gated.tuser()), SueMeta.DST_XPU.of(gated.tuser()));
-        Expr psnRead = nextPsn.readSync("new_next_psn", inConn, lookup);
-        Expr unaRead = una.readSync("new_una", inConn, lookup);
+        Expr inConn = conn("new_in_conn", SueMeta.PORT.of(gated.tuser()), SueMeta.DST_XPU.of(gated.tuser()));
+        Expr psnRead = tables.nextPsn().mem().readSync("new_next_psn", inConn, lookup);
+        Expr unaRead = tables.una().mem().readSync("new_una", inConn, lookup);
         Stream staged = gated.stage("new_pdu");
         // the PDU's beat count is formed as it enters the stage, so the room check compares two registers
         Reg beats = regNoReset("new_beats", beatsWidth());
         when(gated.fire(), () -> beats.set(beatsOf(SueMeta.LEN.of(gated.tuser())).resize(beatsWidth())));
-
-        Reg first = reg("new_first", 1, 1);
         Expr user = staged.tuser();
-        Expr dst = wire("new_conn", conn(SueMeta.PORT.of(user), SueMeta.DST_XPU.of(user)));
-        Expr len = SueMeta.LEN.of(user);
+        Expr dst = wire("new_conn", conn("new_conn", SueMeta.PORT.of(user), SueMeta.DST_XPU.of(user)));
+        Expr dstRetransmitting = retransmitting.follow("new_conn_retransmitting", gated.fire(), inConn, dst);
+        return new NewPdu(staged, dst, beats, psnRead, unaRead, dstRetransmitting);
+    }
+
+    /** New PDUs: room check, store write, record commit, tables, send unless held for the connection's go-back. */
+    private Written writer(NewPdu p, Tables tables, Store store, Clock clock) {
+        Reg first = reg("new_first", 1, 1);
+        Expr user = p.staged().tuser();
+        Expr dst = p.conn();
         int bw = beatsWidth(); // free >= beats: any of free's bits above the count's, or the low bits compared
-        Expr enough = pw > bw ? free.bits(pw - 1, bw).orR().or(free.bits(bw - 1, 0).ge(beats))
-                : free.resize(bw).ge(beats);
-        Expr room = wire("new_room", enough.and(recordFree));
+        Reg free = store.free();
+        Expr enough = pw > bw ? free.bits(pw - 1, bw).orR().or(free.bits(bw - 1, 0).ge(p.beats()))
+                : free.resize(bw).ge(p.beats());
+        Expr room = wire("new_room", enough.and(store.recordFree()));
         unused("new_psn_in", SueMeta.PSN.of(user)); // the transport assigns it
-        Stream admitted = staged.haltWhen("new_admitted", first.and(room.not()));
+        Stream admitted = p.staged().haltWhen("new_admitted", first.and(room.not()));
 
         Reg heldPsn = regNoReset("new_psn_held", SueMeta.PSN_WIDTH);
         Reg heldStart = regNoReset("new_start_held", pw - 1);
         Reg heldBack = reg("new_held_back_reg", 1, 0);
-        Expr psn = wire("new_psn", Hw.mux(first, psnRead, heldPsn));
-        Expr start = Hw.mux(first, wp.bits(pw - 2, 0), heldStart);
+        Expr wp = store.wp().bits(pw - 2, 0);
+        Expr psn = wire("new_psn", Hw.mux(first, p.psnRead(), heldPsn));
+        Expr start = Hw.mux(first, wp, heldStart);
         // a first beat offered to the output and not yet taken stays offered (the arbiter holds it): once offered it
         // is sent even if its connection starts a go-back meanwhile (the go-back sends it again, after the older ones)
         Reg offered = reg("new_offered", 1, 0);
-        Expr dstRetransmitting = followRetransmitting("new_conn_retransmitting", gated.fire(), inConn, dst);
-        Expr heldBack1 = wire("new_held_back", Hw.mux(first, dstRetransmitting.and(offered.not()), heldBack));
+        Expr heldBack1 = wire("new_held_back", Hw.mux(first, p.retransmitting().and(offered.not()), heldBack));
         Expr beat = wire("new_beat", admitted.fire());
         Expr starts = wire("new_starts", beat.and(first));
         Expr ends = wire("new_ends", beat.and(admitted.tlast()));
         when(beat, () -> first.set(admitted.tlast()));
         when(starts, () -> {
-            heldPsn.set(psnRead);
-            heldStart.set(wp.bits(pw - 2, 0));
+            heldPsn.set(p.psnRead());
+            heldStart.set(wp);
             heldBack.set(heldBack1);
         });
         // store: every beat, then the record with the last one
-        data.write(beat, wp.bits(pw - 2, 0), admitted.tdata());
-        when(beat, () -> wp.set(wp.add(1)));
-        writerBeat = beat;
-        writerEnds = ends;
-        records.write(ends, rt.bits(pw - 2, 0), record.expr().set("addr", start).set("dst", dst)
-                .set("vc", SueMeta.VC.of(user)).set("len", len).set("psn", psn).build());
-        when(ends, () -> rt.set(rt.add(1)));
+        store.data().write(beat, wp, admitted.tdata());
+        when(beat, () -> store.wp().set(store.wp().add(1)));
+        store.records().write(ends, store.rt().bits(pw - 2, 0), record.expr().set("addr", start).set("dst", dst)
+                .set("vc", SueMeta.VC.of(user)).set("len", SueMeta.LEN.of(user)).set("psn", psn).build());
+        when(ends, () -> store.rt().set(store.rt().add(1)));
         // tables: the next PSN and the send time (the init sweep shares the write port)
-        nextPsnW.set(starts, dst, psnRead.add(1));
-        tSendW.set(starts, dst, now);
+        tables.nextPsn().write(starts, dst, p.psnRead().add(1));
+        tables.tSend().write(starts, dst, clock.now());
         // outstanding = psnRead + 1 - unaRead >= window: the difference d = psnRead - unaRead is at least window - 1
         // and not all ones (d + 1 wraps to 0 there)
-        Expr d = Hw.subCarrySelect(psnRead, unaRead);
-        writerBlock = wire("new_window_full", starts.and(d.ge(config.windowPdus() - 1)).and(d.andR().not()));
-        newDst = dst;
+        Expr d = Hw.subCarrySelect(p.psnRead(), p.unaRead());
+        Expr windowFull = wire("new_window_full", starts.and(d.ge(config.windowPdus() - 1)).and(d.andR().not()));
 
-        fresh = admitted.throwWhen("new_held", heldBack1).with("new_sent", Stream.TUSER, SueMeta.LAYOUT.with(user,
-                "psn", psn));
+        Stream fresh = admitted.throwWhen("new_held", heldBack1).with("new_sent", Stream.TUSER,
+                SueMeta.LAYOUT.with(user, "psn", psn));
         offered.set(fresh.valid().and(fresh.ready().not()));
         Reg midPdu = reg("new_mid_pdu", 1, 0); // a PDU's first beat was taken, its last not yet
         when(beat, () -> midPdu.set(admitted.tlast().not()));
         // a PDU already started (its first beat taken now or before) must be in the records before a go-back ends;
         // one still waiting for room is not: it is decided when it starts
-        writerHoldsFor = c -> beat.or(midPdu).and(dst.eq(c));
-        counter("pdus_sent", starts);
-        counter("pdus_held_for_retransmission", starts.and(heldBack1));
+        Expr inPdu = beat.or(midPdu);
+        statusCounter("pdus_sent", starts, "New PDUs given a PSN and stored, sent at once or held for their"
+                + " connection's go-back.");
+        statusCounter("pdus_held_for_retransmission", starts.and(heldBack1), "New PDUs stored but not sent because"
+                + " their connection was retransmitting (its go-back sends them).");
         unreserve.valid().set(starts.and(heldBack1));
         unreserve.field("vc").set(SueMeta.VC.of(user));
+        return new Written(fresh, beat, ends, dst, inPdu, windowFull);
     }
 
+    // ---- acknowledgements and timeouts ---------------------------------------------------------------------------
+
     /** peer_ack: one event per cycle; read una and next PSN, then decide and write in the next cycle. */
-    private void ackEngine() {
-        Expr evConnIn = conn(peerAck.field("port"), peerAck.field("xpu"));
-        Expr evIn = peerAck.valid().and(initBusy.not());
-        Expr unaRead = una.readSync("ack_una", evConnIn, evIn);
-        Expr nextRead = nextPsn.readSync("ack_next_psn", evConnIn, evIn);
+    private AckEvent ackEngine(Init init, Tables tables, Clock clock, Retransmitting retransmitting) {
+        Expr evConnIn = conn("ack_conn_in", peerAck.field("port"), peerAck.field("xpu"));
+        Expr evIn = peerAck.valid().and(init.busy().not());
+        Expr unaRead = tables.una().mem().readSync("ack_una", evConnIn, evIn);
+        Expr nextRead = tables.nextPsn().mem().readSync("ack_next_psn", evConnIn, evIn);
         Reg ev = reg("ack_ev_valid", 1, 0);
         Reg evConn = regNoReset("ack_ev_conn", cw);
-        Reg evOp = regNoReset("ack_ev_op", 2);
+        Reg evOp = regNoReset("ack_ev_op", SueMeta.OP.width());
         Reg evRpsn = regNoReset("ack_ev_rpsn", SueMeta.PSN_WIDTH);
         Reg evRpsnP1 = regNoReset("ack_ev_rpsn_p1", SueMeta.PSN_WIDTH); // rpsn + 1 formed as the event enters
         ev.set(evIn);
@@ -310,108 +422,109 @@ public final class TransportTx extends Component {
         // acked - una <= next - una, and acked - una != 0, as compares without the subtractions
         Expr inWindow = wire("ack_in_window", Hw.inCircularRange(acked, unaRead, nextRead));
         Expr moves = wire("ack_moves", isAck.or(isNack).and(inWindow).and(acked.ne(unaRead)));
-        Expr busy = followRetransmitting("ack_ev_retransmitting", evIn, evConnIn, evConn);
+        Expr busy = retransmitting.follow("ack_ev_retransmitting", evIn, evConnIn, evConn);
         Expr resend = wire("ack_resend", isNack.and(inWindow).and(acked.ne(nextRead)).and(busy.not()));
-        nackInWindow = isNack.and(inWindow);
-        nackQueued = nackInWindow.and(busy);
-        ackEvConn = evConn;
-        ackEvAcked = acked;
-        unaW.set(moves, evConn, acked);
-        tAckW.set(moves, evConn, now);
-        ackRequestPush = resend;
-        ackRequestPayload = request.expr().set("conn", evConn).set("from", acked).build();
-        ackUnblock = wire("ack_window_open", isAck.or(isNack).and(inWindow)
+        Expr nackInWindow = isNack.and(inWindow);
+        tables.una().write(moves, evConn, acked);
+        tables.tAck().write(moves, evConn, clock.now());
+        Expr unblock = wire("ack_window_open", isAck.or(isNack).and(inWindow)
                 .and(Hw.subCarrySelect(nextRead, acked).lt(config.windowPdus())));
-        ackUnblockConn = evConn;
-        counter("acks_received", isAck);
-        counter("nacks_received", isNack);
-        counter("acks_ignored", isAck.or(isNack).and(inWindow.not()));
+        statusCounter("acks_received", isAck, "ACKs received on peer_ack (in the window or not).");
+        statusCounter("nacks_received", isNack, "NACKs received on peer_ack (in the window or not).");
+        statusCounter("acks_ignored", isAck.or(isNack).and(inWindow.not()), "ACKs and NACKs outside the window"
+                + " (already acknowledged, or beyond the PSNs sent), ignored.");
+        return new AckEvent(evConn, acked, nackInWindow, nackInWindow.and(busy), new Request(resend, evConn, acked),
+                unblock);
     }
 
     /** One connection per cycle: timeout and window bit. */
-    private void scanner() {
+    private Scan scanner(Init init, Tables tables, Clock clock, Retransmitting retransmitting, Request ackRequest) {
         Reg idx = reg("scan_idx", cw, 0);
         Reg prev = regNoReset("scan_prev", cw);
         Reg valid = reg("scan_valid", 1, 0);
-        Expr go = initBusy.not();
-        Expr next = nextPsn.readSync("scan_next_psn", idx, go);
-        Expr oldest = una.readSync("scan_una", idx, go);
-        Expr sent = tSend.readSync("scan_t_send", idx, go);
-        Expr ackd = tAck.readSync("scan_t_ack", idx, go);
-        Expr resent = tRetx.readSync("scan_t_retx", idx, go);
+        Expr go = init.busy().not();
+        Expr next = tables.nextPsn().mem().readSync("scan_next_psn", idx, go);
+        Expr oldest = tables.una().mem().readSync("scan_una", idx, go);
+        Expr sent = tables.tSend().mem().readSync("scan_t_send", idx, go);
+        Expr ackd = tables.tAck().mem().readSync("scan_t_ack", idx, go);
+        Expr resent = tables.tRetx().mem().readSync("scan_t_retx", idx, go);
         valid.set(go);
         when(go, () -> prev.set(idx));
         Expr outstanding = wire("scan_outstanding", Hw.subCarrySelect(next, oldest));
-        Expr quiet = wire("scan_quiet", old(sent).and(old(ackd)).and(old(resent)));
+        Expr quiet = wire("scan_quiet", old(clock, sent).and(old(clock, ackd)).and(old(clock, resent)));
         Expr timeout = wire("scan_timeout", valid.and(next.ne(oldest)).and(quiet)
-                .and(followRetransmitting("scan_prev_retransmitting", go, idx, prev).not()));
-        Expr deferred = timeout.and(ackRequestPush); // one request per cycle: the ACK engine's goes first, this one again
+                .and(retransmitting.follow("scan_prev_retransmitting", go, idx, prev).not()));
+        // one request per cycle: the ACK engine's goes first, this one again
+        Expr deferred = timeout.and(ackRequest.push());
         when(go, () -> idx.set(Hw.mux(deferred, prev, idx.add(1))));
-        scanRequestPush = wire("scan_resend", timeout.and(deferred.not()));
-        scanRequestPayload = request.expr().set("conn", prev).set("from", oldest).build();
-        scanWindowFull = outstanding.ge(config.windowPdus());
-        scanConn = prev;
-        scanValid = valid;
-        counter("timeouts", scanRequestPush);
+        Expr push = wire("scan_resend", timeout.and(deferred.not()));
+        statusCounter("timeouts", push, "Go-backs queued by the retransmit timeout (no new PDU, retransmission or"
+                + " advancing ACK on a connection for rtoCycles).");
+        return new Scan(valid, prev, outstanding.ge(config.windowPdus()), new Request(push, prev, oldest));
     }
 
     /** A timestamp older than the timeout: now - t > rtoCycles, i.e. t is not in [now - rtoCycles, now]. */
-    private Expr old(Expr t) {
-        return Hw.inCircularRange(t, rtoAgo, now).not();
+    private static Expr old(Clock clock, Expr t) {
+        return Hw.inCircularRange(t, clock.rtoAgo(), clock.now()).not();
+    }
+
+    // ---- retransmission ----------------------------------------------------------------------------------------
+
+    /** The queued go-backs, one per connection at most: the ACK engine's first in a cycle with both. */
+    private Stream retransmitQueue(Request ack, Request scan) {
+        Stream push = Stream.of(this, "retx_push", ack.push().or(scan.push()), request,
+                Hw.mux(ack.push(), requestWord(ack), requestWord(scan)));
+        unused("retx_never_full", push.ready()); // a connection is queued at most once (retransmitting bit)
+        return push.queue("retx_requests", config.connections());
+    }
+
+    private Expr requestWord(Request r) {
+        return request.expr().set("conn", r.conn()).set("from", r.from()).build();
     }
 
     /** Retransmission: one request at a time; walk the records from the oldest, send the connection's from n on. */
-    private void retransmission() {
-        Stream push = Stream.of(this, "retx_push", ackRequestPush.or(scanRequestPush), request,
-                Hw.mux(ackRequestPush, ackRequestPayload, scanRequestPayload));
-        Stream requests = push.queue("retx_requests", config.connections());
-        unused("retx_never_full", push.ready()); // a connection is queued at most once (retransmitting bit)
-        Reg state = reg("walk_state", 2, IDLE);
+    private Walk walk(Init init, Stream requests, Tables tables, Store store, Clock clock, AckEvent ack,
+                      Written written) {
+        State<WalkState> state = state("walk_state", WalkState.IDLE);
         Reg wConn = regNoReset("walk_conn", cw);
         Reg wFrom = regNoReset("walk_from", SueMeta.PSN_WIDTH);
         Reg wIdx = regNoReset("walk_idx", pw);
         Reg sendAddr = regNoReset("walk_addr", pw - 1);
         Reg remaining = reg("walk_beats", SueMeta.LEN_WIDTH, 0);
         Reg meta = regNoReset("walk_record", record.width());
-        requests.ready().set(state.eq(IDLE).and(initBusy.not()));
-        walkStarting = wire("walk_starting", requests.fire());
-        walkConn = wConn;
-        walking = state.ne(IDLE);
-        walkIdx = wIdx;
-        // a NACK for the connection being walked (one of its resent PDUs was lost again): the walk starts again from
-        // the NACK's PSN at its next record boundary, instead of sending what the receiver will drop
-        Reg restartPending = reg("walk_restart_pending", 1, 0);
-        Reg restartFrom = regNoReset("walk_restart_from", SueMeta.PSN_WIDTH);
-        Expr nackWalked = wire("walk_nacked", nackInWindow.and(walking).and(ackEvConn.eq(wConn)));
-        walkRestarting = wire("walk_restart", state.eq(READ).and(restartPending));
-        Expr atEnd = wire("walk_at_end", state.eq(READ).and(restartPending.not()).and(wIdx.eq(rt)));
-        walkDone = wire("walk_done", atEnd.and(writerHoldsFor.apply(wConn).not()).and(nackWalked.not()));
-        Expr readRecord = state.eq(READ).and(restartPending.not()).and(atEnd.not());
-        Expr rec = records.readSync("walk_record_word", wIdx.bits(pw - 2, 0), readRecord);
-        Expr recDst = record.get(rec, "dst");
-        Expr recPsn = record.get(rec, "psn");
-        Expr match = wire("walk_match", state.eq(CHECK).and(recDst.eq(wConn))
-                .and(Hw.atOrAfter(recPsn, wFrom))); // recPsn - wFrom < 2^15
-        Stream.RamRead beats = Stream.fromRam("retx_data", data, sendAddr,
-                state.eq(SEND).and(remaining.ne(0)), Layout.plain("word", config.busWidth()));
+        requests.ready().set(state.is(WalkState.IDLE).and(init.busy().not()));
+        Expr starting = wire("walk_starting", requests.fire());
+        // state != IDLE, not !is(IDLE): with a compare other than == Yosys keeps the state's binary code instead of
+        // recoding it one-hot (two flip-flops more)
+        Expr walking = state.reg().ne(state.code(WalkState.IDLE));
+        Restart restart = restart(state, walking, wConn, ack);
+        Expr reading = state.is(WalkState.READ).and(restart.pending().not());
+        Expr atEnd = wire("walk_at_end", reading.and(wIdx.eq(store.rt())));
+        Expr done = wire("walk_done", atEnd.and(written.holds(wConn).not()).and(restart.nacked().not()));
+        Expr readRecord = reading.and(atEnd.not());
+        Expr rec = store.records().readSync("walk_record_word", wIdx.bits(pw - 2, 0), readRecord);
+        Expr match = wire("walk_match", state.is(WalkState.CHECK).and(record.get(rec, "dst").eq(wConn))
+                .and(Hw.atOrAfter(record.get(rec, "psn"), wFrom))); // recPsn - wFrom < 2^15
+        Stream.RamRead beats = Stream.fromRam("retx_data", store.data(), sendAddr,
+                state.is(WalkState.SEND).and(remaining.ne(0)), Layout.plain("word", config.busWidth()));
         Expr lastLoad = wire("walk_last_load", beats.load().and(remaining.eq(1)));
         when(requests.fire(), () -> {
             wConn.set(requests.field("conn"));
             wFrom.set(requests.field("from"));
-            wIdx.set(rh);
-            state.set(READ);
+            wIdx.set(store.rh());
+            state.set(WalkState.READ);
         });
-        when(walkDone, () -> state.set(IDLE));
-        when(readRecord, () -> state.set(CHECK));
-        when(state.eq(CHECK), () -> {
+        when(done, () -> state.set(WalkState.IDLE));
+        when(readRecord, () -> state.set(WalkState.CHECK));
+        when(state.is(WalkState.CHECK), () -> {
             when(match, () -> {
                 sendAddr.set(record.get(rec, "addr"));
                 remaining.set(beatsOf(record.get(rec, "len")));
                 meta.set(rec);
-                state.set(SEND);
+                state.set(WalkState.SEND);
             }).otherwise(() -> {
                 wIdx.set(wIdx.add(1));
-                state.set(READ);
+                state.set(WalkState.READ);
             });
         });
         when(beats.load(), () -> {
@@ -420,135 +533,128 @@ public final class TransportTx extends Component {
         });
         when(lastLoad, () -> {
             wIdx.set(wIdx.add(1));
-            state.set(READ);
+            state.set(WalkState.READ);
         });
-        when(walkRestarting, () -> {
-            wFrom.set(restartFrom);
-            wIdx.set(rh);
-            restartPending.set(0);
+        when(restart.restarting(), () -> {
+            wFrom.set(restart.from());
+            wIdx.set(store.rh());
         });
-        when(nackWalked, () -> {
-            restartPending.set(1);
-            restartFrom.set(ackEvAcked);
+        statusCounter("go_back_restarts", restart.nacked(), "Go-backs started again from a NACK's PSN for the"
+                + " connection being walked.");
+        statusCounter("nacks_ignored", ack.nackQueued().and(restart.nacked().not()), "NACKs in the window for a"
+                + " connection already queued for a go-back, which covers them.");
+        tables.tRetx().write(done.or(match), wConn, clock.now());
+        statusCounter("retransmitted_pdus", match, "PDUs sent again by a go-back.");
+        return new Walk(walking, wConn, wIdx, starting, restart.restarting(), done,
+                new Sending(beats, remaining, meta));
+    }
+
+    /**
+     * A NACK for the connection being walked (one of its resent PDUs was lost again): the walk starts again from the
+     * NACK's PSN at its next record boundary, instead of sending what the receiver will drop.
+     */
+    private Restart restart(State<WalkState> state, Expr walking, Expr walkConn, AckEvent ack) {
+        Reg pending = reg("walk_restart_pending", 1, 0);
+        Reg from = regNoReset("walk_restart_from", SueMeta.PSN_WIDTH);
+        Expr nacked = wire("walk_nacked", ack.nackInWindow().and(walking).and(ack.conn().eq(walkConn)));
+        Expr restarting = wire("walk_restart", state.is(WalkState.READ).and(pending));
+        when(restarting, () -> pending.set(0));
+        when(nacked, () -> {
+            pending.set(1);
+            from.set(ack.acked());
         });
-        counter("go_back_restarts", nackWalked);
-        counter("nacks_ignored", nackQueued.and(nackWalked.not()));
-        tRetxW.set(walkDone.or(match), wConn, now);
+        return new Restart(nacked, pending, restarting, from);
+    }
+
+    /** The resent beats with their tuser and keep, from the record being sent. */
+    private Stream resend(Sending s) {
         // the beat's side fields travel with the data register; its keep is formed as it loads, not after the
         // register in the output arbiter's cycle
         Reg sideLast = regNoReset("retx_side_last", 1);
         Reg sideRecord = regNoReset("retx_side_record", record.width());
         Reg keep = regNoReset("retx_side_keep", config.beatBytes());
-        when(beats.load(), () -> {
-            sideLast.set(remaining.eq(1));
-            sideRecord.set(meta);
-            keep.set(Hw.mux(remaining.eq(1), Keep.below(lastBeatBytes(record.get(meta, "len")), config.beatBytes()),
-                    Hw.ones(config.beatBytes())));
+        when(s.beats().load(), () -> {
+            sideLast.set(s.remaining().eq(1));
+            sideRecord.set(s.record());
+            keep.set(Hw.mux(s.remaining().eq(1), Keep.below(lastBeatBytes(record.get(s.record(), "len")),
+                    config.beatBytes()), Hw.ones(config.beatBytes())));
         });
-        Expr sLen = record.get(sideRecord, "len");
         unused("retx_side_addr", record.get(sideRecord, "addr"));
         Expr sConn = record.get(sideRecord, "dst");
         Expr user = SueMeta.LAYOUT.expr()
                 .set(SueMeta.DST_XPU, ConnectionIndex.xpu(config, sConn, SueMeta.XPU_WIDTH))
                 .set(SueMeta.PORT, ConnectionIndex.port(config, sConn, SueMeta.PORT.width()))
                 .set(SueMeta.VC, record.get(sideRecord, "vc")).set(SueMeta.PSN, record.get(sideRecord, "psn"))
-                .set(SueMeta.LEN, sLen).build();
-        retransmitted = beats.out().map("retx_pdu", out.layout(), Hw.cat(user, sideLast, keep, beats.out().field("word")));
-        counter("retransmitted_pdus", match);
+                .set(SueMeta.LEN, record.get(sideRecord, "len")).build();
+        Stream beats = s.beats().out();
+        return beats.map("retx_pdu", out.layout(), Hw.cat(user, sideLast, keep, beats.field("word")));
     }
 
-    private static final int IDLE = 0;
-    private static final int READ = 1;
-    private static final int CHECK = 2;
-    private static final int SEND = 3;
-
     /** Frees the oldest record once its connection's una passed it; never the record being retransmitted. */
-    private void reclaimer() {
+    private void reclaimer(Tables tables, Store store, Written written, Walk walk) {
         Reg rdPtr = reg("reclaim_rd", pw, 0);
-        Stream.RamRead recs = Stream.fromRam("reclaim_record", records, rdPtr.bits(pw - 2, 0), rdPtr.ne(rt), record);
+        Stream.RamRead recs = Stream.fromRam("reclaim_record", store.records(), rdPtr.bits(pw - 2, 0),
+                rdPtr.ne(store.rt()), record);
         when(recs.load(), () -> rdPtr.set(rdPtr.add(1)));
         Stream head = recs.out().stage("reclaim_head");
         Reg headBeats = regNoReset("reclaim_head_beats", beatsWidth()); // the head record's beats, formed as it loads
         when(recs.out().fire(), () -> headBeats.set(beatsOf(recs.out().field("len")).resize(beatsWidth())));
         // una of the record in the head register: the incoming record's when one loads, else the held one's
         Expr loading = recs.out().fire();
-        Expr unaRead = una.readSync("reclaim_una", loading, recs.out().field("dst"), head.field("dst"), Hw.bool(true));
+        Expr unaRead = tables.una().mem().readSync("reclaim_una", loading, recs.out().field("dst"),
+                head.field("dst"), Hw.bool(true));
         Reg headPsnP1 = regNoReset("reclaim_head_psn_p1", SueMeta.PSN_WIDTH); // the head record's psn + 1
         when(loading, () -> headPsnP1.set(recs.out().field("psn").add(1)));
         Expr acked = Hw.atOrAfter(unaRead, headPsnP1); // una - psn - 1 < 2^15
-        Expr guarded = walking.and(walkIdx.eq(rh)).or(walkStarting).or(walkRestarting);
+        Expr guarded = walk.active().and(walk.idx().eq(store.rh())).or(walk.starting()).or(walk.restarting());
         head.ready().set(acked.and(guarded.not()));
+        Reg rt = store.rt();
+        Reg rh = store.rh();
         when(head.fire(), () -> rh.set(rh.add(1)));
         // the pointers after this cycle's steps differ in the wrap bit only when the records are full
         Expr freed = head.fire();
-        recordFree.set(Hw.mux(writerEnds.and(freed.not()), rt.add(1).xor(rh).ne(config.storeBeats()),
-                Hw.mux(freed.and(writerEnds.not()), rt.xor(rh.add(1)).ne(config.storeBeats()),
+        Expr ends = written.ends();
+        store.recordFree().set(Hw.mux(ends.and(freed.not()), rt.add(1).xor(rh).ne(config.storeBeats()),
+                Hw.mux(freed.and(ends.not()), rt.xor(rh.add(1)).ne(config.storeBeats()),
                         rt.xor(rh).ne(config.storeBeats()))));
         // the free beats after the writer's beat and this release: both sums are formed beside the handshakes
+        Reg free = store.free();
         Expr released = free.add(headBeats.resize(pw));
-        free.set(Hw.mux(head.fire(), Hw.mux(writerBeat, released.sub(1), released),
-                Hw.mux(writerBeat, free.sub(1), free)));
+        free.set(Hw.mux(head.fire(), Hw.mux(written.beat(), released.sub(1), released),
+                Hw.mux(written.beat(), free.sub(1), free)));
         unused("reclaim_addr", head.field("addr"), head.field("vc"), head.field("len"), head.field("psn"));
     }
 
+    // ---- ACK-only PDUs, eligibility, output ------------------------------------------------------------------
+
     /** ack_request: one beat holding the byte 0x00 (an empty command list), len 1, PSN 0, VC 0. */
-    private void ackOnlyPdus() {
+    private Stream ackOnlyPdus() {
         Expr user = SueMeta.LAYOUT.expr().set(SueMeta.DST_XPU, ackRequest.field("xpu"))
-                .set(SueMeta.PORT, ackRequest.field("port")).set(SueMeta.LEN,
-                Hw.lit(SueMeta.LEN_WIDTH, 1)).build();
-        ackOnly = ackRequest.map("ack_only", out.layout(), Hw.cat(user, Hw.bool(true),
-                Hw.lit(config.beatBytes(), 1), Hw.zeros(config.busWidth())));
-        counter("ack_only_sent", ackRequest.fire());
+                .set(SueMeta.PORT, ackRequest.field("port"))
+                .set(SueMeta.LEN, Hw.lit(SueMeta.LEN_WIDTH, AckLinks.ACK_ONLY_LEN)).build();
+        Expr keepFirstByte = Hw.lit(config.beatBytes(), 1);
+        Stream ackOnly = ackRequest.map("ack_only", out.layout(), Hw.cat(user, Hw.bool(true), keepFirstByte,
+                Hw.zeros(config.busWidth())));
+        statusCounter("ack_only_sent", ackRequest.fire(), "ACK-only PDUs sent, one per ack_request.");
+        return ackOnly;
     }
 
     /** dst_ready: neither retransmitting nor at the window; the writer closes, the ACK engine reopens, the scanner refreshes. */
-    private void eligibility() {
+    private void eligibility(Init init, Retransmitting retransmitting, Written written, AckEvent ack, Scan scan,
+                             Walk walk) {
         int d = config.connections();
-        Expr scanBit = onehot(scanConn, d);
-        Expr afterScan = Hw.mux(scanValid, Hw.mux(scanWindowFull, blocked.or(scanBit), blocked.and(scanBit.not())),
-                blocked);
-        Expr afterAck = Hw.mux(ackUnblock, afterScan.and(onehot(ackUnblockConn, d).not()), afterScan);
-        blocked.set(Hw.mux(writerBlock, afterAck.or(onehot(newDst, d)), afterAck));
-        Expr setRetx = Hw.mux(ackRequestPush, onehot(ackRequestConn(), d), Hw.zeros(d))
-                .or(Hw.mux(scanRequestPush, onehot(scanConn, d), Hw.zeros(d)));
-        Expr clearRetx = Hw.mux(walkDone, onehot(walkConn, d), Hw.zeros(d));
-        retransmitting.set(retransmitting.or(setRetx).and(clearRetx.not()));
-        for (Follower f : followers) {
-            f.copy().set(Hw.mux(f.load(), nextRetransmitting(retransmitting.shr(f.loadIdx()).bit(0), f.loadIdx()),
-                    nextRetransmitting(f.copy(), f.i())));
-        }
-        dstReady.set(blocked.or(retransmitting).not().and(Hw.mux(initBusy, Hw.zeros(d), Hw.ones(d))));
-    }
-
-    /** Bit {@code j} of retransmitting in the next cycle, given its value now: the sets, then the walk's clear. */
-    private Expr nextRetransmitting(Expr now, Expr j) {
-        Expr set = ackRequestPush.and(ackRequestConn().eq(j)).or(scanRequestPush.and(scanConn.eq(j)));
-        if (config.connections() != 1 << cw) { // a one-hot set past the last row sets nothing
-            set = set.and(j.lt(config.connections()));
-        }
-        return now.or(set).and(walkDone.and(walkConn.eq(j)).not());
-    }
-
-    /**
-     * A register equal to {@code retransmitting[i]} in every cycle, where {@code i} changes only to {@code loadIdx}
-     * when {@code load} (as TransportRx's flags are followed): the bit without a multiplexer over all connections
-     * after {@code i}.
-     */
-    private Expr followRetransmitting(String name, Expr load, Expr loadIdx, Expr i) {
-        Reg copy = reg(name, 1, 0);
-        followers.add(new Follower(copy, load, loadIdx, i));
-        return copy;
-    }
-
-    private record Follower(Reg copy, Expr load, Expr loadIdx, Expr i) {
-    }
-
-    private Expr ackRequestConn() {
-        return request.get(ackRequestPayload, "conn");
+        Reg blocked = reg("blocked", d, 0);
+        Expr scanBit = onehot(scan.conn(), d);
+        Expr afterScan = Hw.mux(scan.valid(), Hw.mux(scan.windowFull(), blocked.or(scanBit),
+                blocked.and(scanBit.not())), blocked);
+        Expr afterAck = Hw.mux(ack.unblock(), afterScan.and(onehot(ack.conn(), d).not()), afterScan);
+        blocked.set(Hw.mux(written.windowFull(), afterAck.or(onehot(written.conn(), d)), afterAck));
+        retransmitting.update(ack.request(), scan.request(), walk);
+        dstReady.set(blocked.or(retransmitting.bits).not().and(Hw.mux(init.busy(), Hw.zeros(d), Hw.ones(d))));
     }
 
     /** Packet round robin; op/rpsn asked of the receive side at each first beat, filled in one cycle later. */
-    private void output() {
+    private void output(Stream retransmitted, Stream fresh, Stream ackOnly) {
         // new PDUs were picked under the link's vc_ready; retransmissions and ACK-only PDUs decide here
         List<Stream> started = linkStarts(List.of(retransmitted, ackOnly), List.of("retx", "ack_only"));
         Arbiter.Arbitration arb = Arbiter.roundRobinPackets("tx_arb", List.of(started.get(0), fresh, started.get(1)));
@@ -559,7 +665,7 @@ public final class TransportTx extends Component {
         ackQuery.field("port").set(SueMeta.PORT.of(chosen.tuser()));
         ackQuery.field("xpu").set(SueMeta.DST_XPU.of(chosen.tuser()));
         Stream staged = chosen.stage("tx_out");
-        Reg op = regNoReset("tx_op", 2);
+        Reg op = regNoReset("tx_op", SueMeta.OP.width());
         Reg rpsn = regNoReset("tx_rpsn", SueMeta.PSN_WIDTH);
         when(ackReply.valid(), () -> {
             op.set(ackReply.field("op"));
@@ -581,8 +687,9 @@ public final class TransportTx extends Component {
         charge.valid().set(out.fire().and(outFirst));
         charge.field("vc").set(SueMeta.VC.of(out.tuser()));
         charge.field("len").set(SueMeta.LEN.of(out.tuser()));
-        Expr dataPdu = out.tdata().bits(7, 0).ne(0); // ACK-only PDUs start with the byte 0x00 (section 6.3)
-        counter("acks_piggybacked", out.fire().and(outFirst).and(dataPdu).and(opNow.ne(0)));
+        Expr dataPdu = AckLinks.ackOnly(out.tdata()).not();
+        statusCounter("acks_piggybacked", out.fire().and(outFirst).and(dataPdu).and(opNow.ne(0)), "Data PDUs sent"
+                + " carrying an ACK or a NACK (op not 0) in their RH.");
         unused("tx_arb_chosen", arb.chosen());
     }
 
@@ -620,40 +727,29 @@ public final class TransportTx extends Component {
         return gated;
     }
 
-    private void status() {
-        out("store_used_beats", pw).set(Hw.lit(pw, config.storeBeats()).sub(free));
-        out("store_records", pw).set(rt.sub(rh));
-        out("retransmitting_any", 1).set(retransmitting.orR());
-    }
 
-    /** The one write port of a per-connection table; during the init sweep it writes zero at the sweep's row. */
-    private record TableWrite(Wire enable, Wire address, Wire data, Reg initBusy, Reg initIdx) {
-        void set(Expr en, Expr addr, Expr value) {
-            enable.set(initBusy.or(en));
-            address.set(Hw.mux(initBusy, initIdx, addr));
-            data.set(Hw.mux(initBusy, Hw.zeros(data.width()), value));
-        }
-    }
-
-    private TableWrite writePort(Mem m) {
-        Wire en = wire(m.name() + "_we", 1);
-        Wire addr = wire(m.name() + "_wa", m.addressWidth());
-        Wire value = wire(m.name() + "_wd", m.width());
-        m.write(en, addr, value);
-        return new TableWrite(en, addr, value, initBusy, initIdx);
+    private void status(Store store, Retransmitting retransmitting) {
+        status("store_used_beats", Status.Kind.LEVEL, Hw.lit(pw, config.storeBeats()).sub(store.free()), "Bus beats"
+                + " of the retransmit store holding PDUs not yet acknowledged.");
+        status("store_records", Status.Kind.LEVEL, store.rt().sub(store.rh()), "PDU records in the retransmit store:"
+                + " PDUs sent and not yet acknowledged.");
+        status("retransmitting_any", Status.Kind.STATE, retransmitting.bits.orR(), "High while any connection is"
+                + " queued for or in a go-back.");
     }
 
     // ---- helpers ----------------------------------------------------------------------------------------------
 
-    /** {port, XPU} as a table row (the ids' low bits; the packing buffer and the receive side never exceed them). */
-    private Expr conn(Expr port, Expr xpu) {
+    /**
+     * {port, XPU} as a table row (the ids' low bits; the packing buffer and the receive side never exceed them); the
+     * bits it leaves out are {@code <name>_spare}.
+     */
+    private Expr conn(String name, Expr port, Expr xpu) {
         ConnectionIndex c = ConnectionIndex.of(config, port, xpu);
         if (!c.spare().isEmpty()) {
-            unused("conn_spare_" + unusedSpare++, c.spare().toArray(Expr[]::new));
+            unused(name + "_spare", c.spare().toArray(Expr[]::new));
         }
         return c.row();
     }
-
 
     private Expr beatsOf(Expr len) {
         int shift = Integer.numberOfTrailingZeros(config.beatBytes());

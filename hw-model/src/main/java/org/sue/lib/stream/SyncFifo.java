@@ -1,9 +1,7 @@
 package org.sue.lib.stream;
 
-import java.util.List;
 import org.sue.core.Tag;
 import org.sue.core.Component;
-import org.sue.core.Expr;
 import org.sue.core.Hw;
 import org.sue.core.Layout;
 import org.sue.core.Mem;
@@ -14,7 +12,8 @@ import org.sue.core.Reg;
 /**
  * Synchronous first-word-fall-through FIFO on a block-RAM-style memory (synchronous read), one push and one pop per
  * cycle. The memory's read register is the output stage, so {@code pop_data} comes straight from a flop. A word
- * pushed into an empty FIFO shows on the output two cycles later.
+ * pushed into an empty FIFO shows on the output two cycles later. Its control is a {@link FifoControl}, which FIFOs
+ * that keep their words elsewhere share.
  *
  * <p>Credit use: the sender starts with {@code depth} credits, spends one per push, and gets one back for every
  * {@code credit_return} pulse (one cycle after each pop). A push while full violates that protocol: the word is
@@ -63,44 +62,19 @@ public final class SyncFifo extends Component {
         overflow = config.statusPorts() ? out("overflow", 1) : null;
 
         Mem ram = mem("ram", depth, w, ReadUnderWrite.READ_FIRST);
-        int aw = ram.addressWidth();
-        Reg wrPtr = reg("wr_ptr", aw, 0);
-        Reg rdPtr = reg("rd_ptr", aw, 0);
-        Reg ramCount = reg("ram_count", levelWidth, 0);
-        Reg occupancy = reg("occupancy", levelWidth, 0);
-
-        Expr full = wire("full", occupancy.eq(depth));
-        Expr write = wire("write", push.valid().and(full.not()));
-        ram.write(write, wrPtr, push.data());
-        // the memory's read register is the output stage, refilled whenever it is empty or being emptied
-        Stream.RamRead out = Stream.fromRam("out", ram, rdPtr, ramCount.ne(0), word);
-        out.out().into(pop);
-        Expr read = pop.fire();
-
-        when(write, () -> wrPtr.set(next(wrPtr, depth)));
-        when(out.load(), () -> rdPtr.set(next(rdPtr, depth)));
-        // the pop's ready is often the end of a long path: a multiplexer after it, not an adder (Hw.upDown)
-        ramCount.set(Hw.upDown(ramCount, List.of(write), List.of(out.load())));
-        occupancy.set(Hw.upDown(occupancy, List.of(write), List.of(read)));
-
-        push.ready().set(full.not());
+        FifoControl fifo = FifoControl.of("", depth, push);
+        ram.write(fifo.write(), fifo.wrPtr(), push.data());
+        // the memory's read register is the output register
+        fifo.output("out", word, ram.readSync("out_word", fifo.rdPtr(), fifo.load())).into(pop);
         if (config.statusPorts()) {
             Reg creditPulse = reg("credit_pulse", 1, 0);
             Reg overflowFlag = reg("overflow_flag", 1, 0);
-            creditPulse.set(read);
-            when(push.valid().and(full), () -> overflowFlag.set(1));
-            level.set(occupancy);
+            creditPulse.set(pop.fire());
+            when(push.valid().and(fifo.full()), () -> overflowFlag.set(1));
+            level.set(fifo.occupancy());
             creditReturn.set(creditPulse);
             overflow.set(overflowFlag);
         }
-    }
-
-    /** ptr + 1, wrapping at depth (depth need not be a power of two). */
-    private static Expr next(Reg ptr, int depth) {
-        if (Integer.bitCount(depth) == 1) {
-            return ptr.add(1);
-        }
-        return Hw.mux(ptr.eq(depth - 1), ptr.lit(0), ptr.add(1));
     }
 
     public Config config() {

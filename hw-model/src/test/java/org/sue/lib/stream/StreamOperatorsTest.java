@@ -12,10 +12,12 @@ import org.junit.jupiter.api.Test;
 import org.sue.core.Component;
 import org.sue.core.Design;
 import org.sue.core.Expr;
+import org.sue.core.Hw;
 import org.sue.core.HdlException;
 import org.sue.core.Layout;
 import org.sue.core.Port;
 import org.sue.sim.StreamProtocolChecker;
+import org.sue.core.Reg;
 import org.sue.sim.Simulator;
 
 /**
@@ -413,6 +415,78 @@ class StreamOperatorsTest {
         }
     }
 
+    /** in -> a FIFO of {@code depth} words in registers under {@link FifoControl} -> out. */
+    static final class RegisterFifo extends Component {
+        RegisterFifo(int depth) {
+            Stream in = Stream.slave(this, "in", WORD);
+            Stream out = Stream.master(this, "out", WORD);
+            FifoControl fifo = FifoControl.of("q", depth, in);
+            List<Expr> words = new ArrayList<>();
+            for (int k = 0; k < depth; k++) {
+                Reg word = regNoReset("q_word_" + k, WORD.width());
+                when(fifo.write().and(fifo.wrPtr().eq(k)), () -> word.set(in.payload()));
+                words.add(word);
+            }
+            Reg head = regNoReset("q_head", WORD.width());
+            when(fifo.load(), () -> head.set(Hw.select(words, fifo.rdPtr())));
+            fifo.output("head", WORD, head).into(out);
+        }
+    }
+
+    @Test
+    void fifoControlOverRegistersHasTheCyclesOfASyncFifo() {
+        for (int depth : new int[] {3, 4}) {
+            Simulator regs = Simulator.compile(Design.elaborate(new RegisterFifo(depth)));
+            Simulator fifo = sim((s, c) -> s.queue(depth));
+            for (int[] rates : new int[][] {{100, 100}, {70, 30}, {30, 70}, {100, 0}}) {
+                Random rnd = new Random(depth * 100 + rates[0] + rates[1]);
+                regs.reset();
+                fifo.reset();
+                long next = 0;
+                List<Long> taken = new ArrayList<>();
+                List<Long> delivered = new ArrayList<>();
+                int firstOut = -1;
+                boolean valid = false;
+                for (int c = 0; c < 2000; c++) {
+                    valid = valid || rnd.nextInt(100) < rates[0]; // an offered word stays offered until taken
+                    boolean ready = rnd.nextInt(100) < rates[1];
+                    for (Simulator sim : List.of(regs, fifo)) {
+                        sim.poke("in_valid", valid ? 1 : 0);
+                        sim.poke("in_value", next & 0xfff);
+                        sim.poke("out_ready", ready ? 1 : 0);
+                    }
+                    String at = "depth " + depth + ", rates " + rates[0] + "/" + rates[1] + ", cycle " + c;
+                    assertEquals(fifo.peek("in_ready"), regs.peek("in_ready"), "in_ready, " + at);
+                    assertEquals(fifo.peek("out_valid"), regs.peek("out_valid"), "out_valid, " + at);
+                    if (regs.peek("out_valid") == 1) {
+                        assertEquals(fifo.peek("out_value"), regs.peek("out_value"), "out_value, " + at);
+                        firstOut = firstOut < 0 ? c : firstOut;
+                        if (ready) {
+                            delivered.add(regs.peek("out_value"));
+                        }
+                    }
+                    if (valid && regs.peek("in_ready") == 1) {
+                        taken.add(next & 0xfff);
+                        next++;
+                        valid = false;
+                    }
+                    regs.step();
+                    fifo.step();
+                }
+                assertPrefix(taken, delivered, depth);
+                if (rates[0] == 100) {
+                    assertEquals(2, firstOut, "a word pushed into the empty FIFO shows two cycles later");
+                }
+                if (rates[1] == 100) {
+                    assertTrue(delivered.size() >= 2000 - 2, "one word per cycle: " + delivered.size());
+                }
+                if (rates[1] == 0) {
+                    assertEquals(depth, taken.size(), "full at " + depth + " words");
+                }
+            }
+        }
+    }
+
     @Test
     void misuseNamesTheProblemAndTheLine() {
         HdlException fields = assertThrows(HdlException.class, () -> Design.elaborate(new Component() {
@@ -428,5 +502,12 @@ class StreamOperatorsTest {
         }));
         assertTrue(select.getMessage().contains("demux 'split' to 2 outputs needs at least 2 outputs and a select of 1"
                 + " bits, got 2") && select.getMessage().contains("StreamOperatorsTest.java"), select.getMessage());
+        HdlException depth = assertThrows(HdlException.class, () -> Design.elaborate(new Component() {
+            {
+                FifoControl.of("q", 1, Stream.slave(this, "in", WORD));
+            }
+        }));
+        assertTrue(depth.getMessage().contains("FIFO control 'q': depth must be at least 2, got 1")
+                && depth.getMessage().contains("StreamOperatorsTest.java"), depth.getMessage());
     }
 }
