@@ -12,6 +12,7 @@ import org.sue.core.Mem;
 import org.sue.core.Port;
 import org.sue.core.ReadUnderWrite;
 import org.sue.core.Reg;
+import org.sue.core.Status;
 import org.sue.lib.stream.Arbiter;
 import org.sue.lib.stream.Keep;
 import org.sue.lib.stream.Flow;
@@ -189,6 +190,7 @@ public final class CommandIngress extends Component {
     private Expr entryA;
     private Expr entryB;
     private Reg stagingError;
+    private final Reg creditErrorFlag;
 
     public CommandIngress(Config config) {
         super(config);
@@ -211,7 +213,9 @@ public final class CommandIngress extends Component {
         txCredit = out("tx_credit", 6);
         txResetIn = in("tx_reset_in", 1);
         txResetOut = out("tx_reset_out", 1);
-        creditError = out("credit_error", 1);
+        creditErrorFlag = reg("credit_error_flag", 1, 0);
+        creditError = status("credit_error", Status.Kind.FLAG, creditErrorFlag,
+                "Sticky: the XPU sent a command without holding its credits.");
         release = Flow.slave(this, "rel", BufferCredits.COMMAND_EVENT);
         out = Stream.master(this, new StreamConfig(2 * n, CommandUser.WIDTH));
 
@@ -357,17 +361,21 @@ public final class CommandIngress extends Component {
         startSingle = wire("start_single", start.and(singleBeat));
         returnFirst = wire("return_first", takeCredit.and(start.not())); // took credits, then dropped
 
-        counter("drops_reserved_valid", first.and(reserved).or(contReserved));
-        counter("drops_no_credit", noCredit);
-        counter("drops_bad_command", dropBad);
-        counter("drops_bad_destination", dropDst);
-        counter("drops_tx_err", dropTxErr.or(contTxErr));
-        counter("drops_overflow", dropOverflow);
-        counter("drops_sequence", contSequence.or(stray));
-        counter("drops_reset", cutByReset);
-        Reg creditErrorFlag = reg("credit_error_flag", 1, 0);
+        statusCounter("drops_reserved_valid", first.and(reserved).or(contReserved),
+                "Commands dropped for tx_valid = 3 (reserved).");
+        statusCounter("drops_no_credit", noCredit,
+                "Commands dropped because the XPU did not hold their command or data credit.");
+        statusCounter("drops_bad_command", dropBad, "Commands dropped for an undefined type, a data length over 256,"
+                + " data on a type without data, or tx_valid disagreeing with the length.");
+        statusCounter("drops_bad_destination", dropDst,
+                "Commands dropped for an xpuid not below the configured destinations.");
+        statusCounter("drops_tx_err", dropTxErr.or(contTxErr), "Commands dropped for tx_err on one of their beats.");
+        statusCounter("drops_overflow", dropOverflow,
+                "Commands dropped for want of room for the whole command in the staging buffer.");
+        statusCounter("drops_sequence", contSequence.or(stray),
+                "Commands dropped for a beat out of sequence, and stray data beats outside a command.");
+        statusCounter("drops_reset", cutByReset, "Commands cut by tx_reset_in.");
         when(noCredit, () -> creditErrorFlag.set(1));
-        creditError.set(creditErrorFlag);
     }
 
     /** The command in progress: which data beat comes next, and how many bytes it still owes. */
@@ -389,7 +397,7 @@ public final class CommandIngress extends Component {
         when(firstDropped.or(abandon.and(first.not())).or(stray), () -> skipping.set(1))
                 .elseWhen(first, () -> skipping.set(0));
         ends = wire("ends", startSingle.or(lastCont));
-        counter("commands_accepted", ends);
+        statusCounter("commands_accepted", ends, "Commands handed on whole to the packing buffer.");
     }
 
     /**
@@ -460,12 +468,9 @@ public final class CommandIngress extends Component {
         Stream.RamRead word = Stream.fromRam("out", staging, rdPtr.bits(aw - 1, 0), rdPtr.ne(commitPtr), staged);
         when(word.load(), () -> rdPtr.set(rdPtr.add(1)));
         Stream beat = word.out();
-        out.tvalid().set(beat.valid());
-        out.tdata().set(beat.field("data"));
-        out.tuser().set(beat.field("user"));
-        out.tkeep().set(Keep.below(beat.field("count"), outBytes));
-        out.tlast().set(beat.field("last"));
-        beat.ready().set(out.tready());
+        beat.translateInto(out, out.layout().expr().set(Stream.TDATA, beat.field("data"))
+                .set(Stream.TKEEP, Keep.below(beat.field("count"), outBytes)).set(Stream.TLAST, beat.field("last"))
+                .set(Stream.TUSER, beat.field("user")).build());
     }
 
     /**
@@ -521,7 +526,9 @@ public final class CommandIngress extends Component {
         Reg resetOut = reg("reset_out", 1, 1);
         resetOut.set(resetting.or(resetIn));
         txResetOut.set(resetOut);
-        out("internal_error", 1).set(stagingError.or(releaseError));
+        status("internal_error", Status.Kind.FLAG, stagingError.or(releaseError), "Sticky: the staging buffer was"
+                + " given three beats at once, or a release came with no command handed on (ignored); the"
+                + " construction rules both out.");
     }
 
     /**
