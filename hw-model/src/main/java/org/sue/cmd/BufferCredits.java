@@ -11,7 +11,6 @@ import org.sue.core.Port;
 import org.sue.core.Reg;
 import org.sue.lib.stream.Arbiter;
 import org.sue.lib.stream.Flow;
-import org.sue.lib.stream.Stream;
 import org.sue.net.SueMeta;
 
 /**

@@ -3,7 +3,6 @@ package org.sue.cmd;
 import java.util.List;
 import org.sue.core.Tag;
 import org.sue.core.Component;
-import org.sue.core.Expr;
 import org.sue.core.Port;
 import org.sue.lib.stream.Flow;
 import org.sue.lib.stream.Stream;
