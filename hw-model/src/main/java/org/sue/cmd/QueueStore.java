@@ -474,9 +474,9 @@ public final class QueueStore extends Component {
         }
         // a cell left behind goes back, except the run's first: the run before may have ended in it, and its notice
         // must be judged first; so the first and the last cell go to the writer in the run's notice
-        Expr freed = readBeat.and(passes).and(rFirst.not());
-        free.byReader().push.valid().set(freed);
+        free.byReader().push.valid().set(readBeat.and(passes).and(rFirst.not()));
         free.byReader().push.data().set(rCell);
+        Expr freed = free.byReader().push.valid();
         cellFreed.drive(freed, vcOf(rQueue));
         notices.data().set(notice.expr().set("queue", rQueue)
                 .set("first_gone", Hw.mux(rFirst, passes, rFirstGone)).set("first_cell", rFirstCell)
