@@ -12,7 +12,6 @@ import org.sue.core.Port;
 import org.sue.core.Reg;
 import org.sue.lib.stream.Arbiter;
 import org.sue.lib.stream.Flow;
-import org.sue.lib.stream.Stream;
 import org.sue.net.SueMeta;
 
 /**
@@ -113,6 +112,8 @@ public final class BufferCredits extends Component {
     /** A command of this VC, with or without data: {@code cmd_stored_*} (in its queue) and {@code rel_*} (released). */
     public static final Layout COMMAND_EVENT = Layout.of("command_event", Layout.bits("vc", SueMeta.VC_WIDTH),
             Layout.bits("data", 1));
+    /** Cells a run's notice gives back at once ({@code cell_returned_count}): 0..2. */
+    public static final int RETURNED_WIDTH = 2;
 
     public final Flow cellUsed;
     public final Flow cmdStored;
@@ -124,77 +125,120 @@ public final class BufferCredits extends Component {
     public final Flow release;
     private final Config config;
 
+    // sizes, from the configuration
+    /** A charge: within the cells plus the cells of one command being stored; sums of four need two more bits. */
+    private final int chargeWidth;
+    /** Commands owed: their credits are neither out nor held. */
+    private final int owedWidth;
+    private final int cmdCost;
+    private final int dataCmdCost;
+    /**
+     * A cycle changes a charge by d in -m .. m (a cell used, one freed, two returned, a command stored, a return), and
+     * the sum S of the parts above the reserve by as much at most (each VC's part moves with its charge, less).
+     */
+    private final int m;
+    /** Small signed values: -m .. m. */
+    private final int ew;
+
+    /** A VC's events of a cycle, registered: its change of the charge, a command stored without / with data. */
+    private record Events(Reg delta, Reg storedPlain, Reg storedData) {
+    }
+
+    /**
+     * A VC's accounts: the charge, its distance from the reserve clamped to -m .. m (exact where a change of -m .. m
+     * can cross the reserve), the commands owed without and with data, and whether each count is not 0.
+     */
+    private record Account(Reg charge, Reg near, Reg owedPlain, Reg owedData, Reg owesPlain, Reg owesData) {
+    }
+
+    /**
+     * S, followed a cycle late with its last change: {@code lag} = S of the cycle before, {@code step} = S - lag + m
+     * (0 .. 2m); {@code window[i]} = lag <= shared - cost - 2m + i; {@code fits[j]} = S <= shared - j.
+     */
+    private record SharedSum(Reg lag, Reg step, List<Reg> window, List<Expr> fits) {
+    }
+
+    /** This cycle's return: whether there is one, its VC, whether it has data; per VC, whether data is owed. */
+    private record Return(Expr giveBack, Expr vc, Expr data, List<Expr> withData) {
+    }
+
+    /** A VC's change of S this cycle, without a return to it and with one. */
+    private record Step(Expr without, Expr with) {
+    }
+
     public BufferCredits(Config config) {
         super(config);
         this.config = config;
         cellUsed = Flow.slave(this, "cell_used", CELL_EVENT);
         cmdStored = Flow.slave(this, "cmd_stored", COMMAND_EVENT);
         cellFreed = Flow.slave(this, "cell_freed", CELL_EVENT);
-        returnedCount = in("cell_returned_count", 2); // up to two more cells freed at once, of one VC
-        returnedVc = in("cell_returned_vc", 2);
+        returnedCount = in("cell_returned_count", RETURNED_WIDTH); // up to two more cells freed at once, of one VC
+        returnedVc = in("cell_returned_vc", SueMeta.VC_WIDTH);
         payloadOf(returnedCount, returnedVc);
         release = Flow.master(this, "rel", COMMAND_EVENT);
 
-        // a charge stays within the cells plus the cells of one command being stored; sums of four need two more bits
-        int w = Hw.log2Up(2L * config.cells() + 2L * ceil(PackedCommand.MAX_PACKED_BYTES, config.cellBytes())) + 2;
-        int ow = Hw.log2Up(config.cmdCredits() + 1L); // commands owed: their credits are neither out nor held
-        int reserve = config.reserve();
-        int cmdCost = config.cmdCost();
-        int dataCmdCost = config.cmdCost() + config.dataCost();
-        // A cycle changes a charge by d in -m .. m (a cell used, one freed, two returned, a command stored, a return),
-        // and the sum S of the parts above the reserve by as much at most (each VC's part moves with its charge, less).
-        int m = 3 + dataCmdCost;
-        int ew = Hw.log2Up(m + 1L) + 1; // small signed values: -m .. m
+        chargeWidth = Hw.log2Up(2L * config.cells() + 2L * ceil(PackedCommand.MAX_PACKED_BYTES, config.cellBytes()))
+                + 2;
+        owedWidth = Hw.log2Up(config.cmdCredits() + 1L);
+        cmdCost = config.cmdCost();
+        dataCmdCost = config.cmdCost() + config.dataCost();
+        m = 3 + dataCmdCost;
+        ew = Hw.log2Up(m + 1L) + 1;
 
-        // The buffer's events are registered on entry (counted a cycle later: safe, as a cell is handed out only to
-        // a command whose credits' cost is still in the charge), each VC's as its change of the charge.
-        List<Expr> delta = new ArrayList<>();
-        List<Expr> storedPlain = new ArrayList<>();
-        List<Expr> storedData = new ArrayList<>();
+        List<Events> events = registerEvents();
+        List<Account> accounts = accounts();
+        SharedSum shared = sharedSum();
+        Return ret = chooseReturn(accounts, shared);
+        List<Step> steps = settle(events, accounts, ret);
+        followSharedSum(shared, steps, ret);
+        release(ret);
+    }
+
+    /**
+     * The buffer's events are registered on entry (counted a cycle later: safe, as a cell is handed out only to a
+     * command whose credits' cost is still in the charge), each VC's as its change of the charge.
+     */
+    private List<Events> registerEvents() {
+        List<Events> events = new ArrayList<>();
         for (int v = 0; v < SueMeta.VCS; v++) {
             Expr used = cellUsed.valid().and(cellUsed.field("vc").eq(v));
             Expr stored = cmdStored.valid().and(cmdStored.field("vc").eq(v));
             Expr freed = cellFreed.valid().and(cellFreed.field("vc").eq(v));
-            Expr returned = Hw.mux(returnedVc.eq(v), returnedCount, Hw.zeros(2));
+            Expr returned = Hw.mux(returnedVc.eq(v), returnedCount, Hw.zeros(RETURNED_WIDTH));
             Expr storedCost = Hw.mux(stored, Hw.mux(cmdStored.field("data"), Hw.lit(ew, dataCmdCost),
                     Hw.lit(ew, cmdCost)), Hw.zeros(ew));
             Reg d = reg("delta_" + v, ew, 0);
             d.set(used.resize(ew).sub(freed.resize(ew)).sub(returned.resize(ew)).sub(storedCost));
-            delta.add(d);
             Reg sp = reg("stored_plain_" + v, 1, 0);
             Reg sd = reg("stored_data_" + v, 1, 0);
             sp.set(stored.and(cmdStored.field("data").not()));
             sd.set(stored.and(cmdStored.field("data")));
-            storedPlain.add(sp);
-            storedData.add(sd);
+            events.add(new Events(d, sp, sd));
         }
+        return events;
+    }
 
-        // Per VC: the charge, and its distance from the reserve clamped to -m .. m (exact where a change of -m .. m
-        // can cross the reserve), from which the return's checks and the change of S are small functions.
-        List<Reg> charge = new ArrayList<>();
-        List<Reg> near = new ArrayList<>();
-        List<Reg> owedPlain = new ArrayList<>();
-        List<Reg> owedData = new ArrayList<>();
-        List<Reg> plainOwed = new ArrayList<>(); // the counts above are not 0
-        List<Reg> dataOwed = new ArrayList<>();
+    /** Each VC's accounts, the charge starting at the reserve (all credits out). */
+    private List<Account> accounts() {
+        List<Account> accounts = new ArrayList<>();
         for (int v = 0; v < SueMeta.VCS; v++) {
-            charge.add(reg("charge_" + v, w, reserve));
-            near.add(reg("charge_near_" + v, ew, 0));
-            owedPlain.add(reg("owed_plain_" + v, ow, 0));
-            owedData.add(reg("owed_data_" + v, ow, 0));
-            plainOwed.add(reg("owes_plain_" + v, 1, 0));
-            dataOwed.add(reg("owes_data_" + v, 1, 0));
+            accounts.add(new Account(reg("charge_" + v, chargeWidth, config.reserve()), reg("charge_near_" + v, ew, 0),
+                    reg("owed_plain_" + v, owedWidth, 0), reg("owed_data_" + v, owedWidth, 0),
+                    reg("owes_plain_" + v, 1, 0), reg("owes_data_" + v, 1, 0)));
         }
-        // S is followed a cycle late, with its last change: sumLag = S of the cycle before, sumStep = S - sumLag + m
-        // (0 .. 2m). atMostWindow[i] = sumLag <= shared - cost - 2m + i, so "S + j <= shared" for j in 0..cost is one
-        // multiplexer by the register sumStep, not an adder and a compare after the sum.
-        int win = dataCmdCost + 2 * m + 1;
-        long winBase = (long) config.shared() - dataCmdCost - m;
-        Reg sumLag = reg("over_sum_lag", w, 0);
+        return accounts;
+    }
+
+    /**
+     * S, followed a cycle late: "S + j <= shared" for j in 0..cost is one multiplexer by the register {@code step},
+     * not an adder and a compare after the sum.
+     */
+    private SharedSum sharedSum() {
+        Reg sumLag = reg("over_sum_lag", chargeWidth, 0);
         Reg sumStep = reg("over_sum_step", ew, m);
         List<Reg> window = new ArrayList<>();
-        for (int i = 0; i < win; i++) {
-            window.add(reg("over_sum_at_most_" + i, 1, winBase + i >= 0 ? 1 : 0));
+        for (int i = 0; i < windowSize(); i++) {
+            window.add(reg("over_sum_at_most_" + i, 1, windowBase() + i >= 0 ? 1 : 0));
         }
         List<Expr> atMostNow = new ArrayList<>(); // S <= shared - j, j = 0 .. dataCmdCost
         for (int j = 0; j <= dataCmdCost; j++) {
@@ -204,105 +248,135 @@ public final class BufferCredits extends Component {
             }
             atMostNow.add(wire("over_sum_fits_" + j, pickBy(options, sumStep)));
         }
+        return new SharedSum(sumLag, sumStep, window, atMostNow);
+    }
 
+    private int windowSize() {
+        return dataCmdCost + 2 * m + 1;
+    }
+
+    private long windowBase() {
+        return (long) config.shared() - dataCmdCost - m;
+    }
+
+    /**
+     * A VC may take a return when it is owed one and the charge after it stays within its reserve, or S grown by the
+     * part of the return above the reserve stays within the shared cells; round robin over those VCs.
+     */
+    private Return chooseReturn(List<Account> accounts, SharedSum shared) {
         List<Expr> eligible = new ArrayList<>();
         List<Expr> withData = new ArrayList<>();
         for (int v = 0; v < SueMeta.VCS; v++) {
-            Expr data = dataOwed.get(v);
-            Expr e = near.get(v);
+            Account a = accounts.get(v);
+            Expr data = a.owesData();
+            Expr e = a.near();
             Expr cost = Hw.mux(data, Hw.lit(ew + 1, dataCmdCost), Hw.lit(ew + 1, cmdCost));
             Expr after = signExtend(e, ew + 1).add(cost);
-            // within the reserve after the return; else S grows by the part of the return above the reserve
             Expr withinReserve = after.msb().or(after.eq(0));
             Expr growth = positivePart(after).sub(positivePart(signExtend(e, ew + 1)));
-            Expr withinShared = pickBy(atMostNow, growth);
-            Expr owed = data.or(plainOwed.get(v));
+            Expr withinShared = pickBy(shared.fits(), growth);
+            Expr owed = data.or(a.owesPlain());
             eligible.add(wire("release_ok_" + v, owed.and(withinReserve.or(withinShared))));
             withData.add(data);
         }
-        Reg last = reg("release_last", 2, SueMeta.VCS - 1);
+        Reg last = reg("release_last", SueMeta.VC_WIDTH, SueMeta.VCS - 1);
         Expr pick = wire("release_vc", Arbiter.rotatingPick(eligible, last));
         Expr giveBack = wire("give_back", Hw.cat(eligible).orR());
         Expr pickData = wire("release_data", Hw.select(withData, pick));
         when(giveBack, () -> last.set(pick));
+        return new Return(giveBack, pick, pickData, withData);
+    }
 
-        // every value the pick chooses among is formed beside it from registers
-        List<Expr> stepWithout = new ArrayList<>(); // S's change from each VC, without a return / with one
-        List<Expr> stepWith = new ArrayList<>();
-        List<Expr> outs = new ArrayList<>();
+    /**
+     * Each VC's charge, distance and owed counts after this cycle's events and return; returns each VC's change of S.
+     * Every value the pick chooses among is formed beside it from registers.
+     */
+    private List<Step> settle(List<Events> events, List<Account> accounts, Return ret) {
+        List<Step> steps = new ArrayList<>();
         for (int v = 0; v < SueMeta.VCS; v++) {
-            Expr out = giveBack.and(pick.eq(v));
-            outs.add(out);
-            Reg c = charge.get(v);
-            Reg e = near.get(v);
-            Expr d = delta.get(v);
-            Expr data = withData.get(v);
+            Expr out = ret.giveBack().and(ret.vc().eq(v));
+            Account a = accounts.get(v);
+            Reg c = a.charge();
+            Reg e = a.near();
+            Expr d = events.get(v).delta();
+            Expr data = ret.withData().get(v);
             int[] adds = {0, cmdCost, dataCmdCost}; // nothing returned, a command returned, one with data
             List<Expr> nextCharge = new ArrayList<>();
             List<Expr> nextNear = new ArrayList<>();
             List<Expr> step = new ArrayList<>();
-            for (int a : adds) {
-                Expr da = signExtend(d, ew + 1).add(a); // -m .. m
+            for (int add : adds) {
+                Expr da = signExtend(d, ew + 1).add(add); // -m .. m
                 nextCharge.add(addSmall(c, da));
-                nextNear.add(clampedDistance(c, d, a, m, ew));
+                nextNear.add(clampedDistance(c, d, add));
                 Expr ee = signExtend(e, ew + 1);
                 step.add(positivePart(ee.add(da)).sub(positivePart(ee)).resize(ew));
             }
             c.set(Hw.mux(out, Hw.mux(data, nextCharge.get(2), nextCharge.get(1)), nextCharge.get(0)));
             e.set(Hw.mux(out, Hw.mux(data, nextNear.get(2), nextNear.get(1)), nextNear.get(0)));
-            stepWithout.add(step.get(0));
-            stepWith.add(Hw.mux(data, step.get(2), step.get(1)));
-            Reg plain = owedPlain.get(v);
-            Reg dataCount = owedData.get(v);
-            Expr plainOut = out.and(pickData.not());
-            Expr dataOut = out.and(pickData);
-            plain.set(Hw.upDown(plain, List.of(storedPlain.get(v)), List.of(plainOut)));
-            plainOwed.get(v).set(nonZeroAfter(plain, storedPlain.get(v), plainOut));
-            dataCount.set(Hw.upDown(dataCount, List.of(storedData.get(v)), List.of(dataOut)));
-            dataOwed.get(v).set(nonZeroAfter(dataCount, storedData.get(v), dataOut));
+            steps.add(new Step(step.get(0), Hw.mux(data, step.get(2), step.get(1))));
+            owed(events.get(v), a, out.and(ret.data().not()), out.and(ret.data()));
         }
-        // S's change this cycle (+ m), for no return and for a return to each VC: sums of four small terms
+        return steps;
+    }
+
+    /** A VC's owed commands: stored ones join, returned ones leave. */
+    private static void owed(Events events, Account a, Expr plainOut, Expr dataOut) {
+        Reg plain = a.owedPlain();
+        Reg dataCount = a.owedData();
+        plain.set(Hw.upDown(plain, List.of(events.storedPlain()), List.of(plainOut)));
+        a.owesPlain().set(nonZeroAfter(plain, events.storedPlain(), plainOut));
+        dataCount.set(Hw.upDown(dataCount, List.of(events.storedData()), List.of(dataOut)));
+        a.owesData().set(nonZeroAfter(dataCount, events.storedData(), dataOut));
+    }
+
+    /**
+     * S's change this cycle (+ m), for no return and for a return to each VC (sums of four small terms); the next
+     * cycle's lag is this cycle's S, and its window compares it with constants.
+     */
+    private void followSharedSum(SharedSum shared, List<Step> steps, Return ret) {
         Expr noReturn = Hw.lit(ew, m);
-        for (Expr st : stepWithout) {
-            noReturn = noReturn.add(st);
+        for (Step st : steps) {
+            noReturn = noReturn.add(st.without());
         }
         List<Expr> withReturn = new ArrayList<>();
         for (int v = 0; v < SueMeta.VCS; v++) {
             Expr sum = Hw.lit(ew, m);
             for (int u = 0; u < SueMeta.VCS; u++) {
-                sum = sum.add(u == v ? stepWith.get(u) : stepWithout.get(u));
+                sum = sum.add(u == v ? steps.get(u).with() : steps.get(u).without());
             }
             withReturn.add(sum);
         }
-        sumStep.set(Hw.mux(giveBack, Hw.select(withReturn, pick), noReturn));
-        // the next cycle's sumLag is this cycle's S, and its window compares it with constants
+        Reg sumLag = shared.lag();
+        Reg sumStep = shared.step();
+        sumStep.set(Hw.mux(ret.giveBack(), Hw.select(withReturn, ret.vc()), noReturn));
         sumLag.set(addSmall(sumLag, sumStep.resize(ew + 1).sub(m)));
-        for (int i = 0; i < win; i++) {
+        for (int i = 0; i < windowSize(); i++) {
             List<Expr> options = new ArrayList<>();
             for (int step = 0; step <= 2 * m; step++) {
-                options.add(atMost(sumLag, winBase + i - (step - m)));
+                options.add(atMost(sumLag, windowBase() + i - (step - m)));
             }
-            window.get(i).set(pickBy(options, sumStep));
+            shared.window().get(i).set(pickBy(options, sumStep));
         }
+    }
 
+    /** The return leaves through registers: {@code rel_*}. */
+    private void release(Return ret) {
         Reg relValidReg = reg("rel_valid_reg", 1, 0);
-        Reg relVcReg = reg("rel_vc_reg", 2, 0);
+        Reg relVcReg = reg("rel_vc_reg", SueMeta.VC_WIDTH, 0);
         Reg relDataReg = reg("rel_data_reg", 1, 0);
-        relValidReg.set(giveBack);
-        relVcReg.set(pick);
-        relDataReg.set(giveBack.and(pickData));
-        release.valid().set(relValidReg);
-        release.field("vc").set(relVcReg);
-        release.field("data").set(relDataReg);
+        relValidReg.set(ret.giveBack());
+        relVcReg.set(ret.vc());
+        relDataReg.set(ret.giveBack().and(ret.data()));
+        release.drive(relValidReg, release.layout().expr().set("vc", relVcReg).set("data", relDataReg).build());
     }
 
     /**
      * {@code c + d - reserve} clamped to -m .. m (ew bits, signed), d the register {@code delta} (signed) plus
      * {@code add}: compares of c with constants chosen by delta, and the low bits of the sum for the values between.
      */
-    private Expr clampedDistance(Expr c, Expr delta, int add, int m, int ew) {
+    private Expr clampedDistance(Expr c, Expr delta, int add) {
         int reserve = config.reserve();
-        int lo = -(3 + config.cmdCost() + config.dataCost()); // delta's range: lo .. 1
+        int lo = -m; // delta's range: lo .. 1
         List<Expr> above = new ArrayList<>();
         List<Expr> below = new ArrayList<>();
         for (int x = lo; x <= 1; x++) {

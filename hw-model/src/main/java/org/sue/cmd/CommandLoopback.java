@@ -3,8 +3,8 @@ package org.sue.cmd;
 import org.sue.core.Tag;
 import org.sue.core.Component;
 import org.sue.core.Expr;
-import org.sue.core.Hw;
 import org.sue.core.Port;
+import org.sue.lib.stream.Stream;
 import org.sue.net.SueMeta;
 
 /**
@@ -46,15 +46,9 @@ public final class CommandLoopback extends Component {
         }
         // the PDU turns around: its destination becomes the source the receive side reports
         Expr user = tx.out.tuser();
-        Expr dst = SueMeta.DST_XPU.of(user);
-        int aboveSrc = SueMeta.SRC_XPU.offset() + SueMeta.SRC_XPU.width();
-        rx.in.tuser().set(Hw.cat(user.bits(SueMeta.WIDTH - 1, aboveSrc), dst, dst));
+        Expr turned = SueMeta.LAYOUT.with(user, SueMeta.SRC_XPU.name(), SueMeta.DST_XPU.of(user));
         unused("src", SueMeta.SRC_XPU.of(user));
-        rx.in.tdata().set(tx.out.tdata());
-        rx.in.tkeep().set(tx.out.tkeep());
-        rx.in.tvalid().set(tx.out.tvalid());
-        rx.in.tlast().set(tx.out.tlast());
-        tx.out.tready().set(rx.in.tready());
+        tx.out.translateInto(rx.in, tx.out.layout().with(tx.out.payload(), Stream.TUSER, turned));
         for (Port p : rx.ports()) {
             if (p.name().startsWith("rx_")) {
                 expose(p);

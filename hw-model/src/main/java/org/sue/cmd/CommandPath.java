@@ -1,9 +1,10 @@
 package org.sue.cmd;
 
+import java.util.List;
 import org.sue.core.Component;
-import org.sue.core.Expr;
 import org.sue.core.Port;
 import org.sue.core.Tag;
+import org.sue.lib.stream.Flow;
 import org.sue.lib.stream.Stream;
 import org.sue.lib.stream.StreamConfig;
 import org.sue.net.SueMeta;
@@ -174,18 +175,18 @@ public final class CommandPath extends Component {
         out = Stream.master(this, new StreamConfig(2 * config.dataWidth(), SueMeta.WIDTH));
         packing.out.into(out);
         credits.release.into(ingress.release);
-        for (Port p : ingress.ports()) {
-            if (!p.name().startsWith("m_axis_") && !p.name().startsWith("rel_") && p != ingress.txResetOut) {
-                expose(p);
-            }
+        // the XPU's transmit interface and the ingress's status
+        for (Port p : List.of(ingress.txCycle, ingress.txValid, ingress.txVc, ingress.xpuid, ingress.txControl,
+                ingress.txData, ingress.txErr, ingress.txCredit, ingress.txResetIn)) {
+            expose(p);
         }
-        for (Port p : packing.ports()) {
-            if (!p.name().startsWith("s_axis_") && !p.name().startsWith("m_axis_")
-                    && !p.name().startsWith("cell_") && !p.name().startsWith("cmd_stored_")
-                    && p != packing.initBusy) {
-                expose(p);
-            }
-        }
+        exposeStatus(ingress, "");
+        // the scheduler's inputs and reports, and the buffer's status
+        expose(packing.vcReady);
+        packing.picked.into(Flow.master(this, "picked", packing.picked.layout()));
+        expose(packing.dstReady);
+        packing.xoff.into(Flow.master(this, "xoff", packing.xoff.layout()));
+        exposeStatus(packing, "");
         // the XPU waits while the buffer clears its queue table after reset, as during an interface reset
         out("tx_reset_out", 1).set(ingress.txResetOut.or(packing.initBusy));
     }

@@ -14,6 +14,10 @@ import org.sue.core.Hw;
 public final class CommandTable implements Described {
     public static final int MAX_CONTROL_UNITS = 7;
     public static final int MAX_DATA_BYTES = 256;
+    /** A control length in 2-byte units: 0..{@link #MAX_CONTROL_UNITS}. */
+    public static final int UNITS_WIDTH = Hw.log2Up(MAX_CONTROL_UNITS + 1);
+    /** A data length that passed the checks: 0..{@link #MAX_DATA_BYTES}. */
+    public static final int LENGTH_WIDTH = Hw.log2Up(MAX_DATA_BYTES + 1);
 
     private final int[] controlUnits = new int[256]; // -1: type not defined
     private final boolean[] hasData = new boolean[256];
@@ -77,12 +81,12 @@ public final class CommandTable implements Described {
 
     public Lookup lookup(Expr type) {
         Expr defined = Hw.lit(1, 0);
-        Expr units = Hw.lit(3, 0);
+        Expr units = Hw.lit(UNITS_WIDTH, 0);
         Expr withData = Hw.lit(1, 0);
         for (int t : definedTypes()) {
             Expr hit = type.eq(t);
             defined = defined.or(hit);
-            units = Hw.mux(hit, Hw.lit(3, controlUnits[t]), units);
+            units = Hw.mux(hit, Hw.lit(UNITS_WIDTH, controlUnits[t]), units);
             withData = Hw.mux(hit, Hw.lit(1, hasData[t] ? 1 : 0), withData);
         }
         return new Lookup(defined, units, withData);

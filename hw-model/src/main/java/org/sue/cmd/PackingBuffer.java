@@ -13,6 +13,7 @@ import org.sue.core.Mem;
 import org.sue.core.Port;
 import org.sue.core.ReadUnderWrite;
 import org.sue.core.Reg;
+import org.sue.core.Status;
 import org.sue.core.Wire;
 import org.sue.lib.stream.SyncFifo;
 import org.sue.lib.stream.Arbiter;
@@ -127,6 +128,10 @@ public final class PackingBuffer extends Component {
     private final Layout segment;
     /** A command for APPEND: where it starts, its bytes, whether it has data. */
     private final Layout command;
+    /** A command in the store ({@link QueueStore.Config#stored}), waiting for APPEND. */
+    private final Layout stored;
+    /** A run for the store to read ({@link QueueStore.Config#run}): a taken PDU. */
+    private final Layout run;
 
     public final Stream in;
     public final Stream out;
@@ -144,33 +149,65 @@ public final class PackingBuffer extends Component {
     public final Flow xoff;
     public final Port overflowError;
     public final Port dstError;
+    /** High while the queue tables are cleared after reset: nothing enters. */
     public final Port initBusy;
     private final Config config;
 
+    /** Bits of a queue number: {destination, VC}. */
     private final int qw;
+    /** Bits of a queue's command count. */
     private final int cw;
     private final int lw = SueMeta.LEN_WIDTH;
-    private final QueueStore store;
-    private final SyncFifo appends;
-    private final List<SyncFifo> active = new ArrayList<>();
-    private final Expr initializing;
-    /** The scheduler's request to the queue manager: TAKE the queue, or SKIP it (no transmit window). */
-    private final Wire takeRequest;
-    private final Wire takeQueue;
-    private final Wire takeSkip;
-    /** Stage C of the queue manager: a TAKE of {@code cQueue} whose PDU is {@code run}. */
-    private Expr isTake;
-    private Reg cQueue;
-    private Expr takeRun;
-    private Expr pduLeaving;
+
+    /** The queue tables' clearing after reset: the row cleared now, and whether it is still going on. */
+    private record Clearing(Reg row, Expr busy) {
+    }
+
+    /** Beats leaving {@code m_axis}, and those that start a PDU. */
+    private record Leaving(Expr beat, Expr pdu) {
+    }
+
+    /** The scheduler's request to the queue manager: TAKE {@code queue}, or SKIP it (no transmit window). */
+    private record Take(Expr request, Expr queue, Expr skip) {
+    }
+
+    /** A queue manager stage's operation: valid, TAKE or SKIP (else APPEND), the queue, APPEND's command. */
+    private record Operation(Reg valid, Reg take, Reg skip, Reg queue, Reg entry) {
+    }
+
+    /** Stage B's input: the operation and its row as read (without the writes the read missed). */
+    private record RowRead(Operation op, Expr row) {
+    }
+
+    /**
+     * Stage C's input: the operation, its row with every earlier write, APPEND's room ({@code pduLimit} - the
+     * command's bytes) and the head segment's record.
+     */
+    private record RowAndSegment(Operation op, Reg row, Reg room, Expr segment) {
+    }
+
+    /** Stage C's writes, forwarded to stage B: the new row, and the closed segment's record written. */
+    private record Writes(Wire row, Wire segment, Wire segmentCell, Wire segmentData) {
+    }
+
+    /** A TAKE's segment: the row after it, its bytes, commands, and the commands left in the queue. */
+    private record Taking(Expr row, Expr bytes, Expr cmds, Expr count) {
+    }
+
+    /** An APPEND: the row after it, and whether the queue was empty. */
+    private record Appending(Expr row, Expr wasEmpty) {
+    }
+
+    /** A TAKE leaving the queue manager: the PDU's run for the store. */
+    private record Taken(Expr valid, Expr run) {
+    }
 
     public PackingBuffer(Config config) {
         super(config);
         this.config = config;
         int w = config.cellWidth();
-        int dw = Hw.log2Up(config.destinations());
-        qw = dw + SueMeta.VC_WIDTH;
-        cw = Hw.log2Up((long) config.cells() * config.cellBytes() / PackedCommand.HEADER_BYTES + 1); // commands of a queue
+        qw = Hw.log2Up(config.destinations()) + SueMeta.VC_WIDTH;
+        cw = Hw.log2Up((long) config.cells() * config.cellBytes() / PackedCommand.HEADER_BYTES + 1);
         place = Layout.of("place", Layout.bits("offset", Hw.log2Up(config.cellBytes())),
                 Layout.bits("cell", Hw.log2Up(config.cells())));
         row = Layout.of("queue_row", Layout.nested("head", place), Layout.bits("count", cw),
@@ -179,6 +216,9 @@ public final class PackingBuffer extends Component {
         segment = Layout.of("segment", Layout.nested("next", place), Layout.bits("cmds", cw), Layout.bits("bytes", lw));
         command = Layout.of("command", Layout.nested("start", place), Layout.bits("bytes", CommandUser.BYTES_WIDTH),
                 Layout.bits("data", 1));
+        QueueStore.Config storeConfig = new QueueStore.Config(w, config.cells(), config.destinations());
+        stored = storeConfig.stored();
+        run = storeConfig.run();
 
         in = Stream.slave(this, new StreamConfig(w, CommandUser.WIDTH));
         out = Stream.master(this, new StreamConfig(w, SueMeta.WIDTH));
@@ -188,47 +228,58 @@ public final class PackingBuffer extends Component {
         cellUsed = Flow.master(this, "cell_used", BufferCredits.CELL_EVENT);
         cmdStored = Flow.master(this, "cmd_stored", BufferCredits.COMMAND_EVENT);
         cellFreed = Flow.master(this, "cell_freed", BufferCredits.CELL_EVENT);
-        cellReturnedCount = out("cell_returned_count", 2);
-        cellReturnedVc = out("cell_returned_vc", 2);
+        cellReturnedCount = out("cell_returned_count", BufferCredits.RETURNED_WIDTH);
+        cellReturnedVc = out("cell_returned_vc", SueMeta.VC_WIDTH);
         payloadOf(cellReturnedCount, cellReturnedVc); // the VC of the cells returned, if any
         xoff = Flow.master(this, "xoff", Layout.of("xoff", Layout.bits("on", 1),
                 Layout.bits("xpuid", SueMeta.XPU_WIDTH), Layout.bits("vc", SueMeta.VC_WIDTH)));
-        overflowError = out("overflow_error", 1);
-        dstError = out("dst_error", 1);
-        initBusy = out("init_busy", 1);
 
-        store = child("store", new QueueStore(new QueueStore.Config(w, config.cells(), config.destinations())));
+        QueueStore store = child("store", new QueueStore(storeConfig));
         // stored commands waiting for the queue manager
-        appends = child("appends", new SyncFifo(new SyncFifo.Config(store.stored.layout().width(), config.cells())));
-        // the queue tables are cleared one row per cycle after reset
-        Reg initRow = reg("init_row", qw + 1, 0);
-        initializing = wire("initializing", initRow.bit(qw).not());
-        when(initializing, () -> initRow.set(initRow.add(1)));
-        initBusy.set(initializing.or(store.initBusy));
-        takeRequest = wire("take_request", 1);
-        takeQueue = wire("take_queue", qw);
-        takeSkip = wire("take_skip", 1);
+        SyncFifo appends = child("appends", new SyncFifo(new SyncFifo.Config(stored.width(), config.cells())));
+        overflowError = status("overflow_error", Status.Kind.FLAG, store.overflowError.or(appends.overflow),
+                "Sticky: a stored command found the queue manager's FIFO full, or the store no spare cell (the"
+                        + " credits rule both out).");
+        dstError = status("dst_error", Status.Kind.FLAG, destinationCheck(),
+                "Sticky: a command arrived for a destination beyond the configured ones (the ingress refuses"
+                        + " those).");
+        initBusy = out("init_busy", 1);
+        Clearing clearing = clearing();
+        initBusy.set(clearing.busy().or(store.initBusy));
 
-        storage(dw);
-        activeLists();
-        queueManager(initRow);
-        pduReader();
-        scheduler();
+        storage(store, appends);
+        List<SyncFifo> lists = activeLists();
+        Leaving leaving = leaving();
+        Take take = scheduler(lists, clearing, leaving.pdu());
+        Taken taken = queueManager(appends, take, clearing, lists);
+        pduReader(store, taken, leaving);
+    }
+
+    /** A command for a destination beyond the configured ones, sticky (with 1024 destinations every xpuid is one). */
+    private Expr destinationCheck() {
+        int dw = qw - SueMeta.VC_WIDTH;
+        if (dw >= SueMeta.XPU_WIDTH) {
+            return Hw.lit(1, 0);
+        }
+        Expr inDst = CommandUser.DST.of(in.tuser());
+        Reg badDst = reg("dst_error_flag", 1, 0);
+        when(in.fire().and(inDst.bits(SueMeta.XPU_WIDTH - 1, dw).orR()), () -> badDst.set(1));
+        return badDst;
+    }
+
+    /** The queue tables are cleared one row per cycle after reset. */
+    private Clearing clearing() {
+        Reg initRow = reg("init_row", qw + 1, 0);
+        Expr initializing = wire("initializing", initRow.bit(qw).not());
+        when(initializing, () -> initRow.set(initRow.add(1)));
+        return new Clearing(initRow, initializing);
     }
 
     /** Commands into the store, the store's events out (cells for the credits, stored commands for the manager). */
-    private void storage(int dw) {
+    private void storage(QueueStore store, SyncFifo appends) {
         // room for the command being written and the one in the store's last stage
         Expr room = wire("append_room", appends.level.le(config.cells() - 3));
         in.continueWhen(room).into(store.in);
-        Expr inDst = CommandUser.DST.of(in.tuser());
-        if (dw < SueMeta.XPU_WIDTH) { // with 1024 destinations every xpuid is one
-            Reg badDst = reg("dst_error_flag", 1, 0);
-            when(in.fire().and(inDst.bits(SueMeta.XPU_WIDTH - 1, dw).orR()), () -> badDst.set(1)); // the ingress
-            dstError.set(badDst);                                                               // refuses those
-        } else {
-            dstError.set(0);
-        }
         appends.push.valid().set(store.stored.valid());
         appends.push.data().set(store.stored.payload());
         unused("appends_status", appends.push.ready(), appends.creditReturn);
@@ -237,20 +288,56 @@ public final class PackingBuffer extends Component {
         cellReturnedCount.set(store.cellReturnedCount);
         cellReturnedVc.set(store.cellReturnedVc);
         unused("cells_in_use", store.cellsInUse);
-        overflowError.set(store.overflowError.or(appends.overflow));
     }
 
     /** Per VC, the queues that hold commands, in turn: a FIFO of destinations each. */
-    private void activeLists() {
+    private List<SyncFifo> activeLists() {
         int listDepth = Math.min(config.destinations(), config.cells());
-        List<Expr> neverFull = new ArrayList<>();
+        List<SyncFifo> lists = new ArrayList<>();
         for (int v = 0; v < SueMeta.VCS; v++) {
-            SyncFifo list = child("active_" + v, new SyncFifo(new SyncFifo.Config(qw - SueMeta.VC_WIDTH,
-                    Math.max(2, listDepth), false)));
-            active.add(list);
-            neverFull.add(list.push.ready());
+            lists.add(child("active_" + v, new SyncFifo(new SyncFifo.Config(qw - SueMeta.VC_WIDTH,
+                    Math.max(2, listDepth), false))));
         }
-        unused("never_full", neverFull.toArray(new Expr[0])); // a queue is on its list at most once
+        return lists;
+    }
+
+    /** Beats leaving {@code m_axis}; a PDU leaves with its first. */
+    private Leaving leaving() {
+        Expr beatOut = wire("beat_out", out.fire());
+        Reg firstOut = reg("first_beat_out", 1, 1); // the next beat on m_axis starts a PDU
+        when(beatOut, () -> firstOut.set(out.tlast()));
+        return new Leaving(beatOut, wire("pdu_leaving", beatOut.and(firstOut)));
+    }
+
+    /**
+     * Round robin over the VCs with credit and an active queue, starting after the last served: the head queue of
+     * the picked VC's list is TAKEn, or SKIPped when its destination has no transmit window.
+     */
+    private Take scheduler(List<SyncFifo> lists, Clearing clearing, Expr pduLeaving) {
+        Reg rrVc = reg("rr_vc", SueMeta.VC_WIDTH, SueMeta.VCS - 1);
+        Reg inFlight = reg("pdus_in_flight", Hw.log2Up(PDUS_AHEAD + 1), 0); // picked and not yet leaving m_axis
+        List<Expr> eligible = new ArrayList<>();
+        for (int v = 0; v < SueMeta.VCS; v++) {
+            eligible.add(lists.get(v).pop.valid().and(vcReady.bit(v)));
+        }
+        Expr pickVc = Arbiter.rotatingPick(eligible, rrVc);
+        Expr anyEligible = wire("any_eligible", Hw.cat(eligible).orR());
+        // a PDU starting to leave makes room at once: the next pick reaches m_axis as the two ahead of it are sent
+        Expr pickRoom = wire("pick_room", inFlight.lt(PDUS_AHEAD).or(pduLeaving));
+        Expr pick = wire("pick", anyEligible.and(pickRoom).and(clearing.busy().not()));
+        Stream head = Stream.mux("list_head", lists.stream().map(f -> f.pop).toList(), pickVc);
+        head.ready().set(pick);
+        unused("list_head_valid", head.valid()); // a VC is picked only when its list has a head
+        // each list head's window looked up beside the pick (the heads are registers), not after it
+        List<Expr> headWindowOpen = new ArrayList<>();
+        for (int v = 0; v < SueMeta.VCS; v++) {
+            headWindowOpen.add(wire("head_window_open_" + v, dstReady.shr(lists.get(v).pop.data()).bit(0)));
+        }
+        Expr windowOpen = wire("window_open", Hw.select(headWindowOpen, pickVc));
+        when(pick, () -> rrVc.set(pickVc));
+        picked.drive(pick.and(windowOpen), pickVc);
+        inFlight.set(Hw.upDown(inFlight, List.of(pick.and(windowOpen)), List.of(pduLeaving)));
+        return new Take(pick, wire("take_queue", Hw.cat(head.data(), pickVc)), wire("take_skip", windowOpen.not()));
     }
 
     /**
@@ -258,206 +345,214 @@ public final class PackingBuffer extends Component {
      * APPEND), B the head segment's record, C computes and writes the new row, with the two previous writes
      * forwarded.
      */
-    private void queueManager(Reg initRow) {
-        int queues = config.destinations() * SueMeta.VCS;
-        Mem queueState = mem("queue_state", queues, row.width(), ReadUnderWrite.READ_FIRST);
+    private Taken queueManager(SyncFifo appends, Take take, Clearing clearing, List<SyncFifo> lists) {
+        Mem queueState = mem("queue_state", config.destinations() * SueMeta.VCS, row.width(),
+                ReadUnderWrite.READ_FIRST);
         Mem segments = mem("segments", config.cells(), segment.width(), ReadUnderWrite.READ_FIRST);
-        Layout stored = store.stored.layout();
+        Writes writes = new Writes(wire("new_row", row.width()), wire("seg_write", 1),
+                wire("seg_write_cell", place.field("cell").width()), wire("seg_write_data", segment.width()));
+        RowRead a = readRow(appends, take, clearing, queueState);
+        RowAndSegment b = readSegment(a, writes, segments);
+        return writeRow(b, writes, clearing, queueState, segments, lists);
+    }
 
-        // stage A
-        Expr grantAppend = wire("grant_append", appends.pop.valid().and(takeRequest.not()).and(initializing.not()));
+    /** Stage A: the scheduler's TAKE or SKIP, else a stored command's APPEND, reads its queue's row. */
+    private RowRead readRow(SyncFifo appends, Take take, Clearing clearing, Mem queueState) {
+        Expr grantAppend = wire("grant_append", appends.pop.valid().and(take.request().not())
+                .and(clearing.busy().not()));
         appends.pop.ready().set(grantAppend);
         Expr entry = appends.pop.data();
-        Expr opQueue = wire("op_queue", Hw.mux(takeRequest, takeQueue, stored.get(entry, "queue")));
+        Expr opQueue = wire("op_queue", Hw.mux(take.request(), take.queue(), stored.get(entry, "queue")));
         Expr rowRead = queueState.readSync("row_read", opQueue, Hw.lit(1, 1));
-        Reg bValid = reg("b_valid", 1, 0);
-        Reg bTake = reg("b_take", 1, 0);
-        Reg bSkip = reg("b_skip", 1, 0);
-        Reg bQueue = reg("b_queue", qw, 0);
-        Reg bEntry = reg("b_entry", command.width(), 0); // APPEND: the command
-        bValid.set(takeRequest.or(grantAppend));
-        bTake.set(takeRequest);
-        bSkip.set(takeSkip);
-        bQueue.set(opQueue);
-        bEntry.set(command.expr().set("start", place.expr().set("offset", stored.get(entry, "offset"))
+        Operation b = operation("b");
+        b.valid().set(take.request().or(grantAppend));
+        b.take().set(take.request());
+        b.skip().set(take.skip());
+        b.queue().set(opQueue);
+        b.entry().set(command.expr().set("start", place.expr().set("offset", stored.get(entry, "offset"))
                 .set("cell", stored.get(entry, "cell")).build()).set("bytes", stored.get(entry, "bytes"))
                 .set("data", stored.get(entry, "data")).build());
+        return new RowRead(b, rowRead);
+    }
 
-        // stage B: the row with the writes the read missed (stage C now, stage C a cycle ago); the head's record
-        Reg cValid = reg("c_valid", 1, 0);
-        Reg cTake = reg("c_take", 1, 0);
-        Reg cSkip = reg("c_skip", 1, 0);
-        cQueue = reg("c_queue", qw, 0);
-        Reg cEntry = reg("c_entry", command.width(), 0);
+    /** The registers of a queue manager stage's operation: {@code <stage>_valid}, ... */
+    private Operation operation(String stage) {
+        return new Operation(reg(stage + "_valid", 1, 0), reg(stage + "_take", 1, 0), reg(stage + "_skip", 1, 0),
+                reg(stage + "_queue", qw, 0), reg(stage + "_entry", command.width(), 0));
+    }
+
+    /**
+     * Stage B: the row with the writes the read missed (stage C's now, and stage C's a cycle ago); the head
+     * segment's record is read, with the write it would miss forwarded.
+     */
+    private RowAndSegment readSegment(RowRead a, Writes writes, Mem segments) {
+        Operation b = a.op();
+        Operation c = operation("c");
         Reg cRow = reg("c_row", row.width(), 0);
         Reg cRoom = reg("c_room", lw, 0); // APPEND: pduLimit - the command's bytes (the limit fits every command)
         Reg fwdValid = reg("fwd_valid", 1, 0);   // stage C's write of the cycle before
         Reg fwdQueue = reg("fwd_queue", qw, 0);
         Reg fwdRow = reg("fwd_row", row.width(), 0);
-        Wire newRow = wire("new_row", row.width());
-        Wire segWrite = wire("seg_write", 1);
-        Wire segWriteCell = wire("seg_write_cell", place.field("cell").width());
-        Wire segWriteData = wire("seg_write_data", segment.width());
-        Expr rowB = wire("row_b", Hw.mux(cValid.and(cQueue.eq(bQueue)), newRow,
-                Hw.mux(fwdValid.and(fwdQueue.eq(bQueue)), fwdRow, rowRead)));
+        Expr rowB = wire("row_b", Hw.mux(c.valid().and(c.queue().eq(b.queue())), writes.row(),
+                Hw.mux(fwdValid.and(fwdQueue.eq(b.queue())), fwdRow, a.row())));
         Expr headCellB = row.get(rowB, "head.cell");
         Expr segRead = segments.readSync("seg_read", headCellB, Hw.lit(1, 1));
         Reg segHit = reg("seg_fwd_hit", 1, 0); // the record was being written as it was read
         Reg segFwd = reg("seg_fwd", segment.width(), 0);
-        segHit.set(segWrite.and(segWriteCell.eq(headCellB)));
-        segFwd.set(segWriteData);
-        cValid.set(bValid);
-        cTake.set(bTake);
-        cSkip.set(bSkip);
-        cQueue.set(bQueue);
-        cEntry.set(bEntry);
-        cRoom.set(Hw.lit(lw, config.pduLimit()).sub(command.get(bEntry, "bytes").resize(lw)));
+        segHit.set(writes.segment().and(writes.segmentCell().eq(headCellB)));
+        segFwd.set(writes.segmentData());
+        c.valid().set(b.valid());
+        c.take().set(b.take());
+        c.skip().set(b.skip());
+        c.queue().set(b.queue());
+        c.entry().set(b.entry());
+        cRoom.set(Hw.lit(lw, config.pduLimit()).sub(command.get(b.entry(), "bytes").resize(lw)));
         cRow.set(rowB);
+        fwdValid.set(c.valid());
+        fwdQueue.set(c.queue());
+        fwdRow.set(writes.row());
+        return new RowAndSegment(c, cRow, cRoom, wire("seg", Hw.mux(segHit, segFwd, segRead)));
+    }
 
-        // stage C
-        Expr seg = wire("seg", Hw.mux(segHit, segFwd, segRead));
-        Expr count = row.get(cRow, "count");
-        Expr closed = row.get(cRow, "closed");
-        Expr open = row.get(cRow, "open_bytes");
-        Expr openCmds = row.get(cRow, "open_cmds");
-        Expr xoffState = row.get(cRow, "xoff");
-        Expr head = row.get(cRow, "head");
-        Expr openStart = row.get(cRow, "open_start");
-        Expr isAppend = wire("is_append", cValid.and(cTake.not()));
-        isTake = wire("is_take", cValid.and(cTake).and(cSkip.not()));
-        Expr isSkip = wire("is_skip", cValid.and(cTake).and(cSkip));
-        // APPEND: the command at `start` of `bytes` bytes
-        Expr cmdBytes = command.get(cEntry, "bytes").resize(lw);
-        Expr cmdStart = command.get(cEntry, "start");
+    /**
+     * Stage C: APPEND, TAKE or SKIP changes the row, which is written back (or cleared after reset); the queue goes
+     * (back) on its VC's list, the command's credits may come back, xoff changes are reported.
+     */
+    private Taken writeRow(RowAndSegment c, Writes writes, Clearing clearing, Mem queueState, Mem segments,
+                           List<SyncFifo> lists) {
+        Operation op = c.op();
+        Expr count = row.get(c.row(), "count");
+        Expr xoffState = row.get(c.row(), "xoff");
+        Expr isAppend = wire("is_append", op.valid().and(op.take().not()));
+        Expr isTake = wire("is_take", op.valid().and(op.take()).and(op.skip().not()));
+        Expr isSkip = wire("is_skip", op.valid().and(op.take()).and(op.skip()));
+        Appending appending = append(c, isAppend, writes, segments);
+        Taking taking = take(c);
+        // compares against the row as read, not after the arithmetic: appendCount >= xoff is count >= xoff - 1
+        Expr xoffNow = wire("xoff_now", isAppend.and(xoffState.not()).and(count.ge(config.xoffThreshold() - 1)));
+        Expr xonNow = wire("xon_now", isTake.and(xoffState).and(taking.count().le(config.xonThreshold())));
+        Expr newXoff = xoffState.or(xoffNow).and(xonNow.not());
+        Expr changed = Hw.mux(isAppend, appending.row(), Hw.mux(isTake, taking.row(), c.row()));
+        writes.row().set(row.with(changed, "xoff", newXoff));
+        queueState.write(op.valid().or(clearing.busy()), Hw.mux(clearing.busy(), clearing.row().bits(qw - 1, 0),
+                op.queue()), Hw.mux(clearing.busy(), Hw.zeros(row.width()), writes.row()));
+        // the command's credits may come back now that it is in its queue
+        cmdStored.drive(isAppend, cmdStored.layout().expr().set("vc", vcOf(op.queue()))
+                .set("data", command.get(op.entry(), "data")).build());
+        // a queue joins its list with its first command, and goes back after a turn if it still holds commands
+        Expr listPush = wire("list_push", isAppend.and(appending.wasEmpty()).or(isTake.and(count.ne(taking.cmds())))
+                .or(isSkip));
+        Stream pushed = Stream.of(this, "list_push", listPush, lists.get(0).push.layout(), dstOf(op.queue()));
+        List<Stream> pushes = pushed.demux("list_push", vcOf(op.queue()), SueMeta.VCS);
+        for (int v = 0; v < SueMeta.VCS; v++) {
+            pushes.get(v).into(lists.get(v).push);
+        }
+        unused("never_full", pushed.ready()); // a queue is on its list at most once
+        reportXoff(xoffNow, xonNow, op.queue());
+        return new Taken(isTake, run.expr().set("queue", op.queue()).set("cell", row.get(c.row(), "head.cell"))
+                .set("offset", row.get(c.row(), "head.offset")).set("bytes", taking.bytes()).build());
+    }
+
+    /**
+     * APPEND: the command at {@code start} of {@code bytes} bytes extends the open segment, or closes it (its record
+     * written under the cell it starts in) and opens the next.
+     */
+    private Appending append(RowAndSegment c, Expr isAppend, Writes writes, Mem segments) {
+        Expr count = row.get(c.row(), "count");
+        Expr closed = row.get(c.row(), "closed");
+        Expr open = row.get(c.row(), "open_bytes");
+        Expr openCmds = row.get(c.row(), "open_cmds");
+        Expr openStart = row.get(c.row(), "open_start");
+        Expr cmdBytes = command.get(c.op().entry(), "bytes").resize(lw);
+        Expr cmdStart = command.get(c.op().entry(), "start");
         Expr empty = wire("was_empty", count.eq(0));
         // open + bytes > pduLimit, against the room formed a stage early: the row's loop has no adder before it
-        Expr closes = wire("closes", empty.not().and(open.gt(cRoom)));
+        Expr closes = wire("closes", empty.not().and(open.gt(c.room())));
         Expr fresh = empty.or(closes); // the command opens a segment
-        Expr appendCount = count.add(1);
-        Expr appendRow = row.expr().set("head", Hw.mux(empty, cmdStart, head)).set("count", appendCount)
+        Expr appendRow = row.expr().set("head", Hw.mux(empty, cmdStart, row.get(c.row(), "head")))
+                .set("count", count.add(1))
                 .set("closed", Hw.mux(empty, Hw.zeros(cw), Hw.upDown(closed, List.of(closes), List.of())))
                 .set("open_bytes", Hw.mux(fresh, cmdBytes, open.add(cmdBytes)))
                 .set("open_cmds", Hw.mux(fresh, Hw.lit(cw, 1), openCmds.add(1)))
                 .set("open_start", Hw.mux(fresh, cmdStart, openStart)).build();
-        segWrite.set(isAppend.and(closes));
-        segWriteCell.set(place.get(openStart, "cell"));
-        segWriteData.set(segment.expr().set("bytes", open).set("cmds", openCmds).set("next", cmdStart).build());
-        segments.write(segWrite, segWriteCell, segWriteData);
-        // TAKE: the first closed segment, or else the open one
+        writes.segment().set(isAppend.and(closes));
+        writes.segmentCell().set(place.get(openStart, "cell"));
+        writes.segmentData().set(segment.expr().set("bytes", open).set("cmds", openCmds).set("next", cmdStart)
+                .build());
+        segments.write(writes.segment(), writes.segmentCell(), writes.segmentData());
+        return new Appending(appendRow, empty);
+    }
+
+    /** TAKE: the first closed segment is the PDU, or else the open one. */
+    private Taking take(RowAndSegment c) {
+        Expr seg = c.segment();
+        Expr count = row.get(c.row(), "count");
+        Expr closed = row.get(c.row(), "closed");
+        Expr open = row.get(c.row(), "open_bytes");
+        Expr openCmds = row.get(c.row(), "open_cmds");
         Expr fromClosed = wire("from_closed", closed.ne(0));
         Expr takeBytes = wire("take_bytes", Hw.mux(fromClosed, segment.get(seg, "bytes"), open));
         Expr takeCmds = Hw.mux(fromClosed, segment.get(seg, "cmds"), openCmds);
         // both subtractions beside the choice of segment, not after it
         Expr takeCount = wire("take_count", Hw.mux(fromClosed, count.sub(segment.get(seg, "cmds")),
                 count.sub(openCmds)));
-        Expr takeRow = row.expr().set("head", Hw.mux(fromClosed, segment.get(seg, "next"), head))
+        Expr takeRow = row.expr().set("head", Hw.mux(fromClosed, segment.get(seg, "next"), row.get(c.row(), "head")))
                 .set("count", takeCount).set("closed", Hw.mux(fromClosed, closed.sub(1), Hw.zeros(cw)))
                 .set("open_bytes", Hw.mux(fromClosed, open, Hw.zeros(lw)))
-                .set("open_cmds", Hw.mux(fromClosed, openCmds, Hw.zeros(cw))).set("open_start", openStart).build();
-        // compares against the row as read, not after the arithmetic: appendCount >= xoff is count >= xoff - 1
-        Expr xoffNow = wire("xoff_now", isAppend.and(xoffState.not()).and(count.ge(config.xoffThreshold() - 1)));
-        Expr xonNow = wire("xon_now", isTake.and(xoffState).and(takeCount.le(config.xonThreshold())));
-        Expr newXoff = xoffState.or(xoffNow).and(xonNow.not());
-        Expr changed = Hw.mux(isAppend, appendRow, Hw.mux(isTake, takeRow, cRow));
-        newRow.set(row.with(changed, "xoff", newXoff));
-        queueState.write(cValid.or(initializing), Hw.mux(initializing, initRow.bits(qw - 1, 0), cQueue),
-                Hw.mux(initializing, Hw.zeros(row.width()), newRow));
-        fwdValid.set(cValid);
-        fwdQueue.set(cQueue);
-        fwdRow.set(newRow);
-        // the command's credits may come back now that it is in its queue
-        cmdStored.valid().set(isAppend);
-        cmdStored.field("vc").set(cQueue.bits(1, 0));
-        cmdStored.field("data").set(command.get(cEntry, "data"));
-        // a queue joins its list with its first command, and goes back after a turn if it still holds commands
-        Expr listPush = wire("list_push", isAppend.and(empty).or(isTake.and(count.ne(takeCmds))).or(isSkip));
-        Expr cVc = cQueue.bits(1, 0);
-        for (int v = 0; v < SueMeta.VCS; v++) {
-            active.get(v).push.valid().set(listPush.and(cVc.eq(v)));
-            active.get(v).push.data().set(cQueue.bits(qw - 1, 2));
-        }
+                .set("open_cmds", Hw.mux(fromClosed, openCmds, Hw.zeros(cw)))
+                .set("open_start", row.get(c.row(), "open_start")).build();
+        return new Taking(takeRow, takeBytes, takeCmds, takeCount);
+    }
+
+    /** A queue's xoff change, a cycle later on {@code xoff}. */
+    private void reportXoff(Expr xoffNow, Expr xonNow, Expr queue) {
         Reg xoffValidReg = reg("xoff_valid_reg", 1, 0);
         Reg xoffOnReg = reg("xoff_on_reg", 1, 0);
         Reg xoffQueue = reg("xoff_queue", qw, 0);
         xoffValidReg.set(xoffNow.or(xonNow));
         xoffOnReg.set(xoffNow);
-        xoffQueue.set(cQueue);
-        xoff.valid().set(xoffValidReg);
-        xoff.field("on").set(xoffOnReg);
-        xoff.field("xpuid").set(xoffQueue.bits(qw - 1, 2).resize(SueMeta.XPU_WIDTH));
-        xoff.field("vc").set(xoffQueue.bits(1, 0));
-        takeRun = store.rd.layout().expr().set("queue", cQueue).set("cell", row.get(cRow, "head.cell"))
-                .set("offset", row.get(cRow, "head.offset")).set("bytes", takeBytes).build();
+        xoffQueue.set(queue);
+        xoff.drive(xoffValidReg, xoff.layout().expr().set("on", xoffOnReg)
+                .set("xpuid", dstOf(xoffQueue).resize(SueMeta.XPU_WIDTH)).set("vc", vcOf(xoffQueue)).build());
     }
 
     /** A taken PDU: its run is read from the store; its length waits for its last beat on {@code m_axis}. */
-    private void pduReader() {
-        Layout run = store.rd.layout();
+    private void pduReader(QueueStore store, Taken taken, Leaving leaving) {
         SyncFifo runs = child("runs", new SyncFifo(new SyncFifo.Config(run.width(), 4)));
         SyncFifo lens = child("lens", new SyncFifo(new SyncFifo.Config(lw, 4, false)));
         unused("never_full_runs", runs.push.ready(), lens.push.ready(), runs.creditReturn, runs.overflow); // PDUS_AHEAD
         // a run goes straight to the store when none waits before it (two cycles sooner than through the FIFO)
-        Expr direct = wire("run_direct", isTake.and(runs.level.eq(0)));
-        Expr rd = Hw.mux(runs.pop.valid(), runs.pop.data(), takeRun);
-        runs.push.valid().set(isTake.and(direct.and(store.rd.ready()).not()));
-        runs.push.data().set(takeRun);
-        lens.push.valid().set(isTake);
-        lens.push.data().set(run.get(takeRun, "bytes"));
-        store.rd.valid().set(runs.pop.valid().or(direct));
-        runs.pop.ready().set(store.rd.ready());
-        for (Layout.Field f : run.fields()) {
-            store.rd.field(f.name()).set(f.of(rd));
-        }
-        out.tdata().set(store.out.tdata());
-        out.tkeep().set(store.out.tkeep());
-        out.tvalid().set(store.out.tvalid());
-        out.tlast().set(store.out.tlast());
-        out.tuser().set(meta(store.out.tuser(), lens.pop.data())); // the store's tuser is the run's queue
-        store.out.tready().set(out.tready());
+        Expr direct = wire("run_direct", taken.valid().and(runs.level.eq(0)));
+        runs.push.valid().set(taken.valid().and(direct.and(store.rd.ready()).not()));
+        runs.push.data().set(taken.run());
+        lens.push.valid().set(taken.valid());
+        lens.push.data().set(run.get(taken.run(), "bytes"));
+        Stream next = Stream.of(this, "run_next", runs.pop.valid().or(direct), run,
+                Hw.mux(runs.pop.valid(), runs.pop.data(), taken.run()));
+        next.into(store.rd);
+        runs.pop.ready().set(next.ready());
+        // the store's beats with the PDU's SueMeta (the store's tuser is the run's queue)
+        store.out.translateInto(out, out.layout().expr().set(Stream.TDATA, store.out.tdata())
+                .set(Stream.TKEEP, store.out.tkeep()).set(Stream.TLAST, store.out.tlast())
+                .set(Stream.TUSER, meta(store.out.tuser(), lens.pop.data())).build());
         unused("len_valid", lens.pop.valid()); // a PDU's length waits before its first beat
-        Expr beatOut = wire("beat_out", out.fire());
-        lens.pop.ready().set(beatOut.and(out.tlast()));
-        Reg firstOut = reg("first_beat_out", 1, 1); // the next beat on m_axis starts a PDU
-        when(beatOut, () -> firstOut.set(out.tlast()));
-        pduLeaving = wire("pdu_leaving", beatOut.and(firstOut));
+        lens.pop.ready().set(leaving.beat().and(out.tlast()));
     }
 
-    /** Round robin over the VCs with credit and an active queue, starting after the last served. */
-    private void scheduler() {
-        Reg rrVc = reg("rr_vc", SueMeta.VC_WIDTH, SueMeta.VCS - 1);
-        Reg inFlight = reg("pdus_in_flight", 2, 0); // picked and not yet leaving m_axis: at most PDUS_AHEAD
-        List<Expr> eligible = new ArrayList<>();
-        for (int v = 0; v < SueMeta.VCS; v++) {
-            eligible.add(active.get(v).pop.valid().and(vcReady.bit(v)));
-        }
-        Expr pickVc = Arbiter.rotatingPick(eligible, rrVc);
-        Expr anyEligible = wire("any_eligible", Hw.cat(eligible).orR());
-        // a PDU starting to leave makes room at once: the next pick reaches m_axis as the two ahead of it are sent
-        Expr pickRoom = wire("pick_room", inFlight.lt(PDUS_AHEAD).or(pduLeaving));
-        Expr pick = wire("pick", anyEligible.and(pickRoom).and(initializing.not()));
-        Expr pickedDst = wire("picked_dst", Hw.select(active.stream().map(f -> (Expr) f.pop.data()).toList(), pickVc));
-        for (int v = 0; v < SueMeta.VCS; v++) {
-            active.get(v).pop.ready().set(pick.and(pickVc.eq(v)));
-        }
-        // each list head's window looked up beside the pick (the heads are registers), not after it
-        List<Expr> headWindowOpen = new ArrayList<>();
-        for (int v = 0; v < SueMeta.VCS; v++) {
-            headWindowOpen.add(wire("head_window_open_" + v, dstReady.shr(active.get(v).pop.data()).bit(0)));
-        }
-        Expr windowOpen = wire("window_open", Hw.select(headWindowOpen, pickVc));
-        when(pick, () -> rrVc.set(pickVc));
-        takeRequest.set(pick);
-        takeQueue.set(Hw.cat(pickedDst, pickVc));
-        takeSkip.set(windowOpen.not());
-        picked.valid().set(pick.and(windowOpen));
-        picked.field("vc").set(pickVc);
-        inFlight.set(Hw.upDown(inFlight, List.of(pick.and(windowOpen)), List.of(pduLeaving)));
+    /** A queue number's VC (its low bits). */
+    private static Expr vcOf(Expr queue) {
+        return queue.bits(SueMeta.VC_WIDTH - 1, 0);
+    }
+
+    /** A queue number's destination (its high bits). */
+    private static Expr dstOf(Expr queue) {
+        return queue.bits(queue.width() - 1, SueMeta.VC_WIDTH);
     }
 
     /** SueMeta for an assembled PDU: destination, VC and length; the rest is filled in further down the path. */
     private static Expr meta(Expr queue, Expr len) {
-        return SueMeta.LAYOUT.expr().set(SueMeta.DST_XPU, queue.bits(queue.width() - 1, 2).resize(SueMeta.XPU_WIDTH))
-                .set(SueMeta.VC, queue.bits(1, 0)).set(SueMeta.LEN, len).build();
+        return SueMeta.LAYOUT.expr().set(SueMeta.DST_XPU, dstOf(queue).resize(SueMeta.XPU_WIDTH))
+                .set(SueMeta.VC, vcOf(queue)).set(SueMeta.LEN, len).build();
     }
 
     public Config config() {

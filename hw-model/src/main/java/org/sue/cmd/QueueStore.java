@@ -11,6 +11,7 @@ import org.sue.core.Mem;
 import org.sue.core.Port;
 import org.sue.core.ReadUnderWrite;
 import org.sue.core.Reg;
+import org.sue.core.Status;
 import org.sue.core.Wire;
 import org.sue.lib.stream.SyncFifo;
 import org.sue.lib.stream.Keep;
@@ -113,6 +114,7 @@ public final class QueueStore extends Component {
     public final Port cellReturnedCount;
     public final Port cellReturnedVc;
     public final Port cellsInUse;
+    /** High while the tail table is cleared after reset: nothing enters. */
     public final Port initBusy;
     public final Port overflowError;
     private final Config config;
@@ -131,44 +133,39 @@ public final class QueueStore extends Component {
     /** A beat read, on its way to {@code m_axis}. */
     private final Layout fetched;
 
-    // storage
-    private final Mem cellLink;
-    private final List<Mem> lanes = new ArrayList<>();
-    private final Mem tailTable;
-    // free cells
-    private final SyncFifo freedByReader;
-    private final SyncFifo freedFirst;
-    private final SyncFifo freedLast;
-    private final Reg spareValid;
-    private final Reg spare;
-    private final Wire consumeSpare;
-    private final Expr spareNext;
-    // writer
-    private final Expr initializing;
-    /** Notices as the reader sends them ({@code run_done}, {@code notice_data}) and as the writer takes them. */
-    private final Wire runDone;
-    private final Wire noticeData;
-    private final Stream noticeSent;
-    private final Stream notices;
-    private final Reg bValid;
-    private final Reg bBeat;
-    private final Reg bQueue;
-    private final Reg bFirst;
-    private final Reg bLast;
-    private final Reg bBytes;
-    private final Reg bCmdBytes;
-    private final Reg bCmdData;
-    private final Reg bData;
-    private final Reg bFirstGone;
-    private final Reg bFirstCell;
-    private final Reg bCell;
-    private final Reg bEnd;
-    private final Expr rowRead;
-    private Expr allocNow;
-    private Expr firstGone;
-    private Expr reclaim;
-    // reader
-    private Reg rQueue;
+    /** The memories: the cells' links, one memory per byte lane, the queues' tails. */
+    private record Storage(Mem cellLink, List<Mem> lanes, Mem tailTable) {
+    }
+
+    /** The tail table's clearing after reset: the row cleared now, and whether it is still going on. */
+    private record Clearing(Reg row, Expr busy) {
+    }
+
+    /**
+     * Free cells: the lists cells come back to (left behind by the reader; a run's first and last, judged by the
+     * writer), the spare cell the writer takes next ({@code consume}: it does this cycle) and its next valid.
+     */
+    private record FreeCells(SyncFifo byReader, SyncFifo first, SyncFifo last, Reg spareValid, Reg spare,
+                             Wire consume, Expr spareNext) {
+    }
+
+    /** The reader's notices to the writer: as sent ({@code done}, {@code data}), and queued for the writer. */
+    private record Notices(Wire done, Wire data, Stream sent, Stream queued) {
+    }
+
+    /**
+     * Writer stage B's input: a beat ({@code beat}) or a notice, its queue, the tail row read; the beat's first, last,
+     * bytes (1..cb), data and its command's bytes and has-data; the notice's run: first cell left behind, first cell,
+     * last cell and its end offset (1..cb).
+     */
+    private record WriterInput(Reg valid, Reg beat, Reg queue, Expr row, Reg first, Reg last, Reg bytes,
+                               Reg cmdBytes, Reg cmdData, Reg data, Reg noticeFirstGone, Reg noticeFirst,
+                               Reg noticeCell, Reg noticeEnd) {
+    }
+
+    /** Cells the writer handed out and gave back this cycle: a new cell, a run's first cell, a run's last cell. */
+    private record WriterCells(Expr alloc, Expr firstGone, Expr reclaim) {
+    }
 
     public QueueStore(Config config) {
         super(config);
@@ -191,85 +188,63 @@ public final class QueueStore extends Component {
         rd = Stream.slave(this, "rd", config.run());
         cellAlloc = Flow.master(this, "cell_alloc", VC_ONLY);
         cellFreed = Flow.master(this, "cell_freed", VC_ONLY);
-        cellReturnedCount = out("cell_returned_count", 2);
-        cellReturnedVc = out("cell_returned_vc", 2);
+        cellReturnedCount = out("cell_returned_count", BufferCredits.RETURNED_WIDTH);
+        cellReturnedVc = out("cell_returned_vc", SueMeta.VC_WIDTH);
         payloadOf(cellReturnedCount, cellReturnedVc); // the VC of the cells returned, if any
-        cellsInUse = out("cells_in_use", aw + 1);
+        Reg inUse = reg("cells_in_use_reg", aw + 1, 0);
+        cellsInUse = status("cells_in_use", Status.Kind.LEVEL, inUse,
+                "Cells handed out to queues and not yet given back.");
         initBusy = out("init_busy", 1);
-        overflowError = out("overflow_error", 1);
+        Reg overflow = reg("overflow_flag", 1, 0);
+        overflowError = status("overflow_error", Status.Kind.FLAG, overflow,
+                "Sticky: a beat needed a new cell while no spare cell was ready (the input's ready rules it out).");
 
-        // ---- storage ----
+        Storage storage = storage();
+        FreeCells free = freeCells();
+        Clearing clearing = clearing();
+        initBusy.set(clearing.busy());
+        Notices notices = notices();
+        WriterInput b = writerTakeBeatOrNotice(storage, free, clearing, notices);
+        WriterCells written = writerWriteOrJudge(b, storage, free, clearing, overflow);
+        Expr freedByReader = reader(storage, free, clearing, notices);
+        inUse.set(Hw.upDown(inUse, List.of(written.alloc()), List.of(freedByReader, written.firstGone(),
+                written.reclaim())));
+    }
+
+    private Storage storage() {
         // declared before the lanes: the back end lowers memories in order, and the lanes' read address uses its read
-        cellLink = mem("cell_link", config.cells(), aw, ReadUnderWrite.READ_FIRST);
+        Mem cellLink = mem("cell_link", config.cells(), aw, ReadUnderWrite.READ_FIRST);
         // one memory per byte lane, so a beat can straddle two cells
+        List<Mem> lanes = new ArrayList<>();
         for (int i = 0; i < cb; i++) {
             lanes.add(mem("lane_" + i, config.cells(), 8, ReadUnderWrite.READ_FIRST));
         }
-        tailTable = mem("queue_tail", config.destinations() * SueMeta.VCS, tailRow.width(),
+        Mem tailTable = mem("queue_tail", config.destinations() * SueMeta.VCS, tailRow.width(),
                 ReadUnderWrite.READ_FIRST);
+        return new Storage(cellLink, lanes, tailTable);
+    }
 
-        // ---- free cells: every cell once from a counter, then the cells the reader and the writer give back ----
-        // three lists, as up to three cells come back in one cycle: one left behind by the reader, and the first and
-        // last cells of a run, judged by the writer
-        List<SyncFifo> freeLists = new ArrayList<>();
+    /**
+     * Every cell once from a counter, then the cells the reader and the writer give back: three lists, as up to three
+     * cells come back in one cycle (one left behind by the reader, and the first and last cells of a run, judged by
+     * the writer).
+     */
+    private FreeCells freeCells() {
+        List<SyncFifo> lists = new ArrayList<>();
         for (String name : List.of("freed_by_reader", "freed_first", "freed_last")) {
             SyncFifo list = child(name, new SyncFifo(new SyncFifo.Config(aw, config.cells(), false)));
             unused(name + "_never_full", list.push.ready()); // a cell is in one list at most once
-            freeLists.add(list);
+            lists.add(list);
         }
-        freedByReader = freeLists.get(0);
-        freedFirst = freeLists.get(1);
-        freedLast = freeLists.get(2);
-        spareValid = reg("spare_valid", 1, 0);
-        spare = reg("spare_cell", aw, 0);
-        consumeSpare = wire("consume_spare", 1); // the writer takes the spare this cycle
-        spareNext = spareCell(freeLists);
-
-        // ---- writer stage A: take a beat (or, in a cycle without one, a reader's notice) and read its queue's row ----
-        Reg initRow = reg("init_row", qw + 1, 0);
-        initializing = wire("initializing", initRow.bit(qw).not());
-        when(initializing, () -> initRow.set(initRow.add(1)));
-        initBusy.set(initializing);
-        runDone = wire("run_done", 1);
-        noticeData = wire("notice_data", notice.width());
-        noticeSent = Stream.of(this, "notice", runDone, notice, noticeData);
-        notices = noticeSent.queue("notices", NOTICE_DEPTH);
-        bValid = reg("b_valid", 1, 0);
-        bBeat = reg("b_beat", 1, 0);
-        bQueue = reg("b_queue", qw, 0);
-        bFirst = reg("b_first", 1, 0);
-        bLast = reg("b_last", 1, 0);
-        bBytes = reg("b_bytes", fw, 0);     // bytes in the beat, 1..cb
-        bCmdBytes = reg("b_cmd_bytes", CommandUser.BYTES_WIDTH, 0);
-        bCmdData = reg("b_cmd_data", 1, 0);
-        bData = regNoReset("b_data", w);
-        bFirstGone = reg("b_notice_first_gone", 1, 0); // notice: the run left its first cell behind
-        bFirstCell = reg("b_notice_first", aw, 0);
-        bCell = reg("b_notice_cell", aw, 0); // the run's last cell and its end offset 1..cb
-        bEnd = reg("b_notice_end", fw, 0);
-        rowRead = writerTakeBeatOrNotice();
-
-        // ---- writer stage B: write the beat into the tail cell's free lanes and a new cell, or judge a notice -------
-        writerWriteOrJudge(initRow);
-
-        // ---- reader: a beat per cycle; lanes at and above the offset from the current cell, the rest from the next --
-        reader();
-
-        // ---- accounting ----
-        Reg inUse = reg("cells_in_use_reg", aw + 1, 0);
-        Expr returnedNow = wire("returned_now", firstGone.resize(2).add(reclaim.resize(2)));
-        inUse.set(Hw.upDown(inUse, List.of(allocNow), List.of(freedByReader.push.valid(), firstGone, reclaim)));
-        cellsInUse.set(inUse);
-        cellAlloc.valid().set(allocNow);
-        cellAlloc.field("vc").set(bQueue.bits(1, 0));
-        cellFreed.valid().set(freedByReader.push.valid());
-        cellFreed.field("vc").set(rQueue.bits(1, 0));
-        cellReturnedCount.set(returnedNow);
-        cellReturnedVc.set(bQueue.bits(1, 0));
+        Reg spareValid = reg("spare_valid", 1, 0);
+        Reg spare = reg("spare_cell", aw, 0);
+        Wire consume = wire("consume_spare", 1); // the writer takes the spare this cycle
+        Expr next = spareCell(lists, spareValid, spare, consume);
+        return new FreeCells(lists.get(0), lists.get(1), lists.get(2), spareValid, spare, consume, next);
     }
 
     /** The spare cell register, refilled from a counter (each cell once) and then the free lists; its next valid. */
-    private Expr spareCell(List<SyncFifo> freeLists) {
+    private Expr spareCell(List<SyncFifo> freeLists, Reg spareValid, Reg spare, Expr consumeSpare) {
         Reg fresh = reg("fresh_cells", aw + 1, 0);
         Expr fromCounter = wire("alloc_from_counter", fresh.bit(aw).not());
         Expr wantCell = wire("want_cell", spareValid.not().or(consumeSpare));
@@ -291,21 +266,41 @@ public final class QueueStore extends Component {
         return next;
     }
 
-    /** Stage A: an input beat, or else a notice, reads its queue's tail row; returns the row read. */
-    private Expr writerTakeBeatOrNotice() {
+    /** The tail table is cleared one row per cycle after reset. */
+    private Clearing clearing() {
+        Reg initRow = reg("init_row", qw + 1, 0);
+        Expr initializing = wire("initializing", initRow.bit(qw).not());
+        when(initializing, () -> initRow.set(initRow.add(1)));
+        return new Clearing(initRow, initializing);
+    }
+
+    /** A run's notice, from the reader's last beat of it to the writer, through a FIFO. */
+    private Notices notices() {
+        Wire runDone = wire("run_done", 1);
+        Wire noticeData = wire("notice_data", notice.width());
+        Stream sent = Stream.of(this, "notice", runDone, notice, noticeData);
+        return new Notices(runDone, noticeData, sent, sent.queue("notices", NOTICE_DEPTH));
+    }
+
+    /**
+     * Writer stage A: an input beat, or else (in a cycle without one) a reader's notice, reads its queue's tail
+     * row.
+     */
+    private WriterInput writerTakeBeatOrNotice(Storage storage, FreeCells free, Clearing clearing, Notices notices) {
+        Stream queued = notices.queued();
         // a beat goes in only if a spare cell is sure to wait for it in stage B
-        in.tready().set(spareNext.and(initializing.not()));
+        in.tready().set(free.spareNext().and(clearing.busy().not()));
         Expr beatIn = wire("beat_in", in.fire());
-        Expr noticeIn = wire("notice_in", notices.valid().and(beatIn.not()).and(initializing.not()));
-        notices.ready().set(noticeIn);
+        Expr noticeIn = wire("notice_in", queued.valid().and(beatIn.not()).and(clearing.busy().not()));
+        queued.ready().set(noticeIn);
         Expr inDst = CommandUser.DST.of(in.tuser());
         int dw = qw - SueMeta.VC_WIDTH;
         if (dw < inDst.width()) { // the ingress never sends a destination beyond the configured ones
             unused("dst_high", inDst.bits(inDst.width() - 1, dw));
         }
         Expr inQueue = Hw.cat(inDst.bits(dw - 1, 0), CommandUser.VC.of(in.tuser()));
-        Expr aQueue = wire("a_queue", Hw.mux(beatIn, inQueue, notices.field("queue")));
-        Expr row = tailTable.readSync("row_read", aQueue, Hw.lit(1, 1));
+        Expr aQueue = wire("a_queue", Hw.mux(beatIn, inQueue, queued.field("queue")));
+        Expr row = storage.tailTable().readSync("row_read", aQueue, Hw.lit(1, 1));
         Reg aFirst = reg("first_beat", 1, 1);  // the next beat starts a command
         Reg aLeft = reg("bytes_left", CommandUser.BYTES_WIDTH, 0);  // bytes of the command not yet taken
         Expr left = wire("left", Hw.mux(aFirst, CommandUser.BYTES.of(in.tuser()), aLeft));
@@ -316,114 +311,124 @@ public final class QueueStore extends Component {
         });
         unused("keep", in.tkeep());
 
-        bValid.set(beatIn.or(noticeIn));
-        bBeat.set(beatIn);
-        bQueue.set(aQueue);
+        WriterInput b = new WriterInput(reg("b_valid", 1, 0), reg("b_beat", 1, 0), reg("b_queue", qw, 0), row,
+                reg("b_first", 1, 0), reg("b_last", 1, 0), reg("b_bytes", fw, 0),
+                reg("b_cmd_bytes", CommandUser.BYTES_WIDTH, 0), reg("b_cmd_data", 1, 0), regNoReset("b_data", w),
+                reg("b_notice_first_gone", 1, 0), reg("b_notice_first", aw, 0), reg("b_notice_cell", aw, 0),
+                reg("b_notice_end", fw, 0));
+        b.valid().set(beatIn.or(noticeIn));
+        b.beat().set(beatIn);
+        b.queue().set(aQueue);
         when(beatIn, () -> {
-            bFirst.set(aFirst);
-            bLast.set(in.tlast());
-            bBytes.set(beatBytes);
-            bData.set(in.tdata());
+            b.first().set(aFirst);
+            b.last().set(in.tlast());
+            b.bytes().set(beatBytes);
+            b.data().set(in.tdata());
             when(aFirst, () -> {
-                bCmdBytes.set(CommandUser.BYTES.of(in.tuser()));
-                bCmdData.set(CommandUser.HAS_DATA.of(in.tuser()));
+                b.cmdBytes().set(CommandUser.BYTES.of(in.tuser()));
+                b.cmdData().set(CommandUser.HAS_DATA.of(in.tuser()));
             });
         });
         when(noticeIn, () -> {
-            bFirstGone.set(notices.field("first_gone"));
-            bFirstCell.set(notices.field("first_cell"));
-            bCell.set(notices.field("last_cell"));
-            bEnd.set(notices.field("end"));
+            b.noticeFirstGone().set(queued.field("first_gone"));
+            b.noticeFirst().set(queued.field("first_cell"));
+            b.noticeCell().set(queued.field("last_cell"));
+            b.noticeEnd().set(queued.field("end"));
         });
-        return row;
+        return b;
     }
 
     /**
-     * Stage B: a beat is rotated to the tail's fill and written into the tail cell's free lanes and the low lanes of
-     * a new cell; a notice frees the run's first cell if it was left behind, and its last cell unless later bytes
-     * of the queue are in it.
+     * Writer stage B: a beat is rotated to the tail's fill and written into the tail cell's free lanes and the low
+     * lanes of a new cell; a notice frees the run's first cell if it was left behind, and its last cell unless later
+     * bytes of the queue are in it.
      */
-    private void writerWriteOrJudge(Reg initRow) {
+    private WriterCells writerWriteOrJudge(WriterInput b, Storage storage, FreeCells free, Clearing clearing,
+                                           Reg overflow) {
         Reg fwdValid = reg("fwd_valid", 1, 0);
         Reg fwdQueue = reg("fwd_queue", qw, 0);
         Reg fwdRow = reg("fwd_row", tailRow.width(), 0);
-        Expr row = wire("row", Hw.mux(fwdValid.and(fwdQueue.eq(bQueue)), fwdRow, rowRead));
+        Expr row = wire("row", Hw.mux(fwdValid.and(fwdQueue.eq(b.queue())), fwdRow, b.row()));
         Expr hasTail = tailRow.get(row, "has_tail");
         Expr tail = tailRow.get(row, "cell");
         Expr fill = tailRow.get(row, "fill");
-        Expr isBeat = wire("is_beat", bValid.and(bBeat));
-        Expr isNotice = wire("is_notice", bValid.and(bBeat.not()));
+        Expr isBeat = wire("is_beat", b.valid().and(b.beat()));
+        Expr isNotice = wire("is_notice", b.valid().and(b.beat().not()));
         // room in the tail cell: the beat starts there at lane `fill`; else it starts at lane 0 of a new cell
         Expr room = wire("room", hasTail.and(fill.ne(cb)));
         Expr rot = wire("rot", Hw.mux(room, fill.bits(ow - 1, 0), Hw.zeros(ow)));
         Expr spaceLeft = wire("space_left", Hw.lit(fw + 1, cb).sub(fill.resize(fw + 1)));
-        Expr spills = wire("spills", room.not().or(bBytes.resize(fw + 1).gt(spaceLeft)));
-        allocNow = wire("alloc_now", isBeat.and(spills));
-        consumeSpare.set(allocNow);
-        Reg overflow = reg("overflow_flag", 1, 0);
-        when(allocNow.and(spareValid.not()), () -> overflow.set(1)); // the input's ready should have prevented it
-        overflowError.set(overflow);
-        Expr endPos = wire("end_pos", rot.resize(fw + 1).add(bBytes.resize(fw + 1))); // one past the beat's last lane
+        Expr spills = wire("spills", room.not().or(b.bytes().resize(fw + 1).gt(spaceLeft)));
+        Expr allocNow = wire("alloc_now", isBeat.and(spills));
+        free.consume().set(allocNow);
+        when(allocNow.and(free.spareValid().not()), () -> overflow.set(1)); // the input's ready should prevent it
+        Expr endPos = wire("end_pos", rot.resize(fw + 1).add(b.bytes().resize(fw + 1))); // one past the beat's end
         Expr lowLanes = wire("low_lanes", // in the new cell
                 Hw.mux(endPos.gt(cb), endPos.sub(cb), Hw.zeros(fw + 1)).resize(fw));
-        Expr firstCell = wire("first_cell", Hw.mux(room, tail, spare)); // where lanes at and above rot go
-        Expr doubled = Hw.cat(bData, bData);
+        Expr firstCell = wire("first_cell", Hw.mux(room, tail, free.spare())); // where lanes at and above rot go
+        Expr doubled = Hw.cat(b.data(), b.data());
         Expr rotated = wire("rotated", doubled.shl(Hw.cat(rot, Hw.lit(3, 0))).bits(2 * w - 1, w));
         // the lanes written are the beat's lanes rotated as its bytes are: those at and above rot go to the first
         // cell, those below it to the new one (masks from the register values, not through endPos and its compares)
-        Expr beatLanes = Keep.below(bBytes, cb);
+        Expr beatLanes = Keep.below(b.bytes(), cb);
         Expr written = wire("lanes_written", Hw.cat(beatLanes, beatLanes).shl(rot).bits(2 * cb - 1, cb));
         Expr atOrAboveRot = wire("lanes_from_rot", Keep.below(rot, cb).not());
         for (int i = 0; i < cb; i++) {
-            lanes.get(i).write(isBeat.and(written.bit(i)), Hw.mux(atOrAboveRot.bit(i), firstCell, spare),
-                    rotated.bits(8 * i + 7, 8 * i));
+            storage.lanes().get(i).write(isBeat.and(written.bit(i)), Hw.mux(atOrAboveRot.bit(i), firstCell,
+                    free.spare()), rotated.bits(8 * i + 7, 8 * i));
         }
         // the stream goes on from the old tail into the new cell
-        cellLink.write(allocNow.and(hasTail), tail, spare);
-        Expr beatTailCell = Hw.mux(spills, spare, tail);
+        storage.cellLink().write(allocNow.and(hasTail), tail, free.spare());
+        Expr beatTailCell = Hw.mux(spills, free.spare(), tail);
         Expr beatFill = Hw.mux(spills.and(room), lowLanes, endPos.resize(fw)); // endPos <= cb unless it spills
         // a notice: the run ended at (cell, end); free the cell if nothing follows the run in it and nothing will
-        Expr noticeCell = bCell;
-        Expr noticeEnd = bEnd;
-        Expr tailHere = wire("tail_here", hasTail.and(tail.eq(noticeCell)));
-        Expr dropTail = wire("drop_tail", isNotice.and(tailHere).and(fill.eq(noticeEnd)));
-        reclaim = wire("reclaim", dropTail.or(isNotice.and(tailHere.not()).and(noticeEnd.eq(cb))));
+        Expr tailHere = wire("tail_here", hasTail.and(tail.eq(b.noticeCell())));
+        Expr dropTail = wire("drop_tail", isNotice.and(tailHere).and(fill.eq(b.noticeEnd())));
+        Expr reclaim = wire("reclaim", dropTail.or(isNotice.and(tailHere.not()).and(b.noticeEnd().eq(cb))));
         Expr beatRow = tailRow.expr().set("has_tail", 1).set("cell", beatTailCell).set("fill", beatFill).build();
         Expr newRow = wire("new_row", Hw.mux(isBeat, beatRow, Hw.mux(dropTail, Hw.zeros(tailRow.width()), row)));
-        tailTable.write(bValid.or(initializing), Hw.mux(initializing, initRow.bits(qw - 1, 0), bQueue),
-                Hw.mux(initializing, Hw.zeros(tailRow.width()), newRow));
-        fwdValid.set(bValid);
-        fwdQueue.set(bQueue);
+        storage.tailTable().write(b.valid().or(clearing.busy()), Hw.mux(clearing.busy(),
+                clearing.row().bits(qw - 1, 0), b.queue()), Hw.mux(clearing.busy(), Hw.zeros(tailRow.width()),
+                newRow));
+        fwdValid.set(b.valid());
+        fwdQueue.set(b.queue());
         fwdRow.set(newRow);
         // the run's first cell, left behind: free now that the notice of the run before, which ended in it, is judged
-        firstGone = wire("first_gone", isNotice.and(bFirstGone));
-        freedFirst.push.valid().set(firstGone);
-        freedFirst.push.data().set(bFirstCell);
-        freedLast.push.valid().set(reclaim);
-        freedLast.push.data().set(noticeCell);
-        // where the command starts: its first beat's first lane
+        Expr firstGone = wire("first_gone", isNotice.and(b.noticeFirstGone()));
+        free.first().push.valid().set(firstGone);
+        free.first().push.data().set(b.noticeFirst());
+        free.last().push.valid().set(reclaim);
+        free.last().push.data().set(b.noticeCell());
+        reportStored(b, isBeat, firstCell, rot);
+        cellAlloc.drive(allocNow, vcOf(b.queue()));
+        cellReturnedCount.set(wire("returned_now", firstGone.resize(BufferCredits.RETURNED_WIDTH)
+                .add(reclaim.resize(BufferCredits.RETURNED_WIDTH))));
+        cellReturnedVc.set(vcOf(b.queue()));
+        return new WriterCells(allocNow, firstGone, reclaim);
+    }
+
+    /** A command's last beat written: {@code stored_*} says where its first beat's first lane is. */
+    private void reportStored(WriterInput b, Expr isBeat, Expr firstCell, Expr rot) {
         Reg cmdCell = reg("cmd_cell", aw, 0);
         Reg cmdOffset = reg("cmd_offset", ow, 0);
-        when(isBeat.and(bFirst), () -> {
+        when(isBeat.and(b.first()), () -> {
             cmdCell.set(firstCell);
             cmdOffset.set(rot);
         });
-        stored.valid().set(isBeat.and(bLast));
-        stored.field("queue").set(bQueue);
-        stored.field("bytes").set(bCmdBytes);
-        stored.field("data").set(bCmdData);
-        stored.field("cell").set(Hw.mux(bFirst, firstCell, cmdCell));
-        stored.field("offset").set(Hw.mux(bFirst, rot, cmdOffset));
+        stored.drive(isBeat.and(b.last()), stored.layout().expr().set("queue", b.queue()).set("bytes", b.cmdBytes())
+                .set("data", b.cmdData()).set("cell", Hw.mux(b.first(), firstCell, cmdCell))
+                .set("offset", Hw.mux(b.first(), rot, cmdOffset)).build());
     }
 
     /**
      * The reader: runs one after the other, a beat per cycle into a FIFO in front of {@code m_axis}; each run's
-     * last beat sends the writer its notice.
+     * last beat sends the writer its notice. Lanes at and above the offset come from the current cell, the rest from
+     * the next. Returns whether it freed a cell a run left behind.
      */
-    private void reader() {
+    private Expr reader(Storage storage, FreeCells free, Clearing clearing, Notices notices) {
         int rw = SueMeta.LEN_WIDTH;
         Reg reading = reg("reading", 1, 0);
-        rQueue = reg("read_queue", qw, 0);
+        Reg rQueue = reg("read_queue", qw, 0);
         Reg rCell = reg("read_cell", aw, 0);
         Reg rOffset = reg("read_offset", ow, 0);
         Reg rLeft = reg("read_left", rw, 0); // bytes of the run not yet read
@@ -432,14 +437,14 @@ public final class QueueStore extends Component {
         Reg rFirstGone = reg("read_first_gone", 1, 0);
         Reg outstanding = reg("out_outstanding", Hw.log2Up(OUT_DEPTH + 1), 0);
         Wire linkAddr = wire("link_addr", aw);
-        Expr nextCell = cellLink.readSync("next_cell", linkAddr, Hw.lit(1, 1));
+        Expr nextCell = storage.cellLink().readSync("next_cell", linkAddr, Hw.lit(1, 1));
         Expr lastBeat = wire("read_last_beat", rLeft.le(cb));
         Expr toCellEnd = wire("to_cell_end", Hw.lit(fw, cb).sub(rOffset.resize(fw)));
         Expr passes = wire("passes_cell", rLeft.gt(toCellEnd.resize(rw))); // the run goes on into nextCell
         Expr outRoom = wire("out_room", outstanding.lt(OUT_DEPTH));
-        Expr readBeat = wire("read_beat", reading.and(outRoom).and(lastBeat.not().or(noticeSent.ready())));
-        runDone.set(readBeat.and(lastBeat));
-        Expr accept = wire("accept_run", rd.valid().and(reading.not().or(runDone)).and(initializing.not()));
+        Expr readBeat = wire("read_beat", reading.and(outRoom).and(lastBeat.not().or(notices.sent().ready())));
+        notices.done().set(readBeat.and(lastBeat));
+        Expr accept = wire("accept_run", rd.valid().and(reading.not().or(notices.done())).and(clearing.busy().not()));
         rd.ready().set(accept);
         // next_cell shows the link of the cell after the current one: the next run's first cell when a run starts,
         // the next link when a beat is read, the same link again while the reader waits
@@ -450,7 +455,7 @@ public final class QueueStore extends Component {
             rFirst.set(0);
             when(rFirst, () -> rFirstGone.set(passes));
         });
-        when(runDone, () -> reading.set(0));
+        when(notices.done(), () -> reading.set(0));
         when(accept, () -> {
             reading.set(1);
             rQueue.set(rd.field("queue"));
@@ -464,19 +469,30 @@ public final class QueueStore extends Component {
         List<Expr> laneData = new ArrayList<>(); // lane cb-1 first: Hw.cat puts its first part on top
         Expr lowRead = Keep.below(rOffset.resize(fw), cb);
         for (int i = cb - 1; i >= 0; i--) {
-            laneData.add(lanes.get(i).readSync("read_" + i, Hw.mux(lowRead.bit(i), nextCell, rCell), readEnable));
+            laneData.add(storage.lanes().get(i).readSync("read_" + i, Hw.mux(lowRead.bit(i), nextCell, rCell),
+                    readEnable));
         }
         // a cell left behind goes back, except the run's first: the run before may have ended in it, and its notice
         // must be judged first; so the first and the last cell go to the writer in the run's notice
-        freedByReader.push.valid().set(readBeat.and(passes).and(rFirst.not()));
-        freedByReader.push.data().set(rCell);
-        noticeData.set(notice.expr().set("queue", rQueue)
+        free.byReader().push.valid().set(readBeat.and(passes).and(rFirst.not()));
+        free.byReader().push.data().set(rCell);
+        Expr freed = free.byReader().push.valid();
+        cellFreed.drive(freed, vcOf(rQueue));
+        notices.data().set(notice.expr().set("queue", rQueue)
                 .set("first_gone", Hw.mux(rFirst, passes, rFirstGone)).set("first_cell", rFirstCell)
                 .set("last_cell", Hw.mux(passes, nextCell, rCell))
                 .set("end", Hw.mux(passes, rLeft.sub(toCellEnd.resize(rw)).resize(fw),
                         rOffset.resize(fw).add(rLeft.resize(fw)))).build());
+        Expr beatOut = toOutput(readBeat, lastBeat, rOffset, rLeft, rQueue, laneData);
+        outstanding.set(Hw.upDown(outstanding, List.of(readBeat), List.of(beatOut)));
+        return freed;
+    }
 
-        // the data comes a cycle later: rotate it back to byte 0 and queue it for m_axis
+    /**
+     * The data comes a cycle after its read: rotated back to byte 0, lanes past the run's end zeroed, queued for
+     * {@code m_axis}. Returns whether a beat leaves.
+     */
+    private Expr toOutput(Expr readBeat, Expr lastBeat, Reg rOffset, Reg rLeft, Reg rQueue, List<Expr> laneData) {
         Reg pValid = reg("p_valid", 1, 0);
         Reg pOffset = reg("p_offset", ow, 0);
         Reg pBytes = reg("p_bytes", fw, 0);
@@ -497,14 +513,15 @@ public final class QueueStore extends Component {
                 .set("last", pLast).set("queue", pQueue).build());
         Stream queued = beat.queue("out", OUT_DEPTH);
         unused("out_never_full", beat.ready()); // a beat is read only with room for it
-        out.tvalid().set(queued.valid());
-        out.tdata().set(queued.field("data"));
-        out.tkeep().set(Keep.below(queued.field("bytes"), cb));
-        out.tlast().set(queued.field("last"));
-        out.tuser().set(queued.field("queue"));
-        queued.ready().set(out.tready());
-        Expr beatOut = wire("beat_out", out.fire());
-        outstanding.set(Hw.upDown(outstanding, List.of(readBeat), List.of(beatOut)));
+        queued.translateInto(out, out.layout().expr().set(Stream.TDATA, queued.field("data"))
+                .set(Stream.TKEEP, Keep.below(queued.field("bytes"), cb)).set(Stream.TLAST, queued.field("last"))
+                .set(Stream.TUSER, queued.field("queue")).build());
+        return wire("beat_out", out.fire());
+    }
+
+    /** A queue number's VC (its low bits). */
+    private static Expr vcOf(Expr queue) {
+        return queue.bits(SueMeta.VC_WIDTH - 1, 0);
     }
 
     public Config config() {

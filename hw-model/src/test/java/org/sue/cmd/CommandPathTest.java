@@ -3,6 +3,8 @@ package org.sue.cmd;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.sue.cmd.model.CommandCodec;
@@ -11,6 +13,8 @@ import org.sue.cmd.tb.Eligibility;
 import org.sue.cmd.tb.PackingModelFollower;
 import org.sue.cmd.tb.RandomCommands;
 import org.sue.core.Design;
+import org.sue.core.Port;
+import org.sue.core.Status;
 import org.sue.lib.stream.tb.StreamMonitor;
 import org.sue.sim.Simulator;
 
@@ -95,5 +99,27 @@ class CommandPathTest {
                 lastSent, sim.cycle(), pdus.packets().size());
         assertEquals(0, sim.peek("drops_overflow"), "commands lost in the ingress");
         assertTrue(lastSent < n + 100, "the XPU was held back by credits: sent by cycle " + lastSent);
+    }
+
+    /**
+     * The path reports its blocks' status under their own names, each with a kind and a description, in the order of
+     * its ports; the interface between the blocks (cells, releases, the buffer's clearing) is not status.
+     */
+    @Test
+    void listsItsBlocksStatusInPortOrder() {
+        CommandPath path = new CommandPath(new CommandPath.Config(256, TABLE, 8, 256, 700, 6, 2, 24, 8));
+        List<String> counters = List.of("drops_reserved_valid", "drops_no_credit", "drops_bad_command",
+                "drops_bad_destination", "drops_tx_err", "drops_overflow", "drops_sequence", "drops_reset",
+                "commands_accepted");
+        List<String> expected = new ArrayList<>(List.of("credit_error"));
+        expected.addAll(counters);
+        expected.addAll(List.of("internal_error", "overflow_error", "dst_error"));
+        List<String> names = path.statusList().stream().map(Status::name).toList();
+        assertEquals(expected, names);
+        assertEquals(names, path.ports().stream().map(Port::name).filter(names::contains).toList());
+        for (Status st : path.statusList()) {
+            assertEquals(counters.contains(st.name()) ? Status.Kind.COUNTER : Status.Kind.FLAG, st.kind(), st.name());
+            assertEquals(counters.contains(st.name()) ? 32 : 1, st.width(), st.name());
+        }
     }
 }
