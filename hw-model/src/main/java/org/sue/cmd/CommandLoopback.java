@@ -3,7 +3,6 @@ package org.sue.cmd;
 import org.sue.core.Tag;
 import org.sue.core.Component;
 import org.sue.core.Expr;
-import org.sue.core.Port;
 import org.sue.lib.stream.Stream;
 import org.sue.net.SueMeta;
 
@@ -39,22 +38,13 @@ public final class CommandLoopback extends Component {
         this.config = config;
         CommandPath tx = child("path", new CommandPath(config.path()));
         CommandUnpacker rx = child("unpacker", new CommandUnpacker(config.unpacker()));
-        for (Port p : tx.ports()) {
-            if (!p.name().startsWith("m_axis_")) {
-                expose(p);
-            }
-        }
+        exposeRest(tx, "", tx.out.signals());
         // the PDU turns around: its destination becomes the source the receive side reports
         Expr user = tx.out.tuser();
         Expr turned = SueMeta.LAYOUT.with(user, SueMeta.SRC_XPU.name(), SueMeta.DST_XPU.of(user));
         unused("src", SueMeta.SRC_XPU.of(user));
         tx.out.translateInto(rx.in, tx.out.layout().with(tx.out.payload(), Stream.TUSER, turned));
-        for (Port p : rx.ports()) {
-            if (p.name().startsWith("rx_")) {
-                expose(p);
-            } else if (!p.name().startsWith("s_axis_")) {
-                expose(p, "rx_" + p.name()); // xpuid, credit_error and counters share names with the path's
-            }
-        }
+        // xpuid, credit_error and counters share names with the path's: the rx_ prefix the interface has
+        exposeRest(rx, "rx_", rx.in.signals());
     }
 }

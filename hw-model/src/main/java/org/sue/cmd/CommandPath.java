@@ -158,6 +158,12 @@ public final class CommandPath extends Component {
 
     /** PDUs for the RH inserter: packed commands, SueMeta with dst, vc and len. */
     public final Stream out;
+    /** VCs the scheduler may pick now ({@code vc_ready}). */
+    public final Port vcReady;
+    /** Destinations the scheduler may pick now ({@code dst_ready}: the transport's window). */
+    public final Port dstReady;
+    /** The scheduler's picks ({@code picked_*}: a PDU's VC, where link credit is reserved). */
+    public final Flow picked;
     private final Config config;
 
     public CommandPath(Config config) {
@@ -182,9 +188,10 @@ public final class CommandPath extends Component {
         }
         exposeStatus(ingress, "");
         // the scheduler's inputs and reports, and the buffer's status
-        expose(packing.vcReady);
-        packing.picked.into(Flow.master(this, "picked", packing.picked.layout()));
-        expose(packing.dstReady);
+        vcReady = expose(packing.vcReady);
+        picked = Flow.master(this, "picked", packing.picked.layout());
+        packing.picked.into(picked);
+        dstReady = expose(packing.dstReady);
         packing.xoff.into(Flow.master(this, "xoff", packing.xoff.layout()));
         exposeStatus(packing, "");
         // the XPU waits while the buffer clears its queue table after reset, as during an interface reset

@@ -319,8 +319,35 @@ public abstract class Component {
      */
     protected final void exposeStatus(Component child, String prefix) {
         for (Status st : child.statusList()) {
-            listStatus(expose(st.port(), prefix + st.name()), st.kind(), st.description());
+            listStatus(expose(st.port(), prefixed(prefix, st.name())), st.kind(), st.description());
         }
+    }
+
+    /**
+     * Exposes every port of {@code child} that this component does not connect itself ({@code inside}), in the
+     * child's order, named {@code prefix + name}; a child's status keeps its kind and description in this component's
+     * {@link #statusList()}. How a top level offers the interfaces and status of the blocks it joins.
+     */
+    protected final void exposeRest(Component child, String prefix, java.util.Collection<? extends Signal> inside) {
+        java.util.Set<Signal> connected = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        connected.addAll(inside);
+        java.util.Map<Port, Status> status = new java.util.IdentityHashMap<>();
+        child.statusList().forEach(st -> status.put(st.port(), st));
+        for (Port p : child.ports()) {
+            if (connected.contains(p)) {
+                continue;
+            }
+            Port mine = expose(p, prefixed(prefix, p.name()));
+            Status st = status.get(p);
+            if (st != null) {
+                listStatus(mine, st.kind(), st.description());
+            }
+        }
+    }
+
+    /** {@code prefix + name}, or {@code name} where it already starts with the prefix ({@code pfc_frames_sent}). */
+    private static String prefixed(String prefix, String name) {
+        return name.startsWith(prefix) ? name : prefix + name;
     }
 
     /**

@@ -15,8 +15,9 @@ import org.sue.core.Expr;
 import org.sue.core.Hw;
 import org.sue.core.Layout;
 import org.sue.core.Port;
-import org.sue.core.PortDirection;
 import org.sue.core.Reg;
+import org.sue.core.Signal;
+import org.sue.core.Status;
 import org.sue.core.Tag;
 import org.sue.lib.stream.Arbiter;
 import org.sue.lib.stream.Flow;
@@ -474,8 +475,7 @@ public final class SueInstance extends Component {
             leaving.flows().forEach(f -> unused(f.name() + "_unread", f.valid(), f.payload()));
         }
         if (config.cbfc() == null) { // nothing to reserve or charge
-            unused("link_credit_events", portOf(path, "picked_valid"), portOf(path, "picked_vc"),
-                    ttx.reserve.valid(), ttx.reserve.payload(), ttx.unreserve.valid(), ttx.unreserve.payload(),
+            unused("link_credit_events", path.picked.valid(), path.picked.payload(), ttx.reserve.valid(), ttx.reserve.payload(), ttx.unreserve.valid(), ttx.unreserve.payload(),
                     ttx.charge.valid(), ttx.charge.payload(), ttx.pickVcReady);
         }
         vcEligibility(path, ttx, linkVcReady);
@@ -489,7 +489,7 @@ public final class SueInstance extends Component {
         Port vcReady = in("vc_ready", SueMeta.VCS);
         Expr ready = wire("vc_ready_now", vcReady.and(linkVcReady));
         ttx.linkVcReady.set(ready);
-        portOf(path, "vc_ready").set(config.cbfc() != null ? ttx.pickVcReady : ready);
+        path.vcReady.set(config.cbfc() != null ? ttx.pickVcReady : ready);
     }
 
     /**
@@ -511,7 +511,7 @@ public final class SueInstance extends Component {
             ftx.out.retagged("to_cbfc", sender.in.layout(), SueMeta.VC.of(ftx.out.tuser())).into(sender.in);
             vcReady = creditBasedFlowControl(path, ttx, frx, leaving, sender, control, ctlOut, ctlIn);
             if (ltx == null) {
-                exposeStream(sender, "m_axis_");
+                toMac(sender.out);
             } else { // CC_Updates numbered like the frames around them: never poisoned
                 sender.out.retagged("cbfc_to_llr", ltx.in.layout(), Hw.bool(false)).into(ltx.in);
             }
@@ -522,12 +522,12 @@ public final class SueInstance extends Component {
         if (config.pfc() != null) {
             vcReady = priorityFlowControl(ftx, frx, leaving, ltx, control);
         } else if (config.cbfc() == null && ltx == null) {
-            exposeStream(ftx, "m_axis_");
+            toMac(ftx.out);
         }
         if (ltx != null) {
             linkLayerRetry(ltx, lrx, ctlOut, ctlIn);
             if (config.pfc() == null) {
-                exposeStream(ltx, "m_axis_");
+                toMac(ltx.out);
             }
         }
         controlChannel(ctlOut, ctlIn);
@@ -547,30 +547,25 @@ public final class SueInstance extends Component {
                                         List<Flow> ctlIn) {
         CbfcReceiver receiver = child("cbfc_rx", new CbfcReceiver(new CbfcReceiver.Config(config.cbfc(), CC_DELAY)));
         expose(sender.localMac);
-        Port picked = portOf(path, "picked_valid");
-        sender.reserve.valid().set(picked.or(ttx.reserve.valid())); // never both: no pick beside a transport start
-        sender.reserve.field("vc").set(Hw.mux(picked, portOf(path, "picked_vc"), ttx.reserve.field("vc")));
-        sender.unreserve.valid().set(ttx.unreserve.valid());
-        sender.unreserve.field("vc").set(ttx.unreserve.field("vc"));
-        sender.charge.valid().set(ttx.charge.valid());
-        sender.charge.field("vc").set(ttx.charge.field("vc"));
-        sender.charge.field("bytes").set(frameBytes(ttx.charge.field("len")));
-        sender.charge.field("reserved").set(Hw.bool(true));
+        Flow picked = path.picked; // never beside a transport start
+        sender.reserve.drive(picked.valid().or(ttx.reserve.valid()), Hw.mux(picked.valid(), picked.field("vc"),
+                ttx.reserve.field("vc")));
+        ttx.unreserve.into(sender.unreserve);
+        sender.charge.drive(ttx.charge.valid(), sender.charge.layout().expr().set("vc", ttx.charge.field("vc"))
+                .set("bytes", frameBytes(ttx.charge.field("len"))).set("reserved", Hw.bool(true)).build());
         ctlIn.add(sender.ctlIn);
         ctlOut.add(receiver.ctlOut);
         // receive: the frame FIFO's frames per VC, CC_Updates after the verdicts before them
         ccUpdates.into(receiver.ccIn);
-        receiver.enqueue.valid().set(frx.buffered.valid());
-        receiver.enqueue.field("vc").set(frx.buffered.field("vc"));
-        receiver.enqueue.field("bytes").set(frameBytes(frx.buffered.field("len")));
-        frameLeaves(leaving.delivered(), receiver.dequeue);
+        frameEvent(frx.buffered, receiver.enqueue);
+        frameEvent(leaving.delivered(), receiver.dequeue);
         if (leaving.discarded() != null) {
-            frameLeaves(leaving.discarded(), receiver.discard);
+            frameEvent(leaving.discarded(), receiver.discard);
         } else {
             receiver.discard.tieOff(); // a frame leaves only one way
         }
-        sender.statusPorts().forEach((name, p) -> expose(p, "cbfc_" + name));
-        receiver.statusPorts().forEach((name, p) -> expose(p, "cbfc_" + name));
+        exposeStatus(sender, "cbfc_");
+        exposeStatus(receiver, "cbfc_");
         return sender.vcReady;
     }
 
@@ -588,24 +583,21 @@ public final class SueInstance extends Component {
      * frames split off (returned; null without flow control), the others on to the framing receiver.
      */
     private Flow framesFromMac(FrameReceiver frx, LlrRx lrx) {
-        Flow toFraming = frx.in;
-        Component first = frx; // the first block after the MAC, or after LLR
+        Flow toFraming = frx.in; // the first block after the MAC
         Flow control = null;
         if (config.pfc() != null || config.cbfc() != null) {
             MacControlDemux demux = child("mac_control", new MacControlDemux(new MacControlDemux.Config(
                     config.busWidth())));
             demux.out.into(frx.in);
-            expose(portOf(demux, "control_frames"), "mac_control_frames");
+            exposeStatus(demux, "mac_");
             toFraming = demux.in;
-            first = demux;
             control = demux.control;
         }
         if (lrx != null) {
-            exposeStream(lrx, "s_axis_");
             lrx.out.into(toFraming);
-        } else {
-            exposeStream(first, "s_axis_");
+            toFraming = lrx.in;
         }
+        Flow.slave(this, "s_axis", toFraming.layout()).into(toFraming);
         return control;
     }
 
@@ -621,7 +613,7 @@ public final class SueInstance extends Component {
         PfcPause pause = child("pfc_pause", new PfcPause(pfc));
         if (ltx == null) {
             ftx.out.retagged("to_pfc", gen.in.layout(), null).into(gen.in);
-            exposeStream(gen, "m_axis_");
+            toMac(gen.out);
         } else { // the generator makes only PFC frames; they leave unnumbered, between LLR's frames
             gen.in.tieOff();
             unused("no_frames_ready", gen.in.ready());
@@ -630,21 +622,17 @@ public final class SueInstance extends Component {
                     Hw.bool(false)).set("poisoned", Hw.bool(false)).build();
             Stream pfcOut = gen.out.retagged("pfc_to_mac", mac, unnumbered);
             Arbiter.Arbitration toMac = Arbiter.roundRobinPackets("mac_arb", List.of(ltx.out, pfcOut));
-            toMac.out().into(Stream.master(this, "m_axis", mac));
+            toMac(toMac.out());
             unused("mac_chosen", toMac.chosen());
         }
         expose(gen.localMac);
         pfcFrames.into(pause.in);
         List<Expr> levels = receiveLevels(frx, leaving);
         for (int v = 0; v < SueMeta.VCS; v++) {
-            portOf(gen, "level_" + v).set(levels.get(v));
+            gen.levels.get(v).set(levels.get(v));
         }
-        for (String p : List.of("class_off", "pfc_frames_sent", "xoff_frames_sent")) {
-            expose(portOf(gen, p), p.startsWith("pfc_") ? p : "pfc_" + p);
-        }
-        for (String p : List.of("class_paused", "pfc_frames_received", "pfc_frames_dropped")) {
-            expose(portOf(pause, p), p.startsWith("pfc_") ? p : "pfc_" + p);
-        }
+        exposeStatus(gen, "pfc_");
+        exposeStatus(pause, "pfc_");
         return pause.vcReady;
     }
 
@@ -670,7 +658,8 @@ public final class SueInstance extends Component {
                         Hw.zeros(PfcConfig.LEVEL_WIDTH)));
             }
             level.set(next);
-            out("rx_fifo_level_" + v, PfcConfig.LEVEL_WIDTH).set(level);
+            status("rx_fifo_level_" + v, Status.Kind.LEVEL, level, "Bytes of receive-buffer beats VC " + v
+                    + "'s kept frames hold (what PFC compares with its XOFF and XON levels)");
             levels.add(level);
         }
         return levels;
@@ -696,16 +685,15 @@ public final class SueInstance extends Component {
                 SueMeta.PDU_SIZE, SueMeta.sizeOf(frx.out.tuser())), null);
     }
 
-    /** CBFC's event of a frame leaving: its VC and its frame's bytes. */
-    private void frameLeaves(Flow pdu, Flow event) {
-        event.valid().set(pdu.valid());
-        event.field("vc").set(pdu.field("vc"));
-        event.field("bytes").set(frameBytes(pdu.field("len")));
+    /** CBFC's event of a frame kept or leaving: its VC and its frame's bytes. */
+    private void frameEvent(Flow pdu, Flow event) {
+        event.drive(pdu.valid(), event.layout().expr().set("vc", pdu.field("vc")).set("bytes",
+                frameBytes(pdu.field("len"))).build());
     }
 
-    /** A child's stream ports, under their own names. */
-    private void exposeStream(Component child, String prefix) {
-        child.ports().stream().filter(p -> p.name().startsWith(prefix)).forEach(this::expose);
+    /** The frames to the MAC ({@code m_axis}) from the last block on the way out. */
+    private void toMac(Stream frames) {
+        frames.into(Stream.master(this, "m_axis", frames.layout()));
     }
 
     /**
@@ -721,8 +709,8 @@ public final class SueInstance extends Component {
         ltx.enable.set(enable);
         lrx.enable.set(enable);
         expose(ltx.linkUp);
-        ltx.statusPorts().values().forEach(p -> expose(p, "llr_" + p.name()));
-        lrx.statusPorts().values().forEach(p -> expose(p, "llr_" + p.name()));
+        exposeStatus(ltx, "llr_");
+        exposeStatus(lrx, "llr_");
     }
 
     /**
@@ -747,33 +735,23 @@ public final class SueInstance extends Component {
 
     /** XPU commands -> packing -> PSN and retransmit store -> RH, R-CRC, network header, FCS -> MAC. */
     private void transmitPath(CommandPath path, TransportTx ttx, FrameTransmitter ftx) {
-        for (Port p : path.ports()) {
-            if (!p.name().startsWith("m_axis_") && !p.name().equals("dst_ready") && !p.name().equals("vc_ready")
-                    && !p.name().startsWith("picked_")) {
-                expose(p);
-            }
-        }
+        List<Signal> inside = new ArrayList<>(path.out.signals());
+        inside.addAll(path.picked.signals());
+        inside.addAll(List.of(path.dstReady, path.vcReady));
+        exposeRest(path, "", inside); // the XPU's transmit interface, xoff, the path's status
         path.out.into(ttx.in);
-        portOf(path, "dst_ready").set(ttx.dstReady); // the transport decides which destinations may be picked
+        path.dstReady.set(ttx.dstReady); // the transport decides which destinations may be picked
         ttx.out.into(ftx.in);
-        for (Port p : ftx.ports()) {
-            if (!p.name().startsWith("s_axis_") && !p.name().startsWith("m_axis_")) {
-                expose(p); // tbl_wr_*
-            }
-        }
+        Flow.slave(this, "tbl_wr", ftx.tableWrite.layout()).into(ftx.tableWrite);
     }
 
     /** MAC -> framing checks -> PSN decision -> unpacking -> XPU receive interface. */
     private void receivePath(FrameReceiver frx, TransportRx trx, CommandUnpacker unpacker) {
         frx.out.into(trx.in);
         trx.out.into(unpacker.in);
-        for (Port p : unpacker.ports()) {
-            if (p.name().startsWith("rx_")) {
-                expose(p);
-            } else if (!p.name().startsWith("s_axis_")) {
-                expose(p, "rx_" + p.name()); // xpuid, credit_error and counters share names with the path's
-            }
-        }
+        // the XPU's receive interface and the unpacker's status; xpuid, credit_error and counters share names with
+        // the path's, so they take the rx_ prefix the interface has
+        exposeRest(unpacker, "rx_", unpacker.in.signals());
     }
 
     /** The four links between the two halves of the transport. */
@@ -797,34 +775,11 @@ public final class SueInstance extends Component {
         ttx.localPartition.set(partition);
     }
 
+    /** The counters and levels of the framing receiver and the transport. */
     private void status(TransportTx ttx, FrameReceiver frx, TransportRx trx) {
-        for (Port p : frx.ports()) {
-            if (p.direction() == PortDirection.OUT && !p.name().startsWith("m_axis_")
-                    && !p.name().startsWith("buffered_")) {
-                expose(p, "net_" + p.name());
-            }
-        }
-        for (Port p : ttx.ports()) {
-            if (p.direction() == PortDirection.OUT && !isStreamPort(p) && p != ttx.dstReady) {
-                expose(p, "tp_tx_" + p.name());
-            }
-        }
-        for (Port p : trx.ports()) {
-            if (p.direction() == PortDirection.OUT && !isStreamPort(p)) {
-                expose(p, "tp_rx_" + p.name());
-            }
-        }
-    }
-
-    private static Port portOf(Component c, String name) {
-        return c.ports().stream().filter(p -> p.name().equals(name)).findFirst().orElseThrow();
-    }
-
-    private static boolean isStreamPort(Port p) {
-        String n = p.name();
-        return n.startsWith("m_axis_") || n.startsWith("s_axis_") || n.startsWith("peer_ack_")
-                || n.startsWith("ack_query_") || n.startsWith("ack_reply_") || n.startsWith("ack_request_")
-                || n.startsWith("discarded_");
+        exposeStatus(frx, "net_");
+        exposeStatus(ttx, "tp_tx_");
+        exposeStatus(trx, "tp_rx_");
     }
 
     public Config config() {

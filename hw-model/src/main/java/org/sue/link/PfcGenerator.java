@@ -25,6 +25,8 @@ public final class PfcGenerator extends Component {
     public final Stream in;
     public final Stream out;
     public final Port localMac;
+    /** Per VC: the bytes its receive buffer holds ({@code level_<v>}). */
+    public final List<Port> levels;
     private final PfcConfig config;
 
     public PfcGenerator(PfcConfig config) {
@@ -37,10 +39,11 @@ public final class PfcGenerator extends Component {
         localMac = in("local_mac", ControlFrameInserter.MAC_WIDTH);
         in.into(inserter.in);
         inserter.out.into(out);
-        List<Port> levels = new ArrayList<>();
+        List<Port> vcLevels = new ArrayList<>();
         for (int v = 0; v < SueMeta.VCS; v++) {
-            levels.add(in("level_" + v, PfcConfig.LEVEL_WIDTH));
+            vcLevels.add(in("level_" + v, PfcConfig.LEVEL_WIDTH));
         }
+        levels = List.copyOf(vcLevels);
 
         Expr off = classesOff(levels);
         pfcFrames(off, inserter);

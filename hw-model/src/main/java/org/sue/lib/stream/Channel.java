@@ -47,6 +47,17 @@ public abstract sealed class Channel permits Stream, Flow {
     public Layout layout() { return layout; }
     public Signal valid() { return valid; }
 
+    /** Every member: valid, ready (a stream's), the payload fields. */
+    public List<Signal> signals() {
+        List<Signal> all = new java.util.ArrayList<>();
+        all.add(valid);
+        if (this instanceof Stream s) {
+            all.add(s.ready());
+        }
+        all.addAll(fields.values());
+        return all;
+    }
+
     /** A beat moves this cycle. */
     public abstract Expr fire();
 
