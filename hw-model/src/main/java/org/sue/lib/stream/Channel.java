@@ -113,6 +113,21 @@ public abstract sealed class Channel permits Stream, Flow {
         sink.fields.forEach((f, sig) -> sig.set(fields.get(f)));
     }
 
+    /**
+     * This packet channel's beat in another packet layout, {@code user} its tuser (null: none, or zero); the old
+     * tuser, if any, declared unused.
+     */
+    Expr retaggedBeat(String newName, Layout packet, Expr user) {
+        Layout.ExprBuilder beat = packet.expr().set(TDATA, tdata()).set(TKEEP, tkeep()).set(TLAST, tlast());
+        if (user != null) {
+            beat.set(TUSER, user);
+        }
+        if (fields.containsKey(TUSER)) {
+            scope().unused(newName + "_tuser", tuser());
+        }
+        return beat.build();
+    }
+
     /** Ties off an input of a child: never valid, every payload field zero. */
     void tieOffPayload() {
         for (Layout.Field f : layout.fields()) {

@@ -327,14 +327,7 @@ public final class Stream extends Channel {
      * declared unused.
      */
     public Stream retagged(String newName, Layout packet, Expr user) {
-        Layout.ExprBuilder beat = packet.expr().set(TDATA, tdata()).set(TKEEP, tkeep()).set(TLAST, tlast());
-        if (user != null) {
-            beat.set(TUSER, user);
-        }
-        if (fields.containsKey(TUSER)) {
-            scope().unused(newName + "_tuser", tuser());
-        }
-        return map(newName, packet, beat.build());
+        return map(newName, packet, retaggedBeat(newName, packet, user));
     }
 
     /** The same handshake with the payload read through another layout of the same width. */

@@ -367,6 +367,50 @@ class StreamOperatorsTest {
         assertTrue(toA.size() > 300 && toB.size() > 300, toA.size() + " / " + toB.size());
     }
 
+    /** A stream and a flow of packets, each retagged: into a new tuser, and without one / with it left zero. */
+    static final class Retag extends Component {
+        Retag() {
+            Stream s = Stream.slave(this, "s", Stream.packet(16, 4));
+            s.retagged("s_tagged", Stream.packet(16, 2), s.tuser().bits(3, 2)).into(Stream.master(this, "s_out",
+                    Stream.packet(16, 2)));
+            Flow f = Flow.slave(this, "f", Stream.packet(16, 1));
+            f.retagged("f_bare", Stream.packet(16, 0), null).into(Flow.master(this, "f_out", Stream.packet(16, 0)));
+            f.retagged("f_tagged", Stream.packet(16, 3), null).into(Flow.master(this, "f_zero", Stream.packet(16, 3)));
+        }
+    }
+
+    @Test
+    void retaggedKeepsTheBeatAndSetsTheNewTuser() {
+        Simulator sim = Simulator.compile(Design.elaborate(new Retag()));
+        Random rnd = new Random(12);
+        for (int c = 0; c < 200; c++) {
+            long data = rnd.nextInt(1 << 16);
+            long keep = rnd.nextInt(4);
+            long last = rnd.nextInt(2);
+            long user = rnd.nextInt(16);
+            boolean valid = rnd.nextBoolean();
+            boolean ready = rnd.nextBoolean();
+            for (String in : List.of("s", "f")) {
+                sim.poke(in + "_tvalid", valid ? 1 : 0);
+                sim.poke(in + "_tdata", data);
+                sim.poke(in + "_tkeep", keep);
+                sim.poke(in + "_tlast", last);
+                sim.poke(in + "_tuser", in.equals("s") ? user : user & 1);
+            }
+            sim.poke("s_out_tready", ready ? 1 : 0);
+            assertEquals(ready ? 1 : 0, sim.peek("s_tready"), "the stream's handshake passes");
+            for (String out : List.of("s_out", "f_out", "f_zero")) {
+                assertEquals(valid ? 1 : 0, sim.peek(out + "_tvalid"), out);
+                assertEquals(data, sim.peek(out + "_tdata"), out);
+                assertEquals(keep, sim.peek(out + "_tkeep"), out);
+                assertEquals(last, sim.peek(out + "_tlast"), out);
+            }
+            assertEquals(user >> 2, sim.peek("s_out_tuser"), "the new tuser");
+            assertEquals(0, sim.peek("f_zero_tuser"), "no user given: zero");
+            sim.step();
+        }
+    }
+
     @Test
     void misuseNamesTheProblemAndTheLine() {
         HdlException fields = assertThrows(HdlException.class, () -> Design.elaborate(new Component() {
