@@ -323,6 +323,15 @@ public abstract class Component {
         }
     }
 
+    /**
+     * Exposes one output of a child that reports a status (a child's count this block reports under its own name) as
+     * a port of this component named {@code name}, listed in this component's {@link #statusList()} as
+     * {@code kind} with {@code description}.
+     */
+    protected final Port exposeStatus(Port childPort, String name, Status.Kind kind, String description) {
+        return listStatus(expose(childPort, name), kind, description);
+    }
+
     private Port listStatus(Port p, Status.Kind kind, String description) {
         statusList.add(new Status(p, kind, description, SourceLoc.here()));
         return p;
