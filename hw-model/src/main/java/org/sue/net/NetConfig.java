@@ -49,7 +49,7 @@ public record NetConfig(HeaderFormat format, boolean vlan, int[] pcpOfVc, int ud
         if (ipTtl < 1 || ipTtl > 255) {
             throw new IllegalArgumentException("NetConfig ipTtl must be 1..255, got " + ipTtl);
         }
-        if (maxPdu < FrameFormat.RH_BYTES || maxPdu > 4096) {
+        if (maxPdu < FrameFormat.RH_BYTES || maxPdu > FrameFormat.MAX_PDU_BYTES) {
             throw new IllegalArgumentException("NetConfig maxPdu must be 8..4096 bytes, got " + maxPdu);
         }
         if (rhVersion < 0 || rhVersion > 3) {
@@ -106,16 +106,9 @@ public record NetConfig(HeaderFormat format, boolean vlan, int[] pcpOfVc, int ud
         return format.name().toLowerCase(java.util.Locale.ROOT) + (vlan ? "_vlan" : "") + "_h" + headerBytes();
     }
 
-    /** Bytes of network header this configuration puts before the RH. */
+    /** Bytes of network header this configuration puts before the RH ({@link FrameFormat#networkHeader}). */
     public int headerBytes() {
-        int tag = vlan ? 4 : 0;
-        return switch (format) {
-            case ETH_IPV4_UDP -> 14 + tag + 20 + 8;
-            case ETH_IPV6_UDP -> 14 + tag + 40 + 8;
-            case AFH_GEN1 -> 14 + tag + (afhGen1SecondEtherType != 0 ? 2 : 0) + (afhGen1Shim ? 8 : 0);
-            case AFH_GEN2_NORMAL -> 12 + tag + 2;
-            case AFH_GEN2_COMPRESSED -> 6 + tag + 2;
-        };
+        return FrameFormat.networkHeader(this).bytes();
     }
 
     @Override
