@@ -4,6 +4,8 @@ import static org.sue.core.Layout.bits;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.sue.core.ByteLayout;
 import org.sue.core.Layout;
 
@@ -75,6 +77,17 @@ public final class FrameFormat {
      * {@code second_ether_type} and {@code shim}.
      */
     public static ByteLayout networkHeader(NetConfig cfg) {
+        return NETWORK_HEADERS.computeIfAbsent(new HeaderShape(cfg.format(), cfg.vlan(),
+                cfg.afhGen1SecondEtherType() != 0, cfg.afhGen1Shim()), FrameFormat::build);
+    }
+
+    /** What decides a network header's layout: made once per shape (codecs and testbenches ask per frame). */
+    private record HeaderShape(HeaderFormat format, boolean vlan, boolean secondEtherType, boolean shim) {
+    }
+
+    private static final Map<HeaderShape, ByteLayout> NETWORK_HEADERS = new ConcurrentHashMap<>();
+
+    private static ByteLayout build(HeaderShape cfg) {
         List<Layout.Spec> parts = new ArrayList<>();
         parts.add(ByteLayout.nested("addr", switch (cfg.format()) {
             case ETH_IPV4_UDP, ETH_IPV6_UDP -> ETH_ADDRESSES;
@@ -90,10 +103,10 @@ public final class FrameFormat {
             case ETH_IPV4_UDP -> parts.addAll(List.of(ByteLayout.nested("ipv4", IPV4), ByteLayout.nested("udp", UDP)));
             case ETH_IPV6_UDP -> parts.addAll(List.of(ByteLayout.nested("ipv6", IPV6), ByteLayout.nested("udp", UDP)));
             case AFH_GEN1 -> {
-                if (cfg.afhGen1SecondEtherType() != 0) {
+                if (cfg.secondEtherType()) {
                     parts.add(bits("second_ether_type", 16));
                 }
-                if (cfg.afhGen1Shim()) {
+                if (cfg.shim()) {
                     parts.add(ByteLayout.nested("shim", AFH_GEN1_SHIM));
                 }
             }
