@@ -1,4 +1,7 @@
-# Shared shell helpers for the scripts in this folder (sourced, not run).
+# Shared shell helpers for the scripts in this folder (sourced, not run). They work from any directory: Maven runs
+# on the repository's POM and class paths are absolute.
+
+SUE_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 # Installs the tools the suite needs when they are missing (CI machines are fresh; we run as root there).
 ensure_tools() {
@@ -26,7 +29,7 @@ ensure_tools() {
 quiet_mvn() {
   local log
   log="$(mktemp)"
-  if ! mvn -B -q -Dstyle.color=never "$@" >"$log" 2>&1; then
+  if ! mvn -B -q -Dstyle.color=never -f "$SUE_ROOT/pom.xml" "$@" >"$log" 2>&1; then
     sed 's/\x1b\[[0-9;]*m//g' "$log" >&2
     rm -f "$log"
     return 1
@@ -34,7 +37,7 @@ quiet_mvn() {
   rm -f "$log"
 }
 
-# Builds the modules (no tests) and prints the runtime class path of the given module.
+# Builds the modules (no tests) and prints the runtime class path of the given module, absolute.
 module_classpath() {
   local module="$1"
   [ -t 2 ] && echo "building the modules (mvn install, quiet)..." >&2
@@ -42,6 +45,6 @@ module_classpath() {
   local cpfile
   cpfile="$(mktemp)"
   quiet_mvn -pl "$module" dependency:build-classpath -Dmdep.outputFile="$cpfile"
-  echo "$module/target/classes:$(cat "$cpfile")"
+  echo "$SUE_ROOT/$module/target/classes:$(cat "$cpfile")"
   rm -f "$cpfile"
 }

@@ -1,7 +1,8 @@
 -- Wireshark dissector for Scale Up Ethernet (SUE) frames as this project writes them (docs/protocol.md).
 -- Load: wireshark -X lua_script:tools/wireshark/sue.lua FILE.pcap   (or copy it into the personal plugins folder)
 -- Registered on the SUE UDP port (IPv4 and IPv6) and on the AFH Gen1 and Gen2 EtherTypes; all of them, and the
--- command table (which the wire does not carry), are preferences under Protocols > SUE.
+-- command table (which the wire does not carry), are preferences under Protocols > SUE. AFH Gen2 compressed frames
+-- have no Ethernet header: the model writes their captures as link type USER0 (147), decoded here too.
 
 local sue = Proto("sue", "Scale Up Ethernet")
 
@@ -44,13 +45,21 @@ local f = {
     gen2_dst = ProtoField.uint32("sue.afh2.dst_xpu", "Destination XPU address", base.DEC),
     gen2_entropy = ProtoField.uint8("sue.afh2.entropy", "Entropy", base.DEC),
     gen2_src = ProtoField.uint32("sue.afh2.src_xpu", "Source XPU address", base.DEC),
+    gen2c_dst = ProtoField.uint16("sue.afh2c.dst_xpu", "Destination XPU address", base.DEC),
+    gen2c_src = ProtoField.uint16("sue.afh2c.src_xpu", "Source XPU address", base.DEC),
+    vlan_pcp = ProtoField.uint16("sue.vlan.pcp", "802.1Q PCP", base.DEC, nil, 0xE000),
+    vlan_vid = ProtoField.uint16("sue.vlan.vid", "802.1Q VID", base.DEC, nil, 0x0FFF),
+    ethertype = ProtoField.uint16("sue.ethertype", "EtherType", base.HEX),
+    fcs = ProtoField.uint32("sue.fcs", "FCS", base.HEX),
+    fcs_status = ProtoField.string("sue.fcs.status", "FCS status"),
 }
 sue.fields = f
 
 local e_bad_rcrc = ProtoExpert.new("sue.rcrc.bad", "Bad R-CRC", expert.group.CHECKSUM, expert.severity.ERROR)
 local e_malformed = ProtoExpert.new("sue.cmd.malformed", "Malformed command", expert.group.MALFORMED,
     expert.severity.ERROR)
-sue.experts = { e_bad_rcrc, e_malformed }
+local e_bad_fcs = ProtoExpert.new("sue.fcs.bad", "Bad FCS", expert.group.CHECKSUM, expert.severity.ERROR)
+sue.experts = { e_bad_rcrc, e_malformed, e_bad_fcs }
 
 local eth_dst = Field.new("eth.dst")
 local eth_src = Field.new("eth.src")
@@ -76,6 +85,19 @@ local function crc32(tvb, offset, length)
         c = bit32.bxor(crc_table[bit32.band(bit32.bxor(c, bytes:get_index(i)), 0xFF)], bit32.rshift(c, 8))
     end
     return bit32.bxor(c, 0xFFFFFFFF)
+end
+
+-- A CRC-32 carried least significant byte first at `at`, over the bytes from `from` to it: the value and its status
+local function add_crc(tree, tvb, from, at, field, status, expert_bad, name)
+    local wire = tvb(at, 4):le_uint()
+    local computed = crc32(tvb, from, at - from)
+    tree:add(field, tvb(at, 4), wire, nil, "(little endian)")
+    if wire == computed then
+        tree:add(status, "Good")
+    else
+        tree:add(status, "Bad"):add_proto_expert_info(expert_bad,
+            string.format("%s 0x%08x, computed 0x%08x", name, wire, computed))
+    end
 end
 
 local function control_bytes()
@@ -142,15 +164,7 @@ local function dissect_pdu(tvb, pinfo, tree, offset, stop)
     if pos < crc_at then
         tree:add(f.padding, tvb(pos, crc_at - pos))
     end
-    local wire = tvb(crc_at, 4):le_uint()
-    local computed = crc32(tvb, offset, crc_at - offset)
-    tree:add(f.rcrc, tvb(crc_at, 4), wire, nil, "(little endian)")
-    if wire == computed then
-        tree:add(f.rcrc_status, "Good")
-    else
-        tree:add(f.rcrc_status, "Bad"):add_proto_expert_info(e_bad_rcrc,
-            string.format("R-CRC 0x%08x, computed 0x%08x", wire, computed))
-    end
+    add_crc(tree, tvb, offset, crc_at, f.rcrc, f.rcrc_status, e_bad_rcrc, "R-CRC")
     pinfo.cols.protocol = "SUE"
     local rhw = tvb(offset, 2):uint()
     pinfo.cols.info = string.format("SUE xpu %d psn %d vc %d %s %d, %d command(s)", bit32.band(rhw, 0x3FF),
@@ -214,6 +228,38 @@ function gen2.dissector(tvb, pinfo, tree)
     end
     return dissect_pdu(tvb, pinfo, t, 0, afh_stop(tvb, 0))
 end
+
+-- AFH Gen2, compressed format, as a whole frame (link type USER0): flags, 16-bit XPU addresses, optional 802.1Q
+-- tag, EtherType, the PDU and the FCS, which the model's captures keep. Other frames of such a capture (MAC Control:
+-- CBFC's CC_Update, PFC) are Ethernet frames with their FCS.
+local gen2c = Proto("sue_afh2c", "SUE AFH Gen2 compressed")
+local eth_withfcs = Dissector.get("eth_withfcs")
+function gen2c.dissector(tvb, pinfo, tree)
+    local n = tvb:len()
+    if n < 8 + 12 + 4 or tvb(0, 1):uint() ~= 0x42 or tvb(3, 1):uint() ~= 0x42 then
+        return eth_withfcs:call(tvb, pinfo, tree)
+    end
+    local t = tree:add(sue, tvb(), "Scale Up Ethernet, AFH Gen2 compressed")
+    local a = t:add(sue, tvb(0, 6), "Addresses")
+    a:add(f.gen2_flags, tvb(0, 1))
+    a:add(f.gen2c_dst, tvb(1, 2))
+    a:add(f.gen2_flags, tvb(3, 1))
+    a:add(f.gen2c_src, tvb(4, 2))
+    pinfo.cols.src = "xpu " .. tvb(4, 2):uint()
+    pinfo.cols.dst = "xpu " .. tvb(1, 2):uint()
+    local offset = 6
+    if tvb(6, 2):uint() == 0x8100 then
+        local tag = t:add(sue, tvb(6, 4), "802.1Q tag")
+        tag:add(f.vlan_pcp, tvb(8, 2))
+        tag:add(f.vlan_vid, tvb(8, 2))
+        offset = 10
+    end
+    t:add(f.ethertype, tvb(offset, 2))
+    dissect_pdu(tvb, pinfo, t, offset + 2, n - 4)
+    add_crc(t, tvb, 0, n - 4, f.fcs, f.fcs_status, e_bad_fcs, "FCS")
+    return n
+end
+DissectorTable.get("wtap_encap"):add((wtap_encaps or wtap).USER0, gen2c)
 
 local current = {}
 function sue.init() -- (re)registers on the preferences' port and EtherTypes

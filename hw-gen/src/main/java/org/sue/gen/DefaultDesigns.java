@@ -102,11 +102,13 @@ public final class DefaultDesigns {
      * as headroom).
      */
     public static SueInstance.Config smallInstance() {
-        CommandPath.Config path = new CommandPath.Config(256, CommandTable.example(), 64, 1024, 2048, 16, 8, 32, 16);
-        TransportConfig t = new TransportConfig(512, 64, 1, 65536, 256, 4096, 256, 16, 1, 2);
-        return new SueInstance.Config(path, NetConfig.defaults(HeaderFormat.ETH_IPV4_UDP), t, 32, 16, 512)
-                .withLlr(LlrConfig.defaults(512).withLimits(64, 32768, 5000, 3))
-                .withPfc(PfcConfig.defaults(512).withThresholds(4096, 2048));
+        return SueInstance.Config.builder()
+                .path(p -> p.dataWidth(256).destinations(64).cells(1024).cmdCredits(32).dataCredits(16))
+                .transport(t -> t.storeBytes(65536).windowPdus(256).rtoCycles(4096).ackDelay(256))
+                .rxCmdCredits(32).rxDataCredits(16).rxFifoDepth(512)
+                .llr(l -> l.outstandingFramesMax(64).outstandingBytesMax(32768))
+                .flowControl(SueInstance.Config.FlowControl.PFC).pfc(p -> p.xoffBytes(4096).xonBytes(2048))
+                .build();
     }
 
     /**
@@ -115,12 +117,10 @@ public final class DefaultDesigns {
      * 256 credits in its own 512-beat (32 KiB) receive FIFO behind the transport.
      */
     public static SueInstance.Config gen2Instance() {
-        CommandPath.Config p = CommandPath.Config.defaults(CommandTable.example());
-        CommandPath.Config path = new CommandPath.Config(256, p.table(), p.destinations(), p.cells(), p.pduLimit(),
-                p.xoffThreshold(), p.xonThreshold(), p.cmdCredits(), p.dataCredits());
-        TransportConfig t = TransportConfig.defaults(512);
-        return new SueInstance.Config(path, NetConfig.defaults(HeaderFormat.AFH_GEN2_COMPRESSED).withVlan(true), t,
-                64, 32, 1024).withLlr(LlrConfig.defaults(512))
-                .withCbfc(CbfcConfig.defaults(512).withLimits(256, 512, 2304, 200_000)).withRxVcFifoDepth(512);
+        return SueInstance.Config.builder()
+                .path(p -> p.dataWidth(256))
+                .net(n -> n.format(HeaderFormat.AFH_GEN2_COMPRESSED).vlan(true))
+                .cbfc(c -> c.vcCreditLimit(256).portCreditLimit(512).maxFrameBytes(2304))
+                .build();
     }
 }

@@ -94,7 +94,7 @@ public final class Generate {
             o = GenerateOptions.parse(args);
         } catch (GenerateOptions.UsageError e) {
             System.err.println("error: " + e.getMessage());
-            System.err.println(GenerateOptions.USAGE);
+            System.err.println(GenerateOptions.USAGE.lines().findFirst().orElseThrow() + "   (--help: each option)");
             System.exit(2);
             return;
         }
@@ -122,8 +122,9 @@ public final class Generate {
         System.out.println("wrote " + e.files().size() + " module files, " + e.fileList() + ", "
                 + o.out().resolve("sue_instance.json") + " (the effective configuration) and "
                 + o.out().resolve("sue_instance.core") + " (FuseSoC)");
-        if (o.simulate()) {
-            TwoXpuJob.run(settings.instance(), Path.of("build", "sim"), 2000);
+        if (o.simulate()) { // the capture goes under --out when one is given, else to build/sim beside build/rtl
+            boolean defaultOut = o.out().equals(GenerateOptions.defaults().out());
+            TwoXpuJob.run(settings.instance(), defaultOut ? Path.of("build", "sim") : o.out().resolve("sim"), 2000);
         }
     }
 }

@@ -2,7 +2,9 @@ package org.sue.gen;
 
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
+import java.util.stream.Collectors;
 import org.sue.core.ResetStyle;
 
 /**
@@ -35,8 +37,9 @@ public record GenerateOptions(Path config, Path out, HdlLanguage language, Reset
         }
     }
 
-    private static final java.util.Set<String> OPTIONS = java.util.Set.of("--help", "-h", "--vhdl", "--no-sim",
-            "--config", "--out", "--reset");
+    /** The options, as the usage lists them ({@code -h} is {@code --help}). */
+    private static final List<String> OPTIONS = List.of("--config", "--out", "--vhdl", "--reset", "--no-sim",
+            "--help");
 
     public static GenerateOptions defaults() {
         return new GenerateOptions(null, Path.of("build", "rtl"), null, null, true, false);
@@ -52,25 +55,29 @@ public record GenerateOptions(Path config, Path out, HdlLanguage language, Reset
                 value = a.substring(eq + 1);
                 a = a.substring(0, eq);
             }
+            if (a.equals("-h")) {
+                a = "--help";
+            }
             if (!OPTIONS.contains(a)) {
-                throw new UsageError(a.startsWith("-") ? "unknown option " + a
-                        : "unexpected argument " + a + " (the output folder is given with --out)");
+                throw new UsageError(a.startsWith("-") ? a + ": unknown option; known: " + String.join(", ", OPTIONS)
+                        : a + ": unexpected argument (the configuration is given with --config, the output folder"
+                        + " with --out)");
             }
             boolean takesValue = a.equals("--config") || a.equals("--out") || a.equals("--reset");
             if (takesValue && value == null) {
                 if (i + 1 >= args.length || args[i + 1].startsWith("--")) {
-                    throw new UsageError(a + " needs a value");
+                    throw new UsageError(a + ": needs a value");
                 }
                 value = args[++i];
             }
             if (!takesValue && value != null) {
-                throw new UsageError(a + " takes no value");
+                throw new UsageError(a + "=" + value + ": " + a + " takes no value");
             }
             if (takesValue && value.isEmpty()) {
-                throw new UsageError(a + " needs a value");
+                throw new UsageError(a + ": needs a value");
             }
             o = switch (a) {
-                case "--help", "-h" -> o.with(null, null, null, null, null, true);
+                case "--help" -> o.with(null, null, null, null, null, true);
                 case "--vhdl" -> o.with(null, null, HdlLanguage.VHDL, null, null, null);
                 case "--no-sim" -> o.with(null, null, null, null, false, null);
                 case "--config" -> o.with(Path.of(value), null, null, null, null, null);
@@ -86,8 +93,8 @@ public record GenerateOptions(Path config, Path out, HdlLanguage language, Reset
         try {
             return ResetStyle.valueOf(v.toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw new UsageError("--reset " + v + " is not a reset style; use one of "
-                    + Arrays.toString(ResetStyle.values()));
+            throw new UsageError("--reset " + v + ": not one of " + Arrays.stream(ResetStyle.values())
+                    .map(Enum::name).collect(Collectors.joining(", ")));
         }
     }
 

@@ -5,35 +5,49 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.IntNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.sue.cmd.CommandIngress;
 import org.sue.cmd.CommandPath;
 import org.sue.cmd.CommandTable;
+import org.sue.cmd.CommandUnpacker;
+import org.sue.cmd.PackingBuffer;
+import org.sue.core.Bound;
+import org.sue.core.ConfigException;
 import org.sue.core.ResetStyle;
 import org.sue.instance.SueInstance;
-import org.sue.net.HeaderFormat;
+import org.sue.instance.SueInstance.Config.FlowControl;
 import org.sue.link.CbfcConfig;
 import org.sue.link.FrameAction;
 import org.sue.link.LinkControl;
 import org.sue.link.LlrConfig;
 import org.sue.link.PfcConfig;
+import org.sue.net.FrameReceiver;
+import org.sue.net.HeaderFormat;
 import org.sue.net.NetConfig;
 import org.sue.net.SueMeta;
 import org.sue.transport.TransportConfig;
 
 /**
- * An {@link SueInstance}'s configuration as JSON (docs/configuration.md): read with every error naming the JSON path,
- * the value and what is allowed; written back with every default filled in; described as a JSON Schema. All three come
- * from one table of fields ({@link #FIELDS}), so they cannot drift apart. Cross-field rules are the configuration
- * records' own; their message is prefixed with the section that holds the fields.
+ * An {@link SueInstance}'s configuration as JSON (docs/configuration.md), from one table of fields ({@link #FIELDS}):
+ * each field is its JSON key, the values it takes (the {@link Bound} its record checks), the record parameter it
+ * sets (through the instance's builder, which also holds the defaults and derives what depends on other fields), and
+ * its description. From the table: the reader (every error names the JSON key, the value and what is allowed; a rule
+ * between fields, the records' own, is rendered with the JSON keys of the fields it concerns), the writer (the
+ * effective configuration, every default filled in), the JSON Schema and the field table of docs/configuration.md.
  */
 public final class InstanceConfigJson {
     private InstanceConfigJson() {
@@ -46,207 +60,406 @@ public final class InstanceConfigJson {
         }
     }
 
-    /** A configuration that cannot be built; the message names the JSON path and the value. */
+    /** A configuration that cannot be built; the message names the JSON keys and the values. */
     public static final class ConfigError extends Exception {
         public ConfigError(String message) {
             super(message);
         }
     }
 
+    /** What a file has set so far: the instance's builder and the output. */
+    private static final class Draft {
+        final SueInstance.Config.Builder instance = SueInstance.Config.builder();
+        HdlLanguage language = Settings.defaults().language();
+        ResetStyle reset = Settings.defaults().reset();
+    }
+
+    /** A JSON value type: how it is read and checked, written, and described in the schema and the docs. */
+    private interface Kind<V> {
+        V read(String path, JsonNode n) throws ConfigError;
+
+        JsonNode write(V v);
+
+        void schema(ObjectNode property);
+
+        String values();
+    }
+
+    /** An integer within a record's bound. */
+    private record Int(Bound bound) implements Kind<Integer> {
+        public Integer read(String path, JsonNode n) throws ConfigError {
+            if (!n.isIntegralNumber()) {
+                throw new ConfigError(path + ": " + n + " is not an integer");
+            }
+            return checked(path, n, bound);
+        }
+
+        public JsonNode write(Integer v) {
+            return IntNode.valueOf(v);
+        }
+
+        public void schema(ObjectNode p) {
+            p.put("type", "integer");
+            boundSchema(p, bound);
+        }
+
+        public String values() {
+            return bound.explained();
+        }
+    }
+
+    /** A fixed number of integers, each within a bound. */
+    private record Ints(int count, Bound bound) implements Kind<int[]> {
+        public int[] read(String path, JsonNode n) throws ConfigError {
+            if (!n.isArray() || n.size() != count) {
+                throw new ConfigError(path + ": " + n + " is not an array of " + count + " integers, each "
+                        + bound.text());
+            }
+            int[] items = new int[count];
+            for (int i = 0; i < count; i++) {
+                if (!n.get(i).isIntegralNumber()) {
+                    throw new ConfigError(path + "[" + i + "]: " + n.get(i) + " is not an integer");
+                }
+                items[i] = checked(path + "[" + i + "]", n.get(i), bound);
+            }
+            return items;
+        }
+
+        public JsonNode write(int[] v) {
+            ArrayNode a = JSON.createArrayNode();
+            Arrays.stream(v).forEach(a::add);
+            return a;
+        }
+
+        public void schema(ObjectNode p) {
+            p.put("type", "array").put("minItems", count).put("maxItems", count);
+            boundSchema(p.putObject("items").put("type", "integer"), bound);
+        }
+
+        public String values() {
+            return count + " x " + bound.text();
+        }
+    }
+
+    private record Bool() implements Kind<Boolean> {
+        public Boolean read(String path, JsonNode n) throws ConfigError {
+            if (!n.isBoolean()) {
+                throw new ConfigError(path + ": " + n + " is not true or false");
+            }
+            return n.asBoolean();
+        }
+
+        public JsonNode write(Boolean v) {
+            return JSON.getNodeFactory().booleanNode(v);
+        }
+
+        public void schema(ObjectNode p) {
+            p.put("type", "boolean");
+        }
+
+        public String values() {
+            return "true, false";
+        }
+    }
+
+    /** One of an enum's constants, by name. */
+    private record Choice<E extends Enum<E>>(Class<E> type) implements Kind<E> {
+        public E read(String path, JsonNode n) throws ConfigError {
+            if (!n.isTextual() || !names().contains(n.asText())) {
+                throw new ConfigError(path + ": " + n + " is not one of " + names());
+            }
+            return Enum.valueOf(type, n.asText());
+        }
+
+        public JsonNode write(E v) {
+            return JSON.getNodeFactory().textNode(v.name());
+        }
+
+        public void schema(ObjectNode p) {
+            p.put("type", "string");
+            names().forEach(p.putArray("enum")::add);
+        }
+
+        public String values() {
+            return names().stream().map(v -> "`" + v + "`").collect(Collectors.joining(", "));
+        }
+
+        private List<String> names() {
+            return Arrays.stream(type.getEnumConstants()).map(Enum::name).toList();
+        }
+    }
+
     /**
-     * One setting: section, key, JSON type, allowed values or range (of each item, for an array of {@code items}
-     * integers), and where it lives in the records.
+     * One key of the file: section and key, its values, the record parameter it sets (its path from the instance,
+     * {@code transport.windowPdus}; null for the output section), what it means, where its value is in a
+     * configuration and how a file sets it.
      */
-    private record Field(String section, String key, String type, long min, long max, int items, List<String> choices,
-                         String description, Function<Settings, Object> current) {
+    private record Field<V>(String section, String key, Kind<V> kind, String record, String description,
+                            Function<Settings, V> get, BiConsumer<Draft, V> set) {
         String path() {
             return section + "." + key;
         }
     }
 
-    private static Field integer(String section, String key, long min, long max, String description,
-                                 Function<Settings, Object> current) {
-        return new Field(section, key, "integer", min, max, 0, null, description, current);
+    private static Field<Integer> integer(String section, String key, Bound bound, String record, String description,
+                                          Function<Settings, Integer> get, BiConsumer<Draft, Integer> set) {
+        return new Field<>(section, key, new Int(bound), record, description, get, set);
     }
 
-    private static Field integers(String section, String key, int items, long min, long max, String description,
-                                  Function<Settings, Object> current) {
-        return new Field(section, key, "array", min, max, items, null, description, current);
+    private static Field<int[]> integers(String section, String key, int count, Bound bound, String record,
+                                         String description, Function<Settings, int[]> get,
+                                         BiConsumer<Draft, int[]> set) {
+        return new Field<>(section, key, new Ints(count, bound), record, description, get, set);
     }
 
-    private static Field bool(String section, String key, String description,
-                              Function<Settings, Object> current) {
-        return new Field(section, key, "boolean", 0, 0, 0, null, description, current);
+    private static Field<Boolean> bool(String section, String key, String record, String description,
+                                       Function<Settings, Boolean> get, BiConsumer<Draft, Boolean> set) {
+        return new Field<>(section, key, new Bool(), record, description, get, set);
     }
 
-    private static Field choice(String section, String key, List<String> choices, String description,
-                                Function<Settings, Object> current) {
-        return new Field(section, key, "string", 0, 0, 0, choices, description, current);
+    private static <E extends Enum<E>> Field<E> choice(String section, String key, Class<E> type, String record,
+                                                       String description, Function<Settings, E> get,
+                                                       BiConsumer<Draft, E> set) {
+        return new Field<>(section, key, new Choice<>(type), record, description, get, set);
     }
 
-    private static final List<Field> FIELDS = List.of(
-            integer("commandPath", "xpuDataWidth", 256, 1024, "tx_data/rx_data width N in bits (256, 512 or 1024);"
-                    + " the PDU bus is 2N", c -> c.instance().path().dataWidth()),
-            integer("commandPath", "destinations", 2, 1024, "remote XPUs, a power of two",
-                    c -> c.instance().path().destinations()),
-            integer("commandPath", "cells", 16, 65536, "packing buffer cells of 2N bits, a power of two",
-                    c -> c.instance().path().cells()),
-            integer("commandPath", "pduLimit", 1, 4088, "largest packed command list per PDU, bytes",
-                    c -> c.instance().path().pduLimit()),
-            integer("commandPath", "xoffThreshold", 1, 65536, "queued commands of a destination that raise xoff",
-                    c -> c.instance().path().xoffThreshold()),
-            integer("commandPath", "xonThreshold", 0, 65535, "queued commands at which xoff falls again",
-                    c -> c.instance().path().xonThreshold()),
-            integer("commandPath", "commandCredits", 1, 4095, "command credits per VC the XPU holds",
-                    c -> c.instance().path().cmdCredits()),
-            integer("commandPath", "dataCredits", 0, 4095, "data credits per VC (256 bytes each)",
-                    c -> c.instance().path().dataCredits()),
-            choice("network", "format", names(HeaderFormat.values()), "network headers",
-                    c -> c.instance().net().format().name()),
-            bool("network", "vlan", "insert an 802.1Q tag", c -> c.instance().net().vlan()),
-            integers("network", "pcpOfVc", SueMeta.VCS, 0, 7, "802.1Q priority of VC 0..3",
-                    c -> c.instance().net().pcpOfVc()),
-            integer("network", "udpDstPort", 1, 65535, "UDP destination port (not 4791 or 4793)",
-                    c -> c.instance().net().udpDstPort()),
-            integer("network", "afhGen1EtherType", 0x600, 0xFFFF, "AFH Gen1 EtherType",
-                    c -> c.instance().net().afhGen1EtherType()),
-            integer("network", "afhGen1SecondEtherType", 0, 0xFFFF, "0 or a second EtherType after the first",
-                    c -> c.instance().net().afhGen1SecondEtherType()),
-            bool("network", "afhGen1Shim", "add the 8-byte AFH Gen1 shim", c -> c.instance().net().afhGen1Shim()),
-            integer("network", "afhGen2EtherType", 0x600, 0xFFFF, "AFH Gen2 EtherType",
-                    c -> c.instance().net().afhGen2EtherType()),
-            integer("network", "ipTtl", 1, 255, "IPv4 TTL / IPv6 hop limit", c -> c.instance().net().ipTtl()),
-            integer("network", "maxPdu", 8, 4096, "largest PDU accepted, bytes", c -> c.instance().net().maxPdu()),
-            integer("network", "rhVersion", 0, 3, "RH version sent and accepted", c -> c.instance().net().rhVersion()),
-            bool("network", "udpZeroChecksum", "IPv6: send and accept UDP checksum 0 (RFC 6935/6936 zero-checksum"
-                    + " mode, both ends); otherwise it is computed", c -> c.instance().net().udpZeroChecksum()),
-            integer("transport", "ports", 1, 1, "SUE ports (only 1 is built)", c -> c.instance().transport().ports()),
-            integer("transport", "storeBytes", 4 * TransportConfig.MAX_PDU_BYTES, 1L << 27,
-                    "retransmit store per port, bytes (a power of two of bus beats)",
-                    c -> c.instance().transport().storeBytes()),
-            integer("transport", "windowPdus", 4, 16384, "unacknowledged PDUs per connection",
-                    c -> c.instance().transport().windowPdus()),
-            integer("transport", "rtoCycles", 4, 1 << 30, "retransmit timeout, cycles",
-                    c -> c.instance().transport().rtoCycles()),
-            integer("transport", "ackDelay", 1, 1 << 30, "cycles an owed ACK waits before an ACK-only PDU",
-                    c -> c.instance().transport().ackDelay()),
-            integer("transport", "ackCount", 1, 8192, "accepted PDUs that send the owed ACK at once",
-                    c -> c.instance().transport().ackCount()),
-            integer("transport", "opAck", 1, 3, "RH op code of an ACK", c -> c.instance().transport().opAck()),
-            integer("transport", "opNack", 1, 3, "RH op code of a NACK", c -> c.instance().transport().opNack()),
-            integer("receive", "commandCredits", 1, 4095, "command credits per VC the receiving XPU grants",
-                    c -> c.instance().rxCmdCredits()),
-            integer("receive", "dataCredits", 0, 4095, "data credits per VC the receiving XPU grants",
-                    c -> c.instance().rxDataCredits()),
-            integer("receive", "fifoDepth", 16, 65536, "beats of the framing receiver's packet FIFO",
-                    c -> c.instance().rxFifoDepth()),
-            integer("receive", "vcFifoDepth", 0, 65536, "beats of each VC's receive FIFO behind the transport, so"
-                    + " that a VC whose XPU holds back credit does not stop the others (0: none, PDUs unpacked in"
-                    + " arrival order; not given: with CBFC what a VC's credits cover, with PFC 0, see"
-                    + " docs/protocol.md 9.4)",
-                    c -> c.instance().rxVcFifoDepth()),
-            bool("linkLayer", "llr", "Link Layer Retry between the framing and the MAC (LLR sideband and control"
-                    + " channel on the MAC interface)", c -> c.instance().llr() != null),
-            integer("linkLayer", "outstandingFramesMax", 1, 1 << 18, "LLR: unacknowledged frames at which new"
-                    + " frames wait", c -> llr(c).outstandingFramesMax()),
-            integer("linkLayer", "outstandingBytesMax", 64, 1 << 24, "LLR: unacknowledged bytes at which new frames"
-                    + " wait (whole bus beats)", c -> llr(c).outstandingBytesMax()),
-            integer("linkLayer", "maxFrameBytes", 64, 16384, "LLR: largest frame, sizes the replay buffer",
-                    c -> llr(c).maxFrameBytes()),
-            integer("linkLayer", "replayTimerCycles", 16, 1 << 30, "LLR: cycles without an advancing ACK before a"
-                    + " replay of the whole buffer", c -> llr(c).replayTimerCycles()),
-            integer("linkLayer", "replayCountMax", 1, LlrConfig.NO_REPLAY_LIMIT, "LLR: timer replays in a row"
-                    + " before FLUSH (255: no limit)", c -> llr(c).replayCountMax()),
-            integer("linkLayer", "pcsLostTimeoutCycles", 0, 1 << 30, "LLR: cycles link_up may be low before FLUSH",
-                    c -> llr(c).pcsLostTimeoutCycles()),
-            integer("linkLayer", "dataAgeTimeoutCycles", 0, 1 << 30, "LLR: cycles a frame may wait for its ACK"
-                    + " before FLUSH (0: no limit)", c -> llr(c).dataAgeTimeoutCycles()),
-            choice("linkLayer", "initFrameAction", names(FrameAction.values()), "LLR: frames during INIT",
-                    c -> llr(c).initFrameAction().name()),
-            choice("linkLayer", "flushFrameAction", names(FrameAction.values()), "LLR: frames during FLUSH",
-                    c -> llr(c).flushFrameAction().name()),
-            bool("linkLayer", "reInitOnFlush", "LLR: from FLUSH straight to INIT (else wait for llr_enable low)",
-                    c -> llr(c).reInitOnFlush()),
-            integer("linkLayer", "ctlosSpacingBytes", 400, 16384, "LLR receive: an ACK at least every this many"
-                    + " bytes", c -> llr(c).ctlosSpacingBytes()),
-            integer("linkLayer", "ackIdleCycles", 1, 1 << 30, "LLR receive: an owed ACK also leaves after this many"
-                    + " cycles without a frame", c -> llr(c).ackIdleCycles()),
-            integer("linkLayer", "initRetryCycles", 16, 1 << 30, "LLR transmit: INIT again after this many cycles"
-                    + " without INIT_ECHO", c -> llr(c).initRetryCycles()),
-            integers("linkLayer", "controlCodes", 5, 1, 255, "control message types ACK, NACK, INIT, INIT_ECHO,"
-                    + " CF_Update", c -> codes(llr(c).codes())),
-            choice("flowControl", "mode", List.of("NONE", "PFC", "CBFC"), "link-level flow control of the port: none,"
-                    + " PFC (IEEE 802.1Qbb) or CBFC (UEC credits; every VC lossless; CF_Update on the control channel,"
-                    + " code from linkLayer.controlCodes)", c -> c.instance().pfc() != null ? "PFC"
-                    : c.instance().cbfc() != null ? "CBFC" : "NONE"),
-            integers("flowControl", "pfcPriorityOfVc", SueMeta.VCS, 0, 7, "PFC: the priority (class) of VC 0..3 in"
-                    + " the frames sent and obeyed", c -> priorities(pfc(c))),
-            integer("flowControl", "pfcBitsPerCycle", 64, 4096, "PFC: line bits per cycle (a power of two; a pause"
-                    + " quantum is 512 bit times); default the bus width", c -> pfc(c).bitsPerCycle()),
-            integer("flowControl", "pfcPauseQuanta", 1, 0xFFFF, "PFC: pause time sent for a class that is off",
-                    c -> pfc(c).pauseQuanta()),
-            integer("flowControl", "pfcRefreshCycles", 16, 1 << 30, "PFC: a pause is sent again after this many"
-                    + " cycles (below the pause time); default half the pause time", c -> pfc(c).refreshCycles()),
-            integer("flowControl", "pfcXoffBytes", 1, (1 << 24) - 1, "PFC: a VC's receive FIFO level that pauses its"
-                    + " class (4 x this below the FIFO, leaving headroom)", c -> pfc(c).xoffBytes()),
-            integer("flowControl", "pfcXonBytes", 0, (1 << 24) - 2, "PFC: a class resumes when all its VCs' levels are"
-                    + " at or below this", c -> pfc(c).xonBytes()),
-            integer("flowControl", "cbfcCreditSize", 32, 4096, "CBFC: bytes per credit (a power of two, at least a"
-                    + " bus beat)", c -> cbfc(c).creditSize()),
-            integer("flowControl", "cbfcPacketOverhead", -16, 127, "CBFC: bytes added to a frame's size before it is"
-                    + " counted in credits", c -> cbfc(c).packetOverhead()),
-            integer("flowControl", "cbfcVcCreditLimit", 1, (1 << 19) - 1, "CBFC: credits a VC may have in use"
-                    + " (default: the port's limit, at most 256)",
-                    c -> cbfc(c).vcCreditLimit()),
-            integer("flowControl", "cbfcPortCreditLimit", 1, (1 << 19) - 1, "CBFC: credits the port may have in use"
-                    + " (x creditSize at most the receive FIFO; default: what the FIFO holds, at most 1024)", c -> cbfc(c).portCreditLimit()),
-            integer("flowControl", "cbfcMaxFrameBytes", 64, 16384, "CBFC: largest frame, reserved per PDU decided"
-                    + " (default: the instance's largest frame in whole credits)",
-                    c -> cbfc(c).maxFrameBytes()),
-            integer("flowControl", "cbfcCcTimerCycles", 16, 1 << 30, "CBFC: cycles between CC_Update frames",
-                    c -> cbfc(c).ccTimerCycles()),
-            integer("flowControl", "cbfcCfMinSpacingBytes", 800, 1 << 20, "CBFC: link time (bytes) a VC's CF_Updates"
-                    + " are at least apart", c -> cbfc(c).cfMinSpacingBytes()),
-            integer("flowControl", "cbfcCfMaxSpacingBytes", 16384, 1 << 20, "CBFC: link time (bytes) after which a VC's"
-                    + " CF_Update is sent again", c -> cbfc(c).cfMaxSpacingBytes()),
-            choice("output", "language", names(HdlLanguage.values()), "HDL written (--vhdl overrides)",
-                    c -> c.language().name()),
-            choice("output", "reset", names(ResetStyle.values()), "reset style of every register (--reset overrides)",
-                    c -> c.reset().name()));
+    private static final List<Field<?>> FIELDS = List.of(
+            integer("commandPath", "xpuDataWidth", CommandIngress.Config.DATA_WIDTH, "path.dataWidth",
+                    "tx_data/rx_data width N in bits; the PDU bus is 2N", c -> path(c).dataWidth(),
+                    (d, v) -> d.instance.path(p -> p.dataWidth(v))),
+            integer("commandPath", "destinations", SueMeta.DESTINATIONS, "path.destinations", "remote XPUs",
+                    c -> path(c).destinations(), (d, v) -> d.instance.path(p -> p.destinations(v))),
+            integer("commandPath", "cells", PackingBuffer.Config.CELLS, "path.cells", "packing buffer cells of 2N bits;"
+                    + " at least what the credits of all VCs can fill", c -> path(c).cells(),
+                    (d, v) -> d.instance.path(p -> p.cells(v))),
+            integer("commandPath", "pduLimit", PackingBuffer.Config.PDU_LIMIT, "path.pduLimit", "largest packed"
+                    + " command list per PDU, bytes; at least the largest command (274 bytes) and a cell",
+                    c -> path(c).pduLimit(), (d, v) -> d.instance.path(p -> p.pduLimit(v))),
+            integer("commandPath", "xoffThreshold", PackingBuffer.Config.XOFF_THRESHOLD, "path.xoffThreshold",
+                    "queued commands of a destination that raise xoff; at most cells", c -> path(c).xoffThreshold(),
+                    (d, v) -> d.instance.path(p -> p.xoffThreshold(v))),
+            integer("commandPath", "xonThreshold", PackingBuffer.Config.XON_THRESHOLD, "path.xonThreshold",
+                    "queued commands at which xoff falls again; below xoffThreshold", c -> path(c).xonThreshold(),
+                    (d, v) -> d.instance.path(p -> p.xonThreshold(v))),
+            integer("commandPath", "commandCredits", CommandIngress.Config.CMD_CREDITS, "path.cmdCredits",
+                    "command credits per VC the XPU holds", c -> path(c).cmdCredits(),
+                    (d, v) -> d.instance.path(p -> p.cmdCredits(v))),
+            integer("commandPath", "dataCredits", CommandIngress.Config.DATA_CREDITS, "path.dataCredits",
+                    "data credits per VC (256 bytes each); at most commandCredits", c -> path(c).dataCredits(),
+                    (d, v) -> d.instance.path(p -> p.dataCredits(v))),
+            choice("network", "format", HeaderFormat.class, "net.format", "network headers",
+                    c -> net(c).format(), (d, v) -> d.instance.net(n -> n.format(v))),
+            bool("network", "vlan", "net.vlan", "insert an 802.1Q tag", c -> net(c).vlan(),
+                    (d, v) -> d.instance.net(n -> n.vlan(v))),
+            integers("network", "pcpOfVc", SueMeta.VCS, NetConfig.PCP, "net.pcpOfVc", "802.1Q priority of VC 0..3",
+                    c -> net(c).pcpOfVc(), (d, v) -> d.instance.net(n -> n.pcpOfVc(v))),
+            integer("network", "udpDstPort", NetConfig.UDP_PORT, "net.udpDstPort", "UDP destination port (not 4791"
+                    + " or 4793)", c -> net(c).udpDstPort(), (d, v) -> d.instance.net(n -> n.udpDstPort(v))),
+            integer("network", "afhGen1EtherType", NetConfig.ETHER_TYPE, "net.afhGen1EtherType", "AFH Gen1 EtherType",
+                    c -> net(c).afhGen1EtherType(), (d, v) -> d.instance.net(n -> n.afhGen1EtherType(v))),
+            integer("network", "afhGen1SecondEtherType", NetConfig.ETHER_TYPE.orZero(), "net.afhGen1SecondEtherType",
+                    "0 or a second EtherType after the first", c -> net(c).afhGen1SecondEtherType(),
+                    (d, v) -> d.instance.net(n -> n.afhGen1SecondEtherType(v))),
+            bool("network", "afhGen1Shim", "net.afhGen1Shim", "add the 8-byte AFH Gen1 shim",
+                    c -> net(c).afhGen1Shim(), (d, v) -> d.instance.net(n -> n.afhGen1Shim(v))),
+            integer("network", "afhGen2EtherType", NetConfig.ETHER_TYPE, "net.afhGen2EtherType", "AFH Gen2 EtherType",
+                    c -> net(c).afhGen2EtherType(), (d, v) -> d.instance.net(n -> n.afhGen2EtherType(v))),
+            integer("network", "ipTtl", NetConfig.IP_TTL, "net.ipTtl", "IPv4 TTL / IPv6 hop limit",
+                    c -> net(c).ipTtl(), (d, v) -> d.instance.net(n -> n.ipTtl(v))),
+            integer("network", "maxPdu", NetConfig.MAX_PDU, "net.maxPdu", "largest PDU accepted, bytes",
+                    c -> net(c).maxPdu(), (d, v) -> d.instance.net(n -> n.maxPdu(v))),
+            integer("network", "rhVersion", NetConfig.RH_VERSION, "net.rhVersion", "RH version sent and accepted",
+                    c -> net(c).rhVersion(), (d, v) -> d.instance.net(n -> n.rhVersion(v))),
+            bool("network", "udpZeroChecksum", "net.udpZeroChecksum", "IPv6: send and accept UDP checksum 0 (RFC"
+                    + " 6935/6936 zero-checksum mode, both ends); otherwise it is computed",
+                    c -> net(c).udpZeroChecksum(), (d, v) -> d.instance.net(n -> n.udpZeroChecksum(v))),
+            integer("transport", "ports", TransportConfig.PORTS, "transport.ports", "SUE ports (an instance with 2 or 4"
+                    + " is not built yet)", c -> transport(c).ports(), (d, v) -> d.instance.transport(t -> t.ports(v))),
+            integer("transport", "storeBytes", TransportConfig.STORE_BYTES, "transport.storeBytes", "retransmit store"
+                    + " per port, bytes; at most 2^20 bus beats", c -> transport(c).storeBytes(),
+                    (d, v) -> d.instance.transport(t -> t.storeBytes(v))),
+            integer("transport", "windowPdus", TransportConfig.WINDOW_PDUS, "transport.windowPdus", "unacknowledged"
+                    + " PDUs per connection", c -> transport(c).windowPdus(),
+                    (d, v) -> d.instance.transport(t -> t.windowPdus(v))),
+            integer("transport", "rtoCycles", TransportConfig.RTO_CYCLES, "transport.rtoCycles", "retransmit timeout,"
+                    + " cycles; at least 2 x ports x destinations", c -> transport(c).rtoCycles(),
+                    (d, v) -> d.instance.transport(t -> t.rtoCycles(v))),
+            integer("transport", "ackDelay", TransportConfig.ACK_DELAY, "transport.ackDelay", "cycles an owed ACK"
+                    + " waits before an ACK-only PDU; below rtoCycles", c -> transport(c).ackDelay(),
+                    (d, v) -> d.instance.transport(t -> t.ackDelay(v))),
+            integer("transport", "ackCount", TransportConfig.ACK_COUNT, "transport.ackCount", "accepted PDUs that send"
+                    + " the owed ACK at once; at most windowPdus / 2", c -> transport(c).ackCount(),
+                    (d, v) -> d.instance.transport(t -> t.ackCount(v))),
+            integer("transport", "opAck", TransportConfig.OP_CODE, "transport.opAck", "RH op code of an ACK",
+                    c -> transport(c).opAck(), (d, v) -> d.instance.transport(t -> t.opAck(v))),
+            integer("transport", "opNack", TransportConfig.OP_CODE, "transport.opNack", "RH op code of a NACK; not"
+                    + " opAck", c -> transport(c).opNack(), (d, v) -> d.instance.transport(t -> t.opNack(v))),
+            integer("receive", "commandCredits", CommandIngress.Config.CMD_CREDITS, "rxCmdCredits", "command credits"
+                    + " per VC the receiving XPU grants", c -> c.instance().rxCmdCredits(),
+                    (d, v) -> d.instance.rxCmdCredits(v)),
+            integer("receive", "dataCredits", CommandIngress.Config.DATA_CREDITS, "rxDataCredits", "data credits per"
+                    + " VC the receiving XPU grants", c -> c.instance().rxDataCredits(),
+                    (d, v) -> d.instance.rxDataCredits(v)),
+            integer("receive", "fifoDepth", FrameReceiver.Config.FIFO_DEPTH, "rxFifoDepth", "beats of the framing"
+                    + " receiver's packet FIFO, which the VCs share; at least a PDU (pduLimit bytes)",
+                    c -> c.instance().rxFifoDepth(), (d, v) -> d.instance.rxFifoDepth(v)),
+            integer("receive", "vcFifoDepth", CommandUnpacker.Config.VC_BUFFER_DEPTH, "rxVcFifoDepth", "beats of each"
+                    + " VC's receive FIFO behind the transport, so that a VC whose XPU holds back credit does not stop"
+                    + " the others (0: none, PDUs unpacked in arrival order); default: with CBFC what a VC's credits"
+                    + " cover, with PFC 0 (docs/protocol.md 9.4), without flow control 256",
+                    c -> c.instance().rxVcFifoDepth(), (d, v) -> d.instance.rxVcFifoDepth(v)),
+            bool("linkLayer", "llr", "llr", "Link Layer Retry between the framing and the MAC (LLR sideband and"
+                    + " control channel on the MAC interface)", c -> c.instance().llr() != null,
+                    (d, v) -> d.instance.llr(v)),
+            integer("linkLayer", "outstandingFramesMax", LlrConfig.OUTSTANDING_FRAMES_MAX, "llr.outstandingFramesMax",
+                    "LLR: unacknowledged frames at which new frames wait", c -> llr(c).outstandingFramesMax(),
+                    (d, v) -> d.instance.llr(l -> l.outstandingFramesMax(v))),
+            integer("linkLayer", "outstandingBytesMax", LlrConfig.OUTSTANDING_BYTES_MAX, "llr.outstandingBytesMax",
+                    "LLR: unacknowledged bytes at which new frames wait (whole bus beats); at least maxFrameBytes",
+                    c -> llr(c).outstandingBytesMax(), (d, v) -> d.instance.llr(l -> l.outstandingBytesMax(v))),
+            integer("linkLayer", "maxFrameBytes", LlrConfig.MAX_FRAME_BYTES, "llr.maxFrameBytes", "LLR: largest"
+                    + " frame, sizes the replay buffer; at least the instance's largest frame",
+                    c -> llr(c).maxFrameBytes(), (d, v) -> d.instance.llr(l -> l.maxFrameBytes(v))),
+            integer("linkLayer", "replayTimerCycles", LlrConfig.REPLAY_TIMER_CYCLES, "llr.replayTimerCycles", "LLR:"
+                    + " cycles without an advancing ACK before a replay of the whole buffer",
+                    c -> llr(c).replayTimerCycles(), (d, v) -> d.instance.llr(l -> l.replayTimerCycles(v))),
+            integer("linkLayer", "replayCountMax", LlrConfig.REPLAY_COUNT_MAX, "llr.replayCountMax", "LLR: timer"
+                    + " replays in a row before FLUSH", c -> llr(c).replayCountMax(),
+                    (d, v) -> d.instance.llr(l -> l.replayCountMax(v))),
+            integer("linkLayer", "pcsLostTimeoutCycles", LlrConfig.PCS_LOST_TIMEOUT_CYCLES, "llr.pcsLostTimeoutCycles",
+                    "LLR: cycles link_up may be low before FLUSH", c -> llr(c).pcsLostTimeoutCycles(),
+                    (d, v) -> d.instance.llr(l -> l.pcsLostTimeoutCycles(v))),
+            integer("linkLayer", "dataAgeTimeoutCycles", LlrConfig.DATA_AGE_TIMEOUT_CYCLES,
+                    "llr.dataAgeTimeoutCycles", "LLR: cycles a frame may wait for its ACK before FLUSH; at least"
+                    + " replayTimerCycles (default 100,000, or the replay timer if longer)",
+                    c -> llr(c).dataAgeTimeoutCycles(), (d, v) -> d.instance.llr(l -> l.dataAgeTimeoutCycles(v))),
+            choice("linkLayer", "initFrameAction", FrameAction.class, "llr.initFrameAction", "LLR: frames during INIT",
+                    c -> llr(c).initFrameAction(), (d, v) -> d.instance.llr(l -> l.initFrameAction(v))),
+            choice("linkLayer", "flushFrameAction", FrameAction.class, "llr.flushFrameAction", "LLR: frames during"
+                    + " FLUSH", c -> llr(c).flushFrameAction(), (d, v) -> d.instance.llr(l -> l.flushFrameAction(v))),
+            bool("linkLayer", "reInitOnFlush", "llr.reInitOnFlush", "LLR: from FLUSH straight to INIT (else wait for"
+                    + " llr_enable low)", c -> llr(c).reInitOnFlush(),
+                    (d, v) -> d.instance.llr(l -> l.reInitOnFlush(v))),
+            integer("linkLayer", "ctlosSpacingBytes", LlrConfig.CTLOS_SPACING_BYTES, "llr.ctlosSpacingBytes", "LLR"
+                    + " receive: an ACK at least every this many bytes", c -> llr(c).ctlosSpacingBytes(),
+                    (d, v) -> d.instance.llr(l -> l.ctlosSpacingBytes(v))),
+            integer("linkLayer", "ackIdleCycles", LlrConfig.ACK_IDLE_CYCLES, "llr.ackIdleCycles", "LLR receive: an"
+                    + " owed ACK also leaves after this many cycles without a frame; below replayTimerCycles (default"
+                    + " 256, or just below the replay timer if that is shorter)", c -> llr(c).ackIdleCycles(),
+                    (d, v) -> d.instance.llr(l -> l.ackIdleCycles(v))),
+            integer("linkLayer", "initRetryCycles", LlrConfig.INIT_RETRY_CYCLES, "llr.initRetryCycles", "LLR transmit:"
+                    + " INIT again after this many cycles without INIT_ECHO", c -> llr(c).initRetryCycles(),
+                    (d, v) -> d.instance.llr(l -> l.initRetryCycles(v))),
+            integers("linkLayer", "controlCodes", 5, LinkControl.Codes.CODE, "llr.codes", "control message types ACK,"
+                    + " NACK, INIT, INIT_ECHO, CF_Update (LLR and CBFC share the control channel); all different",
+                    c -> codes(llr(c).codes()),
+                    (d, v) -> d.instance.controlCodes(new LinkControl.Codes(v[0], v[1], v[2], v[3], v[4]))),
+            choice("flowControl", "mode", FlowControl.class, null, "link-level flow control of the port: none, PFC"
+                    + " (IEEE 802.1Qbb) or CBFC (UEC credits; every VC lossless; CF_Update on the control channel,"
+                    + " code from linkLayer.controlCodes)", c -> c.instance().pfc() != null ? FlowControl.PFC
+                    : c.instance().cbfc() != null ? FlowControl.CBFC : FlowControl.NONE,
+                    (d, v) -> d.instance.flowControl(v)),
+            integers("flowControl", "pfcPriorityOfVc", SueMeta.VCS, PfcConfig.PRIORITY, "pfc.vcClasses", "PFC: the"
+                    + " priority (class) of VC 0..3 in the frames sent and obeyed", c -> priorities(pfc(c)),
+                    (d, v) -> d.instance.pfc(p -> p.vcClasses(PfcConfig.classes(v)))),
+            integer("flowControl", "pfcBitsPerCycle", PfcConfig.BITS_PER_CYCLE, "pfc.bitsPerCycle", "PFC: line bits"
+                    + " per cycle (a pause quantum is 512 bit times); default the bus width",
+                    c -> pfc(c).bitsPerCycle(), (d, v) -> d.instance.pfc(p -> p.bitsPerCycle(v))),
+            integer("flowControl", "pfcPauseQuanta", PfcConfig.PAUSE_QUANTA, "pfc.pauseQuanta", "PFC: pause time sent"
+                    + " for a class that is off", c -> pfc(c).pauseQuanta(),
+                    (d, v) -> d.instance.pfc(p -> p.pauseQuanta(v))),
+            integer("flowControl", "pfcRefreshCycles", PfcConfig.REFRESH_CYCLES, "pfc.refreshCycles", "PFC: a pause"
+                    + " is sent again after this many cycles, below the pause time (default: half of a pause of 65535"
+                    + " quanta at the bus width, or half the pause time when the pause is not longer than that)",
+                    c -> pfc(c).refreshCycles(), (d, v) -> d.instance.pfc(p -> p.refreshCycles(v))),
+            integer("flowControl", "pfcXoffBytes", PfcConfig.XOFF_BYTES, "pfc.xoffBytes", "PFC: a VC's receive FIFO"
+                    + " level that pauses its class; 4 x this below the receive FIFO, leaving headroom (default"
+                    + " 16384, at most an eighth of the receive FIFO)", c -> pfc(c).xoffBytes(),
+                    (d, v) -> d.instance.pfc(p -> p.xoffBytes(v))),
+            integer("flowControl", "pfcXonBytes", PfcConfig.XON_BYTES, "pfc.xonBytes", "PFC: a class resumes when all"
+                    + " its VCs' levels are at or below this; below pfcXoffBytes (default 8192, or half of"
+                    + " pfcXoffBytes when that is at most 8192)", c -> pfc(c).xonBytes(),
+                    (d, v) -> d.instance.pfc(p -> p.xonBytes(v))),
+            integer("flowControl", "cbfcCreditSize", CbfcConfig.CREDIT_SIZE, "cbfc.creditSize", "CBFC: bytes per"
+                    + " credit, at least a bus beat (default 128, or a bus beat if larger)",
+                    c -> cbfc(c).creditSize(), (d, v) -> d.instance.cbfc(f -> f.creditSize(v))),
+            integer("flowControl", "cbfcPacketOverhead", CbfcConfig.PACKET_OVERHEAD, "cbfc.packetOverhead", "CBFC:"
+                    + " bytes added to a frame's size before it is counted in credits", c -> cbfc(c).packetOverhead(),
+                    (d, v) -> d.instance.cbfc(f -> f.packetOverhead(v))),
+            integer("flowControl", "cbfcVcCreditLimit", CbfcConfig.CREDIT_LIMIT, "cbfc.vcCreditLimit", "CBFC: credits"
+                    + " a VC may have in use (default: the port's limit, at most 256)", c -> cbfc(c).vcCreditLimit(),
+                    (d, v) -> d.instance.cbfc(f -> f.vcCreditLimit(v))),
+            integer("flowControl", "cbfcPortCreditLimit", CbfcConfig.CREDIT_LIMIT, "cbfc.portCreditLimit", "CBFC:"
+                    + " credits the port may have in use; x cbfcCreditSize at most the receive FIFO (default: what"
+                    + " the FIFO holds, at most 1024)", c -> cbfc(c).portCreditLimit(),
+                    (d, v) -> d.instance.cbfc(f -> f.portCreditLimit(v))),
+            integer("flowControl", "cbfcMaxFrameBytes", CbfcConfig.MAX_FRAME_BYTES, "cbfc.maxFrameBytes", "CBFC:"
+                    + " largest frame, reserved per PDU decided; at least the instance's largest frame (default: that"
+                    + " frame in whole credits)", c -> cbfc(c).maxFrameBytes(),
+                    (d, v) -> d.instance.cbfc(f -> f.maxFrameBytes(v))),
+            integer("flowControl", "cbfcCcTimerCycles", CbfcConfig.CC_TIMER_CYCLES, "cbfc.ccTimerCycles", "CBFC:"
+                    + " cycles between CC_Update frames", c -> cbfc(c).ccTimerCycles(),
+                    (d, v) -> d.instance.cbfc(f -> f.ccTimerCycles(v))),
+            integer("flowControl", "cbfcCfMinSpacingBytes", CbfcConfig.CF_MIN_SPACING_BYTES, "cbfc.cfMinSpacingBytes",
+                    "CBFC: link time (bytes) a VC's CF_Updates are at least apart", c -> cbfc(c).cfMinSpacingBytes(),
+                    (d, v) -> d.instance.cbfc(f -> f.cfMinSpacingBytes(v))),
+            integer("flowControl", "cbfcCfMaxSpacingBytes", CbfcConfig.CF_MAX_SPACING_BYTES, "cbfc.cfMaxSpacingBytes",
+                    "CBFC: link time (bytes) after which a VC's CF_Update is sent again; at least"
+                    + " cbfcCfMinSpacingBytes", c -> cbfc(c).cfMaxSpacingBytes(),
+                    (d, v) -> d.instance.cbfc(f -> f.cfMaxSpacingBytes(v))),
+            choice("output", "language", HdlLanguage.class, null, "HDL written (--vhdl overrides)",
+                    Settings::language, (d, v) -> d.language = v),
+            choice("output", "reset", ResetStyle.class, null, "reset style of every register (--reset overrides)",
+                    Settings::reset, (d, v) -> d.reset = v));
 
     private static final List<String> SECTIONS = List.of("commandPath", "commandTypes", "network", "transport",
             "receive", "linkLayer", "flowControl", "output");
 
-    /** The instance's LLR parameters, or the defaults for its bus when it has none (what turning it on gives). */
+    /** Record parameters that no key sets, because they follow one: the key a rule about them names. */
+    private static final Map<String, String> FOLLOWING = Map.of("transport.busWidth", "commandPath.xpuDataWidth",
+            "llr.dataWidth", "commandPath.xpuDataWidth", "pfc.dataWidth", "commandPath.xpuDataWidth",
+            "cbfc.dataWidth", "commandPath.xpuDataWidth", "transport.destinations", "commandPath.destinations",
+            "cbfc.codes", "linkLayer.controlCodes", "path.table", "commandTypes", "pfc", "flowControl.mode",
+            "cbfc", "flowControl.mode");
+
+    private static CommandPath.Config path(Settings c) {
+        return c.instance().path();
+    }
+
+    private static NetConfig net(Settings c) {
+        return c.instance().net();
+    }
+
+    private static TransportConfig transport(Settings c) {
+        return c.instance().transport();
+    }
+
+    /** The instance's LLR parameters, or what turning it on gives (the defaults for its bus). */
     private static LlrConfig llr(Settings c) {
         return c.instance().llr() != null ? c.instance().llr() : LlrConfig.defaults(c.instance().busWidth());
     }
 
-    /** The instance's PFC parameters, or the defaults for its bus when it has none (what turning it on gives). */
+    /** The instance's PFC parameters, or what PFC mode gives it (for its bus and receive FIFO). */
     private static PfcConfig pfc(Settings c) {
-        return c.instance().pfc() != null ? c.instance().pfc() : PfcConfig.defaults(c.instance().busWidth());
+        SueInstance.Config i = c.instance();
+        return i.pfc() != null ? i.pfc() : PfcConfig.builder().build(i.busWidth(), i.rxFifoBytes());
     }
 
-    /** The instance's CBFC parameters, or the defaults for its bus when it has none. */
+    /** The instance's CBFC parameters, or what CBFC mode gives it (for its bus, receive FIFO and largest frame). */
     private static CbfcConfig cbfc(Settings c) {
-        return c.instance().cbfc() != null ? c.instance().cbfc() : CbfcConfig.defaults(c.instance().busWidth());
-    }
-
-    private static boolean given(JsonNode section, String key) {
-        return section != null && section.has(key);
+        SueInstance.Config i = c.instance();
+        return i.cbfc() != null ? i.cbfc() : CbfcConfig.builder().build(i.busWidth(), i.rxFifoBytes(),
+                i.largestFrame());
     }
 
     private static int[] priorities(PfcConfig p) {
-        int[] classes = new int[SueMeta.VCS];
-        for (int v = 0; v < classes.length; v++) {
-            classes[v] = p.classOf(v);
-        }
-        return classes;
+        return IntStream.range(0, SueMeta.VCS).map(p::classOf).toArray();
     }
 
     private static int[] codes(LinkControl.Codes k) {
         return new int[] {k.ack(), k.nack(), k.init(), k.initEcho(), k.cfUpdate()};
     }
+
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     /** Reads a configuration file; defaults fill what it leaves out. */
@@ -255,10 +468,15 @@ public final class InstanceConfigJson {
         try {
             root = JSON.readTree(Files.readString(file));
         } catch (JsonProcessingException e) {
-            throw new ConfigError(file + ": not JSON: " + e.getOriginalMessage() + " (line "
-                    + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")");
+            throw new ConfigError("not JSON: " + e.getOriginalMessage() + " (line " + e.getLocation().getLineNr()
+                    + ", column " + e.getLocation().getColumnNr() + ")");
+        } catch (NoSuchFileException e) {
+            throw new ConfigError("no such file");
+        } catch (FileSystemException e) { // its message starts with the file's name, which the caller gives
+            throw new ConfigError("cannot read: " + (e.getReason() != null ? e.getReason()
+                    : e.getClass().getSimpleName()));
         } catch (IOException e) {
-            throw new ConfigError(file + ": cannot read: " + e.getMessage());
+            throw new ConfigError("cannot read: " + e.getMessage());
         }
         return fromJson(root);
     }
@@ -269,96 +487,46 @@ public final class InstanceConfigJson {
             throw new ConfigError("the configuration must be a JSON object");
         }
         onlyKnownKeys(root, "", SECTIONS);
-        Map<String, JsonNode> sections = new LinkedHashMap<>();
+        Draft d = new Draft();
         for (String s : SECTIONS) {
             JsonNode n = root.get(s);
-            if (n != null && !n.isObject() && !s.equals("commandTypes")) {
+            if (n != null && s.equals("commandTypes")) {
+                CommandTable table = commandTypes(n);
+                d.instance.path(p -> p.table(table));
+            } else if (n != null && !n.isObject()) {
                 throw new ConfigError(s + ": must be an object, got " + n);
-            }
-            if (n != null && n.isObject()) {
+            } else if (n != null) {
                 onlyKnownKeys(n, s + ".", FIELDS.stream().filter(f -> f.section().equals(s)).map(Field::key).toList());
             }
-            sections.put(s, n);
         }
-        Settings d = Settings.defaults();
-        Map<String, Object> v = new LinkedHashMap<>();
-        for (Field f : FIELDS) {
-            JsonNode section = sections.get(f.section());
-            JsonNode n = section == null ? null : section.get(f.key());
-            v.put(f.path(), n == null ? f.current().apply(d) : value(f, n));
+        for (Field<?> f : FIELDS) {
+            JsonNode n = root.path(f.section()).get(f.key());
+            if (n != null) {
+                set(f, d, n);
+            }
         }
-        CommandTable table = commandTypes(sections.get("commandTypes"));
+        try {
+            return new Settings(d.instance.build(), d.language, d.reset);
+        } catch (ConfigException e) {
+            throw new ConfigError(e.rule(InstanceConfigJson::key));
+        } catch (IllegalArgumentException e) { // a check that does not name its parameters: the record's words
+            throw new ConfigError(e.getMessage());
+        }
+    }
 
-        CommandPath.Config path = build("commandPath", () -> new CommandPath.Config(i(v, "commandPath.xpuDataWidth"),
-                table, i(v, "commandPath.destinations"), i(v, "commandPath.cells"), i(v, "commandPath.pduLimit"),
-                i(v, "commandPath.xoffThreshold"), i(v, "commandPath.xonThreshold"),
-                i(v, "commandPath.commandCredits"), i(v, "commandPath.dataCredits")));
-        NetConfig net = build("network", () -> new NetConfig(HeaderFormat.valueOf((String) v.get("network.format")),
-                (Boolean) v.get("network.vlan"), (int[]) v.get("network.pcpOfVc"), i(v, "network.udpDstPort"), i(v, "network.afhGen1EtherType"),
-                i(v, "network.afhGen1SecondEtherType"), (Boolean) v.get("network.afhGen1Shim"),
-                i(v, "network.afhGen2EtherType"), i(v, "network.ipTtl"), i(v, "network.maxPdu"),
-                i(v, "network.rhVersion"), (Boolean) v.get("network.udpZeroChecksum")));
-        TransportConfig transport = build("transport", () -> new TransportConfig(2 * path.dataWidth(),
-                path.destinations(), i(v, "transport.ports"), i(v, "transport.storeBytes"),
-                i(v, "transport.windowPdus"), i(v, "transport.rtoCycles"), i(v, "transport.ackDelay"),
-                i(v, "transport.ackCount"), i(v, "transport.opAck"), i(v, "transport.opNack")));
-        LlrConfig llr = !(Boolean) v.get("linkLayer.llr") ? null : build("linkLayer", () -> {
-            int[] k = (int[]) v.get("linkLayer.controlCodes");
-            LlrConfig l = new LlrConfig(2 * path.dataWidth(), i(v, "linkLayer.outstandingFramesMax"),
-                    i(v, "linkLayer.outstandingBytesMax"), i(v, "linkLayer.maxFrameBytes"),
-                    i(v, "linkLayer.replayTimerCycles"), i(v, "linkLayer.replayCountMax"),
-                    i(v, "linkLayer.pcsLostTimeoutCycles"), i(v, "linkLayer.dataAgeTimeoutCycles"),
-                    FrameAction.valueOf((String) v.get("linkLayer.initFrameAction")),
-                    FrameAction.valueOf((String) v.get("linkLayer.flushFrameAction")),
-                    (Boolean) v.get("linkLayer.reInitOnFlush"), i(v, "linkLayer.ctlosSpacingBytes"),
-                    i(v, "linkLayer.ackIdleCycles"), i(v, "linkLayer.initRetryCycles"),
-                    new LinkControl.Codes(k[0], k[1], k[2], k[3], k[4]));
-            SueInstance.Config.checkLlr(path, net, l);
-            return l;
-        });
-        SueInstance.Config instance = build("receive", () -> new SueInstance.Config(path, net, transport,
-                i(v, "receive.commandCredits"), i(v, "receive.dataCredits"), i(v, "receive.fifoDepth"), llr));
-        JsonNode fc = sections.get("flowControl");
-        PfcConfig pfcBase = PfcConfig.defaults(instance.busWidth()); // line rate and refresh follow the bus
-        PfcConfig pfc = !v.get("flowControl.mode").equals("PFC") ? null : build("flowControl", () -> {
-            PfcConfig p = new PfcConfig(instance.busWidth(), PfcConfig.classes((int[]) v.get(
-                    "flowControl.pfcPriorityOfVc")), given(fc, "pfcBitsPerCycle") ? i(v, "flowControl.pfcBitsPerCycle")
-                    : pfcBase.bitsPerCycle(), i(v, "flowControl.pfcPauseQuanta"), given(fc, "pfcRefreshCycles")
-                    ? i(v, "flowControl.pfcRefreshCycles") : pfcBase.refreshCycles(),
-                    i(v, "flowControl.pfcXoffBytes"), i(v, "flowControl.pfcXonBytes"));
-            SueInstance.Config.checkPfc(p, instance.busWidth(), instance.rxFifoDepth());
-            return p;
-        });
-        CbfcConfig cbfc = !v.get("flowControl.mode").equals("CBFC") ? null : build("flowControl", () -> {
-            int[] k = (int[]) v.get("linkLayer.controlCodes");
-            CbfcConfig base = CbfcConfig.defaults(instance.busWidth());
-            // not given: the port's limit what the receive FIFO holds (at most the default), the VC's at most that,
-            // the reservation the largest frame this instance makes
-            int size = i(v, "flowControl.cbfcCreditSize");
-            long fifoCredits = (long) instance.rxFifoDepth() * instance.busWidth() / 8 / size;
-            int port = given(fc, "cbfcPortCreditLimit") ? i(v, "flowControl.cbfcPortCreditLimit")
-                    : (int) Math.min(base.portCreditLimit(), fifoCredits);
-            int vc = given(fc, "cbfcVcCreditLimit") ? i(v, "flowControl.cbfcVcCreditLimit")
-                    : Math.min(base.vcCreditLimit(), port);
-            int maxFrame = given(fc, "cbfcMaxFrameBytes") ? i(v, "flowControl.cbfcMaxFrameBytes")
-                    : SueInstance.Config.largestFrameInCredits(path, net, size);
-            CbfcConfig c = new CbfcConfig(instance.busWidth(), base.losslessVcs(), size,
-                    i(v, "flowControl.cbfcPacketOverhead"), vc, port, maxFrame,
-                    i(v, "flowControl.cbfcCfMinSpacingBytes"), i(v, "flowControl.cbfcCfMaxSpacingBytes"),
-                    i(v, "flowControl.cbfcCcTimerCycles"), base.ccEtherType(), base.ccOpcode(), base.ccOui(),
-                    base.ccMsgType(),
-                    new LinkControl.Codes(k[0], k[1], k[2], k[3], k[4]));
-            SueInstance.Config.checkCbfc(path, net, instance.rxFifoDepth(), instance.llr(), null, c);
-            return c;
-        });
-        boolean depthGiven = given(sections.get("receive"), "vcFifoDepth");
-        int vcFifoDepth = depthGiven ? i(v, "receive.vcFifoDepth") : cbfc != null
-                ? (int) ((long) cbfc.vcCreditLimit() * cbfc.creditSize() / (instance.busWidth() / 8))
-                : pfc != null ? 0 : i(v, "receive.vcFifoDepth");
-        SueInstance.Config withVcFifos = build("receive", () -> instance.withPfc(pfc).withCbfc(cbfc)
-                .withRxVcFifoDepth(vcFifoDepth));
-        return new Settings(withVcFifos, HdlLanguage.valueOf((String) v.get("output.language")),
-                ResetStyle.valueOf((String) v.get("output.reset")));
+    private static <V> void set(Field<V> f, Draft d, JsonNode n) throws ConfigError {
+        V v = f.kind().read(f.path(), n);
+        try {
+            f.set().accept(d, v);
+        } catch (IllegalArgumentException e) { // a value that is only checked as it is set (control codes)
+            throw new ConfigError(f.path() + ": " + e.getMessage());
+        }
+    }
+
+    /** The JSON key of a record parameter (its path from the instance), as a user wrote it. */
+    private static String key(String record) {
+        return FIELDS.stream().filter(f -> record.equals(f.record())).map(Field::path).findFirst()
+                .orElse(FOLLOWING.getOrDefault(record, record));
     }
 
     /** The configuration as JSON, every field present: what the generator writes next to the HDL. */
@@ -375,14 +543,13 @@ public final class InstanceConfigJson {
                 continue;
             }
             ObjectNode section = root.putObject(s);
-            for (Field f : FIELDS) {
-                if (!f.section().equals(s)) {
-                    continue;
-                }
-                section.set(f.key(), JSON.valueToTree(f.current().apply(c)));
-            }
+            FIELDS.stream().filter(f -> f.section().equals(s)).forEach(f -> section.set(f.key(), value(f, c)));
         }
         return pretty(root);
+    }
+
+    private static <V> JsonNode value(Field<V> f, Settings c) {
+        return f.kind().write(f.get().apply(c));
     }
 
     /** A JSON Schema (draft 2020-12) of the configuration file, from the same field table. */
@@ -398,16 +565,15 @@ public final class InstanceConfigJson {
             if (s.equals("commandTypes")) {
                 ObjectNode types = props.putObject(s);
                 types.put("type", "array");
-                types.put("description", "the command types the XPU uses (default: types 1..4 of the example table)");
+                types.put("description", COMMAND_TYPES);
                 types.put("minItems", 1);
                 ObjectNode item = types.putObject("items");
                 item.put("type", "object");
                 item.put("additionalProperties", false);
                 item.putArray("required").add("type").add("controlBytes").add("data");
                 ObjectNode ip = item.putObject("properties");
-                ip.putObject("type").put("type", "integer").put("minimum", 1).put("maximum", 255);
-                ip.putObject("controlBytes").put("type", "integer").put("minimum", 0).put("maximum", 14)
-                        .put("multipleOf", 2);
+                boundSchema(ip.putObject("type").put("type", "integer"), TYPE);
+                boundSchema(ip.putObject("controlBytes").put("type", "integer"), CONTROL_BYTES).put("multipleOf", 2);
                 ip.putObject("data").put("type", "boolean");
                 continue;
             }
@@ -415,24 +581,82 @@ public final class InstanceConfigJson {
             section.put("type", "object");
             section.put("additionalProperties", false);
             ObjectNode sp = section.putObject("properties");
-            for (Field f : FIELDS) {
-                if (!f.section().equals(s)) {
-                    continue;
+            for (Field<?> f : FIELDS) {
+                if (f.section().equals(s)) {
+                    ObjectNode p = sp.putObject(f.key());
+                    f.kind().schema(p);
+                    p.put("description", f.description());
+                    p.set("default", value(f, d));
                 }
-                ObjectNode p = sp.putObject(f.key());
-                p.put("type", f.type());
-                p.put("description", f.description());
-                switch (f.type()) {
-                    case "integer" -> p.put("minimum", f.min()).put("maximum", f.max());
-                    case "array" -> p.put("minItems", f.items()).put("maxItems", f.items()).putObject("items")
-                            .put("type", "integer").put("minimum", f.min()).put("maximum", f.max());
-                    case "string" -> f.choices().forEach(p.putArray("enum")::add);
-                    default -> { } // boolean: no range
-                }
-                p.set("default", JSON.valueToTree(f.current().apply(d)));
             }
         }
         return pretty(root);
+    }
+
+    /** Minimum and maximum, or the allowed powers of two, or 0 besides a range. */
+    private static ObjectNode boundSchema(ObjectNode p, Bound b) {
+        if (b.powerOfTwo()) {
+            b.values().forEach(p.putArray("enum")::add);
+        } else if (b.zero()) {
+            ArrayNode any = p.putArray("anyOf");
+            any.addObject().put("const", 0);
+            any.addObject().put("minimum", b.min()).put("maximum", b.max());
+        } else {
+            p.put("minimum", b.min()).put("maximum", b.max());
+        }
+        return p;
+    }
+
+    /**
+     * The table of every key for docs/configuration.md (between its {@link #TABLE_START} and {@link #TABLE_END}
+     * lines): key, values, default (the default instance's), description.
+     */
+    public static String fieldTable() {
+        StringBuilder b = new StringBuilder("| key | values | default | description |\n|---|---|---|---|\n");
+        Settings d = Settings.defaults();
+        for (String s : SECTIONS) {
+            if (s.equals("commandTypes")) {
+                b.append("| `commandTypes` | array of `{type, controlBytes, data}`: type ").append(TYPE.text())
+                        .append(", controlBytes ").append(CONTROL_BYTES.text()).append(" and even | types 1..4 of the"
+                                + " example table | ").append(COMMAND_TYPES).append(" |\n");
+                continue;
+            }
+            for (Field<?> f : FIELDS) {
+                if (f.section().equals(s)) {
+                    b.append("| `").append(f.path()).append("` | ").append(f.kind().values()).append(" | `")
+                            .append(value(f, d).toString().replace(",", ", ")).append("` | ")
+                            .append(f.description()).append(" |\n");
+                }
+            }
+        }
+        return b.toString();
+    }
+
+    /** The lines around the generated field table in docs/configuration.md. */
+    public static final String TABLE_START = "<!-- the keys: generated from InstanceConfigJson.fieldTable() -->";
+    public static final String TABLE_END = "<!-- end of the keys -->";
+
+    /**
+     * Writes the generated reference files under the repository root (first argument, default the working
+     * folder): configs/sue_instance.schema.json and the key table of docs/configuration.md.
+     */
+    public static void main(String[] args) throws IOException {
+        Path root = Path.of(args.length > 0 ? args[0] : ".");
+        Files.writeString(root.resolve("configs/sue_instance.schema.json"), schema());
+        Path doc = root.resolve("docs/configuration.md");
+        Files.writeString(doc, withFieldTable(Files.readString(doc)));
+        System.out.println("wrote " + root.resolve("configs/sue_instance.schema.json") + " and the key table of "
+                + doc);
+    }
+
+    /** The document with the text between its table markers replaced by the current {@link #fieldTable}. */
+    public static String withFieldTable(String doc) {
+        int a = doc.indexOf(TABLE_START);
+        int b = doc.indexOf(TABLE_END);
+        if (a < 0 || b < a) {
+            throw new IllegalArgumentException("the document has no " + TABLE_START + " ... " + TABLE_END + " lines");
+        }
+        return doc.substring(0, a + TABLE_START.length()) + "\n" + fieldTable() + doc.substring(b);
     }
 
     private static String pretty(ObjectNode root) {
@@ -445,6 +669,10 @@ public final class InstanceConfigJson {
 
     // ---- reading ------------------------------------------------------------------------------------------------
 
+    private static final String COMMAND_TYPES = "the command types the XPU uses";
+    private static final Bound TYPE = Bound.of(1, 255);
+    private static final Bound CONTROL_BYTES = Bound.of(0, 2 * CommandTable.MAX_CONTROL_UNITS);
+
     private static void onlyKnownKeys(JsonNode node, String prefix, List<String> known) throws ConfigError {
         for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
             String k = it.next();
@@ -454,53 +682,16 @@ public final class InstanceConfigJson {
         }
     }
 
-    private static Object value(Field f, JsonNode n) throws ConfigError {
-        switch (f.type()) {
-            case "integer" -> {
-                if (!n.isIntegralNumber()) {
-                    throw new ConfigError(f.path() + ": " + n + " is not an integer");
-                }
-                long x = n.asLong();
-                if (x < f.min() || x > f.max() || !n.canConvertToInt()) {
-                    throw new ConfigError(f.path() + ": " + n + " is outside " + f.min() + ".." + f.max());
-                }
-                return (int) x;
-            }
-            case "array" -> {
-                if (!n.isArray() || n.size() != f.items()) {
-                    throw new ConfigError(f.path() + ": " + n + " is not an array of " + f.items() + " integers in "
-                            + f.min() + ".." + f.max());
-                }
-                int[] items = new int[f.items()];
-                for (int i = 0; i < items.length; i++) {
-                    JsonNode x = n.get(i);
-                    if (!x.isIntegralNumber() || x.asLong() < f.min() || x.asLong() > f.max()) {
-                        throw new ConfigError(f.path() + "[" + i + "]: " + x + " is outside " + f.min() + ".."
-                                + f.max());
-                    }
-                    items[i] = x.asInt();
-                }
-                return items;
-            }
-            case "boolean" -> {
-                if (!n.isBoolean()) {
-                    throw new ConfigError(f.path() + ": " + n + " is not true or false");
-                }
-                return n.asBoolean();
-            }
-            default -> {
-                if (!n.isTextual() || !f.choices().contains(n.asText())) {
-                    throw new ConfigError(f.path() + ": " + n + " is not one of " + f.choices());
-                }
-                return n.asText();
-            }
+    /** An integer node within a bound, or the error naming the path, the value and the bound. */
+    private static int checked(String path, JsonNode n, Bound b) throws ConfigError {
+        if (!n.canConvertToInt() || !b.contains(n.asInt())) {
+            throw new ConfigError(path + ": " + n + (b.powerOfTwo() || b.zero() ? " is not " : " is outside ")
+                    + b.explained());
         }
+        return n.asInt();
     }
 
     private static CommandTable commandTypes(JsonNode n) throws ConfigError {
-        if (n == null) {
-            return CommandTable.example();
-        }
         if (!n.isArray() || n.isEmpty()) {
             throw new ConfigError("commandTypes: must be a non-empty array of {type, controlBytes, data}, got " + n);
         }
@@ -512,8 +703,8 @@ public final class InstanceConfigJson {
                 throw new ConfigError(at + ": must be an object {type, controlBytes, data}, got " + e);
             }
             onlyKnownKeys(e, at + ".", List.of("type", "controlBytes", "data"));
-            int type = intIn(e, at, "type", 1, 255);
-            int control = intIn(e, at, "controlBytes", 0, 14);
+            int type = intIn(e, at, "type", TYPE);
+            int control = intIn(e, at, "controlBytes", CONTROL_BYTES);
             if (control % 2 != 0) {
                 throw new ConfigError(at + ".controlBytes: " + control + " is odd (control travels in 2-byte units)");
             }
@@ -530,32 +721,11 @@ public final class InstanceConfigJson {
         return t;
     }
 
-    private static int intIn(JsonNode e, String at, String key, int min, int max) throws ConfigError {
+    private static int intIn(JsonNode e, String at, String key, Bound b) throws ConfigError {
         JsonNode v = e.get(key);
-        if (v == null || !v.isIntegralNumber() || v.asLong() < min || v.asLong() > max) {
-            throw new ConfigError(at + "." + key + ": " + v + " is not an integer in " + min + ".." + max);
+        if (v == null || !v.isIntegralNumber() || !v.canConvertToInt() || !b.contains(v.asInt())) {
+            throw new ConfigError(at + "." + key + ": " + v + " is not an integer in " + b.text());
         }
         return v.asInt();
-    }
-
-    private interface Build<T> {
-        T get();
-    }
-
-    /** Runs a record's own validation; its message (naming the field and the range) gets the section's path. */
-    private static <T> T build(String section, Build<T> b) throws ConfigError {
-        try {
-            return b.get();
-        } catch (IllegalArgumentException e) {
-            throw new ConfigError(section + ": " + e.getMessage());
-        }
-    }
-
-    private static int i(Map<String, Object> v, String path) {
-        return (Integer) v.get(path);
-    }
-
-    private static List<String> names(Enum<?>[] values) {
-        return Arrays.stream(values).map(Enum::name).toList();
     }
 }

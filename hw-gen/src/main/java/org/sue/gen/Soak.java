@@ -3,16 +3,12 @@ package org.sue.gen;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.sue.cmd.CommandPath;
-import org.sue.cmd.CommandTable;
 import org.sue.cmd.model.CommandCodec;
 import org.sue.instance.SueInstance;
 import org.sue.instance.tb.LinkModel;
 import org.sue.instance.tb.SmallInstance;
 import org.sue.instance.tb.TwoXpuRun;
 import org.sue.net.HeaderFormat;
-import org.sue.net.NetConfig;
-import org.sue.transport.TransportConfig;
 
 /**
  * {@code scripts/soak [--link cbfc|pfc] [N]}: N random commands (default 10^6, half each way) between two SUE
@@ -28,16 +24,9 @@ public final class Soak {
 
     private static final int LINK_DELAY = 100;
 
-    /** 256-bit XPU data (512-bit bus), 16 destinations, 1024 cells, 1 KiB PDUs, 16 KiB retransmit store. */
-    static SueInstance.Config config() {
-        CommandPath.Config path = new CommandPath.Config(256, CommandTable.example(), 16, 1024, 1024, 16, 8, 32, 16);
-        TransportConfig t = new TransportConfig(512, 16, 1, 16384, 64, 3000, 200, 8, 1, 2);
-        return new SueInstance.Config(path, NetConfig.defaults(HeaderFormat.ETH_IPV4_UDP), t, 32, 16, 256);
-    }
-
     public static void main(String[] args) {
         long total = 1_000_000;
-        SueInstance.Config config = config();
+        SueInstance.Config config = SmallInstance.config(HeaderFormat.ETH_IPV4_UDP);
         String usage = "usage: scripts/soak [--link cbfc|pfc] [N]   (N commands, default 1000000, half each way;"
                 + " --link: with LLR and CBFC or PFC)";
         for (int i = 0; i < args.length; i++) {

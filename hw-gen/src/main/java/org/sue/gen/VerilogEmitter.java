@@ -1,7 +1,9 @@
 package org.sue.gen;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
@@ -13,6 +15,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import org.sue.core.Design;
+import scala.Console$;
 import spinal.core.SpinalConfig;
 import spinal.core.SpinalReport;
 import spinal.core.SpinalVerilog$;
@@ -24,10 +27,17 @@ import spinal.core.Verilog$;
  * Emits an elaborated design as Verilog (or VHDL) through SpinalHDL: one file per module, identical modules shared,
  * plus a file list {@code <top>.f} (paths relative to it). SpinalHDL keeps global state, so emissions are
  * serialised.
+ *
+ * <p>Quiet: SpinalHDL's own lines ({@code [Runtime]}, {@code [Progress]}, {@code [Warning]}, {@code [Done]}) are kept
+ * back and printed (to standard error) only when the emission fails; {@code -D}{@value #VERBOSE}{@code =true} shows
+ * them as they come.
  */
 public final class VerilogEmitter {
     private VerilogEmitter() {
     }
+
+    /** The system property that lets SpinalHDL print its progress ({@code true}); quiet otherwise. */
+    public static final String VERBOSE = "sue.emit.verbose";
 
     /** What was written. */
     public record Result(String topModule, List<Path> files, Path fileList, boolean hasClock, boolean hasReset) {
@@ -117,8 +127,8 @@ public final class VerilogEmitter {
             c.postInitCallback();
             return c;
         };
-        SpinalReport<LoweredComponent> report = verilog ? SpinalVerilog$.MODULE$.apply(config, top)
-                : SpinalVhdl$.MODULE$.apply(config, top);
+        SpinalReport<LoweredComponent> report = quietly(() -> verilog ? SpinalVerilog$.MODULE$.apply(config, top)
+                : SpinalVhdl$.MODULE$.apply(config, top));
         checkModuleNames(report.toplevel());
         List<Path> files = new ArrayList<>();
         report.generatedSourcesPaths().foreach(p -> files.add(Path.of(p)));
@@ -131,5 +141,23 @@ public final class VerilogEmitter {
         }
         return new Result(topName, List.copyOf(files), list, clocks.needsClock(design.top()),
                 clocks.needsReset(design.top()));
+    }
+
+    /**
+     * Runs SpinalHDL with its printing (Scala's {@code println}, which goes to {@code scala.Console.out}, a per-thread
+     * variable that threads started meanwhile inherit) captured, unless {@value #VERBOSE} is set; what it printed is
+     * shown on standard error if it fails.
+     */
+    private static <T> T quietly(scala.Function0<T> spinal) {
+        if (Boolean.getBoolean(VERBOSE)) {
+            return spinal.apply();
+        }
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        try {
+            return Console$.MODULE$.withOut(printed, spinal);
+        } catch (Throwable e) { // SpinalExit is a checked exception that Scala does not declare
+            System.err.print(printed.toString(StandardCharsets.UTF_8));
+            throw e;
+        }
     }
 }

@@ -46,9 +46,15 @@ class ConfigsTest {
     }
 
     @Test
-    void theCommittedSchemaIsGeneratedFromTheFieldTable() throws IOException {
+    void theCommittedSchemaAndKeyTableAreGeneratedFromTheFieldTable() throws IOException {
+        String regenerate = " is stale: run org.sue.gen.InstanceConfigJson in the repository's root";
         assertEquals(InstanceConfigJson.schema(), Files.readString(CONFIGS.resolve("sue_instance.schema.json")),
-                "configs/sue_instance.schema.json is stale: regenerate it from InstanceConfigJson.schema()");
+                "configs/sue_instance.schema.json" + regenerate);
+        String doc = Files.readString(CONFIGS.resolveSibling("docs").resolve("configuration.md"));
+        assertEquals(InstanceConfigJson.withFieldTable(doc), doc,
+                "the key table of docs/configuration.md" + regenerate);
+        assertTrue(doc.contains("| `transport.windowPdus` | 4..16384 (PSN comparisons need the window below 2^15) |"
+                + " `1024` |"), "one row of the table");
     }
 
     @Test
@@ -117,21 +123,28 @@ class ConfigsTest {
         "{\"network\": {\"pcpOfVc\": [0, 1, 2, 9]}}|network.pcpOfVc[3]: 9 is outside 0..7",
         "{\"commandTypes\": [{\"type\": 1, \"controlBytes\": 3, \"data\": true}]}|commandTypes[0].controlBytes: 3 is odd",
         "{\"commandTypes\": [{\"type\": 0, \"controlBytes\": 2, \"data\": true}]}|commandTypes[0].type: 0 is not an integer in 1..255",
-        "{\"commandPath\": {\"xoffThreshold\": 8, \"xonThreshold\": 8}}|commandPath: PackingBuffer xonThreshold must be",
-        "{\"transport\": {\"storeBytes\": 20000}}|transport: TransportConfig storeBytes must be",
-        "{\"transport\": {\"ports\": 2}}|transport.ports: 2 is outside 1..1",
-        "{\"commandPath\": {\"xpuDataWidth\": 384}}|commandPath: CommandIngress dataWidth must be 256, 512 or 1024",
+        "{\"commandPath\": {\"xoffThreshold\": 8, \"xonThreshold\": 8}}|commandPath.xonThreshold must be below commandPath.xoffThreshold (at most 7), got 8",
+        "{\"transport\": {\"storeBytes\": 20000}}|transport.storeBytes: 20000 is not a power of two from 16384 to",
+        "{\"transport\": {\"storeBytes\": 268435456}}|transport.storeBytes must be at most 134217728 (2^20 bus beats of 128 bytes for all transport.ports port(s)), got 268435456",
+        "{\"transport\": {\"ports\": 2}}|transport.ports must be 1: an instance with 2 or 4 ports is not built yet",
+        "{\"transport\": {\"ports\": 3}}|transport.ports: 3 is not 1, 2 or 4",
+        "{\"commandPath\": {\"xpuDataWidth\": 384}}|commandPath.xpuDataWidth: 384 is not 256, 512 or 1024",
         "{\"output\": {\"reset\": \"SOMETIMES\"}}|output.reset: \"SOMETIMES\" is not one of",
         "[1, 2]|the configuration must be a JSON object",
-        "{\"linkLayer\": {\"llr\": true, \"maxFrameBytes\": 2000}}|linkLayer: SueInstance llr.maxFrameBytes must hold the largest frame (2106 bytes",
+        "{\"linkLayer\": {\"llr\": true, \"maxFrameBytes\": 2000}}|linkLayer.maxFrameBytes must hold the largest frame: at least 2106 bytes (commandPath.pduLimit with its headers), got 2000",
         "{\"linkLayer\": {\"llr\": true, \"replayCountMax\": 0}}|linkLayer.replayCountMax: 0 is outside 1..255",
-        "{\"linkLayer\": {\"llr\": true, \"controlCodes\": [1, 2, 3, 4, 4]}}|linkLayer: LinkControl codes must differ",
+        "{\"linkLayer\": {\"llr\": true, \"controlCodes\": [1, 2, 3, 4, 4]}}|linkLayer.controlCodes: LinkControl codes must differ, initEcho and cfUpdate are both 4",
         "{\"flowControl\": {\"mode\": \"RATE\"}}|flowControl.mode: \"RATE\" is not one of",
-        "{\"receive\": {\"fifoDepth\": 128}, \"flowControl\": {\"mode\": \"CBFC\", \"cbfcPortCreditLimit\": 1024}}|flowControl: SueInstance cbfc.portCreditLimit x creditSize must fit",
-        "{\"flowControl\": {\"mode\": \"CBFC\", \"cbfcMaxFrameBytes\": 1000}}|flowControl: SueInstance cbfc.maxFrameBytes must hold the largest frame",
-        "{\"flowControl\": {\"mode\": \"CBFC\", \"cbfcCreditSize\": 100}}|flowControl: CbfcConfig creditSize must be a power of two",
-        "{\"receive\": {\"fifoDepth\": 128}, \"flowControl\": {\"mode\": \"PFC\"}}|flowControl: SueInstance pfc.xoffBytes must leave room",
-        "{\"flowControl\": {\"mode\": \"PFC\", \"pfcXoffBytes\": 1024, \"pfcXonBytes\": 2048}}|flowControl: PfcConfig xonBytes must be",
+        "{\"receive\": {\"fifoDepth\": 128}, \"flowControl\": {\"mode\": \"CBFC\", \"cbfcPortCreditLimit\": 1024}}|flowControl.cbfcPortCreditLimit x flowControl.cbfcCreditSize must fit in the receive FIFO, receive.fifoDepth x 128 bytes = 16384: flowControl.cbfcPortCreditLimit at most 128, or receive.fifoDepth at least 1024, got 1024 x 128",
+        "{\"flowControl\": {\"mode\": \"CBFC\", \"cbfcMaxFrameBytes\": 1000}}|flowControl.cbfcMaxFrameBytes must hold the largest frame: at least 2106 bytes",
+        "{\"flowControl\": {\"mode\": \"CBFC\", \"cbfcCreditSize\": 100}}|flowControl.cbfcCreditSize: 100 is not a power of two from 32 to 4096",
+        "{\"commandPath\": {\"xpuDataWidth\": 1024}, \"flowControl\": {\"cbfcCreditSize\": 128}}|flowControl.cbfcCreditSize must be at least a bus beat (256 bytes: the FIFO stores whole beats), got 128",
+        "{\"receive\": {\"fifoDepth\": 128}, \"flowControl\": {\"mode\": \"PFC\", \"pfcXoffBytes\": 16384}}|flowControl.pfcXoffBytes must be at most 4095: 4 x it below the receive FIFO the VCs share, receive.fifoDepth x 128 bytes = 16384, with headroom for the frames in flight (docs/protocol.md 9.3); or receive.fifoDepth at least 1024, got 16384",
+        "{\"flowControl\": {\"mode\": \"PFC\", \"pfcXoffBytes\": 1024, \"pfcXonBytes\": 2048}}|flowControl.pfcXonBytes must be below flowControl.pfcXoffBytes (at most 1023), got 2048",
+        "{\"receive\": {\"fifoDepth\": 8}}|receive.fifoDepth must hold a PDU's commands (commandPath.pduLimit: 2048 bytes in 128-byte beats): at least 16, got 8",
+        "{\"receive\": {\"fifoDepth\": 16}}|receive.fifoDepth must be at least 32: the receive FIFO, receive.fifoDepth x 128 bytes = 2048, must hold the credits of the largest frame, flowControl.cbfcMaxFrameBytes in flowControl.cbfcCreditSize-byte credits (17 x 128), got 16",
+        "{\"receive\": {\"vcFifoDepth\": 1}}|receive.vcFifoDepth: 1 is not 0 or 2..65536",
+        "{\"receive\": {\"vcFifoDepth\": 100}}|receive.vcFifoDepth must be at least 256 (or 0: none), so that a VC's receive FIFO holds what the flow control lets a VC have in flight, flowControl.cbfcVcCreditLimit x flowControl.cbfcCreditSize = 32768 bytes, got 100 (12800 bytes)",
     })
     void badConfigurationsNameThePathTheValueAndTheRange(String json, String message) throws Exception {
         ConfigError e = assertThrows(ConfigError.class,
@@ -164,6 +177,19 @@ class ConfigsTest {
                     () -> GenerateOptions.parse(bad.toArray(String[]::new)), bad.toString());
             assertTrue(e.getMessage().contains(bad.get(0).replaceAll("=.*", "")), e.getMessage());
         }
+        assertEquals("--cfg: unknown option; known: --config, --out, --vhdl, --reset, --no-sim, --help",
+                assertThrows(GenerateOptions.UsageError.class, () -> GenerateOptions.parse("--cfg", "x.json"))
+                        .getMessage());
+        assertEquals("--reset ASYNC: not one of SYNC_HIGH, SYNC_LOW, ASYNC_HIGH, ASYNC_LOW",
+                assertThrows(GenerateOptions.UsageError.class, () -> GenerateOptions.parse("--reset", "ASYNC"))
+                        .getMessage());
+    }
+
+    /** The generator names the file once, before the reason ({@code error: FILE: no such file}). */
+    @Test
+    void aMissingFileIsNamedOnce(@TempDir Path dir) {
+        assertEquals("no such file", assertThrows(ConfigError.class,
+                () -> InstanceConfigJson.read(dir.resolve("missing.json"))).getMessage());
     }
 
     @Test

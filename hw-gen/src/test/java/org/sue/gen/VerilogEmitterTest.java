@@ -79,6 +79,28 @@ class VerilogEmitterTest {
         assertEquals(3, lines.size());
     }
 
+    /**
+     * A library user's program sees nothing of SpinalHDL's printing unless it asks: its lines go to Scala's
+     * {@code Console.out}, which the test points at a buffer of its own around the emission.
+     */
+    @Test
+    void quietUnlessVerboseIsAskedFor(@TempDir Path dir) {
+        assertEquals("", spinalPrints(dir.resolve("quiet")), "nothing printed by default");
+        System.setProperty(VerilogEmitter.VERBOSE, "true");
+        try {
+            String printed = spinalPrints(dir.resolve("verbose"));
+            assertTrue(printed.contains("[Progress]") && printed.contains("[Done]"), printed);
+        } finally {
+            System.clearProperty(VerilogEmitter.VERBOSE);
+        }
+    }
+
+    private static String spinalPrints(Path dir) {
+        java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
+        scala.Console$.MODULE$.withOut(printed, () -> VerilogEmitter.emit(Design.elaborate(new Leaf(8)), dir));
+        return printed.toString(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
     /** No generated name on a port, register, memory or named wire of any default design. */
     @Test
     void generatedNamesOnlyOnTemporaries(@TempDir Path dir) throws Exception {

@@ -4,6 +4,7 @@ import org.sue.core.Tag;
 import java.util.ArrayList;
 import java.util.List;
 import org.sue.core.Component;
+import org.sue.core.ConfigException;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
 import org.sue.core.Layout;
@@ -42,23 +43,31 @@ public final class BufferCredits extends Component {
 
     /** {@code cellBytes}: bytes of one cell; credits per VC as the XPU starts with them. */
     public record Config(@Tag("c") int cells, @Tag("b") int cellBytes, @Tag("k") int cmdCredits, @Tag("kd") int dataCredits) {
+        private static final String NAME = "BufferCredits";
+
         public Config {
             if (cellBytes < 32) {
-                throw new IllegalArgumentException("BufferCredits cellBytes must be at least 32, got " + cellBytes);
+                throw new ConfigException(NAME, "{cellBytes} must be at least 32, got " + cellBytes);
             }
-            if (cmdCredits < 1 || cmdCredits > 4095) {
-                throw new IllegalArgumentException("BufferCredits cmdCredits must be 1..4095 per VC, got "
-                        + cmdCredits);
-            }
+            checkCredits(NAME, cells, cellBytes, cmdCredits, dataCredits);
+        }
+
+        /**
+         * The credits the XPU may hold per VC, and the cells all VCs' credits can fill at once within the buffer: for
+         * this record and for one that holds them under the same names ({@link CommandPath.Config}).
+         */
+        public static void checkCredits(String record, int cells, int cellBytes, int cmdCredits, int dataCredits) {
+            CommandIngress.Config.CMD_CREDITS.check(record, "cmdCredits", cmdCredits);
             if (dataCredits < 0 || dataCredits > cmdCredits) {
-                throw new IllegalArgumentException("BufferCredits dataCredits must be 0..cmdCredits per VC, got "
-                        + dataCredits);
+                throw new ConfigException(record, "{dataCredits} must be 0..{cmdCredits} (" + cmdCredits
+                        + ") per VC, got " + dataCredits);
             }
             long reserves = (long) SueMeta.VCS * reserve(cellBytes, cmdCredits, dataCredits);
             if (cells < 1 || reserves > cells) {
-                throw new IllegalArgumentException("BufferCredits cells (" + cells + ") cannot hold what the credits"
-                        + " allow: " + cmdCredits + " command and " + dataCredits + " data credits per VC can fill "
-                        + reserves + " cells of " + cellBytes + " bytes");
+                throw new ConfigException(record, "{cells} (" + cells + ") cannot hold what the credits allow: "
+                        + cmdCredits + " {cmdCredits} and " + dataCredits + " {dataCredits} per VC can fill "
+                        + reserves + " cells of " + cellBytes + " bytes; {cells} at least "
+                        + (Long.highestOneBit(reserves - 1) << 1) + ", or fewer credits");
             }
         }
 

@@ -4,7 +4,9 @@ import org.sue.core.Tag;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
+import org.sue.core.Bound;
 import org.sue.core.Component;
+import org.sue.core.ConfigException;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
 import org.sue.core.Layout;
@@ -64,32 +66,28 @@ import org.sue.net.SueMeta;
 public final class CommandIngress extends Component {
     public record Config(@Tag("n") int dataWidth, CommandTable table, @Tag("d") int destinations,
                          @Tag("k") int cmdCredits, @Tag("kd") int dataCredits, @Tag("s") int stagingBeats) {
+        private static final String NAME = "CommandIngress";
+        /** The XPU's tx_data / rx_data width (spec Table 1). */
+        public static final Bound DATA_WIDTH = Bound.powerOfTwo(256, 1024);
+        /** Command credits per VC the XPU holds (a 12-bit count). */
+        public static final Bound CMD_CREDITS = Bound.of(1, 4095);
+        /** Data credits per VC the XPU holds (a 12-bit count). */
+        public static final Bound DATA_CREDITS = Bound.of(0, 4095);
+
         public Config(int dataWidth, CommandTable table, int destinations, int cmdCredits, int dataCredits) {
             this(dataWidth, table, destinations, cmdCredits, dataCredits, 16);
         }
 
         public Config {
-            if (dataWidth != 256 && dataWidth != 512 && dataWidth != 1024) {
-                throw new IllegalArgumentException("CommandIngress dataWidth must be 256, 512 or 1024 bits, got "
-                        + dataWidth);
-            }
-            if (table == null || table.definedTypes().length == 0) {
-                throw new IllegalArgumentException("CommandIngress table must define at least one command type");
-            }
-            if (destinations < 2 || destinations > 1024 || Integer.bitCount(destinations) != 1) {
-                throw new IllegalArgumentException("CommandIngress destinations must be a power of two from 2 to"
-                        + " 1024, got " + destinations);
-            }
-            if (cmdCredits < 1 || cmdCredits > 4095) {
-                throw new IllegalArgumentException("CommandIngress cmdCredits must be 1..4095, got " + cmdCredits);
-            }
-            if (dataCredits < 0 || dataCredits > 4095) {
-                throw new IllegalArgumentException("CommandIngress dataCredits must be 0..4095, got " + dataCredits);
-            }
+            DATA_WIDTH.check(NAME, "dataWidth", dataWidth);
+            CommandTable.checkDefined(NAME, "table", table);
+            SueMeta.DESTINATIONS.check(NAME, "destinations", destinations);
+            CMD_CREDITS.check(NAME, "cmdCredits", cmdCredits);
+            DATA_CREDITS.check(NAME, "dataCredits", dataCredits);
             int least = 2 * maxCommandBeats(dataWidth);
             if (stagingBeats < least || stagingBeats > 1024 || Integer.bitCount(stagingBeats) != 1) {
-                throw new IllegalArgumentException("CommandIngress stagingBeats must be a power of two from " + least
-                        + " (two largest commands) to 1024, got " + stagingBeats);
+                throw new ConfigException(NAME, "{stagingBeats} must be a power of two from " + least + " (two"
+                        + " largest commands) to 1024, got " + stagingBeats);
             }
         }
 

@@ -1,9 +1,9 @@
 package org.sue.cmd;
 
-import org.sue.core.Tag;
 import org.sue.core.Component;
 import org.sue.core.Expr;
 import org.sue.core.Port;
+import org.sue.core.Tag;
 import org.sue.lib.stream.Stream;
 import org.sue.lib.stream.StreamConfig;
 import org.sue.net.SueMeta;
@@ -27,10 +27,16 @@ public final class CommandPath extends Component {
     public record Config(@Tag("n") int dataWidth, CommandTable table, @Tag("d") int destinations, @Tag("c") int cells,
                          @Tag("l") int pduLimit, @Tag("xoff") int xoffThreshold, @Tag("xon") int xonThreshold,
                          @Tag("k") int cmdCredits, @Tag("kd") int dataCredits) {
+        private static final String NAME = "CommandPath";
+
+        /** The ingress's, packing buffer's and buffer credits' rules, on this record's parameters of the same names. */
         public Config {
-            new CommandIngress.Config(dataWidth, table, destinations, cmdCredits, dataCredits); // validates them
-            new PackingBuffer.Config(2 * dataWidth, cells, destinations, pduLimit, xoffThreshold, xonThreshold);
-            new BufferCredits.Config(cells, 2 * dataWidth / 8, cmdCredits, dataCredits);
+            CommandIngress.Config.DATA_WIDTH.check(NAME, "dataWidth", dataWidth);
+            CommandTable.checkDefined(NAME, "table", table);
+            SueMeta.DESTINATIONS.check(NAME, "destinations", destinations);
+            CommandIngress.Config.DATA_CREDITS.check(NAME, "dataCredits", dataCredits);
+            BufferCredits.Config.checkCredits(NAME, cells, 2 * dataWidth / 8, cmdCredits, dataCredits);
+            PackingBuffer.Config.checkQueues(NAME, 2 * dataWidth, cells, pduLimit, xoffThreshold, xonThreshold);
         }
 
         /**
@@ -40,13 +46,24 @@ public final class CommandPath extends Component {
          * (docs/performance.md).
          */
         public static Config defaults(CommandTable table) {
-            return new Config(512, table, 1024, 4096, 2048, 16, 8, 64, 32);
+            return builder(table).build();
+        }
+
+        /** The defaults ({@link #defaults}) for a command table, to change by name. */
+        public static Builder builder(CommandTable table) {
+            return new Builder(table);
+        }
+
+        /** This configuration, to change by name. */
+        public Builder toBuilder() {
+            return builder(table).dataWidth(dataWidth).destinations(destinations).cells(cells).pduLimit(pduLimit)
+                    .xoffThreshold(xoffThreshold).xonThreshold(xonThreshold).cmdCredits(cmdCredits)
+                    .dataCredits(dataCredits);
         }
 
         /** The same with another buffer size. */
         public Config withCells(int newCells) {
-            return new Config(dataWidth, table, destinations, newCells, pduLimit, xoffThreshold, xonThreshold,
-                    cmdCredits, dataCredits);
+            return toBuilder().cells(newCells).build();
         }
 
         public CommandIngress.Config ingress() {
@@ -65,6 +82,76 @@ public final class CommandPath extends Component {
         public PackingBuffer.Config packing() {
             return new PackingBuffer.Config(2 * dataWidth, cells, destinations, pduLimit, xoffThreshold,
                     xonThreshold);
+        }
+
+        /** Parameters by name; what is not set keeps its default ({@link #defaults}). */
+        public static final class Builder {
+            /** The packing buffer's own defaults: its PDU limit and thresholds. */
+            private static final PackingBuffer.Config PACKING = PackingBuffer.Config.defaults(1024, 4096, 1024);
+
+            private CommandTable table;
+            private int dataWidth = PACKING.cellWidth() / 2;
+            private int destinations = PACKING.destinations();
+            private int cells = PACKING.cells();
+            private int pduLimit = PACKING.pduLimit();
+            private int xoffThreshold = PACKING.xoffThreshold();
+            private int xonThreshold = PACKING.xonThreshold();
+            private int cmdCredits = 64;
+            private int dataCredits = 32;
+
+            private Builder(CommandTable table) {
+                this.table = table;
+            }
+
+            public Builder table(CommandTable v) {
+                table = v;
+                return this;
+            }
+
+            public Builder dataWidth(int v) {
+                dataWidth = v;
+                return this;
+            }
+
+            public Builder destinations(int v) {
+                destinations = v;
+                return this;
+            }
+
+            public Builder cells(int v) {
+                cells = v;
+                return this;
+            }
+
+            public Builder pduLimit(int v) {
+                pduLimit = v;
+                return this;
+            }
+
+            public Builder xoffThreshold(int v) {
+                xoffThreshold = v;
+                return this;
+            }
+
+            public Builder xonThreshold(int v) {
+                xonThreshold = v;
+                return this;
+            }
+
+            public Builder cmdCredits(int v) {
+                cmdCredits = v;
+                return this;
+            }
+
+            public Builder dataCredits(int v) {
+                dataCredits = v;
+                return this;
+            }
+
+            public Config build() {
+                return new Config(dataWidth, table, destinations, cells, pduLimit, xoffThreshold, xonThreshold,
+                        cmdCredits, dataCredits);
+            }
         }
     }
 

@@ -1,6 +1,7 @@
 package org.sue.cmd;
 
 import java.util.Arrays;
+import org.sue.core.ConfigException;
 import org.sue.core.Described;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
@@ -16,6 +17,13 @@ public final class CommandTable implements Described {
 
     private final int[] controlUnits = new int[256]; // -1: type not defined
     private final boolean[] hasData = new boolean[256];
+
+    /** Refuses a missing table or one without a command type, naming the record and its parameter. */
+    public static void checkDefined(String record, String name, CommandTable table) {
+        if (table == null || table.definedTypes().length == 0) {
+            throw new ConfigException(record, "{" + name + "} must define at least one command type");
+        }
+    }
 
     public CommandTable() {
         Arrays.fill(controlUnits, -1);

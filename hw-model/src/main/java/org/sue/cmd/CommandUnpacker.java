@@ -8,7 +8,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.IntFunction;
+import org.sue.core.Bound;
 import org.sue.core.Component;
+import org.sue.core.ConfigException;
 import org.sue.core.Layout;
 import org.sue.core.Mem;
 import org.sue.core.ReadUnderWrite;
@@ -61,29 +63,21 @@ public final class CommandUnpacker extends Component {
             this(streamWidth, dataWidth, table, cmdCredits, dataCredits, 0);
         }
 
+        private static final String NAME = "CommandUnpacker";
+        /** Beats of each VC's buffer: 0 for none. */
+        public static final Bound VC_BUFFER_DEPTH = Bound.of(2, 65536).orZero().because("0: no per-VC buffers");
+
         public Config {
-            new StreamConfig(streamWidth, SueMeta.WIDTH); // validates streamWidth
-            if (dataWidth != 256 && dataWidth != 512 && dataWidth != 1024) {
-                throw new IllegalArgumentException("CommandUnpacker dataWidth must be 256, 512 or 1024 bits, got "
-                        + dataWidth);
-            }
+            StreamConfig.DATA_WIDTH.check(NAME, "streamWidth", streamWidth);
+            CommandIngress.Config.DATA_WIDTH.check(NAME, "dataWidth", dataWidth);
             if (dataWidth > streamWidth) {
-                throw new IllegalArgumentException("CommandUnpacker dataWidth (" + dataWidth
-                        + ") must not exceed streamWidth (" + streamWidth + ")");
+                throw new ConfigException(NAME, "{dataWidth} (" + dataWidth + ") must not exceed {streamWidth} ("
+                        + streamWidth + ")");
             }
-            if (table == null || table.definedTypes().length == 0) {
-                throw new IllegalArgumentException("CommandUnpacker table must define at least one command type");
-            }
-            if (cmdCredits < 1 || cmdCredits > 4095) {
-                throw new IllegalArgumentException("CommandUnpacker cmdCredits must be 1..4095, got " + cmdCredits);
-            }
-            if (dataCredits < 0 || dataCredits > 4095) {
-                throw new IllegalArgumentException("CommandUnpacker dataCredits must be 0..4095, got " + dataCredits);
-            }
-            if (vcBufferDepth != 0 && (vcBufferDepth < 2 || vcBufferDepth > 65536)) {
-                throw new IllegalArgumentException("CommandUnpacker vcBufferDepth must be 0 (no per-VC buffers) or"
-                        + " 2..65536 beats, got " + vcBufferDepth);
-            }
+            CommandTable.checkDefined(NAME, "table", table);
+            CommandIngress.Config.CMD_CREDITS.check(NAME, "cmdCredits", cmdCredits);
+            CommandIngress.Config.DATA_CREDITS.check(NAME, "dataCredits", dataCredits);
+            VC_BUFFER_DEPTH.check(NAME, "vcBufferDepth", vcBufferDepth);
         }
 
         public Config withVcBuffers(int depth) {

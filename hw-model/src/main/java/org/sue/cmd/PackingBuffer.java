@@ -3,7 +3,9 @@ package org.sue.cmd;
 import org.sue.core.Tag;
 import java.util.ArrayList;
 import java.util.List;
+import org.sue.core.Bound;
 import org.sue.core.Component;
+import org.sue.core.ConfigException;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
 import org.sue.core.Layout;
@@ -60,34 +62,49 @@ public final class PackingBuffer extends Component {
 
     public record Config(@Tag("w") int cellWidth, @Tag("c") int cells, @Tag("d") int destinations,
                          @Tag("l") int pduLimit, @Tag("xoff") int xoffThreshold, @Tag("xon") int xonThreshold) {
+        private static final String NAME = "PackingBuffer";
+        public static final Bound CELLS = Bound.powerOfTwo(16, 65536);
+        /** At least the largest command and a cell (a rule); with the RH at most the largest PDU. */
+        public static final Bound PDU_LIMIT = Bound.of(PackedCommand.MAX_PACKED_BYTES + 32,
+                FrameFormat.MAX_PDU_BYTES - FrameFormat.RH_BYTES);
+        /** At most {@code cells} (a rule). */
+        public static final Bound XOFF_THRESHOLD = Bound.of(1, 65536);
+        /** Below {@code xoffThreshold} (a rule). */
+        public static final Bound XON_THRESHOLD = Bound.of(0, 65535);
+
         public Config {
-            new StreamConfig(cellWidth, SueMeta.WIDTH); // validates cellWidth
+            StreamConfig.DATA_WIDTH.check(NAME, "cellWidth", cellWidth);
             if (cellWidth < 256) {
-                throw new IllegalArgumentException("PackingBuffer cellWidth must be at least 256 bits (a command"
-                        + " header fits one cell), got " + cellWidth);
+                throw new ConfigException(NAME, "{cellWidth} must be at least 256 bits (a command header fits one"
+                        + " cell), got " + cellWidth);
             }
-            if (cells < 16 || cells > 65536 || Integer.bitCount(cells) != 1) {
-                throw new IllegalArgumentException("PackingBuffer cells must be a power of two from 16 to 65536, got "
-                        + cells);
-            }
-            if (destinations < 2 || destinations > 1024 || Integer.bitCount(destinations) != 1) {
-                throw new IllegalArgumentException("PackingBuffer destinations must be a power of two from 2 to 1024,"
-                        + " got " + destinations);
-            }
+            SueMeta.DESTINATIONS.check(NAME, "destinations", destinations);
+            checkQueues(NAME, cellWidth, cells, pduLimit, xoffThreshold, xonThreshold);
+        }
+
+        /**
+         * The rules of the cells, the PDU limit and the thresholds, for this record and for one that holds them
+         * under the same names ({@link CommandPath.Config}).
+         */
+        public static void checkQueues(String record, int cellWidth, int cells, int pduLimit, int xoffThreshold,
+                                       int xonThreshold) {
+            CELLS.check(record, "cells", cells);
             // a closed PDU is longer than a cell, so no two waiting PDUs start in one cell (their records' key)
             int least = PackedCommand.MAX_PACKED_BYTES + cellWidth / 8;
-            if (pduLimit < least || pduLimit > FrameFormat.MAX_PDU_BYTES - FrameFormat.RH_BYTES) {
-                throw new IllegalArgumentException("PackingBuffer pduLimit must be " + least + ".."
-                        + (FrameFormat.MAX_PDU_BYTES - FrameFormat.RH_BYTES) + " bytes (the largest command and a cell must"
-                        + " fit; the PDU with its reliability header at most 4096), got " + pduLimit);
+            if (pduLimit < least || !PDU_LIMIT.contains(pduLimit)) {
+                throw new ConfigException(record, "{pduLimit} must be " + least + ".." + PDU_LIMIT.max() + " bytes"
+                        + " (the largest command and a cell must fit; the PDU with its reliability header at most "
+                        + FrameFormat.MAX_PDU_BYTES + "), got " + pduLimit);
             }
-            if (xoffThreshold < 1 || xoffThreshold > cells) {
-                throw new IllegalArgumentException("PackingBuffer xoffThreshold must be 1.." + cells
-                        + " commands, got " + xoffThreshold);
+            XOFF_THRESHOLD.check(record, "xoffThreshold", xoffThreshold);
+            if (xoffThreshold > cells) {
+                throw new ConfigException(record, "{xoffThreshold} must be at most {cells} (" + cells
+                        + ") commands, got " + xoffThreshold);
             }
-            if (xonThreshold < 0 || xonThreshold >= xoffThreshold) {
-                throw new IllegalArgumentException("PackingBuffer xonThreshold must be 0..xoffThreshold-1, got "
-                        + xonThreshold);
+            XON_THRESHOLD.check(record, "xonThreshold", xonThreshold);
+            if (xonThreshold >= xoffThreshold) {
+                throw new ConfigException(record, "{xonThreshold} must be below {xoffThreshold} (at most "
+                        + (xoffThreshold - 1) + "), got " + xonThreshold);
             }
         }
 

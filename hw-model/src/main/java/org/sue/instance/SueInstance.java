@@ -2,11 +2,15 @@ package org.sue.instance;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
+import org.sue.cmd.CommandIngress;
 import org.sue.cmd.CommandPath;
 import org.sue.cmd.CommandTable;
 import org.sue.cmd.CommandUnpacker;
 import org.sue.core.Component;
+import org.sue.core.ConfigException;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
 import org.sue.core.Layout;
@@ -81,78 +85,82 @@ public final class SueInstance extends Component {
      * @param rxDataCredits data credits per VC likewise
      * @param rxFifoDepth   beats of the framing receiver's packet FIFO
      * @param llr           Link Layer Retry between the framing and the MAC, or null for none
+     * @param pfc           PFC on the port, or null
+     * @param cbfc          CBFC on the port, or null (not both)
+     * @param rxVcFifoDepth beats of each VC's receive FIFO behind the transport, 0 for none
      */
     public record Config(CommandPath.Config path, NetConfig net, TransportConfig transport,
                          @Tag("rk") int rxCmdCredits, @Tag("rkd") int rxDataCredits, @Tag("rf") int rxFifoDepth,
                          LlrConfig llr, PfcConfig pfc, CbfcConfig cbfc, @Tag("rv") int rxVcFifoDepth) {
-        /** Without Link Layer Retry, flow control or per-VC receive buffers. */
-        public Config(CommandPath.Config path, NetConfig net, TransportConfig transport, int rxCmdCredits,
-                      int rxDataCredits, int rxFifoDepth) {
-            this(path, net, transport, rxCmdCredits, rxDataCredits, rxFifoDepth, null, null, null, 0);
-        }
+        private static final String NAME = "SueInstance";
 
-        /** Without flow control or per-VC receive buffers. */
-        public Config(CommandPath.Config path, NetConfig net, TransportConfig transport, int rxCmdCredits,
-                      int rxDataCredits, int rxFifoDepth, LlrConfig llr) {
-            this(path, net, transport, rxCmdCredits, rxDataCredits, rxFifoDepth, llr, null, null, 0);
-        }
+        /** Link-level flow control of the port. */
+        public enum FlowControl { NONE, PFC, CBFC }
 
+        /** Without flow control, beats of each VC's receive FIFO unless set. */
+        public static final int VC_FIFO_DEPTH_WITHOUT_FLOW_CONTROL = 256;
+
+        /** Every rule between the parts, once; each part's own rules are its record's. */
         public Config {
             if (path == null || net == null || transport == null) {
                 throw new IllegalArgumentException("SueInstance path, net and transport configurations must be given");
             }
-            if (transport.busWidth() != 2 * path.dataWidth()) {
-                throw new IllegalArgumentException("SueInstance transport.busWidth must be twice path.dataWidth ("
-                        + 2 * path.dataWidth() + " bits, the PDU bus), got " + transport.busWidth());
+            int bus = 2 * path.dataWidth();
+            if (transport.busWidth() != bus) {
+                throw new ConfigException(NAME, "{transport.busWidth} must be twice {path.dataWidth} (" + bus
+                        + " bits, the PDU bus), got " + transport.busWidth());
             }
             if (transport.ports() != 1) {
-                throw new IllegalArgumentException("SueInstance transport.ports must be 1 (an instance with 2 or 4"
-                        + " ports is not built yet; the transport's tables already hold their rows), got "
-                        + transport.ports());
+                throw new ConfigException(NAME, "{transport.ports} must be 1: an instance with 2 or 4 ports is not"
+                        + " built yet (the transport's tables already hold their rows), got " + transport.ports());
             }
             if (transport.destinations() != path.destinations()) {
-                throw new IllegalArgumentException("SueInstance transport.destinations must equal path.destinations ("
+                throw new ConfigException(NAME, "{transport.destinations} must equal {path.destinations} ("
                         + path.destinations() + "), got " + transport.destinations());
             }
-            path.receiver(rxCmdCredits, rxDataCredits); // validates the receive credits
-            if (rxVcFifoDepth != 0 && (rxVcFifoDepth < 2 || rxVcFifoDepth > 65536)) {
-                throw new IllegalArgumentException("SueInstance rxVcFifoDepth must be 0 (no per-VC receive buffers)"
-                        + " or 2..65536 beats per VC, got " + rxVcFifoDepth);
+            CommandIngress.Config.CMD_CREDITS.check(NAME, "rxCmdCredits", rxCmdCredits);
+            CommandIngress.Config.DATA_CREDITS.check(NAME, "rxDataCredits", rxDataCredits);
+            FrameReceiver.Config.FIFO_DEPTH.check(NAME, "rxFifoDepth", rxFifoDepth);
+            if ((long) rxFifoDepth * bus / 8 < path.pduLimit()) {
+                throw new ConfigException(NAME, "{rxFifoDepth} must hold a PDU's commands ({path.pduLimit}: "
+                        + path.pduLimit() + " bytes in " + bus / 8 + "-byte beats): at least "
+                        + beatsFor(path.pduLimit(), bus, true) + ", got " + rxFifoDepth);
             }
-            new FrameReceiver.Config(2 * path.dataWidth(), net, rxFifoDepth, true);
-            new FrameTransmitter.Config(2 * path.dataWidth(), net, path.destinations());
+            CommandUnpacker.Config.VC_BUFFER_DEPTH.check(NAME, "rxVcFifoDepth", rxVcFifoDepth);
             if (llr != null) {
                 checkLlr(path, net, llr);
             }
             if (pfc != null) {
-                checkPfc(pfc, 2 * path.dataWidth(), rxFifoDepth);
+                checkPfc(bus, rxFifoDepth, pfc);
                 // frames LLR replays after a pause arrive on top of XOFF: the headroom holds its outstanding bytes
-                checkVcBuffers(llr == null ? "pfc.xoffBytes" : "pfc.xoffBytes + llr.outstandingBytesMax",
-                        pfc.xoffBytes() + 1L + (llr == null ? 0 : llr.outstandingBytesMax()), 2 * path.dataWidth(),
-                        rxVcFifoDepth);
+                checkVcBuffers(llr == null ? "{pfc.xoffBytes}" : "{pfc.xoffBytes} + {llr.outstandingBytesMax}",
+                        pfc.xoffBytes() + 1L + (llr == null ? 0 : llr.outstandingBytesMax()), bus, rxVcFifoDepth);
             }
             if (cbfc != null) {
                 checkCbfc(path, net, rxFifoDepth, llr, pfc, cbfc);
-                checkVcBuffers("cbfc.vcCreditLimit x creditSize", (long) cbfc.vcCreditLimit() * cbfc.creditSize(),
-                        2 * path.dataWidth(), rxVcFifoDepth);
-                if (rxVcFifoDepth > 0 && cbfc.creditSize() % (path.dataWidth() / 4) != 0) {
-                    throw new IllegalArgumentException("SueInstance cbfc.creditSize must be a multiple of the bus"
-                            + " beat (" + path.dataWidth() / 4 + " bytes) with per-VC receive buffers: a frame's"
-                            + " credits then cover the beats its PDU takes in its VC's FIFO, got "
-                            + cbfc.creditSize());
-                }
+                checkVcBuffers("{cbfc.vcCreditLimit} x {cbfc.creditSize}",
+                        (long) cbfc.vcCreditLimit() * cbfc.creditSize(), bus, rxVcFifoDepth);
             }
+        }
+
+        /** Beats of {@code bus} bits that hold {@code bytes}, as a power of two when {@code powerOfTwo}. */
+        private static long beatsFor(long bytes, int bus, boolean powerOfTwo) {
+            long beats = (bytes + bus / 8 - 1) / (bus / 8);
+            return powerOfTwo ? Math.max(FrameReceiver.Config.FIFO_DEPTH.min(), Long.highestOneBit(beats - 1) << 1)
+                    : beats;
         }
 
         /**
          * With per-VC receive buffers, what the flow control lets one VC have in flight ({@code bytes}) must fit in
          * that VC's FIFO, so that one VC never fills its FIFO and stops the PDUs of the others behind it.
          */
-        private static void checkVcBuffers(String what, long bytes, int busWidth, int rxVcFifoDepth) {
-            long fifoBytes = (long) rxVcFifoDepth * busWidth / 8;
+        private static void checkVcBuffers(String what, long bytes, int bus, int rxVcFifoDepth) {
+            long fifoBytes = (long) rxVcFifoDepth * bus / 8;
             if (rxVcFifoDepth > 0 && bytes > fifoBytes) {
-                throw new IllegalArgumentException("SueInstance " + what + " (" + bytes + " bytes) must fit in a"
-                        + " VC's receive FIFO: rxVcFifoDepth x bus bytes = " + fifoBytes);
+                throw new ConfigException(NAME, "{rxVcFifoDepth} must be at least " + beatsFor(bytes, bus, false)
+                        + " (or 0: none), so that a VC's receive FIFO holds what the flow control lets a VC have in"
+                        + " flight, " + what + " = " + bytes + " bytes, got " + rxVcFifoDepth + " (" + fifoBytes
+                        + " bytes)");
             }
         }
 
@@ -160,62 +168,73 @@ public final class SueInstance extends Component {
          * CBFC's bus is the instance's, its largest frame the largest the packing buffer makes, and the credits the
          * sender may have in use fit in the receive FIFO the VCs share (so all VCs must be lossless).
          */
-        public static void checkCbfc(CommandPath.Config path, NetConfig net, int rxFifoDepth, LlrConfig llr,
-                                     PfcConfig pfc, CbfcConfig cbfc) {
+        private static void checkCbfc(CommandPath.Config path, NetConfig net, int rxFifoDepth, LlrConfig llr,
+                                      PfcConfig pfc, CbfcConfig cbfc) {
             int bus = 2 * path.dataWidth();
-            String why = null;
             int largest = FrameFormat.frameBytes(net, path.pduLimit());
             long fifoBytes = (long) rxFifoDepth * bus / 8;
+            long inUse = (long) cbfc.portCreditLimit() * cbfc.creditSize();
+            String why = null;
             if (cbfc.dataWidth() != bus) {
-                why = "cbfc.dataWidth must be the bus width (" + bus + " bits), got " + cbfc.dataWidth();
+                why = "{cbfc.dataWidth} must be the bus width (" + bus + " bits), got " + cbfc.dataWidth();
             } else if (cbfc.maxFrameBytes() < largest) {
-                why = "cbfc.maxFrameBytes must hold the largest frame (" + largest + " bytes: path.pduLimit with its"
-                        + " headers), got " + cbfc.maxFrameBytes();
+                why = "{cbfc.maxFrameBytes} must hold the largest frame: at least " + largest + " bytes"
+                        + " ({path.pduLimit} with its headers), got " + cbfc.maxFrameBytes();
             } else if (cbfc.losslessVcs() != (1 << SueMeta.VCS) - 1) {
-                why = "cbfc.losslessVcs must be all " + SueMeta.VCS + " VCs (0x" + Integer.toHexString((1
+                why = "{cbfc.losslessVcs} must be all " + SueMeta.VCS + " VCs (0x" + Integer.toHexString((1
                         << SueMeta.VCS) - 1) + "): the VCs share the receive FIFO, a best-effort VC could fill what"
                         + " the credits promise, got 0x" + Integer.toHexString(cbfc.losslessVcs());
             } else if (cbfc.creditSize() < bus / 8) {
-                why = "cbfc.creditSize must be at least a bus beat (" + bus / 8 + " bytes: the FIFO stores whole"
+                why = "{cbfc.creditSize} must be at least a bus beat (" + bus / 8 + " bytes: the FIFO stores whole"
                         + " beats), got " + cbfc.creditSize();
-            } else if ((long) cbfc.portCreditLimit() * cbfc.creditSize() > fifoBytes) {
-                why = "cbfc.portCreditLimit x creditSize must fit in the receive FIFO (" + fifoBytes + " bytes:"
-                        + " rxFifoDepth x bus bytes), got " + cbfc.portCreditLimit() + " x " + cbfc.creditSize();
+            } else if (fifoBytes / cbfc.creditSize() < cbfc.maxFrameCredits()) {
+                why = "{rxFifoDepth} must be at least " + beatsFor((long) cbfc.maxFrameCredits() * cbfc.creditSize(),
+                        bus, true) + ": the receive FIFO, {rxFifoDepth} x " + bus / 8 + " bytes = " + fifoBytes
+                        + ", must hold the credits of the largest frame, {cbfc.maxFrameBytes} in {cbfc.creditSize}-byte"
+                        + " credits (" + cbfc.maxFrameCredits() + " x " + cbfc.creditSize() + "), got " + rxFifoDepth;
+            } else if (inUse > fifoBytes) {
+                why = "{cbfc.portCreditLimit} x {cbfc.creditSize} must fit in the receive FIFO, {rxFifoDepth} x "
+                        + bus / 8 + " bytes = " + fifoBytes + ": {cbfc.portCreditLimit} at most "
+                        + fifoBytes / cbfc.creditSize() + ", or {rxFifoDepth} at least " + beatsFor(inUse, bus, true)
+                        + ", got " + cbfc.portCreditLimit() + " x " + cbfc.creditSize();
             } else if (pfc != null) {
-                why = "cbfc cannot go with pfc (one flow control per port)";
+                why = "{cbfc} cannot go with {pfc} (one flow control per port)";
             } else if (llr != null && !cbfc.codes().equals(llr.codes())) {
-                why = "cbfc.codes must be llr's (one control channel), got " + cbfc.codes() + " and " + llr.codes();
+                why = "{cbfc.codes} must be {llr.codes} (one control channel), got " + cbfc.codes() + " and "
+                        + llr.codes();
             }
             if (why != null) {
-                throw new IllegalArgumentException("SueInstance " + why);
+                throw new ConfigException(NAME, why);
             }
         }
 
         /** PFC's bus is the instance's, and its XOFF level leaves room in the receive FIFO for frames in flight. */
-        public static void checkPfc(PfcConfig pfc, int busWidth, int rxFifoDepth) {
-            if (pfc.dataWidth() != busWidth) {
-                throw new IllegalArgumentException("SueInstance pfc.dataWidth must be the bus width (" + busWidth
-                        + " bits), got " + pfc.dataWidth());
+        private static void checkPfc(int bus, int rxFifoDepth, PfcConfig pfc) {
+            if (pfc.dataWidth() != bus) {
+                throw new ConfigException(NAME, "{pfc.dataWidth} must be the bus width (" + bus + " bits), got "
+                        + pfc.dataWidth());
             }
-            long fifoBytes = (long) rxFifoDepth * busWidth / 8;
-            if ((long) SueMeta.VCS * pfc.xoffBytes() >= fifoBytes) {
-                throw new IllegalArgumentException("SueInstance pfc.xoffBytes must leave room in the receive FIFO"
-                        + " the VCs share: " + SueMeta.VCS + " x xoffBytes below its " + fifoBytes + " bytes"
-                        + " (rxFifoDepth x bus bytes), with headroom for the frames in flight (docs/protocol.md 9.3),"
-                        + " got " + pfc.xoffBytes());
+            long fifoBytes = (long) rxFifoDepth * bus / 8;
+            long levels = (long) SueMeta.VCS * pfc.xoffBytes();
+            if (levels >= fifoBytes) {
+                throw new ConfigException(NAME, "{pfc.xoffBytes} must be at most " + (fifoBytes - 1) / SueMeta.VCS
+                        + ": " + SueMeta.VCS + " x it below the receive FIFO the VCs share, {rxFifoDepth} x " + bus / 8
+                        + " bytes = " + fifoBytes + ", with headroom for the frames in flight (docs/protocol.md"
+                        + " 9.3); or {rxFifoDepth} at least " + beatsFor(levels + 1, bus, true) + ", got "
+                        + pfc.xoffBytes());
             }
         }
 
         /** LLR's bus is the instance's, and its largest frame holds the largest PDU the packing buffer makes. */
-        public static void checkLlr(CommandPath.Config path, NetConfig net, LlrConfig llr) {
+        private static void checkLlr(CommandPath.Config path, NetConfig net, LlrConfig llr) {
             if (llr.dataWidth() != 2 * path.dataWidth()) {
-                throw new IllegalArgumentException("SueInstance llr.dataWidth must be the bus width ("
-                        + 2 * path.dataWidth() + " bits), got " + llr.dataWidth());
+                throw new ConfigException(NAME, "{llr.dataWidth} must be the bus width (" + 2 * path.dataWidth()
+                        + " bits), got " + llr.dataWidth());
             }
             int largest = FrameFormat.frameBytes(net, path.pduLimit());
             if (llr.maxFrameBytes() < largest) {
-                throw new IllegalArgumentException("SueInstance llr.maxFrameBytes must hold the largest frame ("
-                        + largest + " bytes: path.pduLimit with its headers), got " + llr.maxFrameBytes());
+                throw new ConfigException(NAME, "{llr.maxFrameBytes} must hold the largest frame: at least " + largest
+                        + " bytes ({path.pduLimit} with its headers), got " + llr.maxFrameBytes());
             }
         }
 
@@ -223,26 +242,15 @@ public final class SueInstance extends Component {
          * The default instance: 512-bit XPU data on a 1024-bit bus, Ethernet/IPv4/UDP, 1024 destinations; its port
          * with Link Layer Retry (the 800G / 40 m profile, {@link LlrConfig#defaults}) and CBFC (128-byte credits, 256
          * per VC and 1024 for the port: the 1024-beat, 128 KiB receive FIFO; the largest frame, in whole credits,
-         * reserved per PDU).
+         * reserved per PDU); a 256-beat receive FIFO per VC, what a VC's credits cover.
          */
         public static Config defaults() {
-            CommandPath.Config path = CommandPath.Config.defaults(CommandTable.example());
-            NetConfig net = NetConfig.defaults(HeaderFormat.ETH_IPV4_UDP);
-            int bus = 2 * path.dataWidth();
-            CbfcConfig base = CbfcConfig.defaults(bus);
-            CbfcConfig cbfc = base.withLimits(base.vcCreditLimit(), base.portCreditLimit(),
-                    largestFrameInCredits(path, net, base.creditSize()), base.ccTimerCycles());
-            return new Config(path, net, TransportConfig.defaults(bus), 64, 32, 1024, LlrConfig.defaults(bus), null,
-                    cbfc, base.vcCreditLimit() * base.creditSize() / (bus / 8));
+            return builder().build();
         }
 
-        /**
-         * The largest frame this path and format make, rounded up to whole credits: what CBFC reserves per PDU by
-         * default (the same credits as the frame itself, and room for a longer header: IPv6 and VLAN instead of IPv4).
-         */
-        public static int largestFrameInCredits(CommandPath.Config path, NetConfig net, int creditSize) {
-            int largest = FrameFormat.frameBytes(net, path.pduLimit());
-            return (largest + creditSize - 1) / creditSize * creditSize;
+        /** The default instance ({@link #defaults}), to change by name. */
+        public static Builder builder() {
+            return new Builder();
         }
 
         /** The same instance without Link Layer Retry and flow control: the framing straight to the MAC. */
@@ -289,8 +297,146 @@ public final class SueInstance extends Component {
             return 2 * path.dataWidth();
         }
 
+        /** Bytes of the framing receiver's FIFO, which the VCs share. */
+        public long rxFifoBytes() {
+            return (long) rxFifoDepth * busWidth() / 8;
+        }
+
+        /** The largest frame the port sends: the largest PDU with its headers. */
+        public int largestFrame() {
+            return FrameFormat.frameBytes(net, path.pduLimit());
+        }
+
         public CommandUnpacker.Config unpacker() {
             return path.receiver(rxCmdCredits, rxDataCredits).withVcBuffers(rxVcFifoDepth);
+        }
+
+        /**
+         * An instance by name. What is not set is the default instance's ({@link #defaults}) where that fits what is
+         * set, and follows from it where it depends on it: the transport's, LLR's and the flow control's bus is the
+         * path's (twice the XPU data), the transport's destinations the path's; LLR's and CBFC's control codes are
+         * one set ({@link #controlCodes}); CBFC is sized for the receive FIFO and the largest frame
+         * ({@link CbfcConfig.Builder#build(int, long, int)}), PFC's XOFF fits the receive FIFO
+         * ({@link PfcConfig.Builder#build(int, long)}); each VC's receive FIFO holds what CBFC lets a VC have in
+         * flight, none with PFC (a VC's FIFO would need LLR's outstanding bytes as headroom, docs/protocol.md 9.4),
+         * {@value #VC_FIFO_DEPTH_WITHOUT_FLOW_CONTROL} beats without flow control. A part's refusal names its
+         * parameter by its path from the instance ({@code SueInstance transport.windowPdus must be ...}).
+         */
+        public static final class Builder {
+            private final CommandPath.Config.Builder path = CommandPath.Config.builder(CommandTable.example());
+            private final NetConfig.Builder net = NetConfig.builder(HeaderFormat.ETH_IPV4_UDP);
+            private final TransportConfig.Builder transport = TransportConfig.builder(1024);
+            private int rxCmdCredits = 64;
+            private int rxDataCredits = 32;
+            private int rxFifoDepth = 1024;
+            private Integer rxVcFifoDepth;
+            private boolean llrOn = true;
+            private final LlrConfig.Builder llr = LlrConfig.builder();
+            private FlowControl flowControl = FlowControl.CBFC;
+            private final PfcConfig.Builder pfc = PfcConfig.builder();
+            private final CbfcConfig.Builder cbfc = CbfcConfig.builder();
+
+            private Builder() {
+            }
+
+            public Builder path(Consumer<CommandPath.Config.Builder> edit) {
+                edit.accept(path);
+                return this;
+            }
+
+            public Builder net(Consumer<NetConfig.Builder> edit) {
+                edit.accept(net);
+                return this;
+            }
+
+            /** The transport's parameters; its bus width and destinations follow the path. */
+            public Builder transport(Consumer<TransportConfig.Builder> edit) {
+                edit.accept(transport);
+                return this;
+            }
+
+            public Builder rxCmdCredits(int v) {
+                rxCmdCredits = v;
+                return this;
+            }
+
+            public Builder rxDataCredits(int v) {
+                rxDataCredits = v;
+                return this;
+            }
+
+            public Builder rxFifoDepth(int v) {
+                rxFifoDepth = v;
+                return this;
+            }
+
+            public Builder rxVcFifoDepth(int v) {
+                rxVcFifoDepth = v;
+                return this;
+            }
+
+            /** Link Layer Retry on the port (default) or not. */
+            public Builder llr(boolean on) {
+                llrOn = on;
+                return this;
+            }
+
+            /** LLR's parameters, used while it is on; its bus width follows the path. */
+            public Builder llr(Consumer<LlrConfig.Builder> edit) {
+                edit.accept(llr);
+                return this;
+            }
+
+            public Builder flowControl(FlowControl mode) {
+                flowControl = mode;
+                return this;
+            }
+
+            /** PFC's parameters, used in {@link FlowControl#PFC} mode. */
+            public Builder pfc(Consumer<PfcConfig.Builder> edit) {
+                edit.accept(pfc);
+                return this;
+            }
+
+            /** CBFC's parameters, used in {@link FlowControl#CBFC} mode. */
+            public Builder cbfc(Consumer<CbfcConfig.Builder> edit) {
+                edit.accept(cbfc);
+                return this;
+            }
+
+            /** The link-control message types of LLR and CBFC, which share the control channel. */
+            public Builder controlCodes(LinkControl.Codes codes) {
+                llr.codes(codes);
+                cbfc.codes(codes);
+                return this;
+            }
+
+            public Config build() {
+                CommandPath.Config p = part("path", path::build);
+                NetConfig n = part("net", net::build);
+                int bus = 2 * p.dataWidth();
+                long fifoBytes = (long) Math.max(0, rxFifoDepth) * bus / 8;
+                TransportConfig t = part("transport", () -> transport.busWidth(bus).destinations(p.destinations())
+                        .build());
+                LlrConfig l = llrOn ? part("llr", () -> llr.build(bus)) : null;
+                PfcConfig f = flowControl == FlowControl.PFC ? part("pfc", () -> pfc.build(bus, fifoBytes)) : null;
+                CbfcConfig c = flowControl == FlowControl.CBFC ? part("cbfc", () -> cbfc.build(bus, fifoBytes,
+                        FrameFormat.frameBytes(n, p.pduLimit()))) : null;
+                int vcFifo = rxVcFifoDepth != null ? rxVcFifoDepth : c != null
+                        ? (int) Math.min(CommandUnpacker.Config.VC_BUFFER_DEPTH.max(),
+                                (long) c.vcCreditLimit() * c.creditSize() / (bus / 8))
+                        : f != null ? 0 : VC_FIFO_DEPTH_WITHOUT_FLOW_CONTROL;
+                return new Config(p, n, t, rxCmdCredits, rxDataCredits, rxFifoDepth, l, f, c, vcFifo);
+            }
+
+            /** Builds a part, its refusal naming the parameter by its path from the instance. */
+            private static <T> T part(String component, Supplier<T> build) {
+                try {
+                    return build.get();
+                } catch (ConfigException e) {
+                    throw e.within(NAME, component);
+                }
+            }
         }
     }
 

@@ -1,8 +1,11 @@
 package org.sue.link;
 
+import org.sue.core.Bound;
+import org.sue.core.ConfigException;
 import org.sue.core.Expr;
 import org.sue.core.Tag;
 import org.sue.lib.stream.StreamConfig;
+import org.sue.net.NetConfig;
 import org.sue.net.SueMeta;
 
 /**
@@ -44,34 +47,49 @@ public record CbfcConfig(@Tag("w") int dataWidth, @Tag("ll") int losslessVcs, in
     /** [ours] the destination of CC_Update frames: the IEEE 802.3 MAC Control address. */
     public static final long CC_DESTINATION = 0x0180C2000001L;
 
+    private static final String NAME = "CbfcConfig";
+    /** Bit v: VC v lossless; at least one (a port without a lossless VC needs no CBFC). */
+    public static final Bound LOSSLESS_VCS = Bound.of(1, (1 << SueMeta.VCS) - 1);
+    public static final Bound CREDIT_SIZE = Bound.powerOfTwo(32, 4096).because("the division is a shift");
+    public static final Bound PACKET_OVERHEAD = Bound.of(-16, 127);
+    /** At least the largest frame's credits (a rule); below 2^19 a sum of two in-use counts never wraps. */
+    public static final Bound CREDIT_LIMIT = Bound.of(1, (1 << (COUNTER_WIDTH - 1)) - 1);
+    public static final Bound MAX_FRAME_BYTES = Bound.of(64, 16384);
+    public static final Bound CF_MIN_SPACING_BYTES = Bound.of(800, 1 << 20);
+    /** At least {@code cfMinSpacingBytes} (a rule). */
+    public static final Bound CF_MAX_SPACING_BYTES = Bound.of(16384, 1 << 20);
+    public static final Bound CC_TIMER_CYCLES = Bound.of(16, 1 << 30);
+
     public CbfcConfig {
-        new StreamConfig(dataWidth, 1); // validates the bus width
-        check("losslessVcs", losslessVcs, 1, (1 << SueMeta.VCS) - 1); // a port without lossless VC needs no CBFC
-        if (creditSize < 32 || creditSize > 4096 || Integer.bitCount(creditSize) != 1) {
-            throw new IllegalArgumentException("CbfcConfig creditSize must be a power of two 32..4096, got "
-                    + creditSize);
-        }
-        check("packetOverhead", packetOverhead, -16, 127);
-        check("maxFrameBytes", maxFrameBytes, 64, 16384);
+        StreamConfig.DATA_WIDTH.check(NAME, "dataWidth", dataWidth);
+        LOSSLESS_VCS.check(NAME, "losslessVcs", losslessVcs);
+        CREDIT_SIZE.check(NAME, "creditSize", creditSize);
+        PACKET_OVERHEAD.check(NAME, "packetOverhead", packetOverhead);
+        MAX_FRAME_BYTES.check(NAME, "maxFrameBytes", maxFrameBytes);
         int largest = credits(maxFrameBytes, creditSize, packetOverhead);
-        // below 2^19 a sum of two in-use counts never wraps the 20-bit counters
-        check("vcCreditLimit", vcCreditLimit, largest, (1 << (COUNTER_WIDTH - 1)) - 1);
-        check("portCreditLimit", portCreditLimit, largest, (1 << (COUNTER_WIDTH - 1)) - 1);
-        check("cfMinSpacingBytes", cfMinSpacingBytes, 800, 1 << 20);
-        check("cfMaxSpacingBytes", cfMaxSpacingBytes, Math.max(16384, cfMinSpacingBytes), 1 << 20);
-        check("ccTimerCycles", ccTimerCycles, 16, 1 << 30);
-        check("ccEtherType", ccEtherType, 0x0600, 0xFFFF);
-        check("ccOpcode", ccOpcode, 0, 0xFFFF);
-        check("ccOui", ccOui, 0, 0xFFFFFF);
-        check("ccMsgType", ccMsgType, 0, 0xFF);
+        checkLimit("vcCreditLimit", vcCreditLimit, largest);
+        checkLimit("portCreditLimit", portCreditLimit, largest);
+        CF_MIN_SPACING_BYTES.check(NAME, "cfMinSpacingBytes", cfMinSpacingBytes);
+        CF_MAX_SPACING_BYTES.check(NAME, "cfMaxSpacingBytes", cfMaxSpacingBytes);
+        if (cfMaxSpacingBytes < cfMinSpacingBytes) {
+            throw new ConfigException(NAME, "{cfMaxSpacingBytes} must be at least {cfMinSpacingBytes} ("
+                    + cfMinSpacingBytes + "), got " + cfMaxSpacingBytes);
+        }
+        CC_TIMER_CYCLES.check(NAME, "ccTimerCycles", ccTimerCycles);
+        NetConfig.ETHER_TYPE.check(NAME, "ccEtherType", ccEtherType);
+        Bound.of(0, 0xFFFF).check(NAME, "ccOpcode", ccOpcode);
+        Bound.of(0, 0xFFFFFF).check(NAME, "ccOui", ccOui);
+        Bound.of(0, 0xFF).check(NAME, "ccMsgType", ccMsgType);
         if (codes == null) {
             throw new IllegalArgumentException("CbfcConfig codes must be given");
         }
     }
 
-    private static void check(String name, long value, long min, long max) {
-        if (value < min || value > max) {
-            throw new IllegalArgumentException("CbfcConfig " + name + " must be " + min + ".." + max + ", got " + value);
+    private static void checkLimit(String name, int limit, int largest) {
+        CREDIT_LIMIT.check(NAME, name, limit);
+        if (limit < largest) {
+            throw new ConfigException(NAME, "{" + name + "} must be at least the credits of the largest frame"
+                    + " ({maxFrameBytes} in {creditSize}-byte credits: " + largest + "), got " + limit);
         }
     }
 
@@ -81,8 +99,12 @@ public record CbfcConfig(@Tag("w") int dataWidth, @Tag("ll") int losslessVcs, in
      * lossless; [ours] 256 credits (32 KiB) per VC, 1024 per port, frames up to 9216 bytes.
      */
     public static CbfcConfig defaults(int dataWidth) {
-        return new CbfcConfig(dataWidth, (1 << SueMeta.VCS) - 1, 128, 0, 256, 1024, 9216, 6400, 262_144, 200_000,
-                0x8808, 0xFFFE, 0, 1, LinkControl.Codes.defaults());
+        return builder().build(dataWidth);
+    }
+
+    /** The defaults ({@link #defaults}), to change by name. */
+    public static Builder builder() {
+        return new Builder();
     }
 
     /** The same with other limits, largest frame and CC timer (tests and small instances). */
@@ -134,5 +156,112 @@ public record CbfcConfig(@Tag("w") int dataWidth, @Tag("ll") int losslessVcs, in
     /** Cycles of link time in {@code bytes}, rounded up. */
     public int cycles(int bytes) {
         return (bytes + beatBytes() - 1) / beatBytes();
+    }
+
+    /**
+     * Parameters by name, the bus width given at {@link #build}; what is not set keeps its default
+     * ({@link #defaults}), or, for a receiver whose FIFO is known ({@link #build(int, long, int)}), follows from it.
+     */
+    public static final class Builder {
+        private static final int CREDIT_SIZE_DEFAULT = 128;
+        private static final int PORT_LIMIT_DEFAULT = 1024;
+        private static final int VC_LIMIT_DEFAULT = 256;
+
+        private int losslessVcs = (1 << SueMeta.VCS) - 1;
+        private Integer creditSize;
+        private int packetOverhead;
+        private Integer vcCreditLimit;
+        private Integer portCreditLimit;
+        private Integer maxFrameBytes;
+        private int cfMinSpacingBytes = 6400;
+        private int cfMaxSpacingBytes = 262_144;
+        private int ccTimerCycles = 200_000;
+        private int ccEtherType = 0x8808;
+        private int ccOpcode = 0xFFFE;
+        private int ccOui;
+        private int ccMsgType = 1;
+        private LinkControl.Codes codes = LinkControl.Codes.defaults();
+
+        private Builder() {
+        }
+
+        public Builder losslessVcs(int v) {
+            losslessVcs = v;
+            return this;
+        }
+
+        public Builder creditSize(int v) {
+            creditSize = v;
+            return this;
+        }
+
+        public Builder packetOverhead(int v) {
+            packetOverhead = v;
+            return this;
+        }
+
+        public Builder vcCreditLimit(int v) {
+            vcCreditLimit = v;
+            return this;
+        }
+
+        public Builder portCreditLimit(int v) {
+            portCreditLimit = v;
+            return this;
+        }
+
+        public Builder maxFrameBytes(int v) {
+            maxFrameBytes = v;
+            return this;
+        }
+
+        public Builder cfMinSpacingBytes(int v) {
+            cfMinSpacingBytes = v;
+            return this;
+        }
+
+        public Builder cfMaxSpacingBytes(int v) {
+            cfMaxSpacingBytes = v;
+            return this;
+        }
+
+        public Builder ccTimerCycles(int v) {
+            ccTimerCycles = v;
+            return this;
+        }
+
+        public Builder codes(LinkControl.Codes v) {
+            codes = v;
+            return this;
+        }
+
+        /** [ours] 128-byte credits, 256 per VC, 1024 per port, frames up to 9216 bytes. */
+        public CbfcConfig build(int dataWidth) {
+            return build(dataWidth, creditSize != null ? creditSize : CREDIT_SIZE_DEFAULT,
+                    portCreditLimit != null ? portCreditLimit : PORT_LIMIT_DEFAULT,
+                    vcCreditLimit != null ? vcCreditLimit : VC_LIMIT_DEFAULT,
+                    maxFrameBytes != null ? maxFrameBytes : 9216);
+        }
+
+        /**
+         * For a receiver whose VCs share a FIFO of {@code fifoBytes} in whole bus beats, and frames up to
+         * {@code largestFrame} bytes: credits of 128 bytes or one bus beat if that is larger; the port's limit what
+         * the FIFO holds, at most 1024; a VC's the port's, at most 256; the largest frame reserved in whole credits;
+         * both limits at least that frame's credits.
+         */
+        public CbfcConfig build(int dataWidth, long fifoBytes, int largestFrame) {
+            int size = creditSize != null ? creditSize : Math.max(CREDIT_SIZE_DEFAULT, dataWidth / 8);
+            int frame = maxFrameBytes != null ? maxFrameBytes : (largestFrame + size - 1) / size * size;
+            int least = credits(frame, size, packetOverhead);
+            int port = portCreditLimit != null ? portCreditLimit : (int) Math.max(least, Math.min(PORT_LIMIT_DEFAULT,
+                    fifoBytes / size));
+            int vc = vcCreditLimit != null ? vcCreditLimit : Math.max(least, Math.min(VC_LIMIT_DEFAULT, port));
+            return build(dataWidth, size, port, vc, frame);
+        }
+
+        private CbfcConfig build(int dataWidth, int size, int port, int vc, int frame) {
+            return new CbfcConfig(dataWidth, losslessVcs, size, packetOverhead, vc, port, frame, cfMinSpacingBytes,
+                    cfMaxSpacingBytes, ccTimerCycles, ccEtherType, ccOpcode, ccOui, ccMsgType, codes);
+        }
     }
 }

@@ -1,5 +1,7 @@
 package org.sue.link;
 
+import org.sue.core.Bound;
+import org.sue.core.ConfigException;
 import org.sue.core.Described;
 import org.sue.core.Layout;
 
@@ -25,15 +27,18 @@ public final class LinkControl {
      * 0x10).
      */
     public record Codes(int ack, int nack, int init, int initEcho, int cfUpdate) implements Described {
+        /** A link-control message type. */
+        public static final Bound CODE = Bound.of(1, 255);
+
         public Codes {
             int[] all = {ack, nack, init, initEcho, cfUpdate};
+            String[] names = {"ack", "nack", "init", "initEcho", "cfUpdate"};
             for (int i = 0; i < all.length; i++) {
-                if (all[i] < 1 || all[i] > 255) {
-                    throw new IllegalArgumentException("LinkControl codes must be 1..255, got " + all[i]);
-                }
+                CODE.check("LinkControl code", names[i], all[i]);
                 for (int j = 0; j < i; j++) {
                     if (all[i] == all[j]) {
-                        throw new IllegalArgumentException("LinkControl codes must differ, " + all[i] + " is used twice");
+                        throw new ConfigException("LinkControl", "codes must differ, {" + names[j] + "} and {"
+                                + names[i] + "} are both " + all[i]);
                     }
                 }
             }

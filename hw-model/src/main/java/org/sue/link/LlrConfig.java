@@ -1,5 +1,7 @@
 package org.sue.link;
 
+import org.sue.core.Bound;
+import org.sue.core.ConfigException;
 import org.sue.core.Hw;
 import org.sue.core.Tag;
 import org.sue.lib.stream.StreamConfig;
@@ -36,29 +38,48 @@ public record LlrConfig(@Tag("w") int dataWidth, @Tag("of") int outstandingFrame
     /** Width of the free-running cycle counter the timers compare against. */
     public static final int TIME_WIDTH = 32;
 
+    private static final String NAME = "LlrConfig";
+    public static final Bound OUTSTANDING_FRAMES_MAX = Bound.of(1, 1 << 18);
+    /** At least {@code maxFrameBytes} (a rule). */
+    public static final Bound OUTSTANDING_BYTES_MAX = Bound.of(64, 1 << 24);
+    public static final Bound MAX_FRAME_BYTES = Bound.of(64, 16384);
+    public static final Bound REPLAY_TIMER_CYCLES = Bound.of(16, 1 << 30);
+    public static final Bound REPLAY_COUNT_MAX = Bound.of(1, NO_REPLAY_LIMIT).because(NO_REPLAY_LIMIT + ": no limit");
+    public static final Bound PCS_LOST_TIMEOUT_CYCLES = Bound.of(0, 1 << 30);
+    /** At least {@code replayTimerCycles} unless 0 (a rule). */
+    public static final Bound DATA_AGE_TIMEOUT_CYCLES = Bound.of(16, 1 << 30).orZero().because("0: no limit");
+    public static final Bound CTLOS_SPACING_BYTES = Bound.of(400, 16384);
+    /** Below {@code replayTimerCycles} (a rule). */
+    public static final Bound ACK_IDLE_CYCLES = Bound.of(1, 1 << 30);
+    public static final Bound INIT_RETRY_CYCLES = Bound.of(16, 1 << 30);
+
     public LlrConfig {
-        new StreamConfig(dataWidth, 1); // validates the bus width
-        check("outstandingFramesMax", outstandingFramesMax, 1, 1 << 18);
-        check("maxFrameBytes", maxFrameBytes, 64, 16384);
-        check("outstandingBytesMax", outstandingBytesMax, maxFrameBytes, 1 << 24);
-        check("replayTimerCycles", replayTimerCycles, 16, 1 << 30);
-        check("replayCountMax", replayCountMax, 1, NO_REPLAY_LIMIT);
-        check("pcsLostTimeoutCycles", pcsLostTimeoutCycles, 0, 1 << 30);
-        if (dataAgeTimeoutCycles != 0) {
-            check("dataAgeTimeoutCycles", dataAgeTimeoutCycles, replayTimerCycles, 1 << 30);
+        StreamConfig.DATA_WIDTH.check(NAME, "dataWidth", dataWidth);
+        OUTSTANDING_FRAMES_MAX.check(NAME, "outstandingFramesMax", outstandingFramesMax);
+        MAX_FRAME_BYTES.check(NAME, "maxFrameBytes", maxFrameBytes);
+        OUTSTANDING_BYTES_MAX.check(NAME, "outstandingBytesMax", outstandingBytesMax);
+        if (outstandingBytesMax < maxFrameBytes) {
+            throw new ConfigException(NAME, "{outstandingBytesMax} must be at least {maxFrameBytes} (" + maxFrameBytes
+                    + "), got " + outstandingBytesMax);
+        }
+        REPLAY_TIMER_CYCLES.check(NAME, "replayTimerCycles", replayTimerCycles);
+        REPLAY_COUNT_MAX.check(NAME, "replayCountMax", replayCountMax);
+        PCS_LOST_TIMEOUT_CYCLES.check(NAME, "pcsLostTimeoutCycles", pcsLostTimeoutCycles);
+        DATA_AGE_TIMEOUT_CYCLES.check(NAME, "dataAgeTimeoutCycles", dataAgeTimeoutCycles);
+        if (dataAgeTimeoutCycles != 0 && dataAgeTimeoutCycles < replayTimerCycles) {
+            throw new ConfigException(NAME, "{dataAgeTimeoutCycles} must be 0 (no limit) or at least"
+                    + " {replayTimerCycles} (" + replayTimerCycles + "), got " + dataAgeTimeoutCycles);
         }
         if (initFrameAction == null || flushFrameAction == null || codes == null) {
             throw new IllegalArgumentException("LlrConfig initFrameAction, flushFrameAction and codes must be given");
         }
-        check("ctlosSpacingBytes", ctlosSpacingBytes, 400, 16384);
-        check("ackIdleCycles", ackIdleCycles, 1, replayTimerCycles - 1);
-        check("initRetryCycles", initRetryCycles, 16, 1 << 30);
-    }
-
-    private static void check(String name, long value, long min, long max) {
-        if (value < min || value > max) {
-            throw new IllegalArgumentException("LlrConfig " + name + " must be " + min + ".." + max + ", got " + value);
+        CTLOS_SPACING_BYTES.check(NAME, "ctlosSpacingBytes", ctlosSpacingBytes);
+        ACK_IDLE_CYCLES.check(NAME, "ackIdleCycles", ackIdleCycles);
+        if (ackIdleCycles >= replayTimerCycles) {
+            throw new ConfigException(NAME, "{ackIdleCycles} must be below {replayTimerCycles} (at most "
+                    + (replayTimerCycles - 1) + "), got " + ackIdleCycles);
         }
+        INIT_RETRY_CYCLES.check(NAME, "initRetryCycles", initRetryCycles);
     }
 
     /**
@@ -68,8 +89,12 @@ public record LlrConfig(@Tag("w") int dataWidth, @Tag("of") int outstandingFrame
      * cycles, INIT again after 2000 cycles.
      */
     public static LlrConfig defaults(int dataWidth) {
-        return new LlrConfig(dataWidth, 264, 135_000, 9216, 5000, 3, 1000, 100_000, FrameAction.BEST_EFFORT,
-                FrameAction.BEST_EFFORT, false, 2048, 256, 2000, LinkControl.Codes.defaults());
+        return builder().build(dataWidth);
+    }
+
+    /** The defaults ({@link #defaults}), to change by name. */
+    public static Builder builder() {
+        return new Builder();
     }
 
     /** The same with other limits and timers (tests and small instances). */
@@ -110,5 +135,110 @@ public record LlrConfig(@Tag("w") int dataWidth, @Tag("of") int outstandingFrame
     /** Bus beats of the largest frame. */
     public int maxFrameBeats() {
         return (maxFrameBytes + beatBytes() - 1) / beatBytes();
+    }
+
+    /**
+     * Parameters by name, the bus width given at {@link #build}; what is not set keeps its default ({@link #defaults}),
+     * or follows what is: the outstanding bytes hold at least the largest frame, the data age is at least the replay
+     * timer and the idle ACK comes before it.
+     */
+    public static final class Builder {
+        private int outstandingFramesMax = 264;
+        private Integer outstandingBytesMax; // not set: 135,000, at least maxFrameBytes
+        private int maxFrameBytes = 9216;
+        private int replayTimerCycles = 5000;
+        private int replayCountMax = 3;
+        private int pcsLostTimeoutCycles = 1000;
+        private Integer dataAgeTimeoutCycles; // not set: 100,000, at least the replay timer
+        private FrameAction initFrameAction = FrameAction.BEST_EFFORT;
+        private FrameAction flushFrameAction = FrameAction.BEST_EFFORT;
+        private boolean reInitOnFlush;
+        private int ctlosSpacingBytes = 2048;
+        private Integer ackIdleCycles; // not set: 256, below the replay timer
+        private int initRetryCycles = 2000;
+        private LinkControl.Codes codes = LinkControl.Codes.defaults();
+
+        private Builder() {
+        }
+
+        public Builder outstandingFramesMax(int v) {
+            outstandingFramesMax = v;
+            return this;
+        }
+
+        public Builder outstandingBytesMax(int v) {
+            outstandingBytesMax = v;
+            return this;
+        }
+
+        public Builder maxFrameBytes(int v) {
+            maxFrameBytes = v;
+            return this;
+        }
+
+        public Builder replayTimerCycles(int v) {
+            replayTimerCycles = v;
+            return this;
+        }
+
+        public Builder replayCountMax(int v) {
+            replayCountMax = v;
+            return this;
+        }
+
+        public Builder pcsLostTimeoutCycles(int v) {
+            pcsLostTimeoutCycles = v;
+            return this;
+        }
+
+        public Builder dataAgeTimeoutCycles(int v) {
+            dataAgeTimeoutCycles = v;
+            return this;
+        }
+
+        public Builder initFrameAction(FrameAction v) {
+            initFrameAction = v;
+            return this;
+        }
+
+        public Builder flushFrameAction(FrameAction v) {
+            flushFrameAction = v;
+            return this;
+        }
+
+        public Builder reInitOnFlush(boolean v) {
+            reInitOnFlush = v;
+            return this;
+        }
+
+        public Builder ctlosSpacingBytes(int v) {
+            ctlosSpacingBytes = v;
+            return this;
+        }
+
+        public Builder ackIdleCycles(int v) {
+            ackIdleCycles = v;
+            return this;
+        }
+
+        public Builder initRetryCycles(int v) {
+            initRetryCycles = v;
+            return this;
+        }
+
+        public Builder codes(LinkControl.Codes v) {
+            codes = v;
+            return this;
+        }
+
+        public LlrConfig build(int dataWidth) {
+            return new LlrConfig(dataWidth, outstandingFramesMax,
+                    outstandingBytesMax != null ? outstandingBytesMax : Math.max(135_000, maxFrameBytes), maxFrameBytes,
+                    replayTimerCycles, replayCountMax, pcsLostTimeoutCycles,
+                    dataAgeTimeoutCycles != null ? dataAgeTimeoutCycles : Math.max(100_000, replayTimerCycles),
+                    initFrameAction, flushFrameAction, reInitOnFlush, ctlosSpacingBytes,
+                    ackIdleCycles != null ? ackIdleCycles : Math.max(1, Math.min(256, replayTimerCycles - 1)),
+                    initRetryCycles, codes);
+        }
     }
 }

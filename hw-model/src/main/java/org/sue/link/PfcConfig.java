@@ -1,7 +1,10 @@
 package org.sue.link;
 
+import org.sue.core.Bound;
+import org.sue.core.ConfigException;
 import org.sue.core.Tag;
 import org.sue.lib.stream.StreamConfig;
+import org.sue.net.NetConfig;
 import org.sue.net.SueMeta;
 
 /**
@@ -30,23 +33,33 @@ public record PfcConfig(@Tag("w") int dataWidth, @Tag("m") int vcClasses, int bi
     public static final int ETHER_TYPE = 0x8808;
     public static final int OPCODE = 0x0101;
 
-    public PfcConfig {
-        new StreamConfig(dataWidth, 1); // validates the bus width
-        check("vcClasses", vcClasses, 0, (1 << 3 * SueMeta.VCS) - 1);
-        if (bitsPerCycle < 64 || bitsPerCycle > 4096 || Integer.bitCount(bitsPerCycle) != 1) {
-            throw new IllegalArgumentException("PfcConfig bitsPerCycle must be a power of two 64..4096, got "
-                    + bitsPerCycle);
-        }
-        check("pauseQuanta", pauseQuanta, 1, 0xFFFF);
-        long pause = pauseCycles(pauseQuanta, bitsPerCycle);
-        check("refreshCycles", refreshCycles, 16, pause - 1);
-        check("xoffBytes", xoffBytes, 1, (1 << LEVEL_WIDTH) - 1);
-        check("xonBytes", xonBytes, 0, xoffBytes - 1);
-    }
+    private static final String NAME = "PfcConfig";
+    /** A class: an 802.1Q priority. */
+    public static final Bound PRIORITY = NetConfig.PCP;
+    public static final Bound BITS_PER_CYCLE = Bound.powerOfTwo(64, 4096);
+    public static final Bound PAUSE_QUANTA = Bound.of(1, 0xFFFF);
+    /** Below the pause time (a rule). */
+    public static final Bound REFRESH_CYCLES = Bound.of(16, 1 << 30);
+    public static final Bound XOFF_BYTES = Bound.of(1, (1 << LEVEL_WIDTH) - 1);
+    /** Below {@code xoffBytes} (a rule). */
+    public static final Bound XON_BYTES = Bound.of(0, (1 << LEVEL_WIDTH) - 2);
 
-    private static void check(String name, long value, long min, long max) {
-        if (value < min || value > max) {
-            throw new IllegalArgumentException("PfcConfig " + name + " must be " + min + ".." + max + ", got " + value);
+    public PfcConfig {
+        StreamConfig.DATA_WIDTH.check(NAME, "dataWidth", dataWidth);
+        Bound.of(0, (1 << 3 * SueMeta.VCS) - 1).check(NAME, "vcClasses", vcClasses);
+        BITS_PER_CYCLE.check(NAME, "bitsPerCycle", bitsPerCycle);
+        PAUSE_QUANTA.check(NAME, "pauseQuanta", pauseQuanta);
+        REFRESH_CYCLES.check(NAME, "refreshCycles", refreshCycles);
+        long pause = pauseCycles(pauseQuanta, bitsPerCycle);
+        if (refreshCycles >= pause) {
+            throw new ConfigException(NAME, "{refreshCycles} must be below the pause time, {pauseQuanta} x 512 /"
+                    + " {bitsPerCycle} = " + pause + " cycles (at most " + (pause - 1) + "), got " + refreshCycles);
+        }
+        XOFF_BYTES.check(NAME, "xoffBytes", xoffBytes);
+        XON_BYTES.check(NAME, "xonBytes", xonBytes);
+        if (xonBytes >= xoffBytes) {
+            throw new ConfigException(NAME, "{xonBytes} must be below {xoffBytes} (at most " + (xoffBytes - 1)
+                    + "), got " + xonBytes);
         }
     }
 
@@ -58,8 +71,9 @@ public record PfcConfig(@Tag("w") int dataWidth, @Tag("m") int vcClasses, int bi
         }
         int packed = 0;
         for (int v = 0; v < perVc.length; v++) {
-            if (perVc[v] < 0 || perVc[v] >= CLASSES) {
-                throw new IllegalArgumentException("PfcConfig priority of VC " + v + " must be 0..7, got " + perVc[v]);
+            if (!PRIORITY.contains(perVc[v])) {
+                throw new ConfigException(NAME, "priority of VC " + v + " in {vcClasses} must be " + PRIORITY.text()
+                        + ", got " + perVc[v]);
             }
             packed |= perVc[v] << 3 * v;
         }
@@ -71,9 +85,12 @@ public record PfcConfig(@Tag("w") int dataWidth, @Tag("m") int vcClasses, int bi
      * [ours] XOFF at 16 KiB in a VC's buffer, XON at 8 KiB.
      */
     public static PfcConfig defaults(int dataWidth) {
-        int quanta = 0xFFFF;
-        return new PfcConfig(dataWidth, classes(0, 1, 2, 3), dataWidth, quanta,
-                (int) (pauseCycles(quanta, dataWidth) / 2), 16384, 8192);
+        return builder().build(dataWidth);
+    }
+
+    /** The defaults ({@link #defaults}), to change by name. */
+    public static Builder builder() {
+        return new Builder();
     }
 
     /** The same with other thresholds. */
@@ -106,5 +123,73 @@ public record PfcConfig(@Tag("w") int dataWidth, @Tag("m") int vcClasses, int bi
 
     private static long pauseCycles(int quanta, int bitsPerCycle) {
         return ((long) quanta * 512 + bitsPerCycle - 1) / bitsPerCycle;
+    }
+
+    /**
+     * Parameters by name, the bus width given at {@link #build}; what is not set keeps its default ({@link #defaults})
+     * where that fits the parameters that are set, and follows them where it would not: the refresh comes at half the
+     * pause time when the default refresh would not come before the pause ends, XON is half of XOFF when the default
+     * XON is not below it, and for a receive buffer the VCs share ({@link #build(int, long)}) XOFF is at most an
+     * eighth of it.
+     */
+    public static final class Builder {
+        private int vcClasses = classes(0, 1, 2, 3);
+        private Integer bitsPerCycle; // not set: the bus width
+        private int pauseQuanta = 0xFFFF;
+        private Integer refreshCycles;
+        private Integer xoffBytes;
+        private Integer xonBytes;
+
+        private Builder() {
+        }
+
+        public Builder vcClasses(int v) {
+            vcClasses = v;
+            return this;
+        }
+
+        public Builder bitsPerCycle(int v) {
+            bitsPerCycle = v;
+            return this;
+        }
+
+        public Builder pauseQuanta(int v) {
+            pauseQuanta = v;
+            return this;
+        }
+
+        public Builder refreshCycles(int v) {
+            refreshCycles = v;
+            return this;
+        }
+
+        public Builder xoffBytes(int v) {
+            xoffBytes = v;
+            return this;
+        }
+
+        public Builder xonBytes(int v) {
+            xonBytes = v;
+            return this;
+        }
+
+        public PfcConfig build(int dataWidth) {
+            return build(dataWidth, Long.MAX_VALUE);
+        }
+
+        /**
+         * For a port whose VCs share a receive buffer of {@code sharedBytes}: XOFF, unless set, at most an eighth of
+         * it, so that the four VCs' XOFF levels take half of it and leave the rest for the frames in flight.
+         */
+        public PfcConfig build(int dataWidth, long sharedBytes) {
+            int bits = bitsPerCycle != null ? bitsPerCycle : dataWidth;
+            long pause = pauseCycles(pauseQuanta, bits);
+            long usual = pauseCycles(0xFFFF, dataWidth) / 2;
+            long refresh = refreshCycles != null ? refreshCycles : usual < pause ? usual : pause / 2;
+            int xoff = xoffBytes != null ? xoffBytes : (int) Math.max(1, Math.min(16384, sharedBytes / 8));
+            int xon = xonBytes != null ? xonBytes : 8192 < xoff ? 8192 : xoff / 2;
+            return new PfcConfig(dataWidth, vcClasses, bits, pauseQuanta, (int) Math.min(refresh, 1 << 30), xoff,
+                    xon);
+        }
     }
 }

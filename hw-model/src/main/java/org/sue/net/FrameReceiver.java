@@ -3,6 +3,7 @@ package org.sue.net;
 import org.sue.core.Tag;
 import java.util.ArrayList;
 import java.util.List;
+import org.sue.core.Bound;
 import org.sue.core.ByteLayout;
 import org.sue.core.Component;
 import org.sue.core.Expr;
@@ -65,15 +66,15 @@ public final class FrameReceiver extends Component {
             this(dataWidth, net, fifoDepth, false);
         }
 
+        /** Beats of the packet FIFO. */
+        public static final Bound FIFO_DEPTH = Bound.powerOfTwo(4, 65536);
+
         public Config {
-            new StreamConfig(dataWidth, SueMeta.WIDTH); // validates dataWidth
+            StreamConfig.DATA_WIDTH.check("FrameReceiver", "dataWidth", dataWidth);
             if (net == null) {
                 throw new IllegalArgumentException("FrameReceiver net configuration must be given");
             }
-            if (fifoDepth < 4 || fifoDepth > 65536 || Integer.bitCount(fifoDepth) != 1) {
-                throw new IllegalArgumentException("FrameReceiver fifoDepth must be a power of two from 4 to 65536"
-                        + " beats, got " + fifoDepth);
-            }
+            FIFO_DEPTH.check("FrameReceiver", "fifoDepth", fifoDepth);
         }
     }
 

@@ -1,5 +1,7 @@
 package org.sue.net;
 
+import org.sue.core.Bound;
+import org.sue.core.ConfigException;
 import org.sue.core.Described;
 /**
  * Encapsulation choices of one SUE instance. Every value marked [ours] in docs/protocol.md is a field here, not a
@@ -26,68 +28,72 @@ public record NetConfig(HeaderFormat format, boolean vlan, int[] pcpOfVc, int ud
     public static final int ETHERTYPE_IPV6 = 0x86DD;
     public static final int ETHERTYPE_VLAN = 0x8100;
 
+    private static final String NAME = "NetConfig";
+    /** An 802.1Q priority. */
+    public static final Bound PCP = Bound.of(0, 7);
+    /** Not RoCEv2's 4791 or UET's 4793 (a rule). */
+    public static final Bound UDP_PORT = Bound.of(1, 0xFFFF);
+    public static final Bound ETHER_TYPE = Bound.of(0x0600, 0xFFFF);
+    public static final Bound IP_TTL = Bound.of(1, 255);
+    public static final Bound MAX_PDU = Bound.of(FrameFormat.RH_BYTES, FrameFormat.MAX_PDU_BYTES);
+    public static final Bound RH_VERSION = Bound.of(0, 3);
+
     public NetConfig {
         if (format == null) {
             throw new IllegalArgumentException("NetConfig format must be given");
         }
-        if (pcpOfVc == null || pcpOfVc.length != 4) {
+        if (pcpOfVc == null || pcpOfVc.length != SueMeta.VCS) {
             throw new IllegalArgumentException("NetConfig pcpOfVc must have one priority per VC (4)");
         }
         for (int p : pcpOfVc) {
-            if (p < 0 || p > 7) {
-                throw new IllegalArgumentException("NetConfig pcpOfVc entries must be 0..7, got " + p);
-            }
+            PCP.check(NAME, "pcpOfVc", p);
         }
         pcpOfVc = pcpOfVc.clone();
-        if (udpDstPort <= 0 || udpDstPort > 0xffff || udpDstPort == 4791 || udpDstPort == 4793) {
-            throw new IllegalArgumentException("NetConfig udpDstPort must be 1..65535 and not RoCEv2 (4791) or UET (4793),"
-                    + " got " + udpDstPort);
+        UDP_PORT.check(NAME, "udpDstPort", udpDstPort);
+        if (udpDstPort == 4791 || udpDstPort == 4793) {
+            throw new ConfigException(NAME, "{udpDstPort} must not be RoCEv2's (4791) or UET's (4793), got "
+                    + udpDstPort);
         }
-        checkEtherType("afhGen1EtherType", afhGen1EtherType, false);
-        checkEtherType("afhGen1SecondEtherType", afhGen1SecondEtherType, true);
-        checkEtherType("afhGen2EtherType", afhGen2EtherType, false);
-        if (ipTtl < 1 || ipTtl > 255) {
-            throw new IllegalArgumentException("NetConfig ipTtl must be 1..255, got " + ipTtl);
-        }
-        if (maxPdu < FrameFormat.RH_BYTES || maxPdu > FrameFormat.MAX_PDU_BYTES) {
-            throw new IllegalArgumentException("NetConfig maxPdu must be 8..4096 bytes, got " + maxPdu);
-        }
-        if (rhVersion < 0 || rhVersion > 3) {
-            throw new IllegalArgumentException("NetConfig rhVersion must be 0..3, got " + rhVersion);
-        }
-    }
-
-    private static void checkEtherType(String name, int v, boolean zeroAllowed) {
-        if ((v == 0 && !zeroAllowed) || (v != 0 && (v < 0x0600 || v > 0xffff))) {
-            throw new IllegalArgumentException("NetConfig " + name + " must be an EtherType (0x0600..0xFFFF)"
-                    + (zeroAllowed ? " or 0" : "") + ", got 0x" + Integer.toHexString(v));
-        }
+        ETHER_TYPE.check(NAME, "afhGen1EtherType", afhGen1EtherType);
+        ETHER_TYPE.orZero().check(NAME, "afhGen1SecondEtherType", afhGen1SecondEtherType);
+        ETHER_TYPE.check(NAME, "afhGen2EtherType", afhGen2EtherType);
+        IP_TTL.check(NAME, "ipTtl", ipTtl);
+        MAX_PDU.check(NAME, "maxPdu", maxPdu);
+        RH_VERSION.check(NAME, "rhVersion", rhVersion);
     }
 
     /** The defaults of docs/protocol.md for a format: no VLAN, PCP 0/2/4/6, UDP port 0x5355, EtherTypes 0x88B5/0x88B6. */
     public static NetConfig defaults(HeaderFormat format) {
-        return new NetConfig(format, false, new int[] {0, 2, 4, 6}, 0x5355, 0x88B5, 0, false, 0x88B6, 64, 4096, 1,
-                false);
+        return builder(format).build();
+    }
+
+    /** The defaults for a format ({@link #defaults}), to change by name. */
+    public static Builder builder(HeaderFormat format) {
+        return new Builder(format);
+    }
+
+    /** This configuration, to change by name. */
+    public Builder toBuilder() {
+        return builder(format).vlan(vlan).pcpOfVc(pcpOfVc).udpDstPort(udpDstPort).afhGen1EtherType(afhGen1EtherType)
+                .afhGen1SecondEtherType(afhGen1SecondEtherType).afhGen1Shim(afhGen1Shim)
+                .afhGen2EtherType(afhGen2EtherType).ipTtl(ipTtl).maxPdu(maxPdu).rhVersion(rhVersion)
+                .udpZeroChecksum(udpZeroChecksum);
     }
 
     public NetConfig withVlan(boolean v) {
-        return new NetConfig(format, v, pcpOfVc, udpDstPort, afhGen1EtherType, afhGen1SecondEtherType, afhGen1Shim,
-                afhGen2EtherType, ipTtl, maxPdu, rhVersion, udpZeroChecksum);
+        return toBuilder().vlan(v).build();
     }
 
     public NetConfig withGen1Options(int secondEtherType, boolean shim) {
-        return new NetConfig(format, vlan, pcpOfVc, udpDstPort, afhGen1EtherType, secondEtherType, shim,
-                afhGen2EtherType, ipTtl, maxPdu, rhVersion, udpZeroChecksum);
+        return toBuilder().afhGen1SecondEtherType(secondEtherType).afhGen1Shim(shim).build();
     }
 
     public NetConfig withMaxPdu(int bytes) {
-        return new NetConfig(format, vlan, pcpOfVc, udpDstPort, afhGen1EtherType, afhGen1SecondEtherType, afhGen1Shim,
-                afhGen2EtherType, ipTtl, bytes, rhVersion, udpZeroChecksum);
+        return toBuilder().maxPdu(bytes).build();
     }
 
     public NetConfig withUdpZeroChecksum(boolean zero) {
-        return new NetConfig(format, vlan, pcpOfVc, udpDstPort, afhGen1EtherType, afhGen1SecondEtherType, afhGen1Shim,
-                afhGen2EtherType, ipTtl, maxPdu, rhVersion, zero);
+        return toBuilder().udpZeroChecksum(zero).build();
     }
 
     /** The transmitter computes the UDP checksum: IPv6 outside the zero-checksum mode. */
@@ -123,5 +129,90 @@ public record NetConfig(HeaderFormat format, boolean vlan, int[] pcpOfVc, int ud
     @Override
     public int hashCode() {
         return java.util.Objects.hash(format, vlan, java.util.Arrays.hashCode(pcpOfVc), udpDstPort, afhGen1EtherType);
+    }
+
+    /** Parameters by name; what is not set keeps its default ({@link #defaults}). */
+    public static final class Builder {
+        private HeaderFormat format;
+        private boolean vlan;
+        private int[] pcpOfVc = {0, 2, 4, 6};
+        private int udpDstPort = 0x5355;
+        private int afhGen1EtherType = 0x88B5;
+        private int afhGen1SecondEtherType;
+        private boolean afhGen1Shim;
+        private int afhGen2EtherType = 0x88B6;
+        private int ipTtl = 64;
+        private int maxPdu = 4096;
+        private int rhVersion = 1;
+        private boolean udpZeroChecksum;
+
+        private Builder(HeaderFormat format) {
+            this.format = format;
+        }
+
+        public Builder format(HeaderFormat v) {
+            format = v;
+            return this;
+        }
+
+        public Builder vlan(boolean v) {
+            vlan = v;
+            return this;
+        }
+
+        public Builder pcpOfVc(int... v) {
+            pcpOfVc = v.clone();
+            return this;
+        }
+
+        public Builder udpDstPort(int v) {
+            udpDstPort = v;
+            return this;
+        }
+
+        public Builder afhGen1EtherType(int v) {
+            afhGen1EtherType = v;
+            return this;
+        }
+
+        public Builder afhGen1SecondEtherType(int v) {
+            afhGen1SecondEtherType = v;
+            return this;
+        }
+
+        public Builder afhGen1Shim(boolean v) {
+            afhGen1Shim = v;
+            return this;
+        }
+
+        public Builder afhGen2EtherType(int v) {
+            afhGen2EtherType = v;
+            return this;
+        }
+
+        public Builder ipTtl(int v) {
+            ipTtl = v;
+            return this;
+        }
+
+        public Builder maxPdu(int v) {
+            maxPdu = v;
+            return this;
+        }
+
+        public Builder rhVersion(int v) {
+            rhVersion = v;
+            return this;
+        }
+
+        public Builder udpZeroChecksum(boolean v) {
+            udpZeroChecksum = v;
+            return this;
+        }
+
+        public NetConfig build() {
+            return new NetConfig(format, vlan, pcpOfVc, udpDstPort, afhGen1EtherType, afhGen1SecondEtherType,
+                    afhGen1Shim, afhGen2EtherType, ipTtl, maxPdu, rhVersion, udpZeroChecksum);
+        }
     }
 }

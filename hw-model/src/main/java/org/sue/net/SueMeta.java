@@ -1,6 +1,7 @@
 package org.sue.net;
 
 import java.math.BigInteger;
+import org.sue.core.Bound;
 import org.sue.core.Expr;
 import org.sue.core.Layout;
 
@@ -15,6 +16,8 @@ public record SueMeta(int dstXpu, int srcXpu, int vc, int psn, int op, int rpsn,
                       int len) {
     /** Width of an XPU id (spec Table 1 {@code xpuid}). */
     public static final int XPU_WIDTH = 10;
+    /** Remote XPUs an instance reaches: a power of two that an XPU id can number. */
+    public static final Bound DESTINATIONS = Bound.powerOfTwo(2, 1 << XPU_WIDTH);
     /** Width of a VC number; there are {@link #VCS} of them. */
     public static final int VC_WIDTH = 2;
     /** Virtual channels: the 2-bit {@code vc} of the RH and of every command. */

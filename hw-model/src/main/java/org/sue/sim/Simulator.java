@@ -98,7 +98,7 @@ public final class Simulator implements Closeable {
 
     /**
      * With {@code -Dsue.vcd=DIR} (e.g. {@code mvn test -Dsue.vcd=target/vcd}) every simulator dumps a VCD into DIR,
-     * so a failing JVM test can be looked at in GTKWave; files are flushed when the JVM exits.
+     * so a failing JVM test can be looked at in a waveform viewer; files are flushed when the JVM exits.
      */
     private static void autoWaveform(Simulator sim) {
         String dir = System.getProperty("sue.vcd");
@@ -354,7 +354,7 @@ public final class Simulator implements Closeable {
 
     // ---- waveforms and recording ---------------------------------------------------------------------------------
 
-    /** Dumps every named signal to a VCD file (opens in GTKWave) from now on. */
+    /** Dumps every named signal to a VCD file from now on. */
     public void vcd(Path file) {
         try {
             listeners.add(new VcdWriter(file, this));

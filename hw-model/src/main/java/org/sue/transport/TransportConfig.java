@@ -1,5 +1,7 @@
 package org.sue.transport;
 
+import org.sue.core.Bound;
+import org.sue.core.ConfigException;
 import org.sue.core.Hw;
 import org.sue.core.Tag;
 import org.sue.lib.stream.StreamConfig;
@@ -31,48 +33,68 @@ public record TransportConfig(@Tag("w") int busWidth, @Tag("d") int destinations
     /** Width of the free-running cycle counter the timers compare against. */
     public static final int TIME_WIDTH = 32;
 
+    private static final String NAME = "TransportConfig";
+    public static final Bound PORTS = Bound.powerOfTwo(1, 4);
+    /** A power of two of bus beats, at least 4 largest PDUs; at most 2^20 beats for all ports (a rule). */
+    public static final Bound STORE_BYTES = Bound.powerOfTwo(4L * MAX_PDU_BYTES, 1L << 29);
+    public static final Bound WINDOW_PDUS = Bound.of(4, 1 << 14).because("PSN comparisons need the window below 2^15");
+    /** At least twice the timeout scan over the connections (a rule). */
+    public static final Bound RTO_CYCLES = Bound.of(4, 1 << 30);
+    /** Below {@code rtoCycles} (a rule). */
+    public static final Bound ACK_DELAY = Bound.of(1, 1 << 30);
+    /** At most {@code windowPdus / 2} (a rule). */
+    public static final Bound ACK_COUNT = Bound.of(1, 1 << 13);
+    public static final Bound OP_CODE = Bound.of(1, 3).because("0 means none");
+    /** Beats of the retransmit store for all ports, at most. */
+    public static final int MAX_STORE_BEATS = 1 << 20;
+
     public TransportConfig {
-        new StreamConfig(busWidth, SueMeta.WIDTH); // validates the bus width
-        if (destinations < 2 || destinations > 1 << SueMeta.XPU_WIDTH || Integer.bitCount(destinations) != 1) {
-            throw new IllegalArgumentException("TransportConfig destinations must be a power of two from 2 to "
-                    + (1 << SueMeta.XPU_WIDTH) + ", got " + destinations);
+        StreamConfig.DATA_WIDTH.check(NAME, "busWidth", busWidth);
+        SueMeta.DESTINATIONS.check(NAME, "destinations", destinations);
+        PORTS.check(NAME, "ports", ports);
+        STORE_BYTES.check(NAME, "storeBytes", storeBytes);
+        long beats = (long) storeBytes / (busWidth / 8) * ports;
+        if (beats > MAX_STORE_BEATS) {
+            throw new ConfigException(NAME, "{storeBytes} must be at most " + MAX_STORE_BEATS / ports * (busWidth / 8)
+                    + " (2^20 bus beats of " + busWidth / 8 + " bytes for all {ports} port(s)), got " + storeBytes);
         }
-        if (ports != 1 && ports != 2 && ports != 4) {
-            throw new IllegalArgumentException("TransportConfig ports must be 1, 2 or 4, got " + ports);
+        WINDOW_PDUS.check(NAME, "windowPdus", windowPdus);
+        RTO_CYCLES.check(NAME, "rtoCycles", rtoCycles);
+        if (rtoCycles < 2 * ports * destinations) {
+            throw new ConfigException(NAME, "{rtoCycles} must be at least " + 2 * ports * destinations + " (twice the"
+                    + " timeout scan over {ports} x {destinations} connections), got " + rtoCycles);
         }
-        int beatBytes = busWidth / 8;
-        long beats = storeBytes / beatBytes;
-        if (storeBytes % beatBytes != 0 || Long.bitCount(beats) != 1 || storeBytes < 4L * MAX_PDU_BYTES
-                || beats * ports > 1 << 20) {
-            throw new IllegalArgumentException("TransportConfig storeBytes must be a power of two of " + beatBytes
-                    + "-byte bus beats, at least 4 PDUs of " + MAX_PDU_BYTES + " bytes (" + 4 * MAX_PDU_BYTES
-                    + ") and at most 2^20 beats for all " + ports + " port(s), got " + storeBytes);
-        }
-        if (windowPdus < 4 || windowPdus > 1 << 14) {
-            throw new IllegalArgumentException("TransportConfig windowPdus must be 4..16384 (PSN comparisons need"
-                    + " the window below 2^15), got " + windowPdus);
-        }
-        if (rtoCycles < 2 * ports * destinations || rtoCycles > 1 << 30) {
-            throw new IllegalArgumentException("TransportConfig rtoCycles must be " + 2 * ports * destinations
-                    + " (twice the timeout scan over the connections) .. 2^30, got " + rtoCycles);
-        }
-        if (ackDelay < 1 || ackDelay >= rtoCycles) {
-            throw new IllegalArgumentException("TransportConfig ackDelay must be 1 .. rtoCycles - 1 (" + (rtoCycles - 1)
+        ACK_DELAY.check(NAME, "ackDelay", ackDelay);
+        if (ackDelay >= rtoCycles) {
+            throw new ConfigException(NAME, "{ackDelay} must be below {rtoCycles} (at most " + (rtoCycles - 1)
                     + "): an ACK must beat the sender's timeout, got " + ackDelay);
         }
-        if (ackCount < 1 || ackCount > windowPdus / 2) {
-            throw new IllegalArgumentException("TransportConfig ackCount must be 1 .. windowPdus / 2 ("
-                    + windowPdus / 2 + "), got " + ackCount);
+        ACK_COUNT.check(NAME, "ackCount", ackCount);
+        if (ackCount > windowPdus / 2) {
+            throw new ConfigException(NAME, "{ackCount} must be at most half of {windowPdus} (" + windowPdus / 2
+                    + "), got " + ackCount);
         }
-        if (opAck < 1 || opAck > 3 || opNack < 1 || opNack > 3 || opAck == opNack) {
-            throw new IllegalArgumentException("TransportConfig opAck and opNack must be distinct codes 1..3 (0 means"
-                    + " none), got opAck=" + opAck + " opNack=" + opNack);
+        OP_CODE.check(NAME, "opAck", opAck);
+        OP_CODE.check(NAME, "opNack", opNack);
+        if (opAck == opNack) {
+            throw new ConfigException(NAME, "{opNack} must differ from {opAck} (" + opAck + "), got " + opNack);
         }
     }
 
     /** The defaults: 1024 destinations, 256 KiB store, window 1024, timeout 8192 cycles, ACK after 512 cycles or 16 PDUs. */
     public static TransportConfig defaults(int busWidth) {
-        return new TransportConfig(busWidth, 1024, 1, 262144, 1024, 8192, 512, 16, 1, 2);
+        return builder(busWidth).build();
+    }
+
+    /** This configuration, to change by name. */
+    public Builder toBuilder() {
+        return builder(busWidth).destinations(destinations).ports(ports).storeBytes(storeBytes).windowPdus(windowPdus)
+                .rtoCycles(rtoCycles).ackDelay(ackDelay).ackCount(ackCount).opAck(opAck).opNack(opNack);
+    }
+
+    /** The defaults for a bus, to change by name. */
+    public static Builder builder(int busWidth) {
+        return new Builder(busWidth);
     }
 
     public TransportConfig withDestinations(int d) {
@@ -107,5 +129,79 @@ public record TransportConfig(@Tag("w") int busWidth, @Tag("d") int destinations
     /** Bits of a connection index. */
     public int connectionWidth() {
         return Hw.log2Up(connections());
+    }
+
+    /** Parameters by name; what is not set keeps its default ({@link #defaults}). */
+    public static final class Builder {
+        private int busWidth;
+        private int destinations = 1024;
+        private int ports = 1;
+        private int storeBytes = 262144;
+        private int windowPdus = 1024;
+        private Integer rtoCycles; // not set: 8192, or twice the timeout scan if that is longer
+        private int ackDelay = 512;
+        private int ackCount = 16;
+        private int opAck = 1;
+        private int opNack = 2;
+
+        private Builder(int busWidth) {
+            this.busWidth = busWidth;
+        }
+
+        public Builder busWidth(int v) {
+            busWidth = v;
+            return this;
+        }
+
+        public Builder destinations(int v) {
+            destinations = v;
+            return this;
+        }
+
+        public Builder ports(int v) {
+            ports = v;
+            return this;
+        }
+
+        public Builder storeBytes(int v) {
+            storeBytes = v;
+            return this;
+        }
+
+        public Builder windowPdus(int v) {
+            windowPdus = v;
+            return this;
+        }
+
+        public Builder rtoCycles(int v) {
+            rtoCycles = v;
+            return this;
+        }
+
+        public Builder ackDelay(int v) {
+            ackDelay = v;
+            return this;
+        }
+
+        public Builder ackCount(int v) {
+            ackCount = v;
+            return this;
+        }
+
+        public Builder opAck(int v) {
+            opAck = v;
+            return this;
+        }
+
+        public Builder opNack(int v) {
+            opNack = v;
+            return this;
+        }
+
+        public TransportConfig build() {
+            return new TransportConfig(busWidth, destinations, ports, storeBytes, windowPdus,
+                    rtoCycles != null ? rtoCycles : Math.max(8192, 2 * ports * destinations), ackDelay, ackCount,
+                    opAck, opNack);
+        }
     }
 }

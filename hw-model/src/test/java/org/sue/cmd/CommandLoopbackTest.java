@@ -23,8 +23,9 @@ class CommandLoopbackTest {
     @CsvSource({"256, 8, 256, 700, 24, 8", "512, 16, 512, 2048, 40, 12", "1024, 4, 128, 1200, 8, 4"})
     void everyCommandComesBackOnceInOrder(int dataWidth, int dests, int cells, int pduLimit, int cmdCredits,
                                           int dataCredits) {
-        CommandPath.Config path = new CommandPath.Config(dataWidth, TABLE, dests, cells, pduLimit, 6, 2, cmdCredits,
-                dataCredits);
+        CommandPath.Config path = CommandPath.Config.builder(TABLE).dataWidth(dataWidth).destinations(dests)
+                .cells(cells).pduLimit(pduLimit).xoffThreshold(6).xonThreshold(2).cmdCredits(cmdCredits)
+                .dataCredits(dataCredits).build();
         CommandLoopbackRun run = new CommandLoopbackRun(new CommandLoopback.Config(path, 5, 2));
         int commands = 2500;
         CommandLoopbackRun.Result r = run.run(commands, new Random(dataWidth + dests), true, 35);
@@ -45,9 +46,10 @@ class CommandLoopbackTest {
 
     @Test
     void refusesCreditsTheBufferCannotHold() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> new CommandPath.Config(512, TABLE, 16, 64, 2048, 6, 2, 40, 12));
+        CommandPath.Config.Builder path = CommandPath.Config.builder(TABLE).destinations(16).xoffThreshold(6)
+                .xonThreshold(2).cmdCredits(40).dataCredits(12);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> path.cells(64).build());
         assertTrue(e.getMessage().contains("cells"), e.getMessage());
-        new CommandPath.Config(512, TABLE, 16, 256, 2048, 6, 2, 40, 12); // 4 * (12 * 3 + 28) = 256 cells: fits
+        path.cells(256).build(); // 4 * (12 * 3 + 28) = 256 cells: fits
     }
 }

@@ -25,7 +25,8 @@ class CommandPathTest {
     @Test
     void matchesTheModelFromTheXpuInterface() {
         Random rnd = new Random(11);
-        CommandPath.Config config = new CommandPath.Config(512, TABLE, 8, 256, 600, 6, 2, 24, 8);
+        CommandPath.Config config = CommandPath.Config.builder(TABLE).destinations(8).cells(256).pduLimit(600)
+                .xoffThreshold(6).xonThreshold(2).cmdCredits(24).dataCredits(8).build();
         Simulator sim = Simulator.compile(Design.elaborate(new CommandPath(config)));
         sim.reset();
         PackingModelFollower follower = new PackingModelFollower(sim, "packing.", config.packing());
@@ -63,7 +64,8 @@ class CommandPathTest {
     @Test
     void keepsUpWithACommandEveryCycle() {
         Random rnd = new Random(12);
-        CommandPath.Config config = new CommandPath.Config(512, TABLE, 8, 1024, 2048, 64, 32, 200, 8);
+        CommandPath.Config config = CommandPath.Config.builder(TABLE).destinations(8).cells(1024).xoffThreshold(64)
+                .xonThreshold(32).cmdCredits(200).dataCredits(8).build();
         Simulator sim = Simulator.compile(Design.elaborate(new CommandPath(config)));
         sim.reset();
         Eligibility.open(sim, config.destinations());

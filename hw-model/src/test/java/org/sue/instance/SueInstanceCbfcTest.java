@@ -152,14 +152,12 @@ class SueInstanceCbfcTest {
                 .getMessage().contains("cbfc.losslessVcs"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> c.withCbfc(good.withLimits(128, 512, 1536,
                 2000))).getMessage().contains("cbfc.portCreditLimit"));
-        CbfcConfig otherCodes = new CbfcConfig(512, good.losslessVcs(), good.creditSize(), good.packetOverhead(),
-                good.vcCreditLimit(), good.portCreditLimit(), good.maxFrameBytes(), good.cfMinSpacingBytes(),
-                good.cfMaxSpacingBytes(), good.ccTimerCycles(), good.ccEtherType(), good.ccOpcode(), good.ccOui(),
-                good.ccMsgType(), new LinkControl.Codes(1, 2, 3, 4, 0x11));
+        CbfcConfig otherCodes = CbfcConfig.builder().vcCreditLimit(128).portCreditLimit(256).maxFrameBytes(1536)
+                .ccTimerCycles(2000).codes(new LinkControl.Codes(1, 2, 3, 4, 0x11)).build(512);
         assertTrue(assertThrows(IllegalArgumentException.class, () -> c.withLlr(SmallInstance.llr(DELAY))
                 .withCbfc(otherCodes)).getMessage().contains("cbfc.codes"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> c.withCbfc(good).withRxVcFifoDepth(128))
-                .getMessage().contains("cbfc.vcCreditLimit x creditSize"));
+                .getMessage().contains("cbfc.vcCreditLimit x cbfc.creditSize"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> c.withRxVcFifoDepth(1))
                 .getMessage().contains("rxVcFifoDepth"));
     }

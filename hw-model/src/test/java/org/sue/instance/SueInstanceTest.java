@@ -10,7 +10,6 @@ import org.sue.instance.tb.LinkModel;
 import org.sue.instance.tb.SmallInstance;
 import org.sue.instance.tb.TwoXpuRun;
 import org.sue.net.HeaderFormat;
-import org.sue.transport.TransportConfig;
 
 class SueInstanceTest {
     @Test
@@ -96,13 +95,13 @@ class SueInstanceTest {
     void configurationErrorsNameTheParameter() {
         SueInstance.Config c = SmallInstance.config(HeaderFormat.ETH_IPV4_UDP);
         assertTrue(assertThrows(IllegalArgumentException.class, () -> c.withTransport(
-                new TransportConfig(1024, 16, 1, 16384 * 2, 64, 3000, 200, 8, 1, 2))).getMessage()
+                c.transport().toBuilder().busWidth(1024).storeBytes(16384 * 2).build())).getMessage()
                 .contains("transport.busWidth"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> c.withTransport(
-                new TransportConfig(512, 32, 1, 16384, 64, 3000, 200, 8, 1, 2))).getMessage()
+                c.transport().toBuilder().destinations(32).build())).getMessage()
                 .contains("transport.destinations"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> c.withTransport(
-                new TransportConfig(512, 16, 2, 16384, 64, 3000, 200, 8, 1, 2))).getMessage()
+                c.transport().toBuilder().ports(2).build())).getMessage()
                 .contains("ports must be 1"));
     }
 

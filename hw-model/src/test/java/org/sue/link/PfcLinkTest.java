@@ -29,7 +29,8 @@ class PfcLinkTest {
     void buffersStayWithinTheHeadroomAndNoVcBlocksAnother(int width, int delay, long seed) {
         int lanes = width / 8;
         int largest = 2048;
-        PfcConfig cfg = new PfcConfig(width, PfcConfig.classes(0, 1, 2, 3), width, 2000, 400, 20_000, 10_000);
+        PfcConfig cfg = PfcConfig.builder().pauseQuanta(2000).refreshCycles(400).xoffBytes(20_000).xonBytes(10_000)
+                .build(width);
         Simulator pause = Simulator.compile(Design.elaborate(new PfcPause(cfg)));
         Simulator gen = Simulator.compile(Design.elaborate(new PfcGenerator(cfg)));
         pause.reset();

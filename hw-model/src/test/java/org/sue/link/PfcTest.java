@@ -29,7 +29,8 @@ class PfcTest {
     @ParameterizedTest
     @CsvSource({"256,256,1", "512,128,2", "1024,1024,3"})
     void pauseFollowsTheModel(int width, int bitsPerCycle, long seed) {
-        PfcConfig cfg = new PfcConfig(width, PfcConfig.classes(3, 5, 3, 0), bitsPerCycle, 300, 100, 4096, 1024);
+        PfcConfig cfg = PfcConfig.builder().vcClasses(PfcConfig.classes(3, 5, 3, 0)).bitsPerCycle(bitsPerCycle)
+                .pauseQuanta(300).refreshCycles(100).xoffBytes(4096).xonBytes(1024).build(width);
         PfcPause dut = new PfcPause(cfg);
         Simulator sim = Simulator.compile(Design.elaborate(dut));
         sim.reset();
@@ -82,7 +83,8 @@ class PfcTest {
     @ParameterizedTest
     @CsvSource({"256,1", "512,2", "1024,3"})
     void generatorFollowsTheModel(int width, long seed) {
-        PfcConfig cfg = new PfcConfig(width, PfcConfig.classes(1, 1, 6, 2), width, 400, 150, 3000, 1000);
+        PfcConfig cfg = PfcConfig.builder().vcClasses(PfcConfig.classes(1, 1, 6, 2)).pauseQuanta(400)
+                .refreshCycles(150).xoffBytes(3000).xonBytes(1000).build(width);
         PfcGenerator dut = new PfcGenerator(cfg);
         Simulator sim = Simulator.compile(Design.elaborate(dut));
         sim.reset();

@@ -22,8 +22,8 @@ import org.sue.transport.tb.TransportRxTraffic.Pdu;
  */
 class TransportRxTest {
     static TransportConfig small(int busWidth, int destinations, int ackDelay, int ackCount) {
-        return new TransportConfig(busWidth, destinations, 1, 16384, 64, Math.max(512, 2 * destinations), ackDelay,
-                ackCount, 1, 2);
+        return TransportConfig.builder(busWidth).destinations(destinations).storeBytes(16384).windowPdus(64)
+                .rtoCycles(Math.max(512, 2 * destinations)).ackDelay(ackDelay).ackCount(ackCount).build();
     }
 
     @ParameterizedTest
@@ -317,7 +317,7 @@ class TransportRxTest {
                 .contains("ackDelay"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> small(512, 8, 40, 33)).getMessage()
                 .contains("ackCount"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> new TransportConfig(512, 8, 1, 16384, 64, 512,
-                40, 4, 1, 1)).getMessage().contains("opNack"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> small(512, 8, 40, 4).toBuilder().opNack(1)
+                .build()).getMessage().contains("opNack"));
     }
 }

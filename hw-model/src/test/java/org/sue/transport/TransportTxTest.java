@@ -29,7 +29,8 @@ class TransportTxTest {
 
     /** 256-bit bus, 8 destinations, 16 KiB store, window 32, timeout 2000 cycles. */
     static TransportConfig small() {
-        return new TransportConfig(256, 8, 1, 16384, 32, 2000, 100, 4, 1, 2);
+        return TransportConfig.builder(256).destinations(8).storeBytes(16384).windowPdus(32).rtoCycles(2000)
+                .ackDelay(100).ackCount(4).build();
     }
 
     @ParameterizedTest
@@ -182,16 +183,15 @@ class TransportTxTest {
     @Test
     void invalidConfigurationsNameTheParameter() {
         assertTrue(assertThrows(IllegalArgumentException.class,
-                () -> new TransportConfig(256, 8, 3, 16384, 32, 2000, 100, 4, 1, 2)).getMessage().contains("ports"));
+                () -> small().toBuilder().ports(3).build()).getMessage().contains("ports"));
         assertTrue(assertThrows(IllegalArgumentException.class,
-                () -> new TransportConfig(256, 8, 1, 10000, 32, 2000, 100, 4, 1, 2)).getMessage().contains("storeBytes"));
+                () -> small().toBuilder().storeBytes(10000).build()).getMessage().contains("storeBytes"));
         assertTrue(assertThrows(IllegalArgumentException.class,
-                () -> new TransportConfig(256, 8, 1, 16384, 1 << 15, 2000, 100, 4, 1, 2)).getMessage()
-                .contains("windowPdus"));
+                () -> small().toBuilder().windowPdus(1 << 15).build()).getMessage().contains("windowPdus"));
         assertTrue(assertThrows(IllegalArgumentException.class,
-                () -> new TransportConfig(256, 8, 1, 16384, 32, 2000, 100, 4, 2, 2)).getMessage().contains("opAck"));
+                () -> small().toBuilder().opAck(2).build()).getMessage().contains("opAck"));
         assertTrue(assertThrows(IllegalArgumentException.class,
-                () -> new TransportConfig(256, 8, 1, 16384, 32, 2000, 3000, 4, 1, 2)).getMessage().contains("ackDelay"));
+                () -> small().toBuilder().ackDelay(3000).build()).getMessage().contains("ackDelay"));
     }
 
     /** One transmitter under test, a lossy link each way and a peer receiver that ACKs every PDU and NACKs a gap once. */

@@ -61,8 +61,10 @@ public final class GoldenScenarios {
         list.add(fifo("fifo_w72_d5", 72, 5, ResetStyle.SYNC_HIGH, 1500));
         list.add(fifo("fifo_w256_d16_async_low", 256, 16, ResetStyle.ASYNC_LOW, 600));
         list.add(creditCounter("credit_counter_m1000_a8", 1000, 8, 3000));
-        list.add(new GoldenScenario("transport_tx_w256_d4", () -> new TransportTx(new TransportConfig(256, 4, 1, 16384,
-                8, 400, 60, 2, 1, 2)), ResetStyle.SYNC_HIGH, 8000, () -> new TransportTxTraffic(4, 300)));
+        TransportConfig tx4 = TransportConfig.builder(256).destinations(4).storeBytes(16384).windowPdus(8)
+                .rtoCycles(400).ackDelay(60).ackCount(2).build();
+        list.add(new GoldenScenario("transport_tx_w256_d4", () -> new TransportTx(tx4), ResetStyle.SYNC_HIGH, 8000,
+                () -> new TransportTxTraffic(4, 300)));
         list.add(creditCounter("credit_counter_m16_a3_sync_low", 16, 3, 800, ResetStyle.SYNC_LOW));
         list.add(crc("crc32_w64", CrcParams.CRC32, 64, ResetStyle.SYNC_HIGH, 1500));
         list.add(crc("crc32c_w512", CrcParams.CRC32C, 512, ResetStyle.ASYNC_HIGH, 600));
@@ -111,14 +113,15 @@ public final class GoldenScenarios {
         CommandIngress.Config ingress1024 = new CommandIngress.Config(1024, CommandTable.example(), 16, 8, 4);
         list.add(new GoldenScenario("cmd_ingress_n1024", () -> new CommandIngress(ingress1024), ResetStyle.SYNC_HIGH,
                 2000, () -> new FaultyCommandTraffic(ingress1024)));
-        CommandLoopback.Config loopback = new CommandLoopback.Config(new CommandPath.Config(256,
-                CommandTable.example(), 8, 256, 700, 6, 2, 24, 8), 5, 2);
+        CommandLoopback.Config loopback = new CommandLoopback.Config(CommandPath.Config.builder(CommandTable.example())
+                .dataWidth(256).destinations(8).cells(256).pduLimit(700).xoffThreshold(6).xonThreshold(2)
+                .cmdCredits(24).dataCredits(8).build(), 5, 2);
         list.add(new GoldenScenario("cmd_loopback_n256_d8", () -> new CommandLoopback(loopback), ResetStyle.SYNC_HIGH,
                 4000, () -> new CommandLoopbackTraffic(loopback)));
         list.add(queueStore("queue_store_w256_c32_d4", new QueueStore.Config(256, 32, 4), 4000));
         list.add(queueStore("queue_store_w1024_c64_d2", new QueueStore.Config(1024, 64, 2), 3000));
-        list.add(transportRx("transport_rx_w1024_d64", new TransportConfig(1024, 64, 1, 16384, 64, 256, 40, 4, 1, 2),
-                3000));
+        list.add(transportRx("transport_rx_w1024_d64", TransportConfig.builder(1024).destinations(64).storeBytes(16384)
+                .windowPdus(64).rtoCycles(256).ackDelay(40).ackCount(4).build(), 3000));
         list.add(sueInstance("sue_instance_w512_d16", 10000));
         list.add(sueInstanceLlr("sue_instance_llr_w512_d16", 6000));
         list.add(sueInstancePfc("sue_instance_pfc_w512_d16", 6000));
@@ -138,10 +141,12 @@ public final class GoldenScenarios {
         CbfcConfig cbfcRx = CbfcConfig.defaults(256).withSpacing(800, 16384);
         list.add(new GoldenScenario("cbfc_rx_w256", () -> new CbfcReceiver(cbfcRx), ResetStyle.SYNC_HIGH, 5000,
                 () -> FlowControlTraffic.receiver(cbfcRx)));
-        PfcConfig pfcPause = new PfcConfig(512, PfcConfig.classes(3, 5, 3, 0), 256, 300, 100, 4096, 1024);
+        PfcConfig pfcPause = PfcConfig.builder().vcClasses(PfcConfig.classes(3, 5, 3, 0)).bitsPerCycle(256)
+                .pauseQuanta(300).refreshCycles(100).xoffBytes(4096).xonBytes(1024).build(512);
         list.add(new GoldenScenario("pfc_pause_w512", () -> new PfcPause(pfcPause), ResetStyle.SYNC_HIGH, 5000,
                 FlowControlTraffic::pause));
-        PfcConfig pfcGen = new PfcConfig(256, PfcConfig.classes(1, 1, 6, 2), 256, 400, 150, 3000, 1000);
+        PfcConfig pfcGen = PfcConfig.builder().vcClasses(PfcConfig.classes(1, 1, 6, 2)).pauseQuanta(400)
+                .refreshCycles(150).xoffBytes(3000).xonBytes(1000).build(256);
         list.add(new GoldenScenario("pfc_gen_w256", () -> new PfcGenerator(pfcGen), ResetStyle.SYNC_HIGH, 5000,
                 FlowControlTraffic::generator));
         list.add(new GoldenScenario("mac_control_demux_w512", () -> new MacControlDemux(new MacControlDemux.Config(512)),

@@ -6,8 +6,11 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -26,7 +29,9 @@ import org.sue.verilator.Yosys;
 
 /**
  * {@code scripts/bench}: JVM simulation vs Verilator on the same design and vectors, throughput, latency and Yosys
- * figures. Writes every figure to build/bench.json and ends with the summary line CI and the docs quote.
+ * figures. Writes every figure to build/bench.json ({@code scripts/perf-tables} makes docs/performance.md's tables
+ * of it) and ends with the summary line of the headline case. Arguments: cycles to replay (default 200,000) and
+ * the sections to run ({@link #SECTIONS}, default all); a partial run replaces its own figures in the file.
  */
 public final class Bench {
     private Bench() {
@@ -34,68 +39,92 @@ public final class Bench {
 
     private static final Map<String, Double> FIGURES = new LinkedHashMap<>();
 
+    /** The sections of the bench, in the order a full run measures them; {@code scripts/bench SECTION ...} runs some. */
+    static final List<String> SECTIONS = List.of("crc", "framing", "cmdpath", "queue_store", "sue", "lut6");
+
     public static void main(String[] args) throws IOException {
-        long cycles = args.length > 0 ? Long.parseLong(args[0]) : 200_000;
+        long cycles = 200_000;
+        Set<String> sections = new LinkedHashSet<>();
+        for (String a : args) {
+            if (a.matches("[0-9]+")) {
+                cycles = Long.parseLong(a);
+            } else if (SECTIONS.contains(a)) {
+                sections.add(a);
+            } else {
+                throw new IllegalArgumentException("unknown argument " + a + "; usage: scripts/bench [CYCLES] [SECTION"
+                        + " ...], sections " + SECTIONS);
+            }
+        }
+        boolean all = sections.isEmpty();
         Path out = Path.of("build", "bench");
         Files.createDirectories(out);
-        Design design = crcDesign();
-
-        // 1-3. vectors of back-to-back frames of 64..4096 bytes recorded from the JVM model, replayed by the JVM
-        // simulator and by Verilator on the generated Verilog (builds and vector parsing excluded)
-        Stream stream = new Stream(new Random(42));
-        SimSpeedBench.Speeds speeds = SimSpeedBench.measure(crcCase(cycles, stream), out, Bench::put, 3, true);
-        put("crc1024_bytes_per_cycle", (double) stream.bytes / stream.beats);
-        put("crc1024_bus_bytes", 128);
-        put("crc1024_latency_cycles", 2);
-        double best = speeds.jvm();
-        double vbest = speeds.verilator();
-        long jvmCycles = speeds.cycles();
-        put("jvm_cycles_per_s", Math.round(best));
-        put("jvm_replay_with_parsing_cycles_per_s", Math.round(speeds.jvmWithParsing()));
-        put("verilator_cycles_per_s", Math.round(vbest));
-        put("verilator_replay_with_parsing_cycles_per_s", Math.round(speeds.verilatorWithParsing()));
-        put("sim_speed_ratio", Math.round(best / vbest * 1000) / 1000.0);
-        put("bench_cycles", jvmCycles);
-
-        // 4. JVM simulation alone: stimulus precomputed in memory, no file parsing or output comparison
-        put("jvm_sim_only_cycles_per_s", Math.round(simulationOnly(design, 200_000)));
-
-        // 5. synthesis figures of the 1024-bit CRC
-        VerilogEmitter.Result v = VerilogEmitter.emit(design, out.resolve("rtl"));
-        SynthReport s = Yosys.synth(v.files(), v.topModule());
-        put("crc1024_cells", s.cells());
-        put("crc1024_ffs", s.flipFlops());
-        put("crc1024_depth", s.depth());
-
-        // 6. framing: efficiency, latency, synthesis per block
-        FramingBench.measure(Bench::put, out);
-
-        // 7. command path: packing efficiency, latency, synthesis, simulator speed
-        CommandPathBench.measure(Bench::put, out);
-
-        // 8. per-queue byte runs (the packing buffer's dense storage): drain rate, simulator speed, synthesis
-        QueueStoreBench.measure(Bench::put, out);
-
-        // 9. the whole instance: end-to-end latency, goodput under loss against the go-back-N bound, recovery, synthesis
-        SueBench.measure(Bench::put, out);
-
-        // 10. timing depth: every default design (the SUE instances included) mapped to 6-input LUTs
-        timingDepth(out);
-
-        Map<String, Object> json = new LinkedHashMap<>();
         Path file = Path.of("build", "bench.json");
         ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+        Map<String, Object> json = new LinkedHashMap<>();
+        if (!all && Files.exists(file)) { // a partial run replaces its own figures and keeps the others
+            mapper.readTree(file.toFile()).fields().forEachRemaining(e -> json.put(e.getKey(), e.getValue()));
+        }
+
+        SimSpeedBench.Speeds speeds = null;
+        if (all || sections.contains("crc")) {
+            speeds = crc(cycles, out);
+        }
+        if (all || sections.contains("framing")) { // efficiency, latency, synthesis per block
+            FramingBench.measure(Bench::put, out);
+        }
+        if (all || sections.contains("cmdpath")) { // packing efficiency, latency, synthesis, simulator speed
+            CommandPathBench.measure(Bench::put, out);
+        }
+        if (all || sections.contains("queue_store")) { // the packing buffer's dense storage: drain rate, synthesis
+            QueueStoreBench.measure(Bench::put, out);
+        }
+        if (all || sections.contains("sue")) { // end-to-end latency, goodput under loss, recovery, synthesis
+            SueBench.measure(Bench::put, out);
+        }
+        if (all || sections.contains("lut6")) { // every default design (the instances too) mapped to 6-input LUTs
+            timingDepth(out);
+        }
+
         FIGURES.forEach((k, val) -> json.put(k, val == Math.rint(val) && Math.abs(val) < 1e15 ? (Object) val.longValue() : val));
         Files.writeString(file, mapper.writeValueAsString(json) + "\n");
 
         System.out.println();
         System.out.println("| figure | value |");
         System.out.println("|---|---|");
-        json.forEach((k, val) -> System.out.printf("| %s | %s |%n", k, val));
+        FIGURES.keySet().forEach(k -> System.out.printf("| %s | %s |%n", k, json.get(k)));
         System.out.println();
-        System.out.println("wrote " + file + " (" + jvmCycles + " cycles replayed per run, best of 3; vector parsing and builds excluded)");
-        System.out.printf("jvm_cycles_per_s=%d verilator_cycles_per_s=%d ratio=%.3f%n", Math.round(best),
-                Math.round(vbest), best / vbest);
+        System.out.println("wrote " + file + (all ? "" : " (" + FIGURES.size() + " figures of " + sections
+                + " replaced, the others kept)"));
+        if (speeds != null) {
+            System.out.printf("jvm_cycles_per_s=%d verilator_cycles_per_s=%d ratio=%.3f (%d cycles replayed per run,"
+                    + " best of 3; vector parsing and builds excluded)%n", Math.round(speeds.jvm()),
+                    Math.round(speeds.verilator()), speeds.jvm() / speeds.verilator(), speeds.cycles());
+        }
+    }
+
+    /**
+     * The headline case, the 1024-bit CRC-32: vectors of back-to-back frames of 64..4096 bytes recorded from the JVM
+     * model, replayed by the JVM simulator and by Verilator on the generated Verilog (builds and vector parsing
+     * excluded), the same replays with parsing, the model driven from memory, and its synthesis figures.
+     */
+    private static SimSpeedBench.Speeds crc(long cycles, Path out) {
+        Design design = crcDesign();
+        Stream stream = new Stream(new Random(42));
+        SimSpeedBench.Speeds speeds = SimSpeedBench.measure(crcCase(cycles, stream), out, Bench::put, 3, true);
+        put("crc1024_bytes_per_cycle", Math.round(10.0 * stream.bytes / stream.beats) / 10.0);
+        put("crc1024_bus_bytes", 128);
+        put("crc1024_latency_cycles", CRC_CONFIG.latency());
+        put("jvm_replay_with_parsing_cycles_per_s", Math.round(speeds.jvmWithParsing()));
+        put("verilator_replay_with_parsing_cycles_per_s", Math.round(speeds.verilatorWithParsing()));
+        put("bench_cycles", speeds.cycles());
+        // the JVM simulation alone: stimulus precomputed in memory, no file parsing or output comparison
+        put("jvm_sim_only_cycles_per_s", Math.round(simulationOnly(design, 200_000)));
+        VerilogEmitter.Result v = VerilogEmitter.emit(design, out.resolve("rtl"));
+        SynthReport s = Yosys.synth(v.files(), v.topModule());
+        put("crc1024_cells", s.cells());
+        put("crc1024_ffs", s.flipFlops());
+        put("crc1024_depth", s.depth());
+        return speeds;
     }
 
     /**
@@ -133,8 +162,10 @@ public final class Bench {
         }
     }
 
+    static final ParallelCrc.Config CRC_CONFIG = new ParallelCrc.Config(CrcParams.CRC32, 1024);
+
     static Design crcDesign() {
-        return Design.elaborate(new ParallelCrc(new ParallelCrc.Config(CrcParams.CRC32, 1024)));
+        return Design.elaborate(new ParallelCrc(CRC_CONFIG));
     }
 
     /** The headline case: the 1024-bit CRC-32 on {@code cycles} cycles of back-to-back frames. */

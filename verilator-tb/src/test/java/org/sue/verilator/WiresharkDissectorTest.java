@@ -10,6 +10,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -17,6 +19,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.sue.cmd.CommandTable;
 import org.sue.cmd.model.CommandCodec;
+import org.sue.gen.DefaultDesigns;
 import org.sue.instance.SueInstance;
 import org.sue.instance.tb.LinkModel;
 import org.sue.instance.tb.TwoXpuRun;
@@ -31,7 +34,8 @@ import org.sue.net.tb.PcapWriter;
  * tools/wireshark/sue.lua under tshark: every frame of a two-XPU run (IPv4, and IPv6 with its UDP checksums) decodes
  * with no malformed packet and no expert error, and the fields it decodes from frames of every Ethernet-shaped format
  * equal what the reference codec put in (a damaged one included: its R-CRC is reported bad). Wireshark's own UDP
- * checksum check is on: it is the independent judge of the IPv6 checksums.
+ * checksum check is on: it is the independent judge of the IPv6 checksums. AFH Gen2 compressed captures (link type
+ * USER0) decode with no preference set, and the timestamps are the frames' cycles in nanoseconds.
  */
 class WiresharkDissectorTest {
     static final Path LUA = Path.of(System.getProperty("sue.repo.root", ".."), "tools", "wireshark", "sue.lua");
@@ -133,13 +137,93 @@ class WiresharkDissectorTest {
         }
     }
 
+    /**
+     * The 512-bit AFH Gen2 compressed instance (configs/afh_gen2.json, with a VLAN tag): every frame of a two-XPU run
+     * decodes from the capture alone (link type USER0, no preference), FCS and R-CRC good, the 16-bit source XPU
+     * address one of the two, in time order; frames written a cycle apart are a nanosecond apart, and a MAC Control
+     * frame in such a capture is decoded as Ethernet.
+     */
+    @Test
+    void gen2CompressedCapturesDecodeWithNanosecondTimes(@TempDir Path dir) throws Exception {
+        Path pcap = dir.resolve("two_xpu.pcap");
+        SueInstance.Config config = DefaultDesigns.gen2Instance();
+        assertEquals(HeaderFormat.AFH_GEN2_COMPRESSED, config.net().format());
+        TwoXpuRun.Result r = new TwoXpuRun(config, 200, LinkModel.Faults.loss(1e-3), 7, pcap)
+                .run(300, 300, 200_000, null);
+        assertTrue(r.ok());
+        List<String> fields = List.of("frame.time_epoch", "sue.afh2c.src_xpu", "sue.fcs.status", "sue.rcrc.status",
+                "sue.cmd.type", "sue.ack_only", "_ws.malformed", "_ws.expert.message");
+        List<String[]> rows = tshark(pcap, fields);
+        assertEquals(r.aToB().frames() + r.bToA().frames(), rows.size(), "one row per frame");
+        Set<String> sources = new TreeSet<>();
+        long last = -1;
+        for (String[] row : rows) {
+            String line = String.join("|", row);
+            long nanos = nanos(row[1]);
+            assertTrue(nanos >= last, "frames in time order: " + line);
+            last = nanos;
+            sources.add(row[2]);
+            assertEquals("Good", row[3], "FCS checked: " + line);
+            assertEquals("Good", row[4], "R-CRC checked: " + line);
+            assertTrue(!row[5].isEmpty() || !row[6].isEmpty(), "commands or an ACK-only PDU decoded: " + line);
+            assertEquals("", row[7], "no malformed packet: " + line);
+            assertEquals("", row[8], "no expert info: " + line);
+        }
+        assertEquals(2, sources.size(), "both XPUs' frames, by their source address: " + sources);
+
+        NetConfig net = config.net();
+        Path hand = dir.resolve("cycles.pcap");
+        long cycle = 3_000_000_007L;
+        try (PcapWriter w = PcapWriter.of(hand, net.format())) {
+            for (int i = 0; i < 3; i++) {
+                HeaderEntry h = new HeaderEntry(0, 0, 5, new byte[4], new byte[4], 0, 2, 1, 0, 0);
+                w.write(FrameCodec.encode(net, h, new ReliabilityHeader(1, 0, 1, i, 0, 0, 0), CommandCodec.pack(
+                        CommandTable.example(), List.of(new CommandCodec.Command(1, new byte[8], new byte[0])))),
+                        cycle + i);
+            }
+            w.write(pfcFrame(), cycle + 3);
+        }
+        List<String[]> timed = tshark(hand, List.of("frame.time_epoch", "sue.afh2c.src_xpu", "sue.fcs.status",
+                "eth.type"));
+        assertEquals(4, timed.size());
+        for (int i = 0; i < 4; i++) {
+            assertEquals(cycle + i, nanos(timed.get(i)[1]), "1 ns a cycle, frame " + (i + 1));
+            assertEquals(i < 3 ? "1|Good|" : "||0x8808", String.join("|", List.of(timed.get(i)).subList(2, 5)),
+                    "frame " + (i + 1));
+        }
+    }
+
+    /** A PFC frame (MAC Control, IEEE 802.3 Annex 31D) pausing nothing, with its FCS. */
+    private static byte[] pfcFrame() {
+        byte[] f = new byte[64];
+        byte[] head = {1, (byte) 0x80, (byte) 0xC2, 0, 0, 1, 2, 0, 0, 0, 0, 1, (byte) 0x88, 0x08, 0x01, 0x01};
+        System.arraycopy(head, 0, f, 0, head.length);
+        java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+        crc.update(f, 0, 60);
+        for (int i = 0; i < 4; i++) {
+            f[60 + i] = (byte) (crc.getValue() >>> (8 * i));
+        }
+        return f;
+    }
+
+    /** tshark's {@code frame.time_epoch} (seconds with nine decimals) in nanoseconds. */
+    private static long nanos(String epoch) {
+        return new java.math.BigDecimal(epoch).movePointRight(9).longValueExact();
+    }
+
     /** One row per frame: the frame number, then {@link #FIELDS}. */
     static List<String[]> tshark(Path pcap, String... options) throws IOException, InterruptedException {
+        return tshark(pcap, List.of(FIELDS), options);
+    }
+
+    /** One row per frame: the frame number, then {@code fields}. */
+    static List<String[]> tshark(Path pcap, List<String> fields, String... options) throws IOException,
+            InterruptedException {
         List<String> cmd = new ArrayList<>(List.of("tshark", "-n", "-X", "lua_script:" + LUA.toAbsolutePath(), "-r",
                 pcap.toString(), "-T", "fields", "-E", "separator=|", "-E", "occurrence=a", "-E", "aggregator=,",
                 "-e", "frame.number"));
         cmd.addAll(List.of(options));
-        for (String f : FIELDS) {
+        for (String f : fields) {
             cmd.add("-e");
             cmd.add(f);
         }

@@ -1,15 +1,11 @@
 package org.sue.instance.tb;
 
-import org.sue.cmd.CommandPath;
-import org.sue.cmd.CommandTable;
 import org.sue.instance.SueInstance;
 import org.sue.link.CbfcConfig;
 import org.sue.link.FrameAction;
 import org.sue.link.LlrConfig;
 import org.sue.link.PfcConfig;
 import org.sue.net.HeaderFormat;
-import org.sue.net.NetConfig;
-import org.sue.transport.TransportConfig;
 
 /**
  * The small SUE instance the JVM tests and the instance's golden vectors share, quick to simulate: 256-bit XPU data
@@ -21,9 +17,13 @@ public final class SmallInstance {
     }
 
     public static SueInstance.Config config(HeaderFormat format) {
-        CommandPath.Config path = new CommandPath.Config(256, CommandTable.example(), 16, 1024, 1024, 16, 8, 32, 16);
-        TransportConfig t = new TransportConfig(512, 16, 1, 16384, 64, 3000, 200, 8, 1, 2);
-        return new SueInstance.Config(path, NetConfig.defaults(format), t, 32, 16, 256);
+        return SueInstance.Config.builder()
+                .path(p -> p.dataWidth(256).destinations(16).cells(1024).pduLimit(1024).cmdCredits(32).dataCredits(16))
+                .net(n -> n.format(format))
+                .transport(t -> t.storeBytes(16384).windowPdus(64).rtoCycles(3000).ackDelay(200).ackCount(8))
+                .rxCmdCredits(32).rxDataCredits(16).rxFifoDepth(256)
+                .llr(false).flowControl(SueInstance.Config.FlowControl.NONE).rxVcFifoDepth(0)
+                .build();
     }
 
     /**
@@ -53,8 +53,7 @@ public final class SmallInstance {
     public static SueInstance.Config withPfc(HeaderFormat format) {
         PfcConfig pfc = PfcConfig.defaults(512).withThresholds(2048, 1024).withPause(PfcConfig.classes(0, 1, 2, 3),
                 0xFFFF, 20_000);
-        TransportConfig t = new TransportConfig(512, 16, 1, 65536, 64, 3000, 200, 8, 1, 2);
-        return config(format).withTransport(t).withRxFifoDepth(512).withPfc(pfc);
+        return withBigStore(config(format)).withRxFifoDepth(512).withPfc(pfc);
     }
 
     /**
@@ -65,7 +64,11 @@ public final class SmallInstance {
      */
     public static SueInstance.Config withCbfc(HeaderFormat format) {
         CbfcConfig cbfc = CbfcConfig.defaults(512).withLimits(128, 256, 1536, 2000).withSpacing(800, 16384);
-        TransportConfig t = new TransportConfig(512, 16, 1, 65536, 64, 3000, 200, 8, 1, 2);
-        return config(format).withTransport(t).withRxFifoDepth(512).withCbfc(cbfc).withRxVcFifoDepth(256);
+        return withBigStore(config(format)).withRxFifoDepth(512).withCbfc(cbfc).withRxVcFifoDepth(256);
+    }
+
+    /** The same with a 64 KiB retransmit store. */
+    private static SueInstance.Config withBigStore(SueInstance.Config c) {
+        return c.withTransport(c.transport().toBuilder().storeBytes(65536).build());
     }
 }

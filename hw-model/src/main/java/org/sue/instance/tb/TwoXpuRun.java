@@ -122,7 +122,7 @@ public final class TwoXpuRun {
      * @param delay    cycles a frame spends on the link each way
      * @param faults   what the link does to frames (the same each way, independently seeded)
      * @param seed     seeds commands, credits and the links
-     * @param pcapFile both directions' frames, or null
+     * @param pcapFile both directions' frames ({@link PcapWriter#of} the configuration's format), or null
      */
     public TwoXpuRun(SueInstance.Config config, int delay, LinkModel.Faults faults, long seed, Path pcapFile) {
         this(config, delay, -1, faults, seed, pcapFile);
@@ -147,7 +147,7 @@ public final class TwoXpuRun {
                       Path pcapFile) {
         this.config = config;
         Random rnd = new Random(seed);
-        pcap = pcapFile == null ? null : new PcapWriter(pcapFile);
+        pcap = pcapFile == null ? null : PcapWriter.of(pcapFile, config.net().format());
         BiConsumer<byte[], Long> tap = pcap == null ? null : pcap::write;
         Design design = Design.elaborate(new SueInstance(config));
         a = side("A", XPU_A, design, new LinkModel(delay, faults, new Random(seed + 1)), rnd, tap);

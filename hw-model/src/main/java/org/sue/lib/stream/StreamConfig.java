@@ -1,5 +1,6 @@
 package org.sue.lib.stream;
 
+import org.sue.core.Bound;
 import org.sue.core.Tag;
 /**
  * Shape of the project's packet-stream bus: {@code tdata} of dataWidth bits (dataWidth/8 byte lanes, lane 0 first on
@@ -7,14 +8,12 @@ import org.sue.core.Tag;
  * {@code tvalid}/{@code tready}, {@code tlast}, and {@code tuser} per-packet metadata held for every beat of a packet.
  */
 public record StreamConfig(@Tag("w") int dataWidth, @Tag("u") int userWidth) {
+    /** Bits of a stream's data: a power of two from 64 to 4096. */
+    public static final Bound DATA_WIDTH = Bound.powerOfTwo(64, 4096);
+
     public StreamConfig {
-        if (dataWidth < 64 || dataWidth > 4096 || Integer.bitCount(dataWidth) != 1) {
-            throw new IllegalArgumentException("StreamConfig dataWidth must be a power of two from 64 to 4096 bits, got "
-                    + dataWidth);
-        }
-        if (userWidth < 1 || userWidth > 1024) {
-            throw new IllegalArgumentException("StreamConfig userWidth must be 1..1024 bits, got " + userWidth);
-        }
+        DATA_WIDTH.check("StreamConfig", "dataWidth", dataWidth);
+        Bound.of(1, 1024).check("StreamConfig", "userWidth", userWidth);
     }
 
     public int lanes() {

@@ -9,6 +9,7 @@ import org.sue.net.HeaderEntry;
 import org.sue.net.HeaderFormat;
 import org.sue.net.LocalIdentity;
 import org.sue.net.NetConfig;
+import org.sue.net.SueMeta;
 
 /**
  * Plain-Java reference of SUE framing (docs/protocol.md sections 1-3, 5): the transmit side builds
@@ -74,9 +75,7 @@ public final class FrameCodec {
      * inserter fills those fields in per packet and corrects the checksum incrementally (RFC 1624).
      */
     public static byte[] headerTemplate(NetConfig cfg, HeaderEntry h) {
-        NetConfig noPcp = new NetConfig(cfg.format(), cfg.vlan(), new int[4], cfg.udpDstPort(), cfg.afhGen1EtherType(),
-                cfg.afhGen1SecondEtherType(), cfg.afhGen1Shim(), cfg.afhGen2EtherType(), cfg.ipTtl(), cfg.maxPdu(),
-                cfg.rhVersion(), cfg.udpZeroChecksum());
+        NetConfig noPcp = cfg.toBuilder().pcpOfVc(new int[SueMeta.VCS]).build();
         byte[] t = new byte[cfg.headerBytes()];
         writeHeader(noPcp, h, 0, 0, t);
         if (cfg.format() == HeaderFormat.ETH_IPV4_UDP) {

@@ -2,6 +2,7 @@ package org.sue.net.tb;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -40,30 +41,59 @@ public class PcapWriterTest {
         List<byte[]> read = read(file, times);
         assertEquals(written.size(), read.size());
         for (int i = 0; i < written.size(); i++) {
-            assertEquals(1_500_000L * i, times.get(i)[0], "timestamp of cycle (1 ns each)");
+            assertEquals(1_500_000L * i, times.get(i)[0], "timestamp of the cycle (1 ns each)");
             assertArrayEquals(written.get(i), read.get(i));
             assertEquals(0x2144DF1CL, FrameCodec.crc32(read.get(i), 0, read.get(i).length), "FCS intact");
         }
     }
 
-    /** An independent pcap reader: checks the file header, returns the frames and their times in nanoseconds. */
+    /** AFH Gen2 compressed frames go to a private link type; frames a cycle apart have timestamps a nanosecond apart. */
+    @Test
+    void gen2CompressedFramesAreUser0AndCyclesApartAreNanosecondsApart(@TempDir Path dir) throws Exception {
+        NetConfig cfg = NetConfig.defaults(HeaderFormat.AFH_GEN2_COMPRESSED);
+        Path file = dir.resolve("gen2c.pcap");
+        List<byte[]> written = new ArrayList<>();
+        long first = 3_000_000_123L; // past a second: the seconds field counts too
+        try (PcapWriter w = PcapWriter.of(file, cfg.format())) {
+            for (int i = 0; i < 3; i++) {
+                byte[] f = FrameCodec.encode(cfg, FrameCodecTest.entryTo(FrameCodecTest.ME, false),
+                        new ReliabilityHeader(1, 0, 1, i, 0, 0x345, 0), new byte[] {1, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8});
+                w.write(f, first + i);
+                written.add(f);
+            }
+        }
+        List<long[]> times = new ArrayList<>();
+        List<byte[]> read = read(file, times, 147);
+        for (int i = 0; i < 3; i++) {
+            assertEquals(first + i, times.get(i)[0], "one cycle = 1 ns");
+            assertArrayEquals(written.get(i), read.get(i));
+        }
+    }
+
+    /** An independent pcap reader of Ethernet frames with their FCS: see {@link #read(Path, List, int)}. */
     public static List<byte[]> read(Path file, List<long[]> nanos) throws java.io.IOException {
+        return read(file, nanos, 2 << 29 | 1 << 28 | 1); // LINKTYPE_ETHERNET, F bit, FCS length 2 x 16 bits
+    }
+
+    /**
+     * An independent pcap reader: checks the file header (nanosecond magic, the link-type field), returns the frames
+     * and their times in nanoseconds.
+     */
+    public static List<byte[]> read(Path file, List<long[]> nanos, int linkType) throws java.io.IOException {
         ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(file)).order(ByteOrder.LITTLE_ENDIAN);
-        assertEquals(0xa1b2c3d4, b.getInt(), "magic, microsecond timestamps");
+        assertEquals(0xa1b23c4d, b.getInt(), "magic, nanosecond timestamps");
         assertEquals(2, b.getShort());
         assertEquals(4, b.getShort());
         b.getInt();
         b.getInt();
         assertEquals(65535, b.getInt(), "snaplen");
-        int linkType = b.getInt();
-        assertEquals(1, linkType & 0xffff, "LINKTYPE_ETHERNET");
-        assertEquals(1, (linkType >>> 28) & 1, "F bit: frames carry an FCS");
-        assertEquals(2, linkType >>> 29, "FCS length in 16-bit words");
+        assertEquals(linkType, b.getInt(), "link-type field");
         List<byte[]> frames = new ArrayList<>();
         while (b.hasRemaining()) {
-            int sec = b.getInt();
-            int usec = b.getInt();
-            nanos.add(new long[] {sec * 1_000_000_000L + usec * 1000L});
+            long sec = b.getInt() & 0xffffffffL;
+            int nsec = b.getInt();
+            assertTrue(nsec >= 0 && nsec < 1_000_000_000, "nanoseconds below a second");
+            nanos.add(new long[] {sec * 1_000_000_000L + nsec});
             int incl = b.getInt();
             assertEquals(incl, b.getInt(), "captured whole");
             byte[] f = new byte[incl];

@@ -12,7 +12,8 @@ import org.sue.transport.model.TransportRxModel.Verdict;
 
 /** The receiver rules of docs/protocol.md section 6.4, worked by hand. */
 class TransportRxModelTest {
-    static final TransportConfig CONFIG = new TransportConfig(512, 8, 1, 16384, 64, 512, 40, 3, 1, 2);
+    static final TransportConfig CONFIG = TransportConfig.builder(512).destinations(8).storeBytes(16384).windowPdus(64)
+            .rtoCycles(512).ackDelay(40).ackCount(3).build();
 
     @Test
     void inOrderGapDuplicateAndReplies() {
