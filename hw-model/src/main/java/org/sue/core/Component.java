@@ -41,8 +41,6 @@ public abstract class Component {
     /** This component's ports that expose a child's port, and that port. */
     private final java.util.Map<Port, Port> exposedFrom = new java.util.LinkedHashMap<>();
     private final List<Status> statusList = new ArrayList<>();
-    /** Status listed the old way (statusOut, statusCounter without a description): being converted. */
-    private final java.util.Map<String, Port> legacyStatus = new java.util.LinkedHashMap<>();
     /** Where statements go now: the body, or the branch of the when being built. */
     private final Deque<List<Stmt>> blocks = new ArrayDeque<>();
     /** The conditions of the enclosing when branches, innermost last. */
@@ -246,13 +244,6 @@ public abstract class Component {
         return count;
     }
 
-    /** A 32-bit saturating status counter of the cycles {@code increment} is high, on an output port {@code name}. */
-    protected final Port counter(String name, Expr increment) {
-        Port p = out(name, 32);
-        p.set(saturatingCounter(name + "_count", 32, increment));
-        return p;
-    }
-
     /**
      * The status this block reports, in the order it was declared: its own ({@link #statusCounter},
      * {@link #status}) and its children's that it exposes ({@link #exposeStatus}). A parent gathers them from here;
@@ -266,29 +257,7 @@ public abstract class Component {
     public final java.util.Map<String, Port> statusPorts() {
         java.util.Map<String, Port> m = new java.util.LinkedHashMap<>();
         statusList.forEach(st -> m.put(st.name(), st.port()));
-        m.putAll(legacyStatus);
         return Collections.unmodifiableMap(m);
-    }
-
-    /** @deprecated being replaced by {@link #status(String, Status.Kind, Expr, String)}. */
-    @Deprecated
-    protected final Port listStatus(Port p) {
-        legacyStatus.put(p.name(), p);
-        return p;
-    }
-
-    /** @deprecated being replaced by {@link #status(String, Status.Kind, Expr, String)}. */
-    @Deprecated
-    protected final Port statusOut(String name, Expr value) {
-        Port p = out(name, value.width());
-        p.set(value);
-        return listStatus(p);
-    }
-
-    /** @deprecated being replaced by {@link #statusCounter(String, Expr, String)}. */
-    @Deprecated
-    protected final Port statusCounter(String name, Expr increment) {
-        return listStatus(counter(name, increment));
     }
 
     /**
@@ -310,7 +279,9 @@ public abstract class Component {
      * {@link #statusList()} as an event counter.
      */
     protected final Port statusCounter(String name, Expr increment, String description) {
-        return listStatus(counter(name, increment), Status.Kind.COUNTER, description);
+        Port p = out(name, 32);
+        p.set(saturatingCounter(name + "_count", 32, increment));
+        return listStatus(p, Status.Kind.COUNTER, description);
     }
 
     /**
@@ -351,16 +322,12 @@ public abstract class Component {
     }
 
     /**
-     * Exposes one status of a child ({@code childStatus}, a port in the child's {@link #statusList()}) as a port of
-     * this component named {@code name}, listed with the child's kind and {@code description}: for a parent whose
-     * name for it says more than the child's (an inserter's frames as the CC_Updates it sent).
+     * Exposes one output of a child that reports a status (a child's count this block reports under its own name) as
+     * a port of this component named {@code name}, listed in this component's {@link #statusList()} as
+     * {@code kind} with {@code description}.
      */
-    protected final Port exposeStatus(Port childStatus, String name, String description) {
-        Status.Kind kind = childStatus.owner().statusList.stream().filter(st -> st.port() == childStatus)
-                .map(Status::kind).findFirst().orElseThrow(() -> new HdlException("exposeStatus: port '"
-                        + childStatus.name() + "' is not in the status list of '" + childStatus.owner().path() + "'",
-                        SourceLoc.here()));
-        return listStatus(expose(childStatus, name), kind, description);
+    protected final Port exposeStatus(Port childPort, String name, Status.Kind kind, String description) {
+        return listStatus(expose(childPort, name), kind, description);
     }
 
     private Port listStatus(Port p, Status.Kind kind, String description) {

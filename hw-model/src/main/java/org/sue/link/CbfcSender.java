@@ -246,9 +246,9 @@ public final class CbfcSender extends Component {
                 CcUpdateFrame.body(config, localMac, counters));
         ccUpdate.into(inserter.frame);
         when(tick, () -> due.set(1)).elseWhen(ccUpdate.fire(), () -> due.set(0));
-        exposeStatus(inserter.state, "cc_phase", "CC_Update inserter phase: 0 frames pass, 1 a CC_Update's FCS,"
+        exposeStatus(inserter.state, "cc_phase", Status.Kind.STATE, "CC_Update inserter phase: 0 frames pass, 1 a CC_Update's FCS,"
                 + " 2 its beats leave");
-        exposeStatus(inserter.framesInserted, "cc_updates_sent", "CC_Update frames sent");
+        exposeStatus(inserter.framesInserted, "cc_updates_sent", Status.Kind.COUNTER, "CC_Update frames sent");
     }
 
     private Expr lossless(Expr vc) {

@@ -90,7 +90,7 @@ public final class PfcGenerator extends Component {
             refresh.set(0);
         }).elseWhen(refresh.ne(config.refreshCycles()), () -> refresh.set(refresh.add(1)));
         statusCounter("xoff_frames_sent", taken.and(off.orR()), "PFC frames sent with at least one priority paused");
-        exposeStatus(inserter.framesInserted, "pfc_frames_sent", "PFC frames sent");
+        exposeStatus(inserter.framesInserted, "pfc_frames_sent", Status.Kind.COUNTER, "PFC frames sent");
         unused("inserter_phase", inserter.state);
     }
 

@@ -1,10 +1,7 @@
 package org.sue.net;
 
-import java.util.Map;
 import org.sue.core.Component;
-import org.sue.core.Hw;
 import org.sue.core.ModuleName;
-import org.sue.core.Port;
 import org.sue.lib.stream.Flow;
 import org.sue.lib.stream.Stream;
 import org.sue.lib.stream.StreamConfig;
@@ -38,19 +35,14 @@ public final class FramingLoopback extends Component {
         FrameReceiver receiver = child("rx", new FrameReceiver(rx));
         in.into(transmitter.in);
         Flow.slave(this, "tbl_wr", transmitter.tableWrite.layout()).into(transmitter.tableWrite);
-        receiver.in.valid().set(transmitter.out.tvalid());
-        receiver.in.tdata().set(transmitter.out.tdata());
-        receiver.in.tkeep().set(transmitter.out.tkeep());
-        receiver.in.tlast().set(transmitter.out.tlast());
-        transmitter.out.tready().set(Hw.bool(true));
-        receiver.localXpu.set(in("local_xpu", 32));
+        // the link: every frame's bytes, its metadata left behind (and no MAC error flag)
+        transmitter.out.asFlow().retagged("link", receiver.in.layout(), null).into(receiver.in);
+        receiver.localXpu.set(in("local_xpu", receiver.localXpu.width()));
         if (receiver.localIp != null) {
             receiver.localIp.set(in("local_ip", receiver.localIp.width()));
         }
-        receiver.localPartition.set(in("local_partition", 10));
+        receiver.localPartition.set(in("local_partition", receiver.localPartition.width()));
         receiver.out.into(out);
-        for (Map.Entry<String, Port> e : receiver.statusPorts().entrySet()) {
-            out(e.getKey(), e.getValue().width()).set(e.getValue());
-        }
+        exposeStatus(receiver, "");
     }
 }

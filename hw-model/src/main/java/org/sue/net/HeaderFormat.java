@@ -12,5 +12,10 @@ public enum HeaderFormat {
     /** 12-byte SLAP AAI DA/SA with 32-bit XPU addresses, hop count and entropy, then the Gen2 EtherType. */
     AFH_GEN2_NORMAL,
     /** 6-byte compressed DA3/SA3 with 16-bit XPU addresses, then the Gen2 EtherType. */
-    AFH_GEN2_COMPRESSED
+    AFH_GEN2_COMPRESSED;
+
+    /** UDP over IPv4 or IPv6: lengths and a UDP checksum in the header. */
+    public boolean ip() {
+        return this == ETH_IPV4_UDP || this == ETH_IPV6_UDP;
+    }
 }

@@ -35,7 +35,7 @@ public record NetConfig(HeaderFormat format, boolean vlan, int[] pcpOfVc, int ud
     public static final Bound UDP_PORT = Bound.of(1, 0xFFFF);
     public static final Bound ETHER_TYPE = Bound.of(0x0600, 0xFFFF);
     public static final Bound IP_TTL = Bound.of(1, 255);
-    public static final Bound MAX_PDU = Bound.of(FrameFormat.RH_BYTES, 4096);
+    public static final Bound MAX_PDU = Bound.of(FrameFormat.RH_BYTES, FrameFormat.MAX_PDU_BYTES);
     public static final Bound RH_VERSION = Bound.of(0, 3);
 
     public NetConfig {
@@ -112,16 +112,9 @@ public record NetConfig(HeaderFormat format, boolean vlan, int[] pcpOfVc, int ud
         return format.name().toLowerCase(java.util.Locale.ROOT) + (vlan ? "_vlan" : "") + "_h" + headerBytes();
     }
 
-    /** Bytes of network header this configuration puts before the RH. */
+    /** Bytes of network header this configuration puts before the RH ({@link FrameFormat#networkHeader}). */
     public int headerBytes() {
-        int tag = vlan ? 4 : 0;
-        return switch (format) {
-            case ETH_IPV4_UDP -> 14 + tag + 20 + 8;
-            case ETH_IPV6_UDP -> 14 + tag + 40 + 8;
-            case AFH_GEN1 -> 14 + tag + (afhGen1SecondEtherType != 0 ? 2 : 0) + (afhGen1Shim ? 8 : 0);
-            case AFH_GEN2_NORMAL -> 12 + tag + 2;
-            case AFH_GEN2_COMPRESSED -> 6 + tag + 2;
-        };
+        return FrameFormat.networkHeader(this).bytes();
     }
 
     @Override

@@ -1,8 +1,7 @@
 package org.sue.net;
 
 import org.sue.core.Tag;
-import java.util.ArrayList;
-import java.util.List;
+import org.sue.core.ByteLayout;
 import org.sue.core.Component;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
@@ -86,7 +85,7 @@ public final class NetHeaderInserter extends Component {
      * out of the path through the prepend multiplexer into the FCS CRC. None for the AFH formats.
      */
     private Lengths lengths(NetConfig net, Expr user, Expr load) {
-        if (net.format() != HeaderFormat.ETH_IPV4_UDP && net.format() != HeaderFormat.ETH_IPV6_UDP) {
+        if (!net.format().ip()) {
             return null;
         }
         Reg udpLength = regNoReset("udp_length", 16);
@@ -97,10 +96,10 @@ public final class NetHeaderInserter extends Component {
         }
         Reg total = regNoReset("ip_total_length", 16);
         Reg terms = regNoReset("checksum_terms", 16);
-        Expr nextTotal = nextUdpLength.add(20);
+        Expr nextTotal = nextUdpLength.add(FrameFormat.IPV4.bytes());
         // the one's-complement sum of the two words the packet changes: total length and {0, TOS}
         Expr pcp = pcpExpr(net.pcpOfVc(), SueMeta.VC.of(user));
-        Expr nextTerms = InternetSum.add(nextTotal, Hw.cat(pcp, Hw.zeros(5)).resize(16));
+        Expr nextTerms = InternetSum.add(nextTotal, trafficClass(pcp).resize(16));
         when(load, () -> {
             total.set(nextTotal);
             terms.set(nextTerms);
@@ -115,50 +114,41 @@ public final class NetHeaderInserter extends Component {
 
     /** The template with this packet's PCP, lengths and IPv4 checksum filled in. */
     private Expr patch(NetConfig net, Expr template, Expr user, Lengths fields) {
-        int h = net.headerBytes();
-        Expr[] b = new Expr[h];
-        for (int j = 0; j < h; j++) {
-            b[j] = template.bits(8 * j + 7, 8 * j);
-        }
-        int[] pcpOfVc = net.pcpOfVc();
-        Expr vc = SueMeta.VC.of(user);
-        Expr pcp = pcpExpr(pcpOfVc, vc);
-        int addresses = net.format() == HeaderFormat.AFH_GEN2_COMPRESSED ? 6 : 12;
-        if (net.vlan()) {
-            int tci = addresses + 2;
-            b[tci] = b[tci].or(Hw.cat(pcp, Hw.zeros(5)));
-        }
-        int ip = addresses + (net.vlan() ? 4 : 0) + 2;
+        ByteLayout hdr = FrameFormat.networkHeader(net);
+        Expr pcp = pcpExpr(net.pcpOfVc(), SueMeta.VC.of(user));
         // per-packet fields are zero in the template, so they are ORed in
+        ByteLayout.Lanes b = hdr.patch(template, 0);
+        if (net.vlan()) {
+            b.set("vlan.pcp", hdr.get(template, "vlan.pcp").or(pcp));
+        }
         if (net.format() == HeaderFormat.ETH_IPV4_UDP) {
-            Expr udpLength = fields.udpLength();
-            b[ip + 1] = b[ip + 1].or(Hw.cat(pcp, Hw.zeros(5))); // DSCP class selector
-            Expr total = fields.totalLength();
-            b[ip + 2] = b[ip + 2].or(total.bits(15, 8));
-            b[ip + 3] = b[ip + 3].or(total.bits(7, 0));
+            b.set("ipv4.dscp", hdr.get(template, "ipv4.dscp").or(classSelector(pcp)));
+            b.set("ipv4.total_length", hdr.get(template, "ipv4.total_length").or(fields.totalLength()));
             // RFC 1624: HC' = ~(~HC + ~m + m') for each changed word m -> m'; both changed words were zero in the
             // template's checksum (total length; the TOS byte of {version/IHL, TOS}), so ~m adds nothing. The
             // one's-complement sum is associative, so the m' terms are summed ahead (checksum_terms); adding them
             // to ~HC with the end-around carry gives the same value as the fold of the plain sum (0 only if all
             // terms are 0)
-            Expr hc = Hw.cat(b[ip + 10], b[ip + 11]);
-            Expr checksum = wire("ipv4_checksum", InternetSum.add(hc.not(), fields.checksumTerms()).not());
-            b[ip + 10] = checksum.bits(15, 8);
-            b[ip + 11] = checksum.bits(7, 0);
-            patchUdp(b, ip + 20, udpLength);
+            Expr hc = hdr.get(template, "ipv4.checksum");
+            b.set("ipv4.checksum", wire("ipv4_checksum", InternetSum.add(hc.not(), fields.checksumTerms()).not()));
+            b.set("udp.length", hdr.get(template, "udp.length").or(fields.udpLength()));
         } else if (net.format() == HeaderFormat.ETH_IPV6_UDP) {
-            Expr udpLength = fields.udpLength();
-            b[ip] = b[ip].or(Hw.cat(Hw.zeros(4), pcp, Hw.zeros(1))); // traffic class = pcp << 5
-            b[ip + 4] = b[ip + 4].or(udpLength.bits(15, 8));
-            b[ip + 5] = b[ip + 5].or(udpLength.bits(7, 0));
-            patchUdp(b, ip + 40, udpLength);
+            b.set("ipv6.traffic_class", hdr.get(template, "ipv6.traffic_class").or(trafficClass(pcp)));
+            b.set("ipv6.payload_length", hdr.get(template, "ipv6.payload_length").or(fields.udpLength()));
+            b.set("udp.length", hdr.get(template, "udp.length").or(fields.udpLength()));
         }
         // AFH formats: only the 802.1Q priority is per packet
-        List<Expr> msbFirst = new ArrayList<>();
-        for (int j = h - 1; j >= 0; j--) {
-            msbFirst.add(b[j]);
-        }
-        return Hw.cat(msbFirst);
+        return b.build();
+    }
+
+    /** The IP DSCP of a PCP: its class selector, PCP x 8 (RFC 2474). */
+    private static Expr classSelector(Expr pcp) {
+        return Hw.cat(pcp, Hw.zeros(3));
+    }
+
+    /** The IPv4 TOS byte / IPv6 traffic class of a PCP: its DSCP, ECN 0. */
+    private static Expr trafficClass(Expr pcp) {
+        return Hw.cat(classSelector(pcp), Hw.zeros(2));
     }
 
     /** UDP header + RH + packed commands (padded to the minimum frame) + R-CRC, from a frame's tuser. */
@@ -166,20 +156,15 @@ public final class NetHeaderInserter extends Component {
         int minCommands = FrameFormat.minPdu(net) - FrameFormat.RH_BYTES;
         Expr len = SueMeta.LEN.of(user).resize(16);
         Expr padded = Hw.mux(len.lt(minCommands), Hw.lit(16, minCommands), len);
-        return padded.add(8 + FrameFormat.RH_BYTES + FrameFormat.RCRC_BYTES);
+        return padded.add(FrameFormat.UDP.bytes() + FrameFormat.RH_BYTES + FrameFormat.RCRC_BYTES);
     }
 
     private static Expr pcpExpr(int[] pcpOfVc, Expr vc) {
         Expr pcp = Hw.lit(3, pcpOfVc[0]);
-        for (int v = 1; v < 4; v++) {
+        for (int v = 1; v < SueMeta.VCS; v++) {
             pcp = Hw.mux(vc.eq(v), Hw.lit(3, pcpOfVc[v]), pcp);
         }
         return pcp;
-    }
-
-    private static void patchUdp(Expr[] b, int udp, Expr udpLength) {
-        b[udp + 4] = b[udp + 4].or(udpLength.bits(15, 8));
-        b[udp + 5] = b[udp + 5].or(udpLength.bits(7, 0));
     }
 
     public Config config() {

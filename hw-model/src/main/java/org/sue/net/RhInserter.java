@@ -1,11 +1,8 @@
 package org.sue.net;
 
 import org.sue.core.Tag;
-import java.util.ArrayList;
-import java.util.List;
 import org.sue.core.Component;
 import org.sue.core.Expr;
-import org.sue.core.Hw;
 import org.sue.lib.stream.Stream;
 import org.sue.lib.stream.StreamConfig;
 import org.sue.lib.stream.StreamPrepend;
@@ -38,21 +35,10 @@ public final class RhInserter extends Component {
         StreamPrepend prepend = child("prepend", new StreamPrepend(new StreamPrepend.Config(sc, FrameFormat.RH_BYTES)));
 
         Expr user = in.tuser();
-        Expr src = SueMeta.SRC_XPU.of(user);
-        Expr psn = SueMeta.PSN.of(user);
-        Expr partition = SueMeta.PARTITION.of(user);
-        Expr rpsn = SueMeta.RPSN.of(user);
-        // wire order: word0 {ver, op, rsvd, xpuid}, psn, word2 {vc, rsvd, partition}, rpsn; all big-endian
-        Expr word0 = Hw.cat(Hw.lit(2, config.rhVersion()), SueMeta.OP.of(user), Hw.zeros(2), src);
-        Expr word2 = Hw.cat(SueMeta.VC.of(user), Hw.zeros(4), partition);
-        List<Expr> wordsInWireOrder = List.of(word0, psn, word2, rpsn);
-        List<Expr> bytesMsbFirst = new ArrayList<>(); // s_hdr byte j sits in bits [8j+7:8j]
-        for (int w = 3; w >= 0; w--) {
-            Expr word = wordsInWireOrder.get(w);
-            bytesMsbFirst.add(word.bits(7, 0));  // second byte of the word on the wire
-            bytesMsbFirst.add(word.bits(15, 8)); // first byte
-        }
-        prepend.header.set(wire("rh", Hw.cat(bytesMsbFirst)));
+        prepend.header.set(wire("rh", FrameFormat.RH.lanes().set("ver", config.rhVersion())
+                .set("op", SueMeta.OP.of(user)).set("xpuid", SueMeta.SRC_XPU.of(user)).set("psn", SueMeta.PSN.of(user))
+                .set("vc", SueMeta.VC.of(user)).set("partition", SueMeta.PARTITION.of(user))
+                .set("rpsn", SueMeta.RPSN.of(user)).build())); // reserved bits 0
 
         in.into(prepend.in);
         prepend.out.into(out);

@@ -4,7 +4,6 @@ import java.math.BigInteger;
 import org.sue.core.Bound;
 import org.sue.core.Expr;
 import org.sue.core.Layout;
-import org.sue.net.model.ReliabilityHeader;
 
 /**
  * Per-packet metadata carried on the stream bus's {@code tuser} (one layout for the whole project, {@link #LAYOUT}),
@@ -27,11 +26,15 @@ public record SueMeta(int dstXpu, int srcXpu, int vc, int psn, int op, int rpsn,
     public static final int PSN_WIDTH = 16;
     /** Width of a PDU length in bytes: up to 4096. */
     public static final int LEN_WIDTH = 13;
+    /** Width of a partition (RH {@code partition}). */
+    public static final int PARTITION_WIDTH = 10;
+    /** Width of the RH {@code op}: what {@code rpsn} means. */
+    public static final int OP_WIDTH = 2;
 
     public static final Layout LAYOUT = Layout.of("sue_meta", Layout.bits("dst_xpu", XPU_WIDTH),
             Layout.bits("src_xpu", XPU_WIDTH), Layout.bits("vc", VC_WIDTH), Layout.bits("psn", PSN_WIDTH),
-            Layout.bits("op", 2), Layout.bits("rpsn", PSN_WIDTH), Layout.bits("partition", 10), Layout.bits("port", 2),
-            Layout.bits("err", 1), Layout.bits("len", LEN_WIDTH));
+            Layout.bits("op", OP_WIDTH), Layout.bits("rpsn", PSN_WIDTH), Layout.bits("partition", PARTITION_WIDTH),
+            Layout.bits("port", 2), Layout.bits("err", 1), Layout.bits("len", LEN_WIDTH));
     public static final int WIDTH = LAYOUT.width();
     public static final Layout.Field DST_XPU = LAYOUT.field("dst_xpu");
     public static final Layout.Field SRC_XPU = LAYOUT.field("src_xpu");
@@ -77,10 +80,5 @@ public record SueMeta(int dstXpu, int srcXpu, int vc, int psn, int op, int rpsn,
 
     public static SueMeta unpack(BigInteger v) {
         return LAYOUT.unpack(v, SueMeta.class);
-    }
-
-    /** The reliability header a transmitter builds from this metadata (xpuid = source). */
-    public ReliabilityHeader rh(int version) {
-        return new ReliabilityHeader(version, op, srcXpu, psn, vc, partition, rpsn);
     }
 }

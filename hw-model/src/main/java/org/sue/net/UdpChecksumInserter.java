@@ -10,7 +10,6 @@ import org.sue.lib.stream.InternetSum;
 import org.sue.lib.stream.Flow;
 import org.sue.lib.stream.Stream;
 import org.sue.lib.stream.StreamConfig;
-import org.sue.net.model.FrameCodec;
 
 /**
  * Transmit side, IP formats: fills in the UDP checksum (RFC 768; RFC 8200 makes it mandatory over IPv6) of frames
@@ -61,7 +60,7 @@ public final class UdpChecksumInserter extends Component {
         int depth = 2 * config.maxFrameBeats() + 4;
         Expr accepted = in.fire();
         Stream frames = in.queue("frames", depth);
-        InternetSum sum = child("udp_sum", new InternetSum(new InternetSum.Config(w, FrameCodec.udpSummedFrom(net))));
+        InternetSum sum = child("udp_sum", new InternetSum(new InternetSum.Config(w, FrameFormat.udpSummedFrom(net))));
         Layout bytesOnly = Stream.packet(w, 0);
         Flow.of(this, "summed", accepted, bytesOnly, bytesOnly.expr().set(Stream.TDATA, in.tdata())
                 .set(Stream.TKEEP, in.tkeep()).set(Stream.TLAST, in.tlast()).build()).into(sum.in);
@@ -70,7 +69,7 @@ public final class UdpChecksumInserter extends Component {
         Expr pseudo = wire("udp_length", NetHeaderInserter.udpLength(net, in.tuser()));
         for (int i = 1; i <= InternetSum.LATENCY; i++) {
             Reg r = regNoReset("pseudo_d" + i, 16);
-            r.set(i == InternetSum.LATENCY ? InternetSum.add(pseudo, Hw.lit(16, 17)) : pseudo);
+            r.set(i == InternetSum.LATENCY ? InternetSum.add(pseudo, Hw.lit(16, FrameFormat.IP_PROTOCOL_UDP)) : pseudo);
             pseudo = r;
         }
         // the checksum is finished as the sum arrives and queued, so the patch reads it from the queue as it is
@@ -82,25 +81,19 @@ public final class UdpChecksumInserter extends Component {
 
         // ---- release a frame with its checksum --------------------------------------------------------------------
         Stream leaving = frames.continueWhen("leaving", checksums.valid());
-        int at = FrameCodec.udpChecksumAt(net);
-        Reg beat = reg("out_beat", Hw.log2Up(at / lanes + 2), 0);
-        Expr patchBeat = beat.eq(at / lanes);
-        Stream patched = leaving.with("patched", Stream.TDATA, Hw.mux(patchBeat,
-                withBytes(leaving.tdata(), at % lanes, checksums.field("value")), leaving.tdata()));
+        int at = FrameFormat.udpChecksumAt(net);
+        int patchBeat = at / lanes;
+        Reg beat = reg("out_beat", Hw.log2Up(patchBeat + 2), 0);
+        // the header started patchBeat beats before the one that holds the checksum
+        Expr withChecksum = FrameFormat.networkHeader(net).patch(leaving.tdata(), -patchBeat * lanes)
+                .set("udp.checksum", checksums.field("value")).build();
+        Stream patched = leaving.with("patched", Stream.TDATA, Hw.mux(beat.eq(patchBeat), withChecksum,
+                leaving.tdata()));
         patched.into(out);
         Expr frameLeaves = out.fire().and(out.tlast());
         checksums.ready().set(frameLeaves);
         when(out.fire(), () -> when(out.tlast(), () -> beat.set(0))
-                .elseWhen(beat.le(at / lanes), () -> beat.set(beat.add(1))));
-    }
-
-    /** {@code data} with lanes {@code lane} and {@code lane + 1} replaced by the 16-bit value, high byte first. */
-    private static Expr withBytes(Expr data, int lane, Expr value) {
-        int lo = 8 * lane;
-        int hi = lo + 16;
-        Expr swapped = Hw.cat(value.bits(7, 0), value.bits(15, 8)); // lane `lane` holds bits [15:8]
-        Expr r = lo == 0 ? swapped : Hw.cat(swapped, data.bits(lo - 1, 0));
-        return hi == data.width() ? r : Hw.cat(data.bits(data.width() - 1, hi), r);
+                .elseWhen(beat.le(patchBeat), () -> beat.set(beat.add(1))));
     }
 
     public Config config() {

@@ -19,6 +19,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.sue.core.Design;
+import org.sue.core.Port;
+import org.sue.core.PortDirection;
+import org.sue.core.Status;
 import org.sue.lib.stream.tb.StreamMonitor;
 import org.sue.lib.stream.tb.StreamSource;
 import org.sue.net.model.FrameCodec;
@@ -165,6 +168,32 @@ class FramingTest {
     }
 
     /** The monitor on the link writes every frame to a pcap file that an independent reader gets back intact. */
+    /** The receiver's status outputs are its status list: one counter per drop reason, then the rest, port order. */
+    @Test
+    void theReceiversStatusListIsItsStatusOutputsInPortOrder() {
+        for (boolean macError : new boolean[] {false, true}) {
+            FrameReceiver rx = new FrameReceiver(new FrameReceiver.Config(256,
+                    NetConfig.defaults(HeaderFormat.ETH_IPV4_UDP), 16, macError));
+            List<String> expected = new ArrayList<>();
+            for (DropReason r : DropReason.values()) {
+                if (!r.fromMac() || macError) {
+                    expected.add("drops_" + r.name().toLowerCase());
+                }
+            }
+            expected.addAll(List.of("frames_good", "drops_overflow", "internal_error", "fifo_drops_judged"));
+            List<String> outputs = rx.ports().stream().filter(p -> p.direction() == PortDirection.OUT)
+                    .map(Port::name).filter(n -> !n.startsWith("m_axis_") && !n.startsWith("buffered_"))
+                    .toList();
+            assertEquals(expected, outputs);
+            assertEquals(expected, rx.statusList().stream().map(Status::name).toList());
+            for (Status st : rx.statusList()) {
+                assertEquals(st.name().equals("internal_error") ? Status.Kind.FLAG
+                        : Status.Kind.COUNTER, st.kind(), st.name());
+                assertTrue(st.description().endsWith("."), st.name() + ": " + st.description());
+            }
+        }
+    }
+
     @Test
     void linkFramesGoToAPcapFile(@TempDir Path dir) throws Exception {
         NetConfig net = NetConfig.defaults(HeaderFormat.ETH_IPV4_UDP);

@@ -14,6 +14,7 @@ import org.sue.lib.stream.StreamDriver;
 import org.sue.lib.stream.StreamPrependTest;
 import org.sue.net.RhInserter;
 import org.sue.net.SueMeta;
+import org.sue.net.model.ReliabilityHeader;
 import org.sue.sim.Simulator;
 
 /** The RH inserter against the plain-Java RH encoder and the published check bytes. */
@@ -46,7 +47,8 @@ class RhInserterTest {
         assertEquals("51236789c3454567", HexFormat.of().formatHex(java.util.Arrays.copyOf(d.received.get(0), 8)),
                 "the published RH check bytes");
         for (int i = 0; i < packets.size(); i++) {
-            byte[] expected = StreamPrependTest.concat(metas.get(i).rh(1).encode(), packets.get(i).payload());
+            byte[] expected = StreamPrependTest.concat(ReliabilityHeader.of(metas.get(i), 1).encode(),
+                    packets.get(i).payload());
             assertArrayEquals(expected, d.received.get(i), "packet " + i);
             assertEquals(metas.get(i).pack(), d.receivedUserBig.get(i), "tuser of packet " + i);
         }

@@ -30,7 +30,7 @@ class UdpChecksumInserterTest {
     static Frames frames(NetConfig net, Random rnd, int count) {
         LoopbackRun.Peers peers = LoopbackRun.Peers.of(net);
         Frames f = new Frames(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
-        int at = FrameCodec.udpChecksumAt(net);
+        int at = FrameFormat.udpChecksumAt(net);
         for (int i = 0; i < count; i++) {
             int cmds = switch (rnd.nextInt(4)) {
                 case 0 -> 1 + rnd.nextInt(12);

@@ -1,14 +1,13 @@
 package org.sue.lib.crc;
 
 import java.math.BigInteger;
-import org.sue.lib.crc.model.CrcReference;
 
 /**
  * The XOR masks of a parallel CRC that takes a W-bit beat (W/8 byte lanes, lane i = bits [8i+7:8i], lane 0 first in
  * the byte stream, as AXI-Stream tkeep) per cycle: {@code next[i] = parity(state & stateMask(i)) ^ parity(data &
- * dataMask(i))}. Computed at elaboration by linearity, from the bit-serial {@link CrcReference} itself: one
- * simulation of a zero beat per state unit vector and one simulation from the zero state per data unit vector
- * (W + width simulations).
+ * dataMask(i))}. Computed at elaboration by linearity, from the bit-serial definition the reference model runs
+ * ({@link CrcParams#advance}): one simulation of a zero beat per state unit vector and one simulation from the zero
+ * state per data unit vector (W + width simulations).
  *
  * <p>Also the "unshift" matrices that undo trailing zero bytes (see {@link ParallelCrc}): with A the register's
  * one-zero-byte transition, stage s multiplies by the constant {@code A^(-2^s)}. A is invertible because the
@@ -38,7 +37,7 @@ public final class CrcMatrices {
         byte[] beat = new byte[lanes];
         stateMasks = new long[w];
         for (int j = 0; j < w; j++) {
-            long column = CrcReference.advance(params, 1L << j, beat, 0, lanes);
+            long column = params.advance(1L << j, beat, 0, lanes);
             for (int i = 0; i < w; i++) {
                 if (((column >>> i) & 1) != 0) {
                     stateMasks[i] |= 1L << j;
@@ -49,7 +48,7 @@ public final class CrcMatrices {
         dataMasks = new long[w][words];
         for (int k = 0; k < dataWidth; k++) {
             beat[k / 8] = (byte) (1 << (k % 8));
-            long column = CrcReference.advance(params, 0, beat, 0, lanes);
+            long column = params.advance(0, beat, 0, lanes);
             beat[k / 8] = 0;
             for (int i = 0; i < w; i++) {
                 if (((column >>> i) & 1) != 0) {
@@ -78,7 +77,7 @@ public final class CrcMatrices {
         int w = p.width();
         long[] rows = new long[w];
         for (int j = 0; j < w; j++) { // column j: image of unit vector e_j
-            long image = CrcReference.step(p, 1L << j, 0);
+            long image = p.step(1L << j, 0);
             for (int i = 0; i < w; i++) {
                 if (((image >>> i) & 1) != 0) {
                     rows[i] |= 1L << j;

@@ -51,6 +51,31 @@ public record CrcParams(int width, long poly, long init, boolean reflectIn, bool
         return w == 64 ? -1L : (1L << w) - 1;
     }
 
+    /**
+     * One input bit into the register, kept in normal (non-reflected) form, shifting left: the bit-serial definition
+     * that the reference model runs and the parallel CRC's masks are derived from.
+     */
+    public long step(long register, int bit) {
+        long feedback = ((register >>> (width - 1)) & 1) ^ bit;
+        long next = (register << 1) & mask();
+        return feedback != 0 ? next ^ poly : next;
+    }
+
+    /**
+     * The register after {@code len} more bytes from {@code register} (no finishing); each byte enters least
+     * significant bit first when {@link #reflectIn()} is set, most significant bit first otherwise.
+     */
+    public long advance(long register, byte[] data, int off, int len) {
+        long r = register;
+        for (int i = off; i < off + len; i++) {
+            int b = data[i] & 0xff;
+            for (int k = 0; k < 8; k++) {
+                r = step(r, reflectIn ? (b >>> k) & 1 : (b >>> (7 - k)) & 1);
+            }
+        }
+        return r;
+    }
+
     /** Finishes a register value: optional reflection, then the final XOR. */
     public long finish(long register) {
         long r = reflectOut ? Long.reverse(register) >>> (64 - width) : register;

@@ -114,18 +114,18 @@ public final class Flow extends Channel {
         return derived(newName, valid, other, split(other, packedPayload));
     }
 
-    /** The same flow with one payload field replaced. */
-    public Flow with(String newName, String field, Expr value) {
-        return map(newName, layout, layout.with(payload(), field, value));
-    }
-
     /**
      * A packet flow's beats in another packet layout: {@code tdata}, {@code tkeep} and {@code tlast} as they are,
-     * {@code user} as the new {@code tuser} (null for a layout without one); the old {@code tuser}, if any, is
-     * declared unused.
+     * {@code user} as the new {@code tuser} (null for a layout without one, or to send it zero); the old
+     * {@code tuser}, if any, is declared unused.
      */
     public Flow retagged(String newName, Layout packet, Expr user) {
         return map(newName, packet, retaggedBeat(newName, packet, user));
+    }
+
+    /** The same flow with one payload field replaced. */
+    public Flow with(String newName, String field, Expr value) {
+        return map(newName, layout, layout.with(payload(), field, value));
     }
 
     /** The same beats with the payload read through another layout of the same width. */

@@ -2,6 +2,7 @@ package org.sue.net.model;
 
 import java.util.Arrays;
 import java.util.zip.CRC32;
+import org.sue.core.ByteLayout;
 import org.sue.net.DropReason;
 import org.sue.net.FrameFormat;
 import org.sue.net.HeaderEntry;
@@ -13,7 +14,8 @@ import org.sue.net.SueMeta;
 /**
  * Plain-Java reference of SUE framing (docs/protocol.md sections 1-3, 5): the transmit side builds
  * {@code network header | RH | packed commands | padding | R-CRC | FCS}; the receive side checks and strips it, or
- * names the reason it drops the frame.
+ * names the reason it drops the frame. Header fields are written and read by name, through the layouts of
+ * {@link FrameFormat} that the hardware uses too.
  *
  * <p>[ours] Minimum-size padding: zero bytes after the last packed command, before the R-CRC and covered by it, so
  * that the R-CRC is always the 4 bytes before the FCS whatever the format (AFH formats carry no length). A command
@@ -54,7 +56,7 @@ public final class FrameCodec {
         int hdr = cfg.headerBytes();
         byte[] f = new byte[FrameFormat.frameBytes(cfg, commands.length)];
         int pad = f.length - (hdr + pdu + FrameFormat.RCRC_BYTES + FrameFormat.FCS_BYTES);
-        int ipPayload = 8 + pdu + pad + FrameFormat.RCRC_BYTES; // UDP header + UDP payload
+        int ipPayload = FrameFormat.UDP.bytes() + pdu + pad + FrameFormat.RCRC_BYTES; // UDP header + UDP payload
         writeHeader(cfg, h, rh.vc(), ipPayload, f);
         rh.encode(f, hdr);
         System.arraycopy(commands, 0, f, hdr + FrameFormat.RH_BYTES, commands.length);
@@ -77,10 +79,10 @@ public final class FrameCodec {
         byte[] t = new byte[cfg.headerBytes()];
         writeHeader(noPcp, h, 0, 0, t);
         if (cfg.format() == HeaderFormat.ETH_IPV4_UDP) {
-            int ip = 14 + (cfg.vlan() ? 4 : 0);
-            put16(t, ip + 2, 0); // total length too is filled in per packet
-            put16(t, ip + 10, 0);
-            put16(t, ip + 10, Checksums.internet(t, ip, 20));
+            ByteLayout hdr = FrameFormat.networkHeader(cfg);
+            hdr.set(t, 0, "ipv4.total_length", 0); // filled in per packet too
+            hdr.set(t, 0, "ipv4.checksum", 0);
+            hdr.set(t, 0, "ipv4.checksum", Checksums.internet(t, hdr.at("ipv4"), FrameFormat.IPV4.bytes()));
         }
         return t;
     }
@@ -94,86 +96,86 @@ public final class FrameCodec {
 
     /** The network header alone, as the header table would hold it for a PDU whose UDP payload is given. */
     static void writeHeader(NetConfig cfg, HeaderEntry h, int vc, int udpLength, byte[] f) {
+        ByteLayout hdr = FrameFormat.networkHeader(cfg);
         int pcp = cfg.pcpOfVc()[vc];
-        int at;
+        if (cfg.vlan()) {
+            hdr.set(f, 0, "vlan.tpid", NetConfig.ETHERTYPE_VLAN);
+            hdr.set(f, 0, "vlan.pcp", pcp);
+            hdr.set(f, 0, "vlan.vid", h.vlanId());
+        }
         switch (cfg.format()) {
-            case ETH_IPV4_UDP, ETH_IPV6_UDP -> {
-                boolean v4 = cfg.format() == HeaderFormat.ETH_IPV4_UDP;
-                at = ethernet(f, h.dstMac(), h.srcMac(), cfg, pcp, h.vlanId(),
-                        v4 ? NetConfig.ETHERTYPE_IPV4 : NetConfig.ETHERTYPE_IPV6);
-                if (v4) {
-                    f[at] = 0x45;
-                    f[at + 1] = (byte) (pcp << 5); // DSCP class selector CS<pcp>
-                    put16(f, at + 2, 20 + udpLength);
-                    put16(f, at + 6, 0x4000); // don't fragment
-                    f[at + 8] = (byte) cfg.ipTtl();
-                    f[at + 9] = 17;
-                    System.arraycopy(h.srcIp(), 0, f, at + 12, 4);
-                    System.arraycopy(h.dstIp(), 0, f, at + 16, 4);
-                    put16(f, at + 10, Checksums.internet(f, at, 20));
-                    at += 20;
-                } else {
-                    put32(f, at, 6 << 28 | (pcp << 5) << 20);
-                    put16(f, at + 4, udpLength);
-                    f[at + 6] = 17;
-                    f[at + 7] = (byte) cfg.ipTtl();
-                    System.arraycopy(h.srcIp(), 0, f, at + 8, 16);
-                    System.arraycopy(h.dstIp(), 0, f, at + 24, 16);
-                    at += 40;
-                }
-                put16(f, at, h.udpSrcPort());
-                put16(f, at + 2, cfg.udpDstPort());
-                put16(f, at + 4, udpLength);
-                // checksum 0 here; encode fills it in when the configuration computes it
+            case ETH_IPV4_UDP -> {
+                ethernet(hdr, f, h, NetConfig.ETHERTYPE_IPV4);
+                hdr.set(f, 0, "ipv4.version", 4);
+                hdr.set(f, 0, "ipv4.ihl", FrameFormat.IPV4.bytes() / 4);
+                hdr.set(f, 0, "ipv4.dscp", pcp << 3); // class selector CS<pcp>
+                hdr.set(f, 0, "ipv4.total_length", FrameFormat.IPV4.bytes() + udpLength);
+                hdr.set(f, 0, "ipv4.flags", 0b010); // don't fragment
+                hdr.set(f, 0, "ipv4.ttl", cfg.ipTtl());
+                hdr.set(f, 0, "ipv4.protocol", FrameFormat.IP_PROTOCOL_UDP);
+                hdr.setBytes(f, 0, "ipv4.src", h.srcIp());
+                hdr.setBytes(f, 0, "ipv4.dst", h.dstIp());
+                hdr.set(f, 0, "ipv4.checksum", Checksums.internet(f, hdr.at("ipv4"), FrameFormat.IPV4.bytes()));
+                udp(hdr, f, cfg, h, udpLength);
+            }
+            case ETH_IPV6_UDP -> {
+                ethernet(hdr, f, h, NetConfig.ETHERTYPE_IPV6);
+                hdr.set(f, 0, "ipv6.version", 6);
+                hdr.set(f, 0, "ipv6.traffic_class", pcp << 5);
+                hdr.set(f, 0, "ipv6.payload_length", udpLength);
+                hdr.set(f, 0, "ipv6.next_header", FrameFormat.IP_PROTOCOL_UDP);
+                hdr.set(f, 0, "ipv6.hop_limit", cfg.ipTtl());
+                hdr.setBytes(f, 0, "ipv6.src", h.srcIp());
+                hdr.setBytes(f, 0, "ipv6.dst", h.dstIp());
+                udp(hdr, f, cfg, h, udpLength);
             }
             case AFH_GEN1 -> {
-                long da = (h.dstMac() & ~0xffffL) | (h.dstXpu() & 0xffff);
-                at = ethernet(f, da, h.srcMac(), cfg, pcp, h.vlanId(), cfg.afhGen1EtherType());
+                hdr.set(f, 0, "addr.da_high", h.dstMac() >>> 16);
+                hdr.set(f, 0, "addr.dst_xpu", h.dstXpu() & 0xffff);
+                hdr.set(f, 0, "addr.sa", h.srcMac());
+                hdr.set(f, 0, "ether_type", cfg.afhGen1EtherType());
                 if (cfg.afhGen1SecondEtherType() != 0) {
-                    put16(f, at, cfg.afhGen1SecondEtherType());
-                    at += 2;
+                    hdr.set(f, 0, "second_ether_type", cfg.afhGen1SecondEtherType());
                 }
                 if (cfg.afhGen1Shim()) {
-                    f[at] = (byte) (FrameFormat.SHIM_VERSION << 4 | (h.hopCount() & 0xf));
-                    f[at + 1] = (byte) h.entropy();
-                    put16(f, at + 2, (int) (h.srcXpu() & 0xffff));
-                    put16(f, at + 4, (int) (h.dstXpu() & 0xffff));
+                    hdr.set(f, 0, "shim.version", FrameFormat.SHIM_VERSION);
+                    hdr.set(f, 0, "shim.hop_count", h.hopCount() & 0xf);
+                    hdr.set(f, 0, "shim.entropy", h.entropy());
+                    hdr.set(f, 0, "shim.src_xpu", h.srcXpu() & 0xffff);
+                    hdr.set(f, 0, "shim.dst_xpu", h.dstXpu() & 0xffff);
                 }
             }
             case AFH_GEN2_NORMAL -> {
-                f[0] = FrameFormat.GEN2_NORMAL_FLAGS;
-                f[1] = (byte) h.hopCount();
-                put32(f, 2, (int) h.dstXpu());
-                f[6] = FrameFormat.GEN2_NORMAL_FLAGS;
-                f[7] = (byte) h.entropy();
-                put32(f, 8, (int) h.srcXpu());
-                tagAndType(f, 12, cfg, pcp, h.vlanId(), cfg.afhGen2EtherType());
+                hdr.set(f, 0, "addr.da_flags", FrameFormat.GEN2_NORMAL_FLAGS);
+                hdr.set(f, 0, "addr.hop_count", h.hopCount());
+                hdr.set(f, 0, "addr.dst_xpu", h.dstXpu());
+                hdr.set(f, 0, "addr.sa_flags", FrameFormat.GEN2_NORMAL_FLAGS);
+                hdr.set(f, 0, "addr.entropy", h.entropy());
+                hdr.set(f, 0, "addr.src_xpu", h.srcXpu());
+                hdr.set(f, 0, "ether_type", cfg.afhGen2EtherType());
             }
             case AFH_GEN2_COMPRESSED -> {
-                f[0] = FrameFormat.GEN2_COMPRESSED_FLAGS;
-                put16(f, 1, (int) (h.dstXpu() & 0xffff));
-                f[3] = FrameFormat.GEN2_COMPRESSED_FLAGS;
-                put16(f, 4, (int) (h.srcXpu() & 0xffff));
-                tagAndType(f, 6, cfg, pcp, h.vlanId(), cfg.afhGen2EtherType());
+                hdr.set(f, 0, "addr.da_flags", FrameFormat.GEN2_COMPRESSED_FLAGS);
+                hdr.set(f, 0, "addr.dst_xpu", h.dstXpu() & 0xffff);
+                hdr.set(f, 0, "addr.sa_flags", FrameFormat.GEN2_COMPRESSED_FLAGS);
+                hdr.set(f, 0, "addr.src_xpu", h.srcXpu() & 0xffff);
+                hdr.set(f, 0, "ether_type", cfg.afhGen2EtherType());
             }
             default -> throw new IllegalStateException();
         }
     }
 
-    private static int ethernet(byte[] f, long da, long sa, NetConfig cfg, int pcp, int vid, int etherType) {
-        put48(f, 0, da);
-        put48(f, 6, sa);
-        return tagAndType(f, 12, cfg, pcp, vid, etherType);
+    private static void ethernet(ByteLayout hdr, byte[] f, HeaderEntry h, int etherType) {
+        hdr.set(f, 0, "addr.da", h.dstMac());
+        hdr.set(f, 0, "addr.sa", h.srcMac());
+        hdr.set(f, 0, "ether_type", etherType);
     }
 
-    private static int tagAndType(byte[] f, int at, NetConfig cfg, int pcp, int vid, int etherType) {
-        if (cfg.vlan()) {
-            put16(f, at, NetConfig.ETHERTYPE_VLAN);
-            put16(f, at + 2, pcp << 13 | vid);
-            at += 4;
-        }
-        put16(f, at, etherType);
-        return at + 2;
+    /** The UDP header, its checksum 0: encode fills it in when the configuration computes it. */
+    private static void udp(ByteLayout hdr, byte[] f, NetConfig cfg, HeaderEntry h, int udpLength) {
+        hdr.set(f, 0, "udp.src_port", h.udpSrcPort());
+        hdr.set(f, 0, "udp.dst_port", cfg.udpDstPort());
+        hdr.set(f, 0, "udp.length", udpLength);
     }
 
     // ---- receive -----------------------------------------------------------------------------------------------------
@@ -186,80 +188,17 @@ public final class FrameCodec {
         if (!fcsOk(f)) {
             return drop(DropReason.BAD_FCS);
         }
-        int hdr = cfg.headerBytes();
-        switch (cfg.format()) {
-            case ETH_IPV4_UDP, ETH_IPV6_UDP -> {
-                boolean v4 = cfg.format() == HeaderFormat.ETH_IPV4_UDP;
-                int at = checkTagAndType(cfg, f, 12, v4 ? NetConfig.ETHERTYPE_IPV4 : NetConfig.ETHERTYPE_IPV6);
-                if (at < 0) {
-                    return drop(DropReason.UNKNOWN_ETHERTYPE);
-                }
-                int udpLen;
-                if (v4) {
-                    if ((f[at] & 0xff) != 0x45 || f[at + 9] != 17 || Checksums.internet(f, at, 20) != 0) {
-                        return drop(DropReason.BAD_IP_HEADER);
-                    }
-                    int total = get16(f, at + 2);
-                    if (at + total != n - FrameFormat.FCS_BYTES) {
-                        return drop(DropReason.TRUNCATED);
-                    }
-                    if (!Arrays.equals(Arrays.copyOfRange(f, at + 16, at + 20), me.ip())) {
-                        return drop(DropReason.WRONG_DESTINATION);
-                    }
-                    udpLen = total - 20;
-                    at += 20;
-                } else {
-                    if ((f[at] & 0xf0) != 0x60 || f[at + 6] != 17) {
-                        return drop(DropReason.BAD_IP_HEADER);
-                    }
-                    udpLen = get16(f, at + 4);
-                    if (!Arrays.equals(Arrays.copyOfRange(f, at + 24, at + 40), me.ip())) {
-                        return drop(DropReason.WRONG_DESTINATION);
-                    }
-                    at += 40;
-                }
-                if (at + udpLen != n - FrameFormat.FCS_BYTES || udpLen != get16(f, at + 4)) {
-                    return drop(DropReason.TRUNCATED);
-                }
-                if (get16(f, at + 2) != cfg.udpDstPort()) {
-                    return drop(DropReason.UNKNOWN_UDP_PORT);
-                }
-            }
-            case AFH_GEN1 -> {
-                int at = checkTagAndType(cfg, f, 12, cfg.afhGen1EtherType());
-                if (at < 0 || (cfg.afhGen1SecondEtherType() != 0 && get16(f, at) != cfg.afhGen1SecondEtherType())) {
-                    return drop(DropReason.UNKNOWN_ETHERTYPE);
-                }
-                if (get16(f, 4) != (me.xpu() & 0xffff)) {
-                    return drop(DropReason.WRONG_DESTINATION);
-                }
-            }
-            case AFH_GEN2_NORMAL -> {
-                if (f[0] != FrameFormat.GEN2_NORMAL_FLAGS || f[6] != FrameFormat.GEN2_NORMAL_FLAGS
-                        || checkTagAndType(cfg, f, 12, cfg.afhGen2EtherType()) < 0) {
-                    return drop(DropReason.UNKNOWN_ETHERTYPE);
-                }
-                if ((get32(f, 2) & 0xffffffffL) != me.xpu()) {
-                    return drop(DropReason.WRONG_DESTINATION);
-                }
-            }
-            case AFH_GEN2_COMPRESSED -> {
-                if (f[0] != FrameFormat.GEN2_COMPRESSED_FLAGS || f[3] != FrameFormat.GEN2_COMPRESSED_FLAGS
-                        || checkTagAndType(cfg, f, 6, cfg.afhGen2EtherType()) < 0) {
-                    return drop(DropReason.UNKNOWN_ETHERTYPE);
-                }
-                if (get16(f, 1) != (me.xpu() & 0xffff)) {
-                    return drop(DropReason.WRONG_DESTINATION);
-                }
-            }
-            default -> throw new IllegalStateException();
+        DropReason headerDrop = checkHeader(cfg, me, f);
+        if (headerDrop != null) {
+            return drop(headerDrop);
         }
+        int hdr = cfg.headerBytes();
         int pdu = n - FrameFormat.FCS_BYTES - FrameFormat.RCRC_BYTES - hdr; // RH + commands + padding, at least one command byte (RUNT)
         if (pdu > cfg.maxPdu()) {
             return drop(DropReason.OVERSIZE_PDU);
         }
-        if (ipFormat(cfg)) {
-            int sent = get16(f, udpChecksumAt(cfg));
+        if (cfg.format().ip()) {
+            long sent = FrameFormat.networkHeader(cfg).get(f, 0, "udp.checksum");
             boolean zeroAccepted = cfg.format() == HeaderFormat.ETH_IPV4_UDP || cfg.udpZeroChecksum();
             if (sent == 0 ? !zeroAccepted : udpSum(cfg, f) != 0) {
                 return drop(DropReason.BAD_UDP_CHECKSUM);
@@ -279,44 +218,86 @@ public final class FrameCodec {
         return new Received(new Decoded(rh, commands, hdr), null);
     }
 
-    /** Offset after the optional VLAN tag and the expected EtherType, or -1 if they are not there. */
-    private static int checkTagAndType(NetConfig cfg, byte[] f, int at, int etherType) {
-        if (cfg.vlan()) {
-            if (get16(f, at) != NetConfig.ETHERTYPE_VLAN) {
-                return -1;
+    /** The first failing check of the network header (docs/protocol.md 5.7), or null. */
+    private static DropReason checkHeader(NetConfig cfg, LocalIdentity me, byte[] f) {
+        ByteLayout hdr = FrameFormat.networkHeader(cfg);
+        boolean tagged = !cfg.vlan() || hdr.get(f, 0, "vlan.tpid") == NetConfig.ETHERTYPE_VLAN;
+        long etherType = hdr.get(f, 0, "ether_type");
+        switch (cfg.format()) {
+            case ETH_IPV4_UDP -> {
+                if (!tagged || etherType != NetConfig.ETHERTYPE_IPV4) {
+                    return DropReason.UNKNOWN_ETHERTYPE;
+                }
+                int ip = hdr.at("ipv4");
+                if (hdr.get(f, 0, "ipv4.version") != 4 || hdr.get(f, 0, "ipv4.ihl") != FrameFormat.IPV4.bytes() / 4
+                        || hdr.get(f, 0, "ipv4.protocol") != FrameFormat.IP_PROTOCOL_UDP
+                        || Checksums.internet(f, ip, FrameFormat.IPV4.bytes()) != 0) {
+                    return DropReason.BAD_IP_HEADER;
+                }
+                long total = hdr.get(f, 0, "ipv4.total_length");
+                if (ip + total != f.length - FrameFormat.FCS_BYTES) {
+                    return DropReason.TRUNCATED;
+                }
+                if (!Arrays.equals(hdr.getBytes(f, 0, "ipv4.dst"), me.ip())) {
+                    return DropReason.WRONG_DESTINATION;
+                }
+                return checkUdp(cfg, hdr, f, total - FrameFormat.IPV4.bytes());
             }
-            at += 4;
+            case ETH_IPV6_UDP -> {
+                if (!tagged || etherType != NetConfig.ETHERTYPE_IPV6) {
+                    return DropReason.UNKNOWN_ETHERTYPE;
+                }
+                if (hdr.get(f, 0, "ipv6.version") != 6
+                        || hdr.get(f, 0, "ipv6.next_header") != FrameFormat.IP_PROTOCOL_UDP) {
+                    return DropReason.BAD_IP_HEADER;
+                }
+                if (!Arrays.equals(hdr.getBytes(f, 0, "ipv6.dst"), me.ip())) {
+                    return DropReason.WRONG_DESTINATION;
+                }
+                return checkUdp(cfg, hdr, f, hdr.get(f, 0, "ipv6.payload_length"));
+            }
+            case AFH_GEN1 -> {
+                if (!tagged || etherType != cfg.afhGen1EtherType() || (cfg.afhGen1SecondEtherType() != 0
+                        && hdr.get(f, 0, "second_ether_type") != cfg.afhGen1SecondEtherType())) {
+                    return DropReason.UNKNOWN_ETHERTYPE;
+                }
+                return toMe(hdr, f, me) ? null : DropReason.WRONG_DESTINATION;
+            }
+            case AFH_GEN2_NORMAL, AFH_GEN2_COMPRESSED -> {
+                int flags = cfg.format() == HeaderFormat.AFH_GEN2_NORMAL ? FrameFormat.GEN2_NORMAL_FLAGS
+                        : FrameFormat.GEN2_COMPRESSED_FLAGS;
+                if (hdr.get(f, 0, "addr.da_flags") != flags || hdr.get(f, 0, "addr.sa_flags") != flags || !tagged
+                        || etherType != cfg.afhGen2EtherType()) {
+                    return DropReason.UNKNOWN_ETHERTYPE;
+                }
+                return toMe(hdr, f, me) ? null : DropReason.WRONG_DESTINATION;
+            }
+            default -> throw new IllegalStateException();
         }
-        return get16(f, at) == etherType ? at + 2 : -1;
+    }
+
+    /** The AFH destination address is this XPU's, in as many bits as the format carries (16 or 32). */
+    private static boolean toMe(ByteLayout hdr, byte[] f, LocalIdentity me) {
+        long mask = (1L << hdr.slot("addr.dst_xpu").width()) - 1;
+        return hdr.get(f, 0, "addr.dst_xpu") == (me.xpu() & mask);
+    }
+
+    /** The UDP length the IP header gives, against the frame and the UDP header; then the UDP port. */
+    private static DropReason checkUdp(NetConfig cfg, ByteLayout hdr, byte[] f, long udpLength) {
+        if (hdr.at("udp") + udpLength != f.length - FrameFormat.FCS_BYTES || udpLength != hdr.get(f, 0, "udp.length")) {
+            return DropReason.TRUNCATED;
+        }
+        return hdr.get(f, 0, "udp.dst_port") != cfg.udpDstPort() ? DropReason.UNKNOWN_UDP_PORT : null;
     }
 
     // ---- UDP checksum ------------------------------------------------------------------------------------------------
 
-    private static boolean ipFormat(NetConfig cfg) {
-        return cfg.format() == HeaderFormat.ETH_IPV4_UDP || cfg.format() == HeaderFormat.ETH_IPV6_UDP;
-    }
-
-    /** Offset of the UDP header in a frame of an IP format. */
-    public static int udpAt(NetConfig cfg) {
-        return 14 + (cfg.vlan() ? 4 : 0) + (cfg.format() == HeaderFormat.ETH_IPV4_UDP ? 20 : 40);
-    }
-
-    /** Offset of the UDP checksum field. */
-    public static int udpChecksumAt(NetConfig cfg) {
-        return udpAt(cfg) + 6;
-    }
-
-    /** Offset of the first byte the UDP checksum covers: the pseudo header's source address in the IP header. */
-    public static int udpSummedFrom(NetConfig cfg) {
-        return udpAt(cfg) - (cfg.format() == HeaderFormat.ETH_IPV4_UDP ? 8 : 32);
-    }
-
     /** Writes the right UDP checksum into a frame of an IP format (FCS last, left as it is); 0 is sent as 0xFFFF. */
     public static void fillUdpChecksum(NetConfig cfg, byte[] f) {
-        int at = udpChecksumAt(cfg);
-        put16(f, at, 0);
+        ByteLayout hdr = FrameFormat.networkHeader(cfg);
+        hdr.set(f, 0, "udp.checksum", 0);
         int sum = udpSum(cfg, f);
-        put16(f, at, sum == 0 ? 0xffff : sum); // RFC 768: a computed 0 is sent as all ones
+        hdr.set(f, 0, "udp.checksum", sum == 0 ? 0xffff : sum); // RFC 768: a computed 0 is sent as all ones
     }
 
     /**
@@ -326,13 +307,13 @@ public final class FrameCodec {
      * right it is 0.
      */
     public static int udpSum(NetConfig cfg, byte[] f) {
-        int udp = udpAt(cfg);
-        int addresses = udpSummedFrom(cfg);
+        int udp = FrameFormat.udpAt(cfg);
+        int addresses = FrameFormat.udpSummedFrom(cfg);
         int udpLength = f.length - FrameFormat.FCS_BYTES - udp;
         // the pseudo header's fields first (an even count of bytes), so an odd UDP length stays the last byte
         byte[] b = new byte[udp - addresses + 4 + udpLength];
         System.arraycopy(f, addresses, b, 0, udp - addresses);
-        put16(b, udp - addresses, 17);
+        put16(b, udp - addresses, FrameFormat.IP_PROTOCOL_UDP);
         put16(b, udp - addresses + 2, udpLength);
         System.arraycopy(f, udp, b, udp - addresses + 4, udpLength);
         return Checksums.internet(b, 0, b.length);
@@ -364,20 +345,6 @@ public final class FrameCodec {
 
     static int get16(byte[] b, int off) {
         return (b[off] & 0xff) << 8 | (b[off + 1] & 0xff);
-    }
-
-    static void put32(byte[] b, int off, int v) {
-        put16(b, off, v >>> 16);
-        put16(b, off + 2, v);
-    }
-
-    static int get32(byte[] b, int off) {
-        return get16(b, off) << 16 | get16(b, off + 2);
-    }
-
-    static void put48(byte[] b, int off, long v) {
-        put16(b, off, (int) (v >>> 32));
-        put32(b, off + 2, (int) v);
     }
 
     public static void putLe32(byte[] b, int off, long v) {

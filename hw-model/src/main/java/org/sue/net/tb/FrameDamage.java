@@ -3,7 +3,7 @@ package org.sue.net.tb;
 import java.util.Arrays;
 import java.util.Random;
 import org.sue.net.HeaderEntry;
-import org.sue.net.HeaderFormat;
+import org.sue.net.FrameFormat;
 import org.sue.net.NetConfig;
 import org.sue.net.model.FrameCodec;
 import org.sue.net.model.ReliabilityHeader;
@@ -48,11 +48,11 @@ public final class FrameDamage {
             }
             case 10 -> refcs(Arrays.copyOf(f, f.length + 1 + rnd.nextInt(8))); // bytes after the PDU
             case 12, 13 -> { // IP formats: the UDP checksum zero (12), right or one bit off (13)
-                if (net.format() != HeaderFormat.ETH_IPV4_UDP && net.format() != HeaderFormat.ETH_IPV6_UDP) {
+                if (!net.format().ip()) {
                     yield f;
                 }
                 byte[] g = f.clone();
-                int at = FrameCodec.udpChecksumAt(net);
+                int at = FrameFormat.udpChecksumAt(net);
                 g[at] = 0;
                 g[at + 1] = 0;
                 if (kind == 13) {

@@ -19,6 +19,7 @@ import org.sue.net.LocalIdentity;
 import org.sue.net.NetConfig;
 import org.sue.net.SueMeta;
 import org.sue.net.model.FrameCodec;
+import org.sue.net.model.ReliabilityHeader;
 import org.sue.sim.Simulator;
 
 /**
@@ -59,7 +60,8 @@ public final class LoopbackRun {
 
         /** The frame the reference codec builds for a PDU to its table destination. */
         public byte[] frame(NetConfig net, Pdu p) {
-            return FrameCodec.encode(net, table[p.meta().dstXpu()], p.meta().rh(net.rhVersion()), p.commands());
+            return FrameCodec.encode(net, table[p.meta().dstXpu()], ReliabilityHeader.of(p.meta(), net.rhVersion()),
+                    p.commands());
         }
 
         /** Writes every table entry into a transmitter's header table, one per cycle. */

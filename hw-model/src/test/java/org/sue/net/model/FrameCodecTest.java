@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.sue.net.DropReason;
+import org.sue.net.FrameFormat;
 import org.sue.net.HeaderEntry;
 import org.sue.net.HeaderFormat;
 import org.sue.net.LocalIdentity;
@@ -169,7 +170,7 @@ public class FrameCodecTest {
         NetConfig v6 = NetConfig.defaults(HeaderFormat.ETH_IPV6_UDP);
         NetConfig v6zero = v6.withUdpZeroChecksum(true);
         NetConfig v4 = NetConfig.defaults(HeaderFormat.ETH_IPV4_UDP);
-        int at6 = FrameCodec.udpChecksumAt(v6);
+        int at6 = FrameFormat.udpChecksumAt(v6);
         byte[] computed = FrameCodec.encode(v6, entryTo(ME6, true), rh, new byte[100]);
         byte[] zero = FrameCodec.encode(v6zero, entryTo(ME6, true), rh, new byte[100]);
         assertTrue(FrameCodec.get16(computed, at6) != 0);
@@ -185,7 +186,7 @@ public class FrameCodecTest {
         assertEquals(DropReason.BAD_UDP_CHECKSUM, FrameCodec.decode(v6, ME6, FrameDamage.refcs(payload)).drop());
 
         byte[] plain4 = FrameCodec.encode(v4, entryTo(ME, false), rh, new byte[100]);
-        int at4 = FrameCodec.udpChecksumAt(v4);
+        int at4 = FrameFormat.udpChecksumAt(v4);
         assertEquals(0, FrameCodec.get16(plain4, at4), "IPv4 sends 0 (RFC 768)");
         assertTrue(FrameCodec.decode(v4, ME, plain4).ok());
         byte[] summed4 = plain4.clone();

@@ -3,10 +3,11 @@ package org.sue.lib.crc.model;
 import org.sue.lib.crc.CrcParams;
 
 /**
- * Bit-serial CRC straight from the Rocksoft/Williams definition: the plain-Java reference model. The register is kept
- * in normal (non-reflected) form and shifts left; each byte enters in order, least significant bit first when
- * {@link CrcParams#reflectIn()} is set, most significant bit first otherwise. The result is the register, reflected
- * if {@link CrcParams#reflectOut()}, XORed with {@link CrcParams#xorOut()}.
+ * Bit-serial CRC straight from the Rocksoft/Williams definition ({@link CrcParams#step}, {@link CrcParams#advance}):
+ * the plain-Java reference model. The register is kept in normal (non-reflected) form and shifts left; each byte
+ * enters in order, least significant bit first when {@link CrcParams#reflectIn()} is set, most significant bit first
+ * otherwise. The result is the register, reflected if {@link CrcParams#reflectOut()}, XORed with
+ * {@link CrcParams#xorOut()}.
  *
  * <p>Incremental use, as hardware sees a frame beat by beat: either an instance ({@link #update}, then
  * {@link #value()}), or the stateless form {@code r = params.init(); r = advance(params, r, beat...); ...;
@@ -33,17 +34,9 @@ public final class CrcReference {
         return params.finish(advance(params, params.init(), data, off, len));
     }
 
-    /** The register after {@code len} more bytes from {@code register} (no finishing). */
+    /** The register after {@code len} more bytes from {@code register} (no finishing): {@link CrcParams#advance}. */
     public static long advance(CrcParams p, long register, byte[] data, int off, int len) {
-        long r = register;
-        for (int i = off; i < off + len; i++) {
-            int b = data[i] & 0xff;
-            for (int k = 0; k < 8; k++) {
-                int bit = p.reflectIn() ? (b >>> k) & 1 : (b >>> (7 - k)) & 1;
-                r = step(p, r, bit);
-            }
-        }
-        return r;
+        return p.advance(register, data, off, len);
     }
 
     public CrcReference update(byte[] data) {
@@ -55,11 +48,9 @@ public final class CrcReference {
         register = advance(p, register, data, off, len);
     }
 
-    /** One input bit into the normal-form register. */
+    /** One input bit into the normal-form register: {@link CrcParams#step}. */
     public static long step(CrcParams p, long register, int bit) {
-        long feedback = ((register >>> (p.width() - 1)) & 1) ^ bit;
-        long next = (register << 1) & p.mask();
-        return feedback != 0 ? next ^ p.poly() : next;
+        return p.step(register, bit);
     }
 
     /** Starts a new message. */
