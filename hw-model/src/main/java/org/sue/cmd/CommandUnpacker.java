@@ -92,10 +92,9 @@ public final class CommandUnpacker extends Component {
     }
 
     public static final int CONTROL_BITS = 144;
-    /** Width of {@code rx_cycle}: a command's beat, 0 its first. */
-    public static final int CYCLE_BITS = 4;
-    /** Width of {@code rx_valid}: 0 nothing left, 1 a command without data, 2 a beat of one with data. */
-    public static final int VALID_BITS = 2;
+    /** {@code rx_cycle} and {@code rx_valid} are as wide as the transmit side's (Tables 1 and 2). */
+    private static final int CYCLE_BITS = CommandIngress.CYCLE_WIDTH;
+    private static final int VALID_BITS = CommandIngress.VALID_WIDTH;
     /** {@code rx_credit}, least significant first: {cmd_credit, cmd_vc[1:0], data_credit, data_vc[1:0]}. */
     public static final Layout CREDIT = Layout.of("rx_credit", Layout.bits("data_vc", SueMeta.VC_WIDTH),
             Layout.bits("data_credit", 1), Layout.bits("cmd_vc", SueMeta.VC_WIDTH), Layout.bits("cmd_credit", 1));

@@ -12,6 +12,43 @@ import org.sue.instance.tb.TwoXpuRun;
 import org.sue.net.HeaderFormat;
 
 class SueInstanceTest {
+    /** The XPU interface's outputs (spec Tables 1 and 2): neither a stream nor status. */
+    static final java.util.Set<String> XPU_OUTPUTS = java.util.Set.of("tx_credit", "tx_reset_out", "rx_cycle",
+            "rx_valid", "rx_vc", "rx_xpuid", "rx_control", "rx_data", "rx_reset_out");
+
+    /**
+     * Every output of the instance is a member of a stream or flow, an output of the XPU interface, or a status its
+     * block declared (a counter, level, state or flag with a description), gathered from the blocks' status lists;
+     * this is what a register map is made from.
+     */
+    @Test
+    void everyOtherOutputIsADescribedStatusOfTheStatusList() {
+        for (SueInstance.Config c : java.util.List.of(SueInstance.Config.defaults(), SmallInstance.withLlr(
+                HeaderFormat.ETH_IPV4_UDP, 80), SmallInstance.withPfc(HeaderFormat.ETH_IPV4_UDP))) {
+            SueInstance top = new SueInstance(c);
+            org.sue.core.Design.elaborate(top);
+            java.util.Set<org.sue.core.Port> streams = new java.util.HashSet<>();
+            top.payloads().forEach((valid, payload) -> {
+                streams.add(valid);
+                streams.addAll(payload);
+            });
+            java.util.Set<String> status = new java.util.HashSet<>();
+            for (org.sue.core.Status st : top.statusList()) {
+                assertTrue(status.add(st.name()), "listed once: " + st.name());
+                assertTrue(st.description().length() > 10, st.name() + ": " + st.description());
+                assertEquals(top, st.port().owner(), st.name() + " is a port of the instance");
+            }
+            for (org.sue.core.Port p : top.ports()) {
+                if (!p.isInput() && !streams.contains(p) && !p.name().endsWith("ready")) {
+                    assertTrue(status.contains(p.name()) != XPU_OUTPUTS.contains(p.name()), p.name()
+                            + " is either a status or an XPU output");
+                }
+            }
+            assertTrue(status.containsAll(java.util.List.of("net_frames_good", "tp_tx_timeouts", "tp_rx_accepted",
+                    "rx_commands_delivered", "commands_accepted")), status.toString());
+        }
+    }
+
     @Test
     void commandsCrossALosslessLinkBothWays() {
         TwoXpuRun.Result r = new TwoXpuRun(SmallInstance.config(HeaderFormat.ETH_IPV4_UDP), 40,
