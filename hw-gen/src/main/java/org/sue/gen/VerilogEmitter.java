@@ -132,6 +132,7 @@ public final class VerilogEmitter {
         checkModuleNames(report.toplevel());
         List<Path> files = new ArrayList<>();
         report.generatedSourcesPaths().foreach(p -> files.add(Path.of(p)));
+        dropEmptyEnumDefines(targetDir, files);
         String topName = report.toplevelName();
         Path list = targetDir.resolve(topName + ".f");
         try {
@@ -158,6 +159,22 @@ public final class VerilogEmitter {
         } catch (Throwable e) { // SpinalExit is a checked exception that Scala does not declare
             System.err.print(printed.toString(StandardCharsets.UTF_8));
             throw e;
+        }
+    }
+
+    /**
+     * With one file per module, SpinalHDL also writes {@code enumdefine.v} once a design has a state register; our
+     * states are localparams of their modules, so it holds no definition: it goes, rather than stand unlisted.
+     */
+    private static void dropEmptyEnumDefines(Path targetDir, List<Path> files) {
+        Path defines = targetDir.resolve("enumdefine.v");
+        try {
+            if (Files.exists(defines) && !Files.readString(defines).contains("`define")) {
+                Files.delete(defines);
+                files.removeIf(f -> f.getFileName().toString().equals("enumdefine.v"));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 }

@@ -55,7 +55,7 @@ class GeneratedFilesTest {
         assertEquals(List.of(), findings, "1-bit signals are plain wire/reg/input wire/output wire");
         String fifo = Files.readString(out.resolve(emission.designs().get("command_fifo").topModule() + ".v"));
         assertTrue(fifo.contains("  input  wire          push_valid,"), "a 1-bit port:\n" + fifo);
-        assertTrue(fifo.contains("  reg                 out_valid;"), "a 1-bit register:\n" + fifo);
+        assertTrue(fifo.contains("  reg                 valid;"), "a 1-bit register:\n" + fifo);
     }
 
     @Test

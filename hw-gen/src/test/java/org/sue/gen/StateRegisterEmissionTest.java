@@ -47,5 +47,6 @@ class StateRegisterEmissionTest {
         assertTrue(v.contains("step <= Phase_LOAD;"), v);
         assertTrue(v.contains("(step == Phase_IDLE)"), v);
         EmissionLintTest.assertEveryFileLintClean(r);
+        assertTrue(Files.notExists(dir.resolve("enumdefine.v")), "no empty enum-define file beside the modules");
     }
 }

@@ -223,6 +223,9 @@ public abstract class Component {
             throw new HdlException("state register '" + name + "': enum " + type.getSimpleName()
                     + " needs at least 2 constants, has " + count, here);
         }
+        for (E c : type.getEnumConstants()) { // each a localparam of the Verilog and a VHDL enumeration literal
+            Names.check(c.name(), "a state of " + type.getSimpleName(), here);
+        }
         int width = Hw.log2Up(count);
         Reg r = register(new Reg(name, width, BigInteger.valueOf(reset.ordinal()), type, this, here), here);
         return new State<>(r, type);

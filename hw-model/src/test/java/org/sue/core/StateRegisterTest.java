@@ -17,6 +17,8 @@ class StateRegisterTest {
 
     enum Lonely { ONLY }
 
+    enum Keyword { WAIT, GO }
+
     static final class Walker extends Component {
         Walker() {
             Port go = in("go", 1);
@@ -71,5 +73,12 @@ class StateRegisterTest {
         }));
         assertTrue(e.getMessage().contains("needs at least 2 constants") && e.getMessage().contains(
                 "StateRegisterTest.java"), e.getMessage());
+        HdlException reserved = assertThrows(HdlException.class, () -> Design.elaborate(new Component() {
+            {
+                state("waiting", Keyword.GO);
+            }
+        }));
+        assertTrue(reserved.getMessage().contains("WAIT") && reserved.getMessage().contains("StateRegisterTest.java"),
+                reserved.getMessage());
     }
 }
