@@ -44,15 +44,16 @@ import org.sue.net.SueMeta;
  * <p><b>Cells go back</b> once read and never written again. A cell the run leaves behind (it goes on into the next
  * cell) is freed by the reader ({@code cell_freed_*}), except the run's first: the run before may have ended in it,
  * and that run's notice must be judged first. The run's first and last cells go to the writer in a notice (queue,
- * first cell, last cell, end offset); the writer judges notices in order, in cycles without an input beat (so the
- * input never waits; a queue that stays busy needs none), and frees ({@code cell_returned_*}) the first cell if the
- * run left it, and the last cell if nothing was written after the run (the queue's tail is that cell, filled exactly
- * to the end: the tail is dropped) or if the run ended on the cell's last byte and the stream has moved on;
- * otherwise the bytes after the run belong to a later run, which frees the cell. {@code cells_in_use} counts cells
- * handed out and not back.
+ * first cell, last cell, end offset); the writer judges a notice in every cycle, in order, beside the input beat
+ * (the tail table's second read port is the notices'), and frees ({@code cell_returned_*}) the first cell if the run
+ * left it, and the last cell if nothing was written after the run (the queue's tail is that cell, filled exactly to
+ * the end: the tail is dropped) or if the run ended on the cell's last byte and the stream has moved on; otherwise
+ * the bytes after the run belong to a later run, which frees the cell. A drop is a mark in {@code tail_dropped} for
+ * the tail row's one-bit generation, so only beats write the tail table; the queue's next beat sees the mark, starts
+ * a new cell and flips the generation. {@code cells_in_use} counts cells handed out and not back.
  *
- * <p>Reset: the tail table is a RAM without a reset value, so after reset it is cleared one row per cycle while
- * {@code init_busy} is high and nothing enters.
+ * <p>Reset: the tail table and the drop marks are RAMs without a reset value, so after reset they are cleared one row
+ * per cycle while {@code init_busy} is high and nothing enters.
  */
 public final class QueueStore extends Component {
     /** Beats read and not yet taken from {@code m_axis}, at most. */
@@ -100,6 +101,8 @@ public final class QueueStore extends Component {
     }
 
     private static final Layout VC_ONLY = Layout.plain("vc", SueMeta.VC_WIDTH);
+    /** A queue's drop mark: a notice dropped the tail of the row whose {@code gen} this is. */
+    private static final Layout DROP_MARK = Layout.of("drop_mark", Layout.bits("gen", 1), Layout.bits("valid", 1));
 
     public final Stream in;
     public final Stream out;
@@ -133,8 +136,8 @@ public final class QueueStore extends Component {
     /** A beat read, on its way to {@code m_axis}. */
     private final Layout fetched;
 
-    /** The memories: the cells' links, one memory per byte lane, the queues' tails. */
-    private record Storage(Mem cellLink, List<Mem> lanes, Mem tailTable) {
+    /** The memories: the cells' links, one memory per byte lane, the queues' tails and their drop marks. */
+    private record Storage(Mem cellLink, List<Mem> lanes, Mem tailTable, Mem dropTable) {
     }
 
     /** The tail table's clearing after reset: the row cleared now, and whether it is still going on. */
@@ -154,17 +157,26 @@ public final class QueueStore extends Component {
     }
 
     /**
-     * Writer stage B's input: a beat ({@code beat}) or a notice, its queue, the tail row read; the beat's first, last,
-     * bytes (1..cb), data and its command's bytes and has-data; the notice's run: first cell left behind, first cell,
-     * last cell and its end offset (1..cb).
+     * Writer stage B's beat: valid, its queue, the tail row and drop mark read; the beat's first, last, bytes (1..cb),
+     * data and its command's bytes and has-data.
      */
-    private record WriterInput(Reg valid, Reg beat, Reg queue, Expr row, Reg first, Reg last, Reg bytes,
-                               Reg cmdBytes, Reg cmdData, Reg data, Reg noticeFirstGone, Reg noticeFirst,
-                               Reg noticeCell, Reg noticeEnd) {
+    private record BeatIn(Reg valid, Reg queue, Expr row, Expr drop, Reg first, Reg last, Reg bytes, Reg cmdBytes,
+                          Reg cmdData, Reg data) {
     }
 
-    /** Cells the writer handed out and gave back this cycle: a new cell, a run's first cell, a run's last cell. */
-    private record WriterCells(Expr alloc, Expr firstGone, Expr reclaim) {
+    /**
+     * Writer stage B's notice: valid, its queue, the tail row read; its run's first cell left behind, first cell, last
+     * cell and its end offset (1..cb).
+     */
+    private record NoticeIn(Reg valid, Reg queue, Expr row, Reg firstGone, Reg first, Reg cell, Reg end) {
+    }
+
+    /** What stage B wrote last cycle, which this cycle's table reads missed: a beat's tail row, a notice's drop. */
+    private record Forward(Reg rowValid, Reg rowQueue, Reg row, Reg dropValid, Reg dropQueue) {
+    }
+
+    /** Cells a notice gave back this cycle: its run's first cell, its run's last cell. */
+    private record CellsBack(Expr firstGone, Expr reclaim) {
     }
 
     public QueueStore(Config config) {
@@ -176,7 +188,8 @@ public final class QueueStore extends Component {
         fw = ow + 1;
         aw = Hw.log2Up(config.cells());
         qw = config.queueWidth();
-        tailRow = Layout.of("tail_row", Layout.bits("fill", fw), Layout.bits("cell", aw), Layout.bits("has_tail", 1));
+        tailRow = Layout.of("tail_row", Layout.bits("fill", fw), Layout.bits("cell", aw), Layout.bits("has_tail", 1),
+                Layout.bits("gen", 1));
         notice = Layout.of("notice", Layout.bits("end", fw), Layout.bits("last_cell", aw),
                 Layout.bits("first_cell", aw), Layout.bits("first_gone", 1), Layout.bits("queue", qw));
         fetched = Layout.of("fetched", Layout.bits("data", w), Layout.bits("bytes", fw), Layout.bits("last", 1),
@@ -204,11 +217,14 @@ public final class QueueStore extends Component {
         Clearing clearing = clearing();
         initBusy.set(clearing.busy());
         Notices notices = notices();
-        WriterInput b = writerTakeBeatOrNotice(storage, free, clearing, notices);
-        WriterCells written = writerWriteOrJudge(b, storage, free, clearing, overflow);
+        BeatIn beat = writerTakeBeat(storage, free, clearing);
+        NoticeIn notice = writerTakeNotice(storage, clearing, notices);
+        Forward fwd = new Forward(reg("fwd_valid", 1, 0), reg("fwd_queue", qw, 0), reg("fwd_row", tailRow.width(), 0),
+                reg("fwd_drop_valid", 1, 0), reg("fwd_drop_queue", qw, 0));
+        Expr alloc = writeBeat(beat, fwd, storage, free, clearing, overflow);
+        CellsBack back = judgeNotice(notice, beat, fwd, storage, free, clearing);
         Expr freedByReader = reader(storage, free, clearing, notices);
-        inUse.set(Hw.upDown(inUse, List.of(written.alloc()), List.of(freedByReader, written.firstGone(),
-                written.reclaim())));
+        inUse.set(Hw.upDown(inUse, List.of(alloc), List.of(freedByReader, back.firstGone(), back.reclaim())));
     }
 
     private Storage storage() {
@@ -221,7 +237,9 @@ public final class QueueStore extends Component {
         }
         Mem tailTable = mem("queue_tail", config.destinations() * SueMeta.VCS, tailRow.width(),
                 ReadUnderWrite.READ_FIRST);
-        return new Storage(cellLink, lanes, tailTable);
+        Mem dropTable = mem("tail_dropped", config.destinations() * SueMeta.VCS, DROP_MARK.width(),
+                ReadUnderWrite.READ_FIRST);
+        return new Storage(cellLink, lanes, tailTable, dropTable);
     }
 
     /**
@@ -282,25 +300,19 @@ public final class QueueStore extends Component {
         return new Notices(runDone, noticeData, sent, sent.queue("notices", NOTICE_DEPTH));
     }
 
-    /**
-     * Writer stage A: an input beat, or else (in a cycle without one) a reader's notice, reads its queue's tail
-     * row.
-     */
-    private WriterInput writerTakeBeatOrNotice(Storage storage, FreeCells free, Clearing clearing, Notices notices) {
-        Stream queued = notices.queued();
+    /** Writer stage A for beats: an input beat reads its queue's tail row and drop mark. */
+    private BeatIn writerTakeBeat(Storage storage, FreeCells free, Clearing clearing) {
         // a beat goes in only if a spare cell is sure to wait for it in stage B
         in.tready().set(free.spareNext().and(clearing.busy().not()));
         Expr beatIn = wire("beat_in", in.fire());
-        Expr noticeIn = wire("notice_in", queued.valid().and(beatIn.not()).and(clearing.busy().not()));
-        queued.ready().set(noticeIn);
         Expr inDst = CommandUser.DST.of(in.tuser());
         int dw = qw - SueMeta.VC_WIDTH;
         if (dw < inDst.width()) { // the ingress never sends a destination beyond the configured ones
             unused("dst_high", inDst.bits(inDst.width() - 1, dw));
         }
-        Expr inQueue = Hw.cat(inDst.bits(dw - 1, 0), CommandUser.VC.of(in.tuser()));
-        Expr aQueue = wire("a_queue", Hw.mux(beatIn, inQueue, queued.field("queue")));
+        Expr aQueue = wire("a_queue", Hw.cat(inDst.bits(dw - 1, 0), CommandUser.VC.of(in.tuser())));
         Expr row = storage.tailTable().readSync("row_read", aQueue, Hw.lit(1, 1));
+        Expr drop = storage.dropTable().readSync("drop_read", aQueue, Hw.lit(1, 1));
         Reg aFirst = reg("first_beat", 1, 1);  // the next beat starts a command
         Reg aLeft = reg("bytes_left", CommandUser.BYTES_WIDTH, 0);  // bytes of the command not yet taken
         Expr left = wire("left", Hw.mux(aFirst, CommandUser.BYTES.of(in.tuser()), aLeft));
@@ -311,13 +323,10 @@ public final class QueueStore extends Component {
         });
         unused("keep", in.tkeep());
 
-        WriterInput b = new WriterInput(reg("b_valid", 1, 0), reg("b_beat", 1, 0), reg("b_queue", qw, 0), row,
-                reg("b_first", 1, 0), reg("b_last", 1, 0), reg("b_bytes", fw, 0),
-                reg("b_cmd_bytes", CommandUser.BYTES_WIDTH, 0), reg("b_cmd_data", 1, 0), regNoReset("b_data", w),
-                reg("b_notice_first_gone", 1, 0), reg("b_notice_first", aw, 0), reg("b_notice_cell", aw, 0),
-                reg("b_notice_end", fw, 0));
-        b.valid().set(beatIn.or(noticeIn));
-        b.beat().set(beatIn);
+        BeatIn b = new BeatIn(reg("b_valid", 1, 0), reg("b_queue", qw, 0), row, drop, reg("b_first", 1, 0),
+                reg("b_last", 1, 0), reg("b_bytes", fw, 0), reg("b_cmd_bytes", CommandUser.BYTES_WIDTH, 0),
+                reg("b_cmd_data", 1, 0), regNoReset("b_data", w));
+        b.valid().set(beatIn);
         b.queue().set(aQueue);
         when(beatIn, () -> {
             b.first().set(aFirst);
@@ -329,31 +338,51 @@ public final class QueueStore extends Component {
                 b.cmdData().set(CommandUser.HAS_DATA.of(in.tuser()));
             });
         });
-        when(noticeIn, () -> {
-            b.noticeFirstGone().set(queued.field("first_gone"));
-            b.noticeFirst().set(queued.field("first_cell"));
-            b.noticeCell().set(queued.field("last_cell"));
-            b.noticeEnd().set(queued.field("end"));
-        });
         return b;
     }
 
     /**
-     * Writer stage B: a beat is rotated to the tail's fill and written into the tail cell's free lanes and the low
-     * lanes of a new cell; a notice frees the run's first cell if it was left behind, and its last cell unless later
-     * bytes of the queue are in it.
+     * Writer stage A for notices, beside the beats: a reader's notice reads its queue's tail row through the table's
+     * second read port, one notice a cycle, so the input never waits for notices and notices never wait for idle
+     * input.
      */
-    private WriterCells writerWriteOrJudge(WriterInput b, Storage storage, FreeCells free, Clearing clearing,
-                                           Reg overflow) {
-        Reg fwdValid = reg("fwd_valid", 1, 0);
-        Reg fwdQueue = reg("fwd_queue", qw, 0);
-        Reg fwdRow = reg("fwd_row", tailRow.width(), 0);
-        Expr row = wire("row", Hw.mux(fwdValid.and(fwdQueue.eq(b.queue())), fwdRow, b.row()));
-        Expr hasTail = tailRow.get(row, "has_tail");
+    private NoticeIn writerTakeNotice(Storage storage, Clearing clearing, Notices notices) {
+        Stream queued = notices.queued();
+        Expr noticeIn = wire("notice_in", queued.valid().and(clearing.busy().not()));
+        queued.ready().set(noticeIn);
+        Expr row = storage.tailTable().readSync("notice_row_read", queued.field("queue"), Hw.lit(1, 1));
+        NoticeIn n = new NoticeIn(reg("n_valid", 1, 0), reg("n_queue", qw, 0), row, reg("n_first_gone", 1, 0),
+                reg("n_first_cell", aw, 0), reg("n_last_cell", aw, 0), reg("n_end", fw, 0));
+        n.valid().set(noticeIn);
+        when(noticeIn, () -> {
+            n.queue().set(queued.field("queue"));
+            n.firstGone().set(queued.field("first_gone"));
+            n.first().set(queued.field("first_cell"));
+            n.cell().set(queued.field("last_cell"));
+            n.end().set(queued.field("end"));
+        });
+        return n;
+    }
+
+    /**
+     * Writer stage B for beats: a beat is rotated to the tail's fill and written into the tail cell's free lanes and
+     * the low lanes of a new cell. A tail a notice dropped (its drop mark is for the row's {@code gen}) counts as no
+     * tail, and the row written flips {@code gen}, so the mark is stale from then on. Returns whether it took a new
+     * cell.
+     */
+    private Expr writeBeat(BeatIn b, Forward fwd, Storage storage, FreeCells free, Clearing clearing, Reg overflow) {
+        Expr fwdHit = wire("fwd_hit", fwd.rowValid().and(fwd.rowQueue().eq(b.queue())));
+        Expr read = b.row();
+        // a drop last cycle is always of the row read now (a beat of that queue then would have ruled the drop out)
+        Expr droppedLast = fwd.dropValid().and(fwd.dropQueue().eq(b.queue()));
+        Expr marked = DROP_MARK.get(b.drop(), "valid").and(DROP_MARK.get(b.drop(), "gen")
+                .eq(tailRow.get(read, "gen")));
+        Expr dropped = wire("dropped", fwdHit.not().and(droppedLast.or(marked)));
+        Expr row = wire("row", Hw.mux(fwdHit, fwd.row(), read));
+        Expr hasTail = wire("has_tail", tailRow.get(row, "has_tail").and(dropped.not()));
         Expr tail = tailRow.get(row, "cell");
         Expr fill = tailRow.get(row, "fill");
-        Expr isBeat = wire("is_beat", b.valid().and(b.beat()));
-        Expr isNotice = wire("is_notice", b.valid().and(b.beat().not()));
+        Expr isBeat = b.valid();
         // room in the tail cell: the beat starts there at lane `fill`; else it starts at lane 0 of a new cell
         Expr room = wire("room", hasTail.and(fill.ne(cb)));
         Expr rot = wire("rot", Hw.mux(room, fill.bits(ow - 1, 0), Hw.zeros(ow)));
@@ -381,34 +410,55 @@ public final class QueueStore extends Component {
         storage.cellLink().write(allocNow.and(hasTail), tail, free.spare());
         Expr beatTailCell = Hw.mux(spills, free.spare(), tail);
         Expr beatFill = Hw.mux(spills.and(room), lowLanes, endPos.resize(fw)); // endPos <= cb unless it spills
-        // a notice: the run ended at (cell, end); free the cell if nothing follows the run in it and nothing will
-        Expr tailHere = wire("tail_here", hasTail.and(tail.eq(b.noticeCell())));
-        Expr dropTail = wire("drop_tail", isNotice.and(tailHere).and(fill.eq(b.noticeEnd())));
-        Expr reclaim = wire("reclaim", dropTail.or(isNotice.and(tailHere.not()).and(b.noticeEnd().eq(cb))));
-        Expr beatRow = tailRow.expr().set("has_tail", 1).set("cell", beatTailCell).set("fill", beatFill).build();
-        Expr newRow = wire("new_row", Hw.mux(isBeat, beatRow, Hw.mux(dropTail, Hw.zeros(tailRow.width()), row)));
-        storage.tailTable().write(b.valid().or(clearing.busy()), Hw.mux(clearing.busy(),
-                clearing.row().bits(qw - 1, 0), b.queue()), Hw.mux(clearing.busy(), Hw.zeros(tailRow.width()),
-                newRow));
-        fwdValid.set(b.valid());
-        fwdQueue.set(b.queue());
-        fwdRow.set(newRow);
-        // the run's first cell, left behind: free now that the notice of the run before, which ended in it, is judged
-        Expr firstGone = wire("first_gone", isNotice.and(b.noticeFirstGone()));
-        free.first().push.valid().set(firstGone);
-        free.first().push.data().set(b.noticeFirst());
-        free.last().push.valid().set(reclaim);
-        free.last().push.data().set(b.noticeCell());
+        Expr newRow = wire("new_row", tailRow.expr().set("has_tail", 1).set("cell", beatTailCell).set("fill", beatFill)
+                .set("gen", tailRow.get(row, "gen").xor(dropped)).build());
+        storage.tailTable().write(isBeat.or(clearing.busy()), Hw.mux(clearing.busy(), clearing.row().bits(qw - 1, 0),
+                b.queue()), Hw.mux(clearing.busy(), Hw.zeros(tailRow.width()), newRow));
+        fwd.rowValid().set(isBeat);
+        fwd.rowQueue().set(b.queue());
+        fwd.row().set(newRow);
         reportStored(b, isBeat, firstCell, rot);
         cellAlloc.drive(allocNow, vcOf(b.queue()));
+        return allocNow;
+    }
+
+    /**
+     * Writer stage B for notices: a notice frees the run's first cell if it was left behind, and its last cell unless
+     * later bytes of the queue are in it. Nothing written after the run (the queue's tail is where the run ended)
+     * drops the tail: a drop mark, not a tail row write, so the beats keep the row's one write port. A notice of the
+     * queue a beat writes in the same cycle is judged after that beat: its bytes follow the run, so the run's last
+     * cell goes back only if the run filled it.
+     */
+    private CellsBack judgeNotice(NoticeIn n, BeatIn b, Forward fwd, Storage storage, FreeCells free,
+                                  Clearing clearing) {
+        Expr isNotice = n.valid();
+        Expr withBeat = wire("notice_with_beat", b.valid().and(b.queue().eq(n.queue())));
+        Expr row = wire("notice_row", Hw.mux(fwd.rowValid().and(fwd.rowQueue().eq(n.queue())), fwd.row(), n.row()));
+        Expr runFilledCell = n.end().eq(cb);
+        Expr tailHere = wire("tail_here", tailRow.get(row, "has_tail").and(tailRow.get(row, "cell").eq(n.cell())));
+        Expr dropTail = wire("drop_tail", isNotice.and(withBeat.not()).and(tailHere)
+                .and(tailRow.get(row, "fill").eq(n.end())));
+        Expr reclaim = wire("reclaim", dropTail.or(isNotice.and(runFilledCell)
+                .and(withBeat.or(tailHere.not()))));
+        storage.dropTable().write(dropTail.or(clearing.busy()), Hw.mux(clearing.busy(),
+                clearing.row().bits(qw - 1, 0), n.queue()), Hw.mux(clearing.busy(), Hw.zeros(DROP_MARK.width()),
+                DROP_MARK.expr().set("valid", 1).set("gen", tailRow.get(row, "gen")).build()));
+        fwd.dropValid().set(dropTail);
+        fwd.dropQueue().set(n.queue());
+        // the run's first cell, left behind: free now that the notice of the run before, which ended in it, is judged
+        Expr firstGone = wire("first_gone", isNotice.and(n.firstGone()));
+        free.first().push.valid().set(firstGone);
+        free.first().push.data().set(n.first());
+        free.last().push.valid().set(reclaim);
+        free.last().push.data().set(n.cell());
         cellReturnedCount.set(wire("returned_now", firstGone.resize(BufferCredits.RETURNED_WIDTH)
                 .add(reclaim.resize(BufferCredits.RETURNED_WIDTH))));
-        cellReturnedVc.set(vcOf(b.queue()));
-        return new WriterCells(allocNow, firstGone, reclaim);
+        cellReturnedVc.set(vcOf(n.queue()));
+        return new CellsBack(firstGone, reclaim);
     }
 
     /** A command's last beat written: {@code stored_*} says where its first beat's first lane is. */
-    private void reportStored(WriterInput b, Expr isBeat, Expr firstCell, Expr rot) {
+    private void reportStored(BeatIn b, Expr isBeat, Expr firstCell, Expr rot) {
         Reg cmdCell = reg("cmd_cell", aw, 0);
         Reg cmdOffset = reg("cmd_offset", ow, 0);
         when(isBeat.and(b.first()), () -> {

@@ -126,6 +126,37 @@ class QueueStoreTest {
         run.drain();
     }
 
+    /**
+     * An input beat in every cycle, with runs requested as soon as their commands are stored: the runs' notices are
+     * judged beside the beats, so the reader keeps up, the input is never refused and the cells in use stay few.
+     */
+    @ParameterizedTest
+    @CsvSource({"1024, 1, 274", "1024, 8, 64", "512, 64, 16", "256, 4, 274"})
+    void readsKeepUpWithAnInputBeatInEveryCycle(int cellWidth, int queues, int maxCommand) {
+        Run run = new Run(new QueueStore.Config(cellWidth, 1024, 64), queues);
+        run.traffic.maxCommandBytes = maxCommand;
+        run.traffic.queues = queues;
+        run.traffic.sendPercent = 100;
+        run.traffic.requestPercent = 100;
+        run.traffic.readyPercent = 100;
+        run.traffic.maxRunBytes = 2048;
+        while (run.sim.peek("init_busy") == 1) {
+            run.cycles(1);
+        }
+        int refused = 0;
+        long mostInUse = 0;
+        for (int i = 0; i < 20_000; i++) {
+            run.traffic.drive(run.rnd);
+            refused += run.sim.peek("s_axis_tvalid") == 1 && run.sim.peek("s_axis_tready") == 0 ? 1 : 0;
+            run.sim.step();
+            mostInUse = Math.max(mostInUse, run.sim.peek("cells_in_use"));
+        }
+        assertEquals(0, refused, "cycles an input beat was refused");
+        assertTrue(mostInUse < 200, "cells in use reached " + mostInUse + " of 1024");
+        run.check();
+        run.drain();
+    }
+
     /** A reset while queues hold commands: the tail table is cleared, so nothing stale is written after it. */
     @Test
     void aResetWithCommandsStoredLeavesNothingStale() {
