@@ -25,7 +25,8 @@ import org.sue.core.Tag;
  * <p>No register on the data: the output shows the piece {@code piece} names straight from the input beat (tvalid
  * is the input's, never waiting for tready), and the input is taken with its last piece. So there is no added
  * latency and no bubble: R full input beats a cycle apart give an output beat every cycle. Only the piece index is
- * state.
+ * state; the logic between the ports is an OR over each piece's tkeep, a choice among R pieces and an R:1 lane
+ * multiplexer, shallow enough that a register would only add a cycle.
  */
 public final class StreamNarrow extends Component {
     /** How many pieces an input beat is cut into: 2, 4 or 8. */
@@ -74,7 +75,7 @@ public final class StreamNarrow extends Component {
         later.add(Hw.bool(false));
         for (int j = 1; j < config.ratio(); j++) {
             Expr holdsData = wire("holds_data_" + j, in.tkeep().bits((j + 1) * lanes - 1, j * lanes).orR());
-            later.add(holdsData.and(piece.lt(j)));
+            later.add(wire("sent_later_" + j, holdsData.and(piece.lt(j))));
         }
         return later;
     }
