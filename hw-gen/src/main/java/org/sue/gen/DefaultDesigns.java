@@ -9,6 +9,8 @@ import org.sue.cmd.CommandTable;
 import org.sue.cmd.CommandUnpacker;
 import org.sue.core.Component;
 import org.sue.lib.CreditCounter;
+import org.sue.lib.stream.StreamConfig;
+import org.sue.lib.stream.StreamNarrow;
 import org.sue.lib.stream.SyncFifo;
 import org.sue.lib.crc.CrcParams;
 import org.sue.lib.crc.ParallelCrc;
@@ -26,6 +28,7 @@ import org.sue.net.FrameReceiver;
 import org.sue.net.FrameTransmitter;
 import org.sue.net.HeaderFormat;
 import org.sue.net.NetConfig;
+import org.sue.net.SueMeta;
 import org.sue.instance.SueInstance;
 import org.sue.transport.TransportConfig;
 import org.sue.transport.TransportTx;
@@ -50,6 +53,9 @@ public final class DefaultDesigns {
         // the transmit command path, its packing buffer on QueueStore (1024-bit cells, 512 KiB)
         m.put("cmd_path_n512", () -> new CommandPath(CommandPath.Config.defaults(CommandTable.example())));
         m.put("command_fifo", () -> new SyncFifo(new SyncFifo.Config(512, 64)));
+        // the instance's 2N-bit PDU beats onto an N-bit port bus: 1024 to 512 bits, SueMeta in tuser
+        m.put("narrow_w1024_r2", () -> new StreamNarrow(new StreamNarrow.Config(new StreamConfig(1024, SueMeta.WIDTH),
+                2)));
         m.put("credit_counter", () -> new CreditCounter(new CreditCounter.Config(1024, 8)));
         m.put("transport_tx", () -> new TransportTx(TransportConfig.defaults(1024)));
         m.put("crc32_w64", () -> new ParallelCrc(new ParallelCrc.Config(CrcParams.CRC32, 64)));

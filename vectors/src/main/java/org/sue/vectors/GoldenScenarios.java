@@ -25,6 +25,7 @@ import org.sue.lib.crc.ParallelCrc;
 import org.sue.lib.stream.PacketFifo;
 import org.sue.lib.stream.StreamConfig;
 import org.sue.lib.stream.StreamCrcAppend;
+import org.sue.lib.stream.StreamNarrow;
 import org.sue.lib.stream.StreamPrepend;
 import org.sue.lib.stream.StreamSlice;
 import org.sue.link.CbfcConfig;
@@ -84,6 +85,8 @@ public final class GoldenScenarios {
                 ResetStyle.SYNC_HIGH, 800, () -> new FrameStream(64, 0.2)));
         list.add(new GoldenScenario("slice_w1024_h74_t8", () -> new StreamSlice(new StreamSlice.Config(1024, 74, 8)),
                 ResetStyle.SYNC_HIGH, 600, () -> new FrameStream(128, 0.2)));
+        list.add(narrow("narrow_w1024_r2", 1024, 2, 800));
+        list.add(narrow("narrow_w1024_r4", 1024, 4, 800));
         list.add(tx("tx_w512_ipv4_vlan", 512, NetConfig.defaults(HeaderFormat.ETH_IPV4_UDP).withVlan(true)));
         list.add(tx("tx_w1024_gen2n", 1024, NetConfig.defaults(HeaderFormat.AFH_GEN2_NORMAL)));
         // the UDP checksum lands in the second beat: bytes 64-65 behind the 802.1Q tag
@@ -316,6 +319,12 @@ public final class GoldenScenarios {
     static GoldenScenario prepend(String name, int width, int headerBytes, long cycles) {
         return new GoldenScenario(name, () -> new StreamPrepend(new StreamPrepend.Config(new StreamConfig(width, 16),
                 headerBytes)), ResetStyle.SYNC_HIGH, cycles, () -> new PacketStream(width / 8, headerBytes, 600));
+    }
+
+    /** Random packets of up to 600 bytes: short last beats give fewer pieces; output stalls hold a piece. */
+    static GoldenScenario narrow(String name, int width, int ratio, long cycles) {
+        return new GoldenScenario(name, () -> new StreamNarrow(new StreamNarrow.Config(new StreamConfig(width, 16),
+                ratio)), ResetStyle.SYNC_HIGH, cycles, () -> new PacketStream(width / 8, 0, 600));
     }
 
     static GoldenScenario crcAppend(String name, int width, long cycles) {
