@@ -109,7 +109,7 @@ public final class DefaultDesigns {
      */
     public static SueInstance.Config smallInstance() {
         return SueInstance.Config.builder()
-                .path(p -> p.dataWidth(256).destinations(64).cells(1024).cmdCredits(32).dataCredits(16))
+                .path(p -> p.dataWidth(256).destinations(64).cells(1024).cmdCredits(32).dataCredits(16)).busWidth(512)
                 .transport(t -> t.storeBytes(65536).windowPdus(256).rtoCycles(4096).ackDelay(256))
                 .rxCmdCredits(32).rxDataCredits(16).rxFifoDepth(512)
                 .llr(l -> l.outstandingFramesMax(64).outstandingBytesMax(32768))
@@ -124,7 +124,7 @@ public final class DefaultDesigns {
      */
     public static SueInstance.Config gen2Instance() {
         return SueInstance.Config.builder()
-                .path(p -> p.dataWidth(256))
+                .path(p -> p.dataWidth(256)).busWidth(512)
                 .net(n -> n.format(HeaderFormat.AFH_GEN2_COMPRESSED).vlan(true))
                 .cbfc(c -> c.vcCreditLimit(256).portCreditLimit(512).maxFrameBytes(2304))
                 .build();

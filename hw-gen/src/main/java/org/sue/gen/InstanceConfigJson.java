@@ -225,7 +225,7 @@ public final class InstanceConfigJson {
 
     private static final List<Field<?>> FIELDS = List.of(
             integer("commandPath", "xpuDataWidth", CommandIngress.Config.DATA_WIDTH, "path.dataWidth",
-                    "tx_data/rx_data width N in bits; the PDU bus is 2N", c -> path(c).dataWidth(),
+                    "tx_data/rx_data width N in bits; the command path's bus is 2N", c -> path(c).dataWidth(),
                     (d, v) -> d.instance.path(p -> p.dataWidth(v))),
             integer("commandPath", "destinations", SueMeta.DESTINATIONS, "path.destinations", "remote XPUs",
                     c -> path(c).destinations(), (d, v) -> d.instance.path(p -> p.destinations(v))),
@@ -273,6 +273,9 @@ public final class InstanceConfigJson {
             bool("network", "udpZeroChecksum", "net.udpZeroChecksum", "IPv6: send and accept UDP checksum 0 (RFC"
                     + " 6935/6936 zero-checksum mode, both ends); otherwise it is computed",
                     c -> net(c).udpZeroChecksum(), (d, v) -> d.instance.net(n -> n.udpZeroChecksum(v))),
+            integer("transport", "busWidth", SueInstance.Config.BUS_WIDTH, "transport.busWidth", "bits of the port's"
+                    + " bus (transport, framing, link layer, MAC): xpuDataWidth, the port at the XPU interface's rate"
+                    + " (default), or twice it", c -> transport(c).busWidth(), (d, v) -> d.instance.busWidth(v)),
             integer("transport", "ports", TransportConfig.PORTS, "transport.ports", "SUE ports (an instance with 2 or 4"
                     + " is not built yet)", c -> transport(c).ports(), (d, v) -> d.instance.transport(t -> t.ports(v))),
             integer("transport", "storeBytes", TransportConfig.STORE_BYTES, "transport.storeBytes", "retransmit store"
@@ -416,9 +419,9 @@ public final class InstanceConfigJson {
             "receive", "linkLayer", "flowControl", "output");
 
     /** Record parameters that no key sets, because they follow one: the key a rule about them names. */
-    private static final Map<String, String> FOLLOWING = Map.of("transport.busWidth", "commandPath.xpuDataWidth",
-            "llr.dataWidth", "commandPath.xpuDataWidth", "pfc.dataWidth", "commandPath.xpuDataWidth",
-            "cbfc.dataWidth", "commandPath.xpuDataWidth", "transport.destinations", "commandPath.destinations",
+    private static final Map<String, String> FOLLOWING = Map.of(
+            "llr.dataWidth", "transport.busWidth", "pfc.dataWidth", "transport.busWidth",
+            "cbfc.dataWidth", "transport.busWidth", "transport.destinations", "commandPath.destinations",
             "cbfc.codes", "linkLayer.controlCodes", "path.table", "commandTypes", "pfc", "flowControl.mode",
             "cbfc", "flowControl.mode");
 

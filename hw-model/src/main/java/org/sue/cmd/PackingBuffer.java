@@ -51,7 +51,10 @@ import org.sue.net.SueMeta;
  * VC the active list is a FIFO of queues, so queues take turns. Besides the PDU leaving, at most
  * {@value #PDUS_AHEAD} are picked and not yet leaving, so later arrivals join later PDUs (spec Figure 18: A, B, C+E,
  * D), and PDUs of three beats or more follow each other without a gap (a pick reaches {@code m_axis} about six
- * cycles later). Work-conserving: a queue with one command sends it at once, nothing waits to be packed. Each pick
+ * cycles later). Work-conserving: a queue with one command sends it at once, nothing waits to be packed, except that
+ * a pick waits for stored commands waiting for the queue manager (an APPEND a cycle when commands arrive every
+ * cycle; the pick then takes them along) unless the link would idle, and at most {@value #PICK_SPACING} cycles.
+ * Each pick
  * that makes a PDU is reported on {@code picked} (its VC), where link credit is reserved for it.
  *
  * <p>Reset: the queue tables are RAMs without a reset value, so after reset they are cleared one row per cycle while
@@ -60,6 +63,8 @@ import org.sue.net.SueMeta;
 public final class PackingBuffer extends Component {
     /** PDUs picked and not yet leaving {@code m_axis}, at most. */
     static final int PDUS_AHEAD = 2;
+    /** Cycles at least between two picks that go before waiting appends while PDUs are picked ahead. */
+    static final int PICK_SPACING = 16;
 
     public record Config(@Tag("w") int cellWidth, @Tag("c") int cells, @Tag("d") int destinations,
                          @Tag("l") int pduLimit, @Tag("xoff") int xoffThreshold, @Tag("xon") int xonThreshold) {
@@ -250,7 +255,7 @@ public final class PackingBuffer extends Component {
         storage(store, appends);
         List<SyncFifo> lists = activeLists();
         Leaving leaving = leaving();
-        Take take = scheduler(lists, clearing, leaving.pdu());
+        Take take = scheduler(lists, clearing, leaving.pdu(), appends.pop.valid());
         Taken taken = queueManager(appends, take, clearing, lists);
         pduReader(store, taken, leaving);
     }
@@ -311,9 +316,13 @@ public final class PackingBuffer extends Component {
 
     /**
      * Round robin over the VCs with credit and an active queue, starting after the last served: the head queue of
-     * the picked VC's list is TAKEn, or SKIPped when its destination has no transmit window.
+     * the picked VC's list is TAKEn, or SKIPped when its destination has no transmit window. A pick goes before
+     * stored commands waiting to be appended only when nothing is picked behind the PDU leaving (the link would
+     * idle) or once in {@value #PICK_SPACING} cycles; else it waits for them: each operation of the queue manager
+     * is a cycle, so a pick per tiny PDU would leave no cycle for the appends of commands arriving every cycle, and
+     * their credits would stop.
      */
-    private Take scheduler(List<SyncFifo> lists, Clearing clearing, Expr pduLeaving) {
+    private Take scheduler(List<SyncFifo> lists, Clearing clearing, Expr pduLeaving, Expr appendWaiting) {
         Reg rrVc = reg("rr_vc", SueMeta.VC_WIDTH, SueMeta.VCS - 1);
         Reg inFlight = reg("pdus_in_flight", Hw.log2Up(PDUS_AHEAD + 1), 0); // picked and not yet leaving m_axis
         List<Expr> eligible = new ArrayList<>();
@@ -324,7 +333,11 @@ public final class PackingBuffer extends Component {
         Expr anyEligible = wire("any_eligible", Hw.cat(eligible).orR());
         // a PDU starting to leave makes room at once: the next pick reaches m_axis as the two ahead of it are sent
         Expr pickRoom = wire("pick_room", inFlight.lt(PDUS_AHEAD).or(pduLeaving));
-        Expr pick = wire("pick", anyEligible.and(pickRoom).and(clearing.busy().not()));
+        Expr canPick = wire("can_pick", anyEligible.and(pickRoom).and(clearing.busy().not()));
+        Reg since = reg("since_pick_before_appends", Hw.log2Up(PICK_SPACING + 1), PICK_SPACING);
+        Expr linkStarving = wire("link_starving", inFlight.eq(0)); // nothing picked behind the PDU leaving
+        Expr pick = wire("pick", canPick.and(appendWaiting.not().or(since.eq(PICK_SPACING)).or(linkStarving)));
+        when(pick.and(appendWaiting), () -> since.set(0)).elseWhen(since.ne(PICK_SPACING), () -> since.set(since.add(1)));
         Stream head = Stream.mux("list_head", lists.stream().map(f -> f.pop).toList(), pickVc);
         head.ready().set(pick);
         unused("list_head_valid", head.valid()); // a VC is picked only when its list has a head

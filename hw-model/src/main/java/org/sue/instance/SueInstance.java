@@ -9,6 +9,7 @@ import org.sue.cmd.CommandIngress;
 import org.sue.cmd.CommandPath;
 import org.sue.cmd.CommandTable;
 import org.sue.cmd.CommandUnpacker;
+import org.sue.core.Bound;
 import org.sue.core.Component;
 import org.sue.core.ConfigException;
 import org.sue.core.Expr;
@@ -22,6 +23,8 @@ import org.sue.core.Tag;
 import org.sue.lib.stream.Arbiter;
 import org.sue.lib.stream.Flow;
 import org.sue.lib.stream.Stream;
+import org.sue.lib.stream.StreamConfig;
+import org.sue.lib.stream.StreamNarrow;
 import org.sue.link.CbfcConfig;
 import org.sue.link.CbfcReceiver;
 import org.sue.link.CbfcSender;
@@ -98,6 +101,11 @@ public final class SueInstance extends Component {
         /** Link-level flow control of the port. */
         public enum FlowControl { NONE, PFC, CBFC }
 
+        /** The port's bus: the XPU data width, or twice it (checked against the path in the constructor). */
+        public static final Bound BUS_WIDTH = Bound.powerOfTwo(256, 2048);
+        /** The default instance's XPU data width: its port, of the same width, then runs at the XPU's rate. */
+        public static final int DEFAULT_XPU_WIDTH = 1024;
+
         /** Without flow control, beats of each VC's receive FIFO unless set. */
         public static final int VC_FIFO_DEPTH_WITHOUT_FLOW_CONTROL = 256;
 
@@ -106,10 +114,11 @@ public final class SueInstance extends Component {
             if (path == null || net == null || transport == null) {
                 throw new IllegalArgumentException("SueInstance path, net and transport configurations must be given");
             }
-            int bus = 2 * path.dataWidth();
-            if (transport.busWidth() != bus) {
-                throw new ConfigException(NAME, "{transport.busWidth} must be twice {path.dataWidth} (" + bus
-                        + " bits, the PDU bus), got " + transport.busWidth());
+            int bus = transport.busWidth();
+            int xpu = path.dataWidth();
+            if (bus != xpu && bus != 2 * xpu) {
+                throw new ConfigException(NAME, "{transport.busWidth} must be {path.dataWidth} (" + xpu + " bits: the"
+                        + " port at the XPU interface's rate) or twice it (" + 2 * xpu + "), got " + bus);
             }
             if (transport.ports() != 1) {
                 throw new ConfigException(NAME, "{transport.ports} must be 1: an instance with 2 or 4 ports is not"
@@ -129,7 +138,7 @@ public final class SueInstance extends Component {
             }
             CommandUnpacker.Config.VC_BUFFER_DEPTH.check(NAME, "rxVcFifoDepth", rxVcFifoDepth);
             if (llr != null) {
-                checkLlr(path, net, llr);
+                checkLlr(path, net, bus, llr);
             }
             if (pfc != null) {
                 checkPfc(bus, rxFifoDepth, pfc);
@@ -138,7 +147,7 @@ public final class SueInstance extends Component {
                         pfc.xoffBytes() + 1L + (llr == null ? 0 : llr.outstandingBytesMax()), bus, rxVcFifoDepth);
             }
             if (cbfc != null) {
-                checkCbfc(path, net, rxFifoDepth, llr, pfc, cbfc);
+                checkCbfc(path, net, bus, rxFifoDepth, llr, pfc, cbfc);
                 checkVcBuffers("{cbfc.vcCreditLimit} x {cbfc.creditSize}",
                         (long) cbfc.vcCreditLimit() * cbfc.creditSize(), bus, rxVcFifoDepth);
             }
@@ -169,9 +178,8 @@ public final class SueInstance extends Component {
          * CBFC's bus is the instance's, its largest frame the largest the packing buffer makes, and the credits the
          * sender may have in use fit in the receive FIFO the VCs share (so all VCs must be lossless).
          */
-        private static void checkCbfc(CommandPath.Config path, NetConfig net, int rxFifoDepth, LlrConfig llr,
+        private static void checkCbfc(CommandPath.Config path, NetConfig net, int bus, int rxFifoDepth, LlrConfig llr,
                                       PfcConfig pfc, CbfcConfig cbfc) {
-            int bus = 2 * path.dataWidth();
             int largest = FrameFormat.frameBytes(net, path.pduLimit());
             long fifoBytes = (long) rxFifoDepth * bus / 8;
             long inUse = (long) cbfc.portCreditLimit() * cbfc.creditSize();
@@ -227,10 +235,10 @@ public final class SueInstance extends Component {
         }
 
         /** LLR's bus is the instance's, and its largest frame holds the largest PDU the packing buffer makes. */
-        private static void checkLlr(CommandPath.Config path, NetConfig net, LlrConfig llr) {
-            if (llr.dataWidth() != 2 * path.dataWidth()) {
-                throw new ConfigException(NAME, "{llr.dataWidth} must be the bus width (" + 2 * path.dataWidth()
-                        + " bits), got " + llr.dataWidth());
+        private static void checkLlr(CommandPath.Config path, NetConfig net, int bus, LlrConfig llr) {
+            if (llr.dataWidth() != bus) {
+                throw new ConfigException(NAME, "{llr.dataWidth} must be the bus width (" + bus + " bits), got "
+                        + llr.dataWidth());
             }
             int largest = FrameFormat.frameBytes(net, path.pduLimit());
             if (llr.maxFrameBytes() < largest) {
@@ -294,8 +302,9 @@ public final class SueInstance extends Component {
                     llr, p, cbfc, rxVcFifoDepth);
         }
 
+        /** Bits of the port's bus: the transport, the framing, the link layer and the MAC interface. */
         public int busWidth() {
-            return 2 * path.dataWidth();
+            return transport.busWidth();
         }
 
         /** Bytes of the framing receiver's FIFO, which the VCs share. */
@@ -309,7 +318,8 @@ public final class SueInstance extends Component {
         }
 
         public CommandUnpacker.Config unpacker() {
-            return path.receiver(rxCmdCredits, rxDataCredits).withVcBuffers(rxVcFifoDepth);
+            return new CommandUnpacker.Config(busWidth(), path.dataWidth(), path.table(), rxCmdCredits, rxDataCredits,
+                    rxVcFifoDepth);
         }
 
         /**
@@ -324,7 +334,9 @@ public final class SueInstance extends Component {
          * parameter by its path from the instance ({@code SueInstance transport.windowPdus must be ...}).
          */
         public static final class Builder {
-            private final CommandPath.Config.Builder path = CommandPath.Config.builder(CommandTable.example());
+            private final CommandPath.Config.Builder path = CommandPath.Config.builder(CommandTable.example())
+                    .dataWidth(DEFAULT_XPU_WIDTH);
+            private Integer busWidth;
             private final NetConfig.Builder net = NetConfig.builder(HeaderFormat.ETH_IPV4_UDP);
             private final TransportConfig.Builder transport = TransportConfig.builder(1024);
             private int rxCmdCredits = 64;
@@ -350,9 +362,15 @@ public final class SueInstance extends Component {
                 return this;
             }
 
-            /** The transport's parameters; its bus width and destinations follow the path. */
+            /** The transport's parameters; its destinations follow the path, its bus width is {@link #busWidth}. */
             public Builder transport(Consumer<TransportConfig.Builder> edit) {
                 edit.accept(transport);
+                return this;
+            }
+
+            /** Bits of the port's bus: the XPU data width unless set (or set to twice it). */
+            public Builder busWidth(int v) {
+                busWidth = v;
                 return this;
             }
 
@@ -415,7 +433,7 @@ public final class SueInstance extends Component {
             public Config build() {
                 CommandPath.Config p = part("path", path::build);
                 NetConfig n = part("net", net::build);
-                int bus = 2 * p.dataWidth();
+                int bus = busWidth != null ? busWidth : p.dataWidth();
                 long fifoBytes = (long) Math.max(0, rxFifoDepth) * bus / 8;
                 TransportConfig t = part("transport", () -> transport.busWidth(bus).destinations(p.destinations())
                         .build());
@@ -739,10 +757,25 @@ public final class SueInstance extends Component {
         inside.addAll(path.picked.signals());
         inside.addAll(List.of(path.dstReady, path.vcReady));
         exposeRest(path, "", inside); // the XPU's transmit interface, xoff, the path's status
-        path.out.into(ttx.in);
+        toPort(path.out).into(ttx.in);
         path.dstReady.set(ttx.dstReady); // the transport decides which destinations may be picked
         ttx.out.into(ftx.in);
         Flow.slave(this, "tbl_wr", ftx.tableWrite.layout()).into(ftx.tableWrite);
+    }
+
+    /**
+     * The packing buffer's PDUs (2N bits a beat) onto the port's bus: as they are on a port of 2N bits, cut into
+     * N-bit beats on a port as wide as the XPU interface (docs/protocol.md 11.9).
+     */
+    private Stream toPort(Stream pdus) {
+        int ratio = pdus.tdata().width() / config.busWidth();
+        if (ratio == 1) {
+            return pdus;
+        }
+        StreamConfig pduBus = new StreamConfig(pdus.tdata().width(), pdus.tuser().width());
+        StreamNarrow narrow = child("narrow", new StreamNarrow(new StreamNarrow.Config(pduBus, ratio)));
+        pdus.into(narrow.in);
+        return narrow.out;
     }
 
     /** MAC -> framing checks -> PSN decision -> unpacking -> XPU receive interface. */

@@ -30,14 +30,29 @@ class SueInstanceConfigTest {
     }
 
     @Test
+    void thePortIsAsWideAsTheXpuInterfaceUnlessSetToTwiceIt() {
+        assertEquals(1024, SueInstance.Config.defaults().path().dataWidth());
+        assertEquals(1024, SueInstance.Config.defaults().busWidth());
+        for (int xpu : new int[] {256, 512, 1024}) {
+            assertEquals(xpu, SueInstance.Config.builder().path(p -> p.dataWidth(xpu)).build().busWidth());
+            assertEquals(2 * xpu, SueInstance.Config.builder().path(p -> p.dataWidth(xpu)).busWidth(2 * xpu).build()
+                    .busWidth());
+        }
+        ConfigException odd = assertThrows(ConfigException.class,
+                () -> SueInstance.Config.builder().path(p -> p.dataWidth(512)).busWidth(256).build());
+        assertEquals("SueInstance transport.busWidth must be path.dataWidth (512 bits: the port at the XPU"
+                + " interface's rate) or twice it (1024), got 256", odd.getMessage());
+    }
+
+    @Test
     void whatDependsOnTheBusFollowsIt() {
-        SueInstance.Config wide = SueInstance.Config.builder().path(p -> p.dataWidth(1024)).build();
+        SueInstance.Config wide = SueInstance.Config.builder().busWidth(2048).build();
         assertEquals(2048, wide.transport().busWidth());
         assertEquals(2048, wide.llr().dataWidth());
         assertEquals(256, wide.cbfc().creditSize(), "a credit is at least a bus beat");
         assertEquals(1024, wide.cbfc().portCreditLimit(), "the FIFO's 256 KiB in 256-byte credits");
         assertEquals(256, wide.rxVcFifoDepth(), "a VC's 256 credits of 256 bytes");
-        SueInstance.Config narrowPfc = SueInstance.Config.builder().path(p -> p.dataWidth(256))
+        SueInstance.Config narrowPfc = SueInstance.Config.builder().path(p -> p.dataWidth(256)).busWidth(512)
                 .flowControl(FlowControl.PFC).build();
         assertEquals(PfcConfig.defaults(512).withThresholds(8192, 4096), narrowPfc.pfc(),
                 "XOFF an eighth of the 64 KiB FIFO, XON half of it");

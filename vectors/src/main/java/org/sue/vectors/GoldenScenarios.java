@@ -126,6 +126,7 @@ public final class GoldenScenarios {
         list.add(transportRx("transport_rx_w1024_d64", TransportConfig.builder(1024).destinations(64).storeBytes(16384)
                 .windowPdus(64).rtoCycles(256).ackDelay(40).ackCount(4).build(), 3000));
         list.add(sueInstance("sue_instance_w512_d16", 10000));
+        list.add(sueInstance("sue_instance_n256_w256_d16", 10000));
         list.add(sueInstanceLlr("sue_instance_llr_w512_d16", 6000));
         list.add(sueInstancePfc("sue_instance_pfc_w512_d16", 6000));
         list.add(sueInstanceCbfc("sue_instance_cbfc_w512_d16", 6000));
@@ -158,12 +159,15 @@ public final class GoldenScenarios {
     }
 
     /**
-     * The small SUE instance (512-bit bus, 16 destinations) against a scripted peer instance over a lossy, corrupting
+     * The small SUE instance (512-bit bus, or 256 bits as the XPU's when the name says {@code _w256_}, 16
+     * destinations) against a scripted peer instance over a lossy, corrupting
      * link each way: commands both ways, ACKs on data and ACK-only PDUs, NACKs, go-backs (restarted by a NACK too),
      * FCS drops, and an outage of 600 cycles that leaves a go-back only the timeout recovers.
      */
     static GoldenScenario sueInstance(String name, long cycles) {
-        SueInstance.Config config = SmallInstance.config(HeaderFormat.ETH_IPV4_UDP);
+        // _w256: the port as wide as the XPU interface, PDUs narrowed on their way from the packing buffer
+        SueInstance.Config config = name.contains("_w256_") ? SmallInstance.narrowPort(HeaderFormat.ETH_IPV4_UDP)
+                : SmallInstance.config(HeaderFormat.ETH_IPV4_UDP);
         LinkModel.Faults faults = LinkModel.Faults.loss(0.01).withBitErrors(0.02).withOutage(2400, 600);
         return new GoldenScenario(name, () -> new SueInstance(config), ResetStyle.SYNC_HIGH, cycles,
                 () -> new SueInstancePeerTraffic(config, ResetStyle.SYNC_HIGH, 50, faults));

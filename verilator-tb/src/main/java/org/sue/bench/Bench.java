@@ -40,7 +40,7 @@ public final class Bench {
     private static final Map<String, Double> FIGURES = new LinkedHashMap<>();
 
     /** The sections of the bench, in the order a full run measures them; {@code scripts/bench SECTION ...} runs some. */
-    static final List<String> SECTIONS = List.of("crc", "framing", "cmdpath", "queue_store", "sue", "lut6");
+    static final List<String> SECTIONS = List.of("crc", "framing", "cmdpath", "queue_store", "sue", "line_rate", "lut6");
 
     public static void main(String[] args) throws IOException {
         long cycles = 200_000;
@@ -80,6 +80,9 @@ public final class Bench {
         }
         if (all || sections.contains("sue")) { // end-to-end latency, goodput under loss, recovery, synthesis
             SueBench.measure(Bench::put, out);
+        }
+        if (all || sections.contains("line_rate")) { // saturated throughput end to end against the port's capacity
+            LineRateBench.measure(Bench::put);
         }
         if (all || sections.contains("lut6")) { // every default design (the instances too) mapped to 6-input LUTs
             timingDepth(out);

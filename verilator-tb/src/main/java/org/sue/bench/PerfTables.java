@@ -96,6 +96,12 @@ public final class PerfTables {
             new Table("cbfc-utilisation", "sue", List.of("credits, x BDP"), false, List.of(
                     new Column("`cbfc_utilisation_*bdp`", "cbfc_utilisation_(.+)bdp"),
                     new Column("`cbfc_utilisation_*bdp_analytic`", "cbfc_utilisation_(.+)bdp_analytic"))),
+            new Table("line-rate", "line_rate", List.of("XPU bits", "command bytes"), false, List.of(
+                    new Column("capacity, command bytes/cycle", "line_rate_capacity_([0-9]+)_([0-9]+)"),
+                    new Column("`line_rate_*_1`, 1 VC", "line_rate_([0-9]+)_([0-9]+)_1"),
+                    new Column("`line_rate_*_1_4vc`, 4 VCs", "line_rate_([0-9]+)_([0-9]+)_1_4vc"),
+                    new Column("`line_rate_xpu_bound_*`", "line_rate_xpu_bound_([0-9]+)_([0-9]+)"),
+                    new Column("`line_rate_loss_1e-3_*`", "line_rate_loss_1e-3_([0-9]+)_([0-9]+)"))),
             new Table("synthesis", "crc framing cmdpath queue_store sue", List.of("design"), true, List.of(
                     new Column("cells", "(.+)_cells"),
                     new Column("flip-flops", "(.+)_ffs"),

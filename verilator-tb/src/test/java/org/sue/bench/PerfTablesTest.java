@@ -78,6 +78,14 @@ class PerfTablesTest {
         for (String k : List.of("0.5", "1", "2")) {
             keys.addAll(List.of("cbfc_utilisation_" + k + "bdp", "cbfc_utilisation_" + k + "bdp_analytic"));
         }
+        for (int width : LineRateBench.WIDTHS) {
+            for (int bytes : LineRateBench.SIZES) {
+                String wb = width + "_" + bytes;
+                keys.addAll(List.of("line_rate_capacity_" + wb, "line_rate_xpu_bound_" + wb, "line_rate_" + wb + "_1",
+                        "line_rate_" + wb + "_1_4vc"));
+            }
+            keys.add("line_rate_loss_1e-3_" + width + "_256");
+        }
         for (String design : DefaultDesigns.all().keySet()) {
             keys.addAll(List.of("lut6_depth_" + design, "lut6_luts_" + design, "lut6_ffs_" + design));
         }

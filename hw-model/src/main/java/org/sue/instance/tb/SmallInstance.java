@@ -17,13 +17,21 @@ public final class SmallInstance {
     }
 
     public static SueInstance.Config config(HeaderFormat format) {
+        return builder(format).busWidth(512).build(); // a port twice the XPU's: the XPU fills half of it
+    }
+
+    /** The same with the port as wide as the XPU interface (256 bits): PDUs narrowed from the command path's 512. */
+    public static SueInstance.Config narrowPort(HeaderFormat format) {
+        return builder(format).build();
+    }
+
+    private static SueInstance.Config.Builder builder(HeaderFormat format) {
         return SueInstance.Config.builder()
                 .path(p -> p.dataWidth(256).destinations(16).cells(1024).pduLimit(1024).cmdCredits(32).dataCredits(16))
                 .net(n -> n.format(format))
                 .transport(t -> t.storeBytes(16384).windowPdus(64).rtoCycles(3000).ackDelay(200).ackCount(8))
                 .rxCmdCredits(32).rxDataCredits(16).rxFifoDepth(256)
-                .llr(false).flowControl(SueInstance.Config.FlowControl.NONE).rxVcFifoDepth(0)
-                .build();
+                .llr(false).flowControl(SueInstance.Config.FlowControl.NONE).rxVcFifoDepth(0);
     }
 
     /**

@@ -94,11 +94,23 @@ public final class TwoXpuRun {
 
     /** Commands of the first type with data, carrying {@code dataBytes} bytes, all on VC 0. */
     public static Mix fixed(int dataBytes) {
+        return fixed(dataBytes, 1);
+    }
+
+    /** Like {@link #fixed(int)}, the VCs 0 .. {@code vcs} - 1 taking turns. */
+    public static Mix fixed(int dataBytes, int vcs) {
+        int[] next = {0};
         return (rnd, table) -> {
-            int t = Arrays.stream(table.definedTypes()).filter(table::hasData).findFirst().orElseThrow();
-            return new Queued(0, new CommandCodec.Command(t, RandomCommands.bytes(rnd, table.controlBytes(t)),
+            int t = firstTypeWithData(table);
+            int vc = next[0]++ % vcs;
+            return new Queued(vc, new CommandCodec.Command(t, RandomCommands.bytes(rnd, table.controlBytes(t)),
                     RandomCommands.bytes(rnd, dataBytes)));
         };
+    }
+
+    /** The command type {@link #fixed} sends. */
+    public static int firstTypeWithData(CommandTable table) {
+        return Arrays.stream(table.definedTypes()).filter(table::hasData).findFirst().orElseThrow();
     }
 
     public record Result(Direction aToB, Direction bToA, long cycles, boolean intact, boolean creditsBack,
