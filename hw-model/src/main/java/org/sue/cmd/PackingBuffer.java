@@ -337,7 +337,8 @@ public final class PackingBuffer extends Component {
         Reg since = reg("since_pick_before_appends", Hw.log2Up(PICK_SPACING + 1), PICK_SPACING);
         Expr linkStarving = wire("link_starving", inFlight.eq(0)); // nothing picked behind the PDU leaving
         Expr pick = wire("pick", canPick.and(appendWaiting.not().or(since.eq(PICK_SPACING)).or(linkStarving)));
-        when(pick.and(appendWaiting), () -> since.set(0)).elseWhen(since.ne(PICK_SPACING), () -> since.set(since.add(1)));
+        when(pick.and(appendWaiting), () -> since.set(0))
+                .elseWhen(since.ne(PICK_SPACING), () -> since.set(since.add(1)));
         Stream head = Stream.mux("list_head", lists.stream().map(f -> f.pop).toList(), pickVc);
         head.ready().set(pick);
         unused("list_head_valid", head.valid()); // a VC is picked only when its list has a head

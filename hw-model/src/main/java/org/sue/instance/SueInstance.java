@@ -178,8 +178,8 @@ public final class SueInstance extends Component {
          * CBFC's bus is the instance's, its largest frame the largest the packing buffer makes, and the credits the
          * sender may have in use fit in the receive FIFO the VCs share (so all VCs must be lossless).
          */
-        private static void checkCbfc(CommandPath.Config path, NetConfig net, int bus, int rxFifoDepth, LlrConfig llr,
-                                      PfcConfig pfc, CbfcConfig cbfc) {
+        private static void checkCbfc(CommandPath.Config path, NetConfig net, int bus, int rxFifoDepth,
+                                      LlrConfig llr, PfcConfig pfc, CbfcConfig cbfc) {
             int largest = FrameFormat.frameBytes(net, path.pduLimit());
             long fifoBytes = (long) rxFifoDepth * bus / 8;
             long inUse = (long) cbfc.portCreditLimit() * cbfc.creditSize();
@@ -248,7 +248,7 @@ public final class SueInstance extends Component {
         }
 
         /**
-         * The default instance: 512-bit XPU data on a 1024-bit bus, Ethernet/IPv4/UDP, 1024 destinations; its port
+         * The default instance: 1024-bit XPU data on a 1024-bit port, Ethernet/IPv4/UDP, 1024 destinations; its port
          * with Link Layer Retry (the 800G / 40 m profile, {@link LlrConfig#defaults}) and CBFC (128-byte credits, 256
          * per VC and 1024 for the port: the 1024-beat, 128 KiB receive FIFO; the largest frame, in whole credits,
          * reserved per PDU); a 256-beat receive FIFO per VC, what a VC's credits cover.
@@ -324,9 +324,9 @@ public final class SueInstance extends Component {
 
         /**
          * An instance by name. What is not set is the default instance's ({@link #defaults}) where that fits what is
-         * set, and follows from it where it depends on it: the transport's, LLR's and the flow control's bus is the
-         * path's (twice the XPU data), the transport's destinations the path's; LLR's and CBFC's control codes are
-         * one set ({@link #controlCodes}); CBFC is sized for the receive FIFO and the largest frame
+         * set, and follows from it where it depends on it: the port's bus ({@link #busWidth}) is the XPU data width,
+         * LLR's and the flow control's bus is the port's, the transport's destinations the path's; LLR's and CBFC's
+         * control codes are one set ({@link #controlCodes}); CBFC is sized for the receive FIFO and the largest frame
          * ({@link CbfcConfig.Builder#build(int, long, int)}), PFC's XOFF fits the receive FIFO
          * ({@link PfcConfig.Builder#build(int, long)}); each VC's receive FIFO holds what CBFC lets a VC have in
          * flight, none with PFC (a VC's FIFO would need LLR's outstanding bytes as headroom, docs/protocol.md 9.4),

@@ -12,7 +12,7 @@ import org.sue.net.SueMeta;
  * Parameters of one port's transport (docs/protocol.md section 6), shared by {@link TransportTx} and
  * {@link TransportRx}.
  *
- * @param busWidth    bits of the PDU bus (the packing buffer's cells, the framing's stream)
+ * @param busWidth    bits of the port's bus (the transport's PDUs, the framing's stream)
  * @param destinations connections per port: remote XPUs 0 .. destinations - 1 (power of two, 2..1024)
  * @param ports       SUE ports whose connections this transport keeps: 1, 2 or 4 (tables hold
  *                    {@code ports x destinations} rows, {port, XPU}; the PDU's port is its {@code port} field)

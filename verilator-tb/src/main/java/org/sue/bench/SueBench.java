@@ -29,8 +29,8 @@ import org.sue.vectors.SueInstancePeerTraffic;
  * <li>{@code goodput_loss_<p>}: command bytes delivered per cycle with frame loss p, relative to the lossless run;
  * saturating 256-byte commands from A to B on one VC, link round trip 1600 cycles. The receiver's frame FIFO is
  * {@value #RX_FIFO} beats here: without link flow control (CBFC, PFC) it must hold what a go-back sends at link rate
- * beyond what the XPU drains (half the link rate at the default widths), or the go-back's own overflow losses
- * start the next one; with 128 beats goodput collapses (0.27 at 1e-4). {@code goodput_gbn_bound_<p>}:
+ * beyond what the XPU drains, or the go-back's own overflow losses start the next one; with 128 beats goodput
+ * collapses (0.27 at 1e-4). {@code goodput_gbn_bound_<p>}:
  * the go-back-N efficiency (1 - p) / (1 + (N - 1) p), N = frames per round trip from the lossless run.
  * <li>{@code retx_recovery_cycles}: one lost PDU (the 200th frame), from the cycle it left A to the cycle delivery
  * resumed at B, same round trip.
