@@ -4,7 +4,6 @@ import java.util.function.BiConsumer;
 import org.sue.instance.SueInstance;
 import org.sue.instance.tb.LineRate;
 import org.sue.instance.tb.LinkModel;
-import org.sue.instance.tb.TwoXpuRun;
 
 /**
  * Line rate end to end for {@code scripts/bench line_rate}: two default instances of each XPU width (each from its
@@ -16,9 +15,8 @@ import org.sue.instance.tb.TwoXpuRun;
  * to the port's capacity for that command size ({@link LineRate#capacity}: whole commands packed up to the PDU limit,
  * every header, R-CRC and FCS, frames back to back in whole beats); one destination, VC 0.
  * {@code line_rate_<xpuWidth>_<bytes>_1_4vc}: the same on the four VCs in turn.
- * <li>{@code line_rate_xpu_bound_<xpuWidth>_<bytes>}: the most the XPU interface can offer, relative to the same
- * capacity (a command's beats carry its data only: control + data bytes per {@code ceil(data / N/8)} cycles); small
- * commands are bounded by it, not by the port.
+ * <li>{@code line_rate_xpu_bound_<xpuWidth>_<bytes>}: the most the XPU interface can offer
+ * ({@link LineRate#xpuOffer}), relative to the same capacity, at most 1.
  * <li>{@code line_rate_capacity_<xpuWidth>_<bytes>}: the capacity itself, command bytes per cycle.
  * <li>{@code line_rate_loss_1e-3_<xpuWidth>_256}: 256-byte commands with the link losing 1e-3 of the frames (LLR
  * replays them), relative to the same capacity.
@@ -40,14 +38,14 @@ final class LineRateBench {
             SueInstance.Config config = SueInstance.Config.builder().path(p -> p.dataWidth(width)).build();
             for (int bytes : SIZES) {
                 double capacity = LineRate.capacity(config, bytes);
-                double xpuBound = Math.min(1, xpuOffer(config, bytes) / capacity);
-                put.accept("line_rate_capacity_" + width + "_" + bytes, round(capacity, 10));
-                put.accept("line_rate_xpu_bound_" + width + "_" + bytes, round(xpuBound, 1000));
+                double xpuBound = Math.min(1, LineRate.xpuOffer(config, bytes) / capacity);
+                put.accept("line_rate_capacity_" + width + "_" + bytes, Bench.round(capacity, 1));
+                put.accept("line_rate_xpu_bound_" + width + "_" + bytes, Bench.round(xpuBound, 3));
                 for (int vcs : new int[] {1, 4}) {
                     long t0 = System.nanoTime();
                     LineRate.Result r = LineRate.measure(config, bytes, vcs, DELAY, LinkModel.Faults.NONE, COMMANDS, 1);
                     put.accept("line_rate_" + width + "_" + bytes + "_1" + (vcs == 1 ? "" : "_4vc"),
-                            round(r.ratio(), 1000));
+                            Bench.round(r.ratio(), 3));
                     System.out.printf("line rate: %4d-bit XPU, %3d-byte commands, %d VC%s: %.1f of %.1f command"
                             + " bytes/cycle, %.3f (the XPU interface allows %.3f) (%.0f s)%n", width, bytes, vcs,
                             vcs == 1 ? " " : "s", r.bytesPerCycle(), capacity, r.ratio(), xpuBound,
@@ -57,22 +55,11 @@ final class LineRateBench {
             long t0 = System.nanoTime();
             LineRate.Result lossy = LineRate.measure(config, 256, 1, DELAY, LinkModel.Faults.loss(1e-3),
                     LOSSY_COMMANDS, 5);
-            put.accept("line_rate_loss_1e-3_" + width + "_256", round(lossy.ratio(), 1000));
+            put.accept("line_rate_loss_1e-3_" + width + "_256", Bench.round(lossy.ratio(), 3));
             System.out.printf("line rate: %4d-bit XPU, 256-byte commands, loss 1e-3 with LLR: %.3f, %d frames lost on"
                     + " the link, %d PDUs retransmitted end to end (%.0f s)%n", width, lossy.ratio(),
                     lossy.run().aToB().framesLost(), lossy.run().aToB().retransmitted(),
                     (System.nanoTime() - t0) / 1e9);
         }
-    }
-
-    /** Command bytes per cycle the XPU interface offers: a command's beats carry only its data. */
-    private static double xpuOffer(SueInstance.Config config, int dataBytes) {
-        int beatBytes = config.path().dataWidth() / 8;
-        int control = config.path().table().controlBytes(TwoXpuRun.firstTypeWithData(config.path().table()));
-        return (double) (control + dataBytes) / Math.max(1, (dataBytes + beatBytes - 1) / beatBytes);
-    }
-
-    private static double round(double v, int scale) {
-        return Math.round(v * scale) / (double) scale;
     }
 }

@@ -30,15 +30,29 @@ public final class LineRate {
 
     /** The port's capacity in command bytes (control and data) per cycle for commands of {@code dataBytes}. */
     public static double capacity(SueInstance.Config config, int dataBytes) {
-        CommandTable table = config.path().table();
-        int type = TwoXpuRun.firstTypeWithData(table);
-        int control = table.controlBytes(type);
+        int type = TwoXpuRun.firstTypeWithData(config.path().table());
+        int control = controlBytes(config);
         int packed = CommandCodec.packedBytes(new CommandCodec.Command(type, new byte[control], new byte[dataBytes]));
         int k = config.path().pduLimit() / packed;
         int frame = FrameFormat.frameBytes(config.net(), k * packed);
         int busBytes = config.busWidth() / 8;
         int beats = (frame + busBytes - 1) / busBytes;
         return (double) k * (control + dataBytes) / beats;
+    }
+
+    /**
+     * Command bytes per cycle the XPU interface can offer for commands of {@code dataBytes}: a command's beats carry
+     * its data only, so (control + data) / ceil(data / (N / 8)); small commands are bounded by it, not by the port.
+     */
+    public static double xpuOffer(SueInstance.Config config, int dataBytes) {
+        int beatBytes = config.path().dataWidth() / 8;
+        return (double) (controlBytes(config) + dataBytes) / Math.max(1, (dataBytes + beatBytes - 1) / beatBytes);
+    }
+
+    /** Control bytes of the command type {@link TwoXpuRun#fixed} sends. */
+    private static int controlBytes(SueInstance.Config config) {
+        CommandTable table = config.path().table();
+        return table.controlBytes(TwoXpuRun.firstTypeWithData(table));
     }
 
     /**
