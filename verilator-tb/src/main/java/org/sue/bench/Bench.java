@@ -39,8 +39,15 @@ public final class Bench {
 
     private static final Map<String, Double> FIGURES = new LinkedHashMap<>();
 
+    /** {@code v} to {@code decimals} decimal places: how the sections round the figures they write. */
+    static double round(double v, int decimals) {
+        double scale = Math.pow(10, decimals);
+        return Math.round(v * scale) / scale;
+    }
+
     /** The sections of the bench, in the order a full run measures them; {@code scripts/bench SECTION ...} runs some. */
-    static final List<String> SECTIONS = List.of("crc", "framing", "cmdpath", "queue_store", "sue", "line_rate", "lut6");
+    static final List<String> SECTIONS = List.of("crc", "framing", "cmdpath", "queue_store", "sue", "line_rate",
+            "lut6");
 
     public static void main(String[] args) throws IOException {
         long cycles = 200_000;

@@ -64,7 +64,7 @@ final class CommandPathBench {
         for (int size : SIZES) {
             for (int dests : new int[] {1, 64}) {
                 double bytes = drain(config, size, dests);
-                put.accept("cmdpath_drain_bytes_per_cycle_" + size + "_" + dests, round(bytes));
+                put.accept("cmdpath_drain_bytes_per_cycle_" + size + "_" + dests, Bench.round(bytes, 4));
                 System.out.printf("draining a full buffer of %3d-byte commands to %2d destinations: %.1f bytes/cycle"
                         + " of %d%n", size, dests, bytes, 2 * config.dataWidth() / 8);
             }
@@ -81,9 +81,9 @@ final class CommandPathBench {
             for (int dests : DESTS) {
                 double eff = packing(config, net, size, dests);
                 double opt = efficiency(net, config.pduLimit() / size * size);
-                put.accept("pack_eff_" + tag + size + "_" + dests, round(eff));
+                put.accept("pack_eff_" + tag + size + "_" + dests, Bench.round(eff, 4));
                 if (tag.isEmpty()) {
-                    put.accept("pack_opt_" + size + "_" + dests, round(opt));
+                    put.accept("pack_opt_" + size + "_" + dests, Bench.round(opt, 4));
                 }
                 System.out.printf("packing %s%3d-byte commands over %2d destinations: %.4f (optimum %.4f, %.1f%%"
                         + " below)%n", tag, size, dests, eff, opt, 100 * (1 - eff / opt));
@@ -235,9 +235,5 @@ final class CommandPathBench {
             }
         }
         return new long[] {pdus.firstBeatCycle() - xpu.firstBeatCycle(), creditBack - xpu.firstBeatCycle()};
-    }
-
-    private static double round(double v) {
-        return Math.round(v * 10000) / 10000.0;
     }
 }

@@ -63,9 +63,9 @@ final class FramingBench {
         for (int size : PDU_SIZES) {
             List<LoopbackRun.Pdu> pdus = pdus(size, peers);
             long[] tx = transmit(net, peers, pdus);
-            put.accept("tx_eff_" + size, round(tx[0] / (double) tx[1]));
+            put.accept("tx_eff_" + size, Bench.round(tx[0] / (double) tx[1], 4));
             long[] rx = receive(net, peers, pdus);
-            put.accept("rx_eff_" + size, round(rx[0] / (double) rx[1]));
+            put.accept("rx_eff_" + size, Bench.round(rx[0] / (double) rx[1], 4));
             if (size == 64) {
                 put.accept("tx_latency_cycles", (double) tx[2]);
                 put.accept("rx_latency_cycles", (double) rx[2]);
@@ -82,7 +82,7 @@ final class FramingBench {
             List<LoopbackRun.Pdu> pdus = pdus(size, peers6);
             long[] summed = transmit(v6, peers6, pdus);
             long[] zero = transmit(v6.withUdpZeroChecksum(true), peers6, pdus);
-            put.accept("tx_ipv6_eff_" + size, round(summed[0] / (double) summed[1]));
+            put.accept("tx_ipv6_eff_" + size, Bench.round(summed[0] / (double) summed[1], 4));
             put.accept("tx_ipv6_latency_cycles_" + size, (double) summed[2]);
             put.accept("udp_checksum_added_latency_cycles_" + size, (double) (summed[2] - zero[2]));
             System.out.printf("framing IPv6 %4d-byte PDUs: tx %d frame beats in %d cycles, latency %d cycles"
@@ -210,9 +210,5 @@ final class FramingBench {
         List<StreamMonitor.Packet> p = out.packets();
         return new long[] {beatsPerPacket * (p.size() - 1), p.get(p.size() - 1).cycle() - p.get(0).cycle(),
                 out.firstBeatCycle() - firstIn};
-    }
-
-    private static double round(double v) {
-        return Math.round(v * 10000) / 10000.0;
     }
 }

@@ -30,7 +30,7 @@ final class QueueStoreBench {
     static void measure(BiConsumer<String, Double> put, Path out) {
         for (int size : new int[] {16, 64, 256}) {
             double bytes = drain(size);
-            put.accept("queue_store_drain_bytes_per_cycle_" + size, Math.round(bytes * 10) / 10.0);
+            put.accept("queue_store_drain_bytes_per_cycle_" + size, Bench.round(bytes, 1));
             System.out.printf("queue store: a backlog of %3d-byte commands drains at %.1f bytes/cycle of %d%n", size,
                     bytes, CONFIG.cellBytes());
         }

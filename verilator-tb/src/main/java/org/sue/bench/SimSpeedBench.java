@@ -70,7 +70,7 @@ public final class SimSpeedBench {
         c.recorder().record(design, manifest);
 
         double[] fresh = FirstCycle.inFreshJvm(c.name(), manifest);
-        put.accept(c.name() + "_jvm_first_cycle_s", round(fresh[0]));
+        put.accept(c.name() + "_jvm_first_cycle_s", Bench.round(fresh[0], 3));
         put.accept(c.name() + "_jvm_cold_cycles_per_s", (double) Math.round(fresh[1]));
         double jvm = 0;
         double jvmWithParsing = 0;
@@ -107,7 +107,7 @@ public final class SimSpeedBench {
                             + r.firstMismatches());
                 }
                 if (run == 0) {
-                    put.accept(c.name() + "_verilator_first_cycle_s", round(emitSeconds + r.buildSeconds()));
+                    put.accept(c.name() + "_verilator_first_cycle_s", Bench.round(emitSeconds + r.buildSeconds(), 3));
                 }
                 vbest = Math.max(vbest, r.cyclesPerSecond());
                 vbestWithParsing = Math.max(vbestWithParsing, r.replayCyclesPerSecond());
@@ -123,7 +123,7 @@ public final class SimSpeedBench {
             }
         }
         put.accept(c.name() + "_verilator_cycles_per_s", (double) Math.round(vbest));
-        put.accept(c.name() + "_sim_speed_ratio", Math.round(jvm / vbest * 1000) / 1000.0);
+        put.accept(c.name() + "_sim_speed_ratio", Bench.round(jvm / vbest, 3));
         System.out.printf("%s: JVM %.0f cycles/s, Verilator %.0f cycles/s, ratio %.3f%n", c.what(), jvm, vbest,
                 jvm / vbest);
         return new Speeds(jvm, vbest, jvmWithParsing, vbestWithParsing, cycles);
@@ -138,10 +138,6 @@ public final class SimSpeedBench {
         } catch (IOException e) {
             System.out.println("[bench] could not delete " + dir + ": " + e.getMessage());
         }
-    }
-
-    private static double round(double v) {
-        return Math.round(v * 1000) / 1000.0;
     }
 
     public static void main(String[] args) throws IOException {

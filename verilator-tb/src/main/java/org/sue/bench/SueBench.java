@@ -99,15 +99,15 @@ public final class SueBench {
             if (p == 0) {
                 lossless = rate;
                 framesPerRtt = RTT / ((double) d.deliverySpan() / d.frames());
-                put.accept("goodput_bytes_per_cycle_lossless", Math.round(rate * 10) / 10.0);
-                put.accept("goodput_frames_per_rtt", Math.round(framesPerRtt * 10) / 10.0);
+                put.accept("goodput_bytes_per_cycle_lossless", Bench.round(rate, 1));
+                put.accept("goodput_frames_per_rtt", Bench.round(framesPerRtt, 1));
                 System.out.printf("sue: lossless goodput %.1f command bytes/cycle, %.1f frames per %d-cycle round trip"
                         + " (%.0f s)%n", rate, framesPerRtt, RTT, (System.nanoTime() - t0) / 1e9);
             } else {
                 String key = p == 1e-4 ? "1e-4" : p == 1e-3 ? "1e-3" : "1e-2";
                 double bound = (1 - p) / (1 + (framesPerRtt - 1) * p);
-                put.accept("goodput_loss_" + key, Math.round(rate / lossless * 1000) / 1000.0);
-                put.accept("goodput_gbn_bound_" + key, Math.round(bound * 1000) / 1000.0);
+                put.accept("goodput_loss_" + key, Bench.round(rate / lossless, 3));
+                put.accept("goodput_gbn_bound_" + key, Bench.round(bound, 3));
                 System.out.printf("sue: loss %s: goodput %.3f of lossless (go-back-N bound %.3f), %d frames lost,"
                         + " %d retransmitted, %d timeouts (%.0f s)%n", key, rate / lossless, bound, d.framesLost(),
                         d.retransmitted(), d.timeouts(), (System.nanoTime() - t0) / 1e9);
@@ -131,7 +131,7 @@ public final class SueBench {
             TwoXpuRun.Direction d = r.aToB();
             double rate = d.bytesPerCycle();
             String key = p == 1e-3 ? "1e-3" : "1e-2";
-            put.accept("goodput_llr_loss_" + key, Math.round(rate / lossless * 1000) / 1000.0);
+            put.accept("goodput_llr_loss_" + key, Bench.round(rate / lossless, 3));
             put.accept("llr_transport_retransmitted_" + key, (double) d.retransmitted());
             System.out.printf("sue: loss %s with LLR: goodput %.3f of lossless, %d frames lost on the link, %d PDUs"
                     + " retransmitted end to end (%.0f s)%n", key, rate / lossless, d.framesLost(), d.retransmitted(),
@@ -179,7 +179,7 @@ public final class SueBench {
             CbfcConfig cbfc = CbfcConfig.defaults(512).withLimits(credits, credits, 1536, 2000).withSpacing(800, 16384);
             double u = utilisation(plain.withCbfc(cbfc)) / base;
             String key = "cbfc_utilisation_" + (k == 0.5 ? "0.5" : String.valueOf((int) k)) + "bdp";
-            put.accept(key, Math.round(u * 1000) / 1000.0);
+            put.accept(key, Bench.round(u, 3));
             put.accept(key + "_analytic", Math.min(1, k));
             System.out.printf("sue: CBFC with %d credits (%.1f x BDP): utilisation %.3f of no flow control"
                     + " (analytic %.2f)%n", credits, k, u, Math.min(1, k));
@@ -218,7 +218,7 @@ public final class SueBench {
                 long t0 = System.nanoTime();
                 double g = goodput(c, delay, fabric, p) / lossless;
                 String name = (c.llr() != null ? "llr" : "nollr") + "_goodput_fer_" + key;
-                put.accept(name, Math.round(g * 1000) / 1000.0);
+                put.accept(name, Bench.round(g, 3));
                 System.out.printf("sue: links of %d cycles round trip, transport round trip %d, frame error rate %s"
                         + " per link, %s: goodput %.3f of error-free links (%.0f s)%n", LINK_RTT, RTT, key,
                         c.llr() != null ? "LLR" : "no LLR", g, (System.nanoTime() - t0) / 1e9);
