@@ -383,6 +383,11 @@ public final class InstanceConfigJson {
                     + " its VCs' levels are at or below this; below pfcXoffBytes (default 8192, or half of"
                     + " pfcXoffBytes when that is at most 8192)", c -> pfc(c).xonBytes(),
                     (d, v) -> d.instance.pfc(p -> p.xonBytes(v))),
+            integer("flowControl", "pfcSharedXoffBytes", PfcConfig.SHARED_XOFF_BYTES, "pfc.sharedXoffBytes", "PFC:"
+                    + " every class pauses while the VCs' receive levels together are at or above this, until they are"
+                    + " at or below half of it; 0: none (default: the receive FIFO less the headroom of a link of "
+                    + PfcConfig.DEFAULT_LINK_DELAY_CYCLES + " cycles each way, docs/protocol.md 9.4)",
+                    c -> pfc(c).sharedXoffBytes(), (d, v) -> d.instance.pfc(p -> p.sharedXoffBytes(v))),
             integer("flowControl", "cbfcCreditSize", CbfcConfig.CREDIT_SIZE, "cbfc.creditSize", "CBFC: bytes per"
                     + " credit, at least a bus beat (default 128, or a bus beat if larger)",
                     c -> cbfc(c).creditSize(), (d, v) -> d.instance.cbfc(f -> f.creditSize(v))),
@@ -445,7 +450,8 @@ public final class InstanceConfigJson {
     /** The instance's PFC parameters, or what PFC mode gives it (for its bus and receive FIFO). */
     private static PfcConfig pfc(Settings c) {
         SueInstance.Config i = c.instance();
-        return i.pfc() != null ? i.pfc() : PfcConfig.builder().build(i.busWidth(), i.rxFifoBytes());
+        return i.pfc() != null ? i.pfc() : PfcConfig.builder().build(i.busWidth(), i.rxFifoBytes(),
+                SueInstance.pfcHeadroomBytes(i.busWidth(), i.largestFrame(), PfcConfig.DEFAULT_LINK_DELAY_CYCLES));
     }
 
     /** The instance's CBFC parameters, or what CBFC mode gives it (for its bus, receive FIFO and largest frame). */

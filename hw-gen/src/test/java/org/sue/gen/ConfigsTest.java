@@ -89,7 +89,11 @@ class ConfigsTest {
     void pfcIsOneKeyAway() throws Exception {
         Settings on = InstanceConfigJson.fromJson(new ObjectMapper().readTree(
                 "{\"flowControl\": {\"mode\": \"PFC\", \"pfcXoffBytes\": 2048, \"pfcXonBytes\": 1024}}"));
-        assertEquals(PfcConfig.defaults(1024).withThresholds(2048, 1024), on.instance().pfc());
+        SueInstance.Config c = on.instance();
+        long fifoBytes = (long) c.rxFifoDepth() * c.busWidth() / 8; // the shared threshold leaves one headroom
+        long headroom = SueInstance.pfcHeadroomBytes(1024, c.largestFrame(), PfcConfig.DEFAULT_LINK_DELAY_CYCLES);
+        assertEquals(PfcConfig.defaults(1024).withThresholds(2048, 1024).withSharedXoff((int) (fifoBytes - headroom)),
+                c.pfc());
         Settings back = InstanceConfigJson.fromJson(new ObjectMapper().readTree(InstanceConfigJson.toJson(on)));
         assertEquals(on.instance().pfc(), back.instance().pfc());
         SueInstance.Config none = InstanceConfigJson.fromJson(new ObjectMapper().readTree(

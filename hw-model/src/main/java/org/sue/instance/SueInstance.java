@@ -3,6 +3,7 @@ package org.sue.instance;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.sue.cmd.CommandIngress;
@@ -141,7 +142,7 @@ public final class SueInstance extends Component {
                 checkLlr(path, net, bus, llr);
             }
             if (pfc != null) {
-                checkPfc(bus, rxFifoDepth, pfc);
+                checkPfc(bus, rxFifoDepth, FrameFormat.frameBytes(net, path.pduLimit()), pfc);
                 // frames LLR replays after a pause arrive on top of XOFF: the headroom holds its outstanding bytes
                 checkVcBuffers(llr == null ? "{pfc.xoffBytes}" : "{pfc.xoffBytes} + {llr.outstandingBytesMax}",
                         pfc.xoffBytes() + 1L + (llr == null ? 0 : llr.outstandingBytesMax()), bus, rxVcFifoDepth);
@@ -217,8 +218,11 @@ public final class SueInstance extends Component {
             }
         }
 
-        /** PFC's bus is the instance's, and its XOFF level leaves room in the receive FIFO for frames in flight. */
-        private static void checkPfc(int bus, int rxFifoDepth, PfcConfig pfc) {
+        /**
+         * PFC's bus is the instance's, its XOFF level leaves room in the receive FIFO for frames in flight, and its
+         * shared threshold leaves at least the headroom of a link without delay.
+         */
+        private static void checkPfc(int bus, int rxFifoDepth, int largestFrame, PfcConfig pfc) {
             if (pfc.dataWidth() != bus) {
                 throw new ConfigException(NAME, "{pfc.dataWidth} must be the bus width (" + bus + " bits), got "
                         + pfc.dataWidth());
@@ -231,6 +235,14 @@ public final class SueInstance extends Component {
                         + " bytes = " + fifoBytes + ", with headroom for the frames in flight (docs/protocol.md"
                         + " 9.3); or {rxFifoDepth} at least " + beatsFor(levels + 1, bus, true) + ", got "
                         + pfc.xoffBytes());
+            }
+            long headroom = pfcHeadroomBytes(bus, largestFrame, 0);
+            if (pfc.sharedXoffBytes() > fifoBytes - headroom) {
+                throw new ConfigException(NAME, "{pfc.sharedXoffBytes} must be at most " + (fifoBytes - headroom)
+                        + ": the receive FIFO, {rxFifoDepth} x " + bus / 8 + " bytes = " + fifoBytes + ", less the"
+                        + " headroom of a link without delay, " + headroom + " bytes (docs/protocol.md 9.4); or"
+                        + " {rxFifoDepth} at least " + beatsFor(pfc.sharedXoffBytes() + headroom, bus, true)
+                        + ", got " + pfc.sharedXoffBytes());
             }
         }
 
@@ -438,7 +450,9 @@ public final class SueInstance extends Component {
                 TransportConfig t = part("transport", () -> transport.busWidth(bus).destinations(p.destinations())
                         .build());
                 LlrConfig l = llrOn ? part("llr", () -> llr.build(bus)) : null;
-                PfcConfig f = flowControl == FlowControl.PFC ? part("pfc", () -> pfc.build(bus, fifoBytes)) : null;
+                PfcConfig f = flowControl == FlowControl.PFC ? part("pfc", () -> pfc.build(bus, fifoBytes,
+                        pfcHeadroomBytes(bus, FrameFormat.frameBytes(n, p.pduLimit()),
+                                PfcConfig.DEFAULT_LINK_DELAY_CYCLES))) : null;
                 CbfcConfig c = flowControl == FlowControl.CBFC ? part("cbfc", () -> cbfc.build(bus, fifoBytes,
                         FrameFormat.frameBytes(n, p.pduLimit()))) : null;
                 int vcFifo = rxVcFifoDepth != null ? rxVcFifoDepth : c != null
@@ -466,6 +480,21 @@ public final class SueInstance extends Component {
      * comes after the verdicts of all the frames before it (SueInstanceCbfcTest sees false recoveries with one less).
      */
     static final int CC_DELAY = FrameReceiver.VERDICT_CYCLES;
+
+    /**
+     * Largest frames the peer still sends after a PFC pause reaches it (docs/protocol.md 9.4): a pause acts at its
+     * packing buffer's scheduler, so the frame it has started, the {@code PackingBuffer.PDUS_AHEAD} = 2 PDUs picked
+     * ahead, and the two in its transport's stages still come.
+     */
+    private static final int PFC_PEER_FRAMES_AHEAD = 5;
+
+    /**
+     * The headroom above a PFC threshold in this instance for a link of {@code linkDelayCycles} each way
+     * ({@link PfcConfig#headroomBytes} with the peer's frames ahead of a pause).
+     */
+    public static long pfcHeadroomBytes(int busWidth, int largestFrame, long linkDelayCycles) {
+        return PfcConfig.headroomBytes(busWidth, largestFrame, PFC_PEER_FRAMES_AHEAD, linkDelayCycles);
+    }
 
     private final Config config;
 
@@ -649,15 +678,18 @@ public final class SueInstance extends Component {
         for (int v = 0; v < SueMeta.VCS; v++) {
             gen.levels.get(v).set(levels.get(v));
         }
+        if (gen.levelTotal != null) {
+            gen.levelTotal.set(levels.get(SueMeta.VCS));
+        }
         exposeStatus(gen, "pfc_");
         exposeStatus(pause, "pfc_");
         return pause.vcReady;
     }
 
     /**
-     * Bytes of receive-buffer beats each VC's frames hold: a frame counts from its verdict (the packet FIFO keeps it)
-     * until it leaves the receive buffer ({@link Departures}); a frame still arriving is part of the headroom above
-     * XOFF.
+     * Bytes of receive-buffer beats each VC's frames hold, and with a shared threshold all VCs' after them: a frame
+     * counts from its verdict (the packet FIFO keeps it) until it leaves the receive buffer ({@link Departures}); a
+     * frame still arriving is part of the headroom above XOFF.
      */
     private List<Expr> receiveLevels(FrameReceiver frx, Departures leaving) {
         int beatBytes = config.busWidth() / 8;
@@ -665,20 +697,30 @@ public final class SueInstance extends Component {
         Function<Expr, Expr> bytesOf = len -> len.resize(PfcConfig.LEVEL_WIDTH).add(beatBytes - 1).shr(shift)
                 .shl(shift);
         Expr inLen = wire("rx_level_in_bytes", bytesOf.apply(frx.buffered.field("len")));
-        List<Expr> levels = new ArrayList<>();
-        for (int v = 0; v < SueMeta.VCS; v++) {
-            Reg level = reg("rx_fifo_level_" + v + "_reg", PfcConfig.LEVEL_WIDTH, 0);
-            Expr plus = Hw.mux(frx.buffered.valid().and(frx.buffered.field("vc").eq(v)), inLen,
-                    Hw.zeros(PfcConfig.LEVEL_WIDTH));
-            Expr next = level.add(plus);
+        BiFunction<String, Function<Flow, Expr>, Reg> level = (name, counted) -> {
+            Reg bytes = reg(name + "_reg", PfcConfig.LEVEL_WIDTH, 0);
+            Expr next = bytes.add(Hw.mux(frx.buffered.valid().and(counted.apply(frx.buffered)), inLen,
+                    Hw.zeros(PfcConfig.LEVEL_WIDTH)));
             for (Flow f : leaving.flows()) {
-                next = next.sub(Hw.mux(f.valid().and(f.field("vc").eq(v)), bytesOf.apply(f.field("len")),
+                next = next.sub(Hw.mux(f.valid().and(counted.apply(f)), bytesOf.apply(f.field("len")),
                         Hw.zeros(PfcConfig.LEVEL_WIDTH)));
             }
-            level.set(next);
-            status("rx_fifo_level_" + v, Status.Kind.LEVEL, level, "Bytes of receive-buffer beats VC " + v
+            bytes.set(next);
+            return bytes;
+        };
+        List<Expr> levels = new ArrayList<>();
+        for (int v = 0; v < SueMeta.VCS; v++) {
+            int vc = v;
+            Reg bytes = level.apply("rx_fifo_level_" + v, f -> f.field("vc").eq(vc));
+            status("rx_fifo_level_" + v, Status.Kind.LEVEL, bytes, "Bytes of receive-buffer beats VC " + v
                     + "'s kept frames hold (what PFC compares with its XOFF and XON levels)");
-            levels.add(level);
+            levels.add(bytes);
+        }
+        if (config.pfc().shared()) { // kept beside the VCs' levels rather than added from them: no adder tree
+            Reg total = level.apply("rx_fifo_level_total", f -> Hw.bool(true));
+            status("rx_fifo_level_total", Status.Kind.LEVEL, total, "Bytes of receive-buffer beats all VCs' kept"
+                    + " frames hold (what PFC compares with its shared threshold)");
+            levels.add(total);
         }
         return levels;
     }

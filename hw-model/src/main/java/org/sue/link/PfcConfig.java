@@ -22,9 +22,15 @@ import org.sue.net.SueMeta;
  *                      so that the peer never resumes on its own
  * @param xoffBytes     a VC's receive buffer at or above this many bytes turns its class off
  * @param xonBytes      a class goes back on when all its VCs' buffers are at or below this many bytes
+ * @param sharedXoffBytes the VCs' buffers together ({@code level_total}) at or above this many bytes turn every class
+ *                      off, until they are at or below half of it; 0: no shared threshold (no {@code level_total}).
+ *                      For VCs that share one buffer: a VC's XOFF alone keeps it lossless only if the buffer holds
+ *                      every VC's XOFF plus headroom at once, the shared threshold with one headroom
+ *                      ({@link #headroomBytes})
  */
 public record PfcConfig(@Tag("w") int dataWidth, @Tag("m") int vcClasses, int bitsPerCycle, int pauseQuanta,
-                        int refreshCycles, @Tag("xoff") int xoffBytes, @Tag("xon") int xonBytes) {
+                        int refreshCycles, @Tag("xoff") int xoffBytes, @Tag("xon") int xonBytes,
+                        int sharedXoffBytes) {
     public static final int CLASSES = 8;
     /** Bits of a receive-buffer level input. */
     public static final int LEVEL_WIDTH = 24;
@@ -43,6 +49,13 @@ public record PfcConfig(@Tag("w") int dataWidth, @Tag("m") int vcClasses, int bi
     public static final Bound XOFF_BYTES = Bound.of(1, (1 << LEVEL_WIDTH) - 1);
     /** Below {@code xoffBytes} (a rule). */
     public static final Bound XON_BYTES = Bound.of(0, (1 << LEVEL_WIDTH) - 2);
+    /** 0: none. */
+    public static final Bound SHARED_XOFF_BYTES = Bound.of(0, (1 << LEVEL_WIDTH) - 1);
+    /**
+     * [ours] The one-way link delay (cable, MAC and PHY, in cycles) the default shared threshold leaves headroom for
+     * ({@link Builder#build(int, long, long)}).
+     */
+    public static final int DEFAULT_LINK_DELAY_CYCLES = 64;
 
     public PfcConfig {
         StreamConfig.DATA_WIDTH.check(NAME, "dataWidth", dataWidth);
@@ -61,6 +74,22 @@ public record PfcConfig(@Tag("w") int dataWidth, @Tag("m") int vcClasses, int bi
             throw new ConfigException(NAME, "{xonBytes} must be below {xoffBytes} (at most " + (xoffBytes - 1)
                     + "), got " + xonBytes);
         }
+        SHARED_XOFF_BYTES.check(NAME, "sharedXoffBytes", sharedXoffBytes);
+    }
+
+    /** Whether the VCs' buffers together have a threshold ({@code level_total}). */
+    public boolean shared() {
+        return sharedXoffBytes != 0;
+    }
+
+    /**
+     * Bytes the peer can still deliver after a buffer reaches a threshold (docs/protocol.md 9.3): the largest frame
+     * this port is sending, the PFC frame's beats and 4 cycles, the link delay both ways, and the frames the peer has
+     * started or committed to ({@code peerFramesAhead} largest frames: pauses act between frames).
+     */
+    public static long headroomBytes(int dataWidth, int largestFrame, int peerFramesAhead, long linkDelayCycles) {
+        int beat = dataWidth / 8;
+        return (1L + peerFramesAhead) * largestFrame + (2 * linkDelayCycles + 4 + (64 + beat - 1) / beat) * beat;
     }
 
     /** {@code vcClasses} from the priority of VC 0, 1, 2, 3. */
@@ -95,12 +124,17 @@ public record PfcConfig(@Tag("w") int dataWidth, @Tag("m") int vcClasses, int bi
 
     /** The same with other thresholds. */
     public PfcConfig withThresholds(int xoff, int xon) {
-        return new PfcConfig(dataWidth, vcClasses, bitsPerCycle, pauseQuanta, refreshCycles, xoff, xon);
+        return new PfcConfig(dataWidth, vcClasses, bitsPerCycle, pauseQuanta, refreshCycles, xoff, xon, sharedXoffBytes);
+    }
+
+    /** The same with another shared threshold (0: none). */
+    public PfcConfig withSharedXoff(int bytes) {
+        return new PfcConfig(dataWidth, vcClasses, bitsPerCycle, pauseQuanta, refreshCycles, xoffBytes, xonBytes, bytes);
     }
 
     /** The same with another VC to priority map, pause and refresh. */
     public PfcConfig withPause(int classes, int quanta, int refresh) {
-        return new PfcConfig(dataWidth, classes, bitsPerCycle, quanta, refresh, xoffBytes, xonBytes);
+        return new PfcConfig(dataWidth, classes, bitsPerCycle, quanta, refresh, xoffBytes, xonBytes, sharedXoffBytes);
     }
 
     public int classOf(int vc) {
@@ -129,8 +163,8 @@ public record PfcConfig(@Tag("w") int dataWidth, @Tag("m") int vcClasses, int bi
      * Parameters by name, the bus width given at {@link #build}; what is not set keeps its default ({@link #defaults})
      * where that fits the parameters that are set, and follows them where it would not: the refresh comes at half the
      * pause time when the default refresh would not come before the pause ends, XON is half of XOFF when the default
-     * XON is not below it, and for a receive buffer the VCs share ({@link #build(int, long)}) XOFF is at most an
-     * eighth of it.
+     * XON is not below it, and for a receive buffer the VCs share ({@link #build(int, long, long)}) XOFF is at most an
+     * eighth of it and the shared threshold leaves the headroom below its top.
      */
     public static final class Builder {
         private int vcClasses = classes(0, 1, 2, 3);
@@ -139,6 +173,7 @@ public record PfcConfig(@Tag("w") int dataWidth, @Tag("m") int vcClasses, int bi
         private Integer refreshCycles;
         private Integer xoffBytes;
         private Integer xonBytes;
+        private Integer sharedXoffBytes;
 
         private Builder() {
         }
@@ -173,23 +208,33 @@ public record PfcConfig(@Tag("w") int dataWidth, @Tag("m") int vcClasses, int bi
             return this;
         }
 
+        /** 0: no shared threshold. */
+        public Builder sharedXoffBytes(int v) {
+            sharedXoffBytes = v;
+            return this;
+        }
+
+        /** For buffers of their own per VC: no shared threshold unless set. */
         public PfcConfig build(int dataWidth) {
-            return build(dataWidth, Long.MAX_VALUE);
+            return build(dataWidth, Long.MAX_VALUE, 0);
         }
 
         /**
          * For a port whose VCs share a receive buffer of {@code sharedBytes}: XOFF, unless set, at most an eighth of
-         * it, so that the four VCs' XOFF levels take half of it and leave the rest for the frames in flight.
+         * it, so that the four VCs' XOFF levels take half of it and leave the rest for the frames in flight; the
+         * shared threshold, unless set, {@code headroomBytes} below its top (at least 1).
          */
-        public PfcConfig build(int dataWidth, long sharedBytes) {
+        public PfcConfig build(int dataWidth, long sharedBytes, long headroomBytes) {
             int bits = bitsPerCycle != null ? bitsPerCycle : dataWidth;
             long pause = pauseCycles(pauseQuanta, bits);
             long usual = pauseCycles(0xFFFF, dataWidth) / 2;
             long refresh = refreshCycles != null ? refreshCycles : usual < pause ? usual : pause / 2;
             int xoff = xoffBytes != null ? xoffBytes : (int) Math.max(1, Math.min(16384, sharedBytes / 8));
             int xon = xonBytes != null ? xonBytes : 8192 < xoff ? 8192 : xoff / 2;
+            int shared = sharedXoffBytes != null ? sharedXoffBytes : sharedBytes == Long.MAX_VALUE ? 0
+                    : (int) Math.max(1, Math.min(SHARED_XOFF_BYTES.max(), sharedBytes - headroomBytes));
             return new PfcConfig(dataWidth, vcClasses, bits, pauseQuanta, (int) Math.min(refresh, 1 << 30), xoff,
-                    xon);
+                    xon, shared);
         }
     }
 }

@@ -14,7 +14,8 @@ import org.sue.net.SueMeta;
 /**
  * Sends PFC frames for this port's receive buffers (IEEE 802.1Qbb; docs/protocol.md section 9): a priority turns
  * off when a buffer of one of its VCs ({@code level_<v>}, bytes) reaches {@code xoffBytes}, and on again when all
- * its VCs' buffers are at or below {@code xonBytes}. Each change sends a PFC frame, and while any priority is off the
+ * its VCs' buffers are at or below {@code xonBytes}; with a shared threshold every priority is off while the buffers
+ * together ({@code level_total}) are at it (until they fall to half of it). Each change sends a PFC frame, and while any priority is off the
  * frame is sent again every {@code refreshCycles}, before the peer's pause runs out. Every frame enables the
  * priorities the VCs use and carries {@code pauseQuanta} for those that are off, 0 (resume) for the others.
  *
@@ -27,6 +28,8 @@ public final class PfcGenerator extends Component {
     public final Port localMac;
     /** Per VC: the bytes its receive buffer holds ({@code level_<v>}). */
     public final List<Port> levels;
+    /** With a shared threshold: the bytes the VCs' buffers hold together ({@code level_total}); else null. */
+    public final Port levelTotal;
     private final PfcConfig config;
 
     public PfcGenerator(PfcConfig config) {
@@ -44,13 +47,31 @@ public final class PfcGenerator extends Component {
             vcLevels.add(in("level_" + v, PfcConfig.LEVEL_WIDTH));
         }
         levels = List.copyOf(vcLevels);
+        levelTotal = config.shared() ? in("level_total", PfcConfig.LEVEL_WIDTH) : null;
 
-        Expr off = classesOff(levels);
+        Expr off = classesOff(levels, sharedOff());
         pfcFrames(off, inserter);
     }
 
-    /** Per priority: off at XOFF of any of its VCs, on when all are at XON or below. */
-    private Expr classesOff(List<Port> levels) {
+    /**
+     * The shared threshold: on at {@code sharedXoffBytes}, off again at half of it or below (always false without
+     * one).
+     */
+    private Expr sharedOff() {
+        if (levelTotal == null) {
+            return Hw.bool(false);
+        }
+        Reg on = reg("shared_off_reg", 1, 0);
+        Expr now = wire("shared_off_now", Hw.mux(levelTotal.ge(config.sharedXoffBytes()), Hw.bool(true),
+                Hw.mux(levelTotal.le(config.sharedXoffBytes() / 2), Hw.bool(false), on)));
+        on.set(now);
+        status("shared_off", Status.Kind.FLAG, on, "The receive buffers together are at the shared threshold (every"
+                + " priority off), until they are at or below half of it");
+        return now;
+    }
+
+    /** Per priority: off at XOFF of any of its VCs or the shared threshold, on when all are at XON or below. */
+    private Expr classesOff(List<Port> levels, Expr sharedOff) {
         List<Expr> offBits = new ArrayList<>();
         Reg off = reg("class_off_reg", PfcConfig.CLASSES, 0);
         for (int c = PfcConfig.CLASSES - 1; c >= 0; c--) {
@@ -62,7 +83,7 @@ public final class PfcGenerator extends Component {
                     below = below.and(levels.get(v).le(config.xonBytes()));
                 }
             }
-            offBits.add(Hw.mux(above, Hw.bool(true), Hw.mux(below, Hw.bool(false), off.bit(c))));
+            offBits.add(Hw.mux(above.or(sharedOff), Hw.bool(true), Hw.mux(below, Hw.bool(false), off.bit(c))));
         }
         off.set(Hw.cat(offBits));
         status("class_off", Status.Kind.STATE, off,

@@ -54,7 +54,9 @@ class SueInstanceConfigTest {
         assertEquals(256, wide.rxVcFifoDepth(), "a VC's 256 credits of 256 bytes");
         SueInstance.Config narrowPfc = SueInstance.Config.builder().path(p -> p.dataWidth(256)).busWidth(512)
                 .flowControl(FlowControl.PFC).build();
-        assertEquals(PfcConfig.defaults(512).withThresholds(8192, 4096), narrowPfc.pfc(),
+        // the shared threshold leaves the headroom of a 64-cycle link: 6 largest frames, (2 x 64 + 4 + 1) beats
+        int shared = 65536 - (6 * narrowPfc.largestFrame() + (2 * 64 + 4 + 1) * 64);
+        assertEquals(PfcConfig.defaults(512).withThresholds(8192, 4096).withSharedXoff(shared), narrowPfc.pfc(),
                 "XOFF an eighth of the 64 KiB FIFO, XON half of it");
         assertEquals(0, narrowPfc.rxVcFifoDepth(), "no per-VC FIFOs with PFC");
         SueInstance.Config none = SueInstance.Config.builder().llr(false).flowControl(FlowControl.NONE).build();

@@ -81,10 +81,10 @@ class PfcTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"256,1", "512,2", "1024,3"})
-    void generatorFollowsTheModel(int width, long seed) {
+    @CsvSource({"256,1,0", "512,2,120000", "1024,3,150000"})
+    void generatorFollowsTheModel(int width, long seed, int sharedXoff) {
         PfcConfig cfg = PfcConfig.builder().vcClasses(PfcConfig.classes(1, 1, 6, 2)).pauseQuanta(400)
-                .refreshCycles(150).xoffBytes(3000).xonBytes(1000).build(width);
+                .refreshCycles(150).xoffBytes(3000).xonBytes(1000).sharedXoffBytes(sharedXoff).build(width);
         PfcGenerator dut = new PfcGenerator(cfg);
         Simulator sim = Simulator.compile(Design.elaborate(dut));
         sim.reset();
@@ -96,6 +96,7 @@ class PfcTest {
         sim.poke("local_mac", mac);
         long[] levels = new long[SueMeta.VCS];
         long pfcBeats = 0;
+        long sharedCycles = 0;
         for (long c = 0; c < 20_000; c++) {
             if (frames.idle()) {
                 byte[] f = new byte[64 + rnd.nextInt(rnd.nextInt(5) == 0 ? 9000 : 300)];
@@ -107,6 +108,12 @@ class PfcTest {
                 long drift = (c / (1500 + 500 * v)) % 2 == 0 ? 3 : -3;
                 levels[v] = Math.max(0, Math.min((1 << 24) - 1, levels[v] + drift * 10 + rnd.nextInt(61) - 30));
                 sim.poke("level_" + v, levels[v]);
+            }
+            long total = Arrays.stream(levels).sum();
+            if (cfg.shared()) {
+                sim.poke("level_total", total);
+                assertEquals(model.status("shared_off"), sim.peek("shared_off"), "shared_off at cycle " + c);
+                sharedCycles += model.status("shared_off");
             }
             boolean outReady = rnd.nextInt(5) > 0;
             sim.poke("m_axis_tready", outReady ? 1 : 0);
@@ -135,12 +142,14 @@ class PfcTest {
             for (String name : new String[] {"class_off", "xoff_frames_sent", "pfc_frames_sent"}) {
                 assertEquals(model.status(name), sim.peek(name), name + " at cycle " + c);
             }
-            model.step(levels.clone(), beatValid, beatValid && sim.peek("s_axis_tlast") == 1, outReady, mac);
+            model.step(levels.clone(), total, beatValid, beatValid && sim.peek("s_axis_tlast") == 1, outReady, mac);
             frames.advance();
             sim.step();
         }
         assertTrue(model.status("pfc_frames_sent") > 20, "PFC frames sent: " + model.status("pfc_frames_sent"));
         assertTrue(model.status("xoff_frames_sent") > 10, "XOFF frames sent");
         assertTrue(pfcBeats > 0);
+        assertTrue(!cfg.shared() || sharedCycles > 500 && sharedCycles < 19_000, "shared threshold on for "
+                + sharedCycles + " cycles");
     }
 }

@@ -1,6 +1,7 @@
 package org.sue.vectors;
 
 import java.math.BigInteger;
+import java.util.Arrays;
 import java.util.Random;
 import org.sue.lib.stream.tb.StreamSource;
 import org.sue.link.CbfcConfig;
@@ -143,7 +144,10 @@ final class FlowControlTraffic {
         };
     }
 
-    /** A {@link org.sue.link.PfcGenerator}: buffer levels wandering across XOFF and XON, frames to a stalling MAC. */
+    /**
+     * A {@link org.sue.link.PfcGenerator} with a shared threshold: buffer levels wandering across XOFF and XON, their
+     * total across the shared threshold, frames to a stalling MAC.
+     */
     static GoldenScenario.Stimulus generator() {
         return new GoldenScenario.Stimulus() {
             private StreamSource frames;
@@ -165,6 +169,7 @@ final class FlowControlTraffic {
                     levels[v] = Math.max(0, levels[v] + drift + rnd.nextInt(61) - 30);
                     sim.poke("level_" + v, levels[v]);
                 }
+                sim.poke("level_total", Arrays.stream(levels).sum());
                 sim.poke("m_axis_tready", rnd.nextInt(5) > 0 ? 1 : 0);
                 frames.drive(rnd, 85);
                 frames.advance();

@@ -150,7 +150,7 @@ public final class GoldenScenarios {
         list.add(new GoldenScenario("pfc_pause_w512", () -> new PfcPause(pfcPause), ResetStyle.SYNC_HIGH, 5000,
                 FlowControlTraffic::pause));
         PfcConfig pfcGen = PfcConfig.builder().vcClasses(PfcConfig.classes(1, 1, 6, 2)).pauseQuanta(400)
-                .refreshCycles(150).xoffBytes(3000).xonBytes(1000).build(256);
+                .refreshCycles(150).xoffBytes(3000).xonBytes(1000).sharedXoffBytes(6000).build(256);
         list.add(new GoldenScenario("pfc_gen_w256", () -> new PfcGenerator(pfcGen), ResetStyle.SYNC_HIGH, 5000,
                 FlowControlTraffic::generator));
         list.add(new GoldenScenario("mac_control_demux_w512", () -> new MacControlDemux(new MacControlDemux.Config(512)),

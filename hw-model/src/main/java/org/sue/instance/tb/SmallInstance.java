@@ -52,16 +52,18 @@ public final class SmallInstance {
     /**
      * The same with PFC, a 512-beat (32 KiB) frame FIFO and a 64 KiB retransmit store (a sender can have more in
      * flight than the receiver holds): XOFF at 2 KiB, XON at 1 KiB, VC v at priority v, pauses
-     * of 65535 quanta (65535 cycles at 512 bits a cycle) refreshed every 20,000 cycles. The FIFO is shared, so each
-     * VC that fills needs its XOFF level plus the headroom of docs/protocol.md 9.3 (for a link of 20 cycles each way
-     * about 150 beats: the outgoing frame the PFC frame waits for, the PFC frame, both link delays and the up to 5
-     * PDUs of 1 KiB the peer picked before the pause): two such VCs fit. No per-VC FIFOs: with LLR a VC's headroom
-     * would have to hold LLR's 32 KiB outstanding too (docs/protocol.md 9.4).
+     * of 65535 quanta (65535 cycles at 512 bits a cycle) refreshed every 20,000 cycles. The FIFO is shared: the
+     * shared threshold pauses every VC when the VCs together leave only the headroom of docs/protocol.md 9.3 for a
+     * link of 20 cycles each way (the outgoing frame the PFC frame waits for, the PFC frame, both link delays and the
+     * up to 5 PDUs of 1 KiB the peer picked before the pause). No per-VC FIFOs: with LLR a VC's headroom would have
+     * to hold LLR's 32 KiB outstanding too (docs/protocol.md 9.4).
      */
     public static SueInstance.Config withPfc(HeaderFormat format) {
+        SueInstance.Config c = withBigStore(config(format)).withRxFifoDepth(512);
+        int shared = (int) (c.rxFifoBytes() - SueInstance.pfcHeadroomBytes(512, c.largestFrame(), 20));
         PfcConfig pfc = PfcConfig.defaults(512).withThresholds(2048, 1024).withPause(PfcConfig.classes(0, 1, 2, 3),
-                0xFFFF, 20_000);
-        return withBigStore(config(format)).withRxFifoDepth(512).withPfc(pfc);
+                0xFFFF, 20_000).withSharedXoff(shared);
+        return c.withPfc(pfc);
     }
 
     /**

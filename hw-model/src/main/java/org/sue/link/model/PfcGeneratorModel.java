@@ -16,6 +16,7 @@ public final class PfcGeneratorModel {
     private int sentOff;
     private long refresh;
     private long xoffSent;
+    private boolean sharedOff;
 
     public PfcGeneratorModel(PfcConfig config) {
         this.c = config;
@@ -35,8 +36,12 @@ public final class PfcGeneratorModel {
         return inserter.holding(due());
     }
 
-    /** One cycle: the buffer levels, a beat offered on s_axis, m_axis ready. */
-    public void step(long[] levels, boolean beatValid, boolean beatLast, boolean outReady, long localMac) {
+    /**
+     * One cycle: the buffer levels, their total ({@code level_total}, read only with a shared threshold), a beat
+     * offered on s_axis, m_axis ready.
+     */
+    public void step(long[] levels, long total, boolean beatValid, boolean beatLast, boolean outReady,
+                     long localMac) {
         int frameOff = off;
         boolean start = inserter.step(due(), () -> frame(frameOff, localMac), beatValid, beatLast, outReady);
         if (start) {
@@ -46,6 +51,7 @@ public final class PfcGeneratorModel {
         } else if (refresh != c.refreshCycles()) {
             refresh++;
         }
+        sharedOff = c.shared() && (total >= c.sharedXoffBytes() || total > c.sharedXoffBytes() / 2 && sharedOff);
         int next = 0;
         for (int k = 0; k < PfcConfig.CLASSES; k++) {
             boolean above = false;
@@ -56,7 +62,7 @@ public final class PfcGeneratorModel {
                     below &= levels[v] <= c.xonBytes();
                 }
             }
-            boolean now = above || !below && (off >> k & 1) == 1;
+            boolean now = above || sharedOff || !below && (off >> k & 1) == 1;
             next |= now ? 1 << k : 0;
         }
         off = next;
@@ -73,6 +79,7 @@ public final class PfcGeneratorModel {
     public long status(String name) {
         return switch (name) {
             case "class_off" -> off;
+            case "shared_off" -> sharedOff ? 1 : 0;
             case "xoff_frames_sent" -> xoffSent;
             case "pfc_frames_sent" -> inserter.inserted();
             default -> throw new IllegalArgumentException("PfcGeneratorModel has no status " + name);
