@@ -340,6 +340,29 @@ public final class TwoXpuRun {
                 + b.toPeer().flagged();
     }
 
+    /** Side "A" or "B", for its fault knobs ({@link XpuSide#txReset}, {@link XpuSide#rxReset}, ...). */
+    public XpuSide side(String side) {
+        return switch (side) {
+            case "A" -> a;
+            case "B" -> b;
+            default -> throw new IllegalArgumentException("side must be A or B, got '" + side + "'");
+        };
+    }
+
+    /**
+     * Takes the link between the sides down ({@code false}) or back up: both directions lose what is sent meanwhile,
+     * and with LLR both instances' {@code link_up} follows. Direct links only (not {@link #throughRelay}).
+     */
+    public TwoXpuRun linkUp(boolean up) {
+        if (relay != null) {
+            throw new IllegalStateException("TwoXpuRun.linkUp: a run through a relay has a link per side; use"
+                    + " side(\"A\").linkUp");
+        }
+        a.linkUp(up);
+        b.linkUp(up);
+        return this;
+    }
+
     /** An output of instance A (a counter, a status) as it is now. */
     public long peekA(String port) {
         return a.counter(port);
@@ -351,11 +374,7 @@ public final class TwoXpuRun {
 
     /** The port of side "A" or "B". */
     public long peek(String side, String port) {
-        return switch (side) {
-            case "A" -> peekA(port);
-            case "B" -> peekB(port);
-            default -> throw new IllegalArgumentException("side must be A or B, got '" + side + "'");
-        };
+        return side(side).counter(port);
     }
 
     /** Commands XPU A sent so far, per VC, in order; what XPU B received, likewise; and the other way. */
