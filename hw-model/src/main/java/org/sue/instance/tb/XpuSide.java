@@ -82,6 +82,8 @@ public final class XpuSide {
     private boolean llrEnable = true;
     private boolean llrEnablePoked;
     private int deliveriesSeen;
+    private boolean frozen;
+    private long frozenDropped;
 
     /**
      * @param name   for messages ("A", "peer")
@@ -219,6 +221,10 @@ public final class XpuSide {
 
     /** Inputs of one cycle, before the clock edge: the XPU's next beat and credits, the next beat from the link. */
     public void drive(long now) {
+        if (frozen) {
+            driveFrozen(now);
+            return;
+        }
         tx.drive(rnd, txValidPercent);
         if (rxResetLeft > 0) {
             receiveReset();
@@ -254,6 +260,28 @@ public final class XpuSide {
             macIn.advance();
         } else {
             sim.poke("s_axis_tvalid", 0);
+        }
+    }
+
+    /**
+     * A frozen XPU's cycle: it sends no command and returns no credit (its sender still counts what SUE returns), its
+     * MAC takes nothing from the instance and what arrives from the link is lost (a frame half fed goes on to its end).
+     */
+    private void driveFrozen(long now) {
+        tx.drive(rnd, 0);
+        sim.poke("rx_credit", 0);
+        rx.sample();
+        countDeliveries();
+        sim.poke("m_axis_tready", 0);
+        if (macIn.idle()) {
+            for (LinkModel.InFlight f = fromPeer.arrived(now); f != null; f = fromPeer.arrived(now)) {
+                frozenDropped++;
+            }
+            fromPeer.arrivedControl(now);
+            sim.poke("s_axis_tvalid", 0);
+        } else {
+            macIn.offer(true, null);
+            macIn.advance();
         }
     }
 
@@ -408,6 +436,24 @@ public final class XpuSide {
         }
         llrEnable = on;
         return this;
+    }
+
+    /**
+     * Freezes this XPU and its MAC ({@code true}) or lets them go on: while frozen it sends nothing, returns no credit,
+     * the instance's frames are not taken ({@code m_axis_tready} low) and what arrives from the link is lost; the
+     * instance itself runs on (its timers, its deliveries while its XPU's credits last).
+     */
+    public XpuSide frozen(boolean on) {
+        frozen = on;
+        if (!on) {
+            sim.poke("m_axis_tready", macReady == null ? 1 : 0);
+        }
+        return this;
+    }
+
+    /** Frames that arrived while frozen and were lost. */
+    public long frozenDropped() {
+        return frozenDropped;
     }
 
     public XpuSide txValidPercent(int p) {
@@ -585,7 +631,7 @@ public final class XpuSide {
      */
     public String countersAgreeWithLink() {
         LinkModel from = fromPeer;
-        long arrived = from.sent() - from.lost();
+        long arrived = from.sent() - from.lost() - frozenDropped;
         if (config.llr() != null) {
             return llrCountersAgreeWithLink(from, arrived);
         }
