@@ -179,8 +179,12 @@ public final class LinkModel {
      * CC_Updates, control messages such as CF_Updates at their maximum spacing) may be.
      */
     public boolean noDataInFlight() {
-        return flight.stream().allMatch(f -> f.frame().length >= 14
-                && ((f.frame()[12] & 0xff) << 8 | f.frame()[13] & 0xff) == MacControlDemux.ETHER_TYPE);
+        return flight.stream().allMatch(f -> macControl(f.frame()));
+    }
+
+    /** A MAC Control frame (PFC, CC_Update): link-level traffic, by its EtherType. */
+    public static boolean macControl(byte[] frame) {
+        return frame.length >= 14 && ((frame[12] & 0xff) << 8 | frame[13] & 0xff) == MacControlDemux.ETHER_TYPE;
     }
 
     public long sent() {

@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import org.sue.core.ByteLayout;
 import org.sue.link.LlrConfig;
-import org.sue.link.MacControlDemux;
 import org.sue.net.FrameFormat;
 import org.sue.net.LocalIdentity;
 import org.sue.net.NetConfig;
@@ -91,7 +90,7 @@ public final class SwitchModel {
             droppedDead++;
             return;
         }
-        if (frame.length >= 14 && ((frame[12] & 0xff) << 8 | frame[13] & 0xff) == MacControlDemux.ETHER_TYPE) {
+        if (LinkModel.macControl(frame)) {
             macControl++;
             return;
         }

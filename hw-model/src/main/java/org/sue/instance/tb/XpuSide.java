@@ -39,7 +39,7 @@ import org.sue.sim.Simulator;
  * <p>Faults, each a knob that acts from the next {@link #drive}: {@link #txReset} and {@link #rxReset} (the XPU's
  * interface resets, docs/protocol.md 11.7), {@link #holdRxCredits} (receive credits withheld for a window),
  * {@link #macReadyPercent} (the MAC takes a beat only some cycles), {@link #linkUp} (the link and, with LLR, the
- * PCS status) and {@link #llrEnable}. What a reset cuts is kept out of the exactly-once checks: a command the
+ * PCS status), {@link #llrEnable} and {@link #frozen} (the XPU and its MAC stop). What a reset cuts is kept out of the exactly-once checks: a command the
  * transmit reset abandons counts as never sent; a receive reset loses the command it cuts and the rest of that
  * command's PDU, so {@link #intactFrom} accepts, at each cut, a gap of at least one command in that stream.
  */
