@@ -60,11 +60,24 @@ public final class CommandReceiver {
         reset();
     }
 
-    /** The XPU's side of an interface reset: it holds nothing and has its initial credits again. */
-    public void reset() {
+    /** A command an {@code rx_reset_in} cut after some of its beats: its source XPU and VC. */
+    public record Cut(int src, int vc) {
+    }
+
+    /**
+     * The XPU's side of an interface reset (docs/protocol.md 11.7), after {@link #sample} in a cycle with
+     * {@code rx_reset_in} high: it holds nothing and has its initial credits again, and a command whose data beats
+     * were still owed is cut: SUE drops its remaining beats and the rest of its PDU.
+     *
+     * @return the command cut, or null
+     */
+    public Cut reset() {
         credits.reset();
         Arrays.fill(cmdHeld, 0);
         Arrays.fill(dataHeld, 0);
+        Cut cut = pendingData != null && pendingData.size() < pendingLen ? new Cut(pendingSrc, pendingVc) : null;
+        pendingData = null;
+        return cut;
     }
 
     public List<Delivered> delivered() {
@@ -79,6 +92,11 @@ public final class CommandReceiver {
     /** Commands whose slot the XPU still holds (not yet returned). */
     public int held() {
         return Arrays.stream(cmdHeld).sum() + Arrays.stream(dataHeld).sum();
+    }
+
+    /** Data bytes still owed of the command being delivered (0 between commands). */
+    public int bytesOwed() {
+        return pendingData == null ? 0 : pendingLen - pendingData.size();
     }
 
     public long firstDelivery() {
@@ -171,6 +189,7 @@ public final class CommandReceiver {
             lastDelivery = sim.cycle();
         } else {
             check(valid == 2, "data beat with rx_valid " + valid);
+            check(pendingData != null, "data beat with no command begun (after a receive reset)");
         }
         check(cycle == nextCycle, "rx_cycle " + cycle + ", expected " + nextCycle);
         nextCycle++;

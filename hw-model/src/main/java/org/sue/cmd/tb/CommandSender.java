@@ -17,6 +17,10 @@ import org.sue.sim.Simulator;
  * the first {@code dataWidth/8} data bytes; later beats the rest, numbered by {@code tx_cycle}; {@code tx_valid} is
  * 1 for a command without data and 2 on every beat of one with data. Nothing is sent while {@code tx_reset_out} is
  * high. Call {@link #drive} once per cycle before the clock edge.
+ *
+ * <p>{@link #reset} plays the XPU's side of an interface reset (docs/protocol.md 11.7): {@code tx_reset_in} high for
+ * some cycles, the command cut mid-way abandoned, nothing sent until SUE has been through its reset, then the initial
+ * credits.
  */
 public final class CommandSender {
     private record Queued(int dst, int vc, CommandCodec.Command command) {
@@ -32,6 +36,9 @@ public final class CommandSender {
     private long creditStalls;
     private final java.util.List<long[]> starts = new java.util.ArrayList<>();
     private boolean independentVcs;
+    private int resetLeft; // cycles tx_reset_in stays high
+    private boolean resetSeen; // tx_reset_out went high since the reset began
+    private boolean inReset;
 
     public CommandSender(Simulator sim, int dataWidth, int cmdCredits, int dataCredits) {
         this.sim = sim;
@@ -61,6 +68,11 @@ public final class CommandSender {
         return queue.size();
     }
 
+    /** Some beats of the head command are sent, not all. */
+    public boolean midCommand() {
+        return beat > 0;
+    }
+
     /** Commands fully sent. */
     public long sent() {
         return sent;
@@ -76,12 +88,12 @@ public final class CommandSender {
         return firstBeatCycle;
     }
 
-    /** True when the XPU holds exactly its initial credits of both kinds on every VC. */
     /** Cycles a command was ready and waited for its credits (SUE's buffer had no room for more). */
     public long creditStalls() {
         return creditStalls;
     }
 
+    /** True when the XPU holds exactly its initial credits of both kinds on every VC. */
     public boolean creditsBack() {
         return credits.allBack();
     }
@@ -93,6 +105,10 @@ public final class CommandSender {
     public void drive(Random rnd, int validPercent) {
         long credit = sim.peek("tx_credit");
         credits.give(XpuCredits.cmdVc(credit), XpuCredits.dataVc(credit));
+        if (inReset) {
+            driveReset();
+            return;
+        }
         if (independentVcs && beat == 0) {
             oldestWithCreditFirst();
         }
@@ -129,6 +145,58 @@ public final class CommandSender {
             beat = 0;
             sent++;
         }
+    }
+
+    /**
+     * Starts an interface reset: {@code tx_reset_in} high for the next {@code cycles} calls of {@link #drive}; the
+     * command cut mid-way (some of its beats sent) is taken off the queue, not sent; the commands behind it stay queued
+     * and go once SUE is out of reset ({@code tx_reset_out} high, then low again), the XPU then holding its initial
+     * credits (returns owed before are void). Commands fully sent before stay sent: SUE keeps them.
+     *
+     * @return the command abandoned, or null if none was cut
+     */
+    public Abandoned reset(int cycles) {
+        if (cycles < 1) {
+            throw new IllegalArgumentException("CommandSender.reset cycles must be at least 1, got " + cycles);
+        }
+        if (inReset) {
+            throw new IllegalStateException("CommandSender.reset: a reset is already under way");
+        }
+        inReset = true;
+        resetLeft = cycles;
+        resetSeen = false;
+        Abandoned cut = null;
+        if (beat > 0) {
+            Queued q = queue.poll();
+            starts.remove(starts.size() - 1); // its start: the latest
+            cut = new Abandoned(q.dst(), q.vc(), q.command());
+            beat = 0;
+        }
+        return cut;
+    }
+
+    /** A command a reset cut: its destination, VC and the command. */
+    public record Abandoned(int dst, int vc, CommandCodec.Command command) {
+    }
+
+    /** True from {@link #reset} until SUE has left its reset and the initial credits are back. */
+    public boolean inReset() {
+        return inReset;
+    }
+
+    /** A cycle of the reset: tx_reset_in while asked, then waiting for tx_reset_out to rise and fall. */
+    private void driveReset() {
+        sim.poke("tx_valid", 0);
+        credits.reset(); // whatever SUE returns meanwhile is void: it restores the initial counts
+        if (resetLeft > 0) {
+            sim.poke("tx_reset_in", 1);
+            resetLeft--;
+            return;
+        }
+        sim.poke("tx_reset_in", 0);
+        boolean out = sim.peek("tx_reset_out") == 1;
+        resetSeen |= out;
+        inReset = !(resetSeen && !out);
     }
 
     /** Moves the oldest queued command whose VC has credit (and no older command of its VC) to the head. */

@@ -13,7 +13,7 @@ import org.sue.net.model.FrameCodec;
  * run of {@code burstLength} frames is lost) and an outage (every frame in a window of cycles is lost). It counts
  * what it did, so a test can hold the receiver's counters against it. With Link Layer Retry a frame carries its LLR
  * sideband, and link-control messages cross on a channel of their own (same delay, lost at the same rate and in the
- * outage).
+ * outage). {@link #up} takes the link down and back at run time: while down it loses everything sent into it.
  */
 public final class LinkModel {
     /** How a link misbehaves; all rates per frame. */
@@ -78,6 +78,7 @@ public final class LinkModel {
     private final ArrayDeque<InFlight> flight = new ArrayDeque<>();
     private final ArrayDeque<Control> controls = new ArrayDeque<>();
     private int burstLeft;
+    private boolean down;
     private long sent;
     private long lost;
     private long damaged;
@@ -98,9 +99,22 @@ public final class LinkModel {
         send(frame, null, cycle);
     }
 
+    /**
+     * Takes the link down ({@code false}) or brings it back: while down every frame and control message sent into it
+     * is lost (frames counted in {@link #lost}); what was already on its way still arrives.
+     */
+    public LinkModel up(boolean on) {
+        down = !on;
+        return this;
+    }
+
+    public boolean isUp() {
+        return !down;
+    }
+
     /** A link-control message left the sender at {@code cycle}. */
     public void sendControl(BigInteger message, long cycle) {
-        if (!inOutage(cycle) && rnd.nextDouble() >= faults.lossRate()) {
+        if (!down && !inOutage(cycle) && rnd.nextDouble() >= faults.lossRate()) {
             controls.addLast(new Control(message, cycle + delay));
         }
     }
@@ -123,7 +137,7 @@ public final class LinkModel {
         if (burstLeft == 0 && faults.burstRate() > 0 && rnd.nextDouble() < faults.burstRate()) {
             burstLeft = faults.burstLength();
         }
-        if (chosen || inOutage || burstLeft > 0 || rnd.nextDouble() < faults.lossRate()) {
+        if (chosen || inOutage || down || burstLeft > 0 || rnd.nextDouble() < faults.lossRate()) {
             burstLeft = Math.max(0, burstLeft - 1);
             lost++;
             lastLossCycle = cycle;
@@ -165,8 +179,12 @@ public final class LinkModel {
      * CC_Updates, control messages such as CF_Updates at their maximum spacing) may be.
      */
     public boolean noDataInFlight() {
-        return flight.stream().allMatch(f -> f.frame().length >= 14
-                && ((f.frame()[12] & 0xff) << 8 | f.frame()[13] & 0xff) == MacControlDemux.ETHER_TYPE);
+        return flight.stream().allMatch(f -> macControl(f.frame()));
+    }
+
+    /** A MAC Control frame (PFC, CC_Update): link-level traffic, by its EtherType. */
+    public static boolean macControl(byte[] frame) {
+        return frame.length >= 14 && ((frame[12] & 0xff) << 8 | frame[13] & 0xff) == MacControlDemux.ETHER_TYPE;
     }
 
     public long sent() {

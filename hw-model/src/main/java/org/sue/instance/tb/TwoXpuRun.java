@@ -295,21 +295,7 @@ public final class TwoXpuRun {
     }
 
     private static Direction direction(XpuSide from, XpuSide to) {
-        List<long[]> starts = from.tx().starts();
-        List<Long> ends = to.rx().deliveryCycles();
-        // per VC order is kept, so the i-th delivered command of a VC is the i-th sent on it
-        Map<Long, List<Long>> startsPerVc = new HashMap<>();
-        for (long[] s : starts) {
-            startsPerVc.computeIfAbsent(s[1], k -> new ArrayList<>()).add(s[2]);
-        }
-        Map<Long, Integer> seen = new HashMap<>();
-        long[] lat = new long[ends.size()];
-        for (int i = 0; i < ends.size(); i++) {
-            long vc = to.rx().delivered().get(i).vc();
-            int k = seen.merge(vc, 1, Integer::sum) - 1;
-            lat[i] = ends.get(i) - startsPerVc.get(vc).get(k);
-        }
-        Arrays.sort(lat);
+        long[][] latenciesAndDeliveries = MultiXpuRun.latenciesAndDeliveries(from, to);
         // through a relay the way has two links: what each lost or damaged
         List<LinkModel> way = from.toPeer() == to.fromPeer() ? List.of(from.toPeer())
                 : List.of(from.toPeer(), to.fromPeer());
@@ -317,8 +303,8 @@ public final class TwoXpuRun {
                 from.toPeer().sent(), way.stream().mapToLong(LinkModel::lost).sum(),
                 way.stream().mapToLong(LinkModel::damaged).sum(),
                 from.counter("tp_tx_retransmitted_pdus"), from.counter("tp_tx_timeouts"),
-                to.counter("tp_rx_nacks_sent"), to.counter("tp_tx_ack_only_sent"), lat,
-                ends.stream().mapToLong(Long::longValue).toArray(),
+                to.counter("tp_rx_nacks_sent"), to.counter("tp_tx_ack_only_sent"), latenciesAndDeliveries[0],
+                latenciesAndDeliveries[1],
                 way.stream().mapToLong(LinkModel::lastLossCycle).max().orElse(-1));
     }
 
@@ -340,6 +326,29 @@ public final class TwoXpuRun {
                 + b.toPeer().flagged();
     }
 
+    /** Side "A" or "B", for its fault knobs ({@link XpuSide#txReset}, {@link XpuSide#rxReset}, ...). */
+    public XpuSide side(String side) {
+        return switch (side) {
+            case "A" -> a;
+            case "B" -> b;
+            default -> throw new IllegalArgumentException("side must be A or B, got '" + side + "'");
+        };
+    }
+
+    /**
+     * Takes the link between the sides down ({@code false}) or back up: both directions lose what is sent meanwhile,
+     * and with LLR both instances' {@code link_up} follows. Direct links only (not {@link #throughRelay}).
+     */
+    public TwoXpuRun linkUp(boolean up) {
+        if (relay != null) {
+            throw new IllegalStateException("TwoXpuRun.linkUp: a run through a relay has a link per side; use"
+                    + " side(\"A\").linkUp");
+        }
+        a.linkUp(up);
+        b.linkUp(up);
+        return this;
+    }
+
     /** An output of instance A (a counter, a status) as it is now. */
     public long peekA(String port) {
         return a.counter(port);
@@ -351,11 +360,7 @@ public final class TwoXpuRun {
 
     /** The port of side "A" or "B". */
     public long peek(String side, String port) {
-        return switch (side) {
-            case "A" -> peekA(port);
-            case "B" -> peekB(port);
-            default -> throw new IllegalArgumentException("side must be A or B, got '" + side + "'");
-        };
+        return side(side).counter(port);
     }
 
     /** Commands XPU A sent so far, per VC, in order; what XPU B received, likewise; and the other way. */

@@ -33,7 +33,15 @@ import org.sue.sim.Simulator;
  *
  * <p>Use: {@link #connect} once both sides exist (identity, static inputs, the header table row of the peer, written
  * at the next edge), {@link #endSetUp} after that edge, then {@link #drive} once per cycle before the edge; frames
- * leave through the link when their last beat crosses {@code m_axis} at the edge.
+ * leave through the link when their last beat crosses {@code m_axis} at the edge. Behind a switch an XPU talks to
+ * several: {@link #connect(List, LinkModel)} writes a header table row per peer, one an edge.
+ *
+ * <p>Faults, each a knob that acts from the next {@link #drive}: {@link #txReset} and {@link #rxReset} (the XPU's
+ * interface resets, docs/protocol.md 11.7), {@link #holdRxCredits} (receive credits withheld for a window),
+ * {@link #macReadyPercent} (the MAC takes a beat only some cycles), {@link #linkUp} (the link and, with LLR, the
+ * PCS status), {@link #llrEnable} and {@link #frozen} (the XPU and its MAC stop). What a reset cuts is kept out of the exactly-once checks: a command the
+ * transmit reset abandons counts as never sent; a receive reset loses the command it cuts and the rest of that
+ * command's PDU, so {@link #intactFrom} accepts, at each cut, a gap of at least one command in that stream.
  */
 public final class XpuSide {
     private final String name;
@@ -49,7 +57,14 @@ public final class XpuSide {
     private final long[] arrived = new long[2];
     private final long[] arrivedBad = new long[2];
     private final LinkModel toPeer;
-    private final Map<Integer, List<CommandCodec.Command>> sent = new HashMap<>();
+    /** Queued commands per destination, per VC, in order. */
+    private final Map<Integer, Map<Integer, List<CommandCodec.Command>>> sent = new HashMap<>();
+    /** Per source, per VC: the commands of that stream delivered before each receive-reset cut. */
+    private final Map<Integer, Map<Integer, List<Integer>>> cuts = new HashMap<>();
+    /** Commands delivered per source (what {@link #drive} has seen of the receiver's list). */
+    private final Map<Integer, Integer> gotFrom = new HashMap<>();
+    private final List<CommandSender.Abandoned> abandoned = new ArrayList<>();
+    private final List<HeaderEntry> rowsToWrite = new ArrayList<>();
     private XpuSide peer;
     private LinkModel fromPeer;
     private int sentCount;
@@ -57,6 +72,18 @@ public final class XpuSide {
     private int rxReturnPercent = 70;
     private int rxHeldVcs; // VCs (bit v: VC v) whose receive credits the XPU keeps
     private int txValidPercent = 90;
+    private int rxHoldMask; // VCs withheld for a window, up to rxHoldUntil
+    private long rxHoldUntil;
+    private int rxResetLeft;
+    private boolean rxResetOn;
+    private int cutCount;
+    private Random macReady; // null: the MAC always takes a beat
+    private int macReadyPercent = 100;
+    private boolean llrEnable = true;
+    private boolean llrEnablePoked;
+    private int deliveriesSeen;
+    private boolean frozen;
+    private long frozenDropped;
 
     /**
      * @param name   for messages ("A", "peer")
@@ -103,7 +130,16 @@ public final class XpuSide {
 
     /** Like {@link #connect(XpuSide)} with frames arriving over {@code from} (through a {@link Relay}). */
     public void connect(XpuSide other, LinkModel from) {
-        peer = other;
+        connect(List.of(other), from);
+    }
+
+    /**
+     * Joins this side to {@code others} (behind a switch), frames arriving over {@code from}: the static inputs and the
+     * first header table row now, the others' rows one per edge ({@link #endSetUp}); {@link #add} then sends to the
+     * first of them, {@link #add(int, int, TwoXpuRun.Mix)} to any.
+     */
+    public void connect(List<XpuSide> others, LinkModel from) {
+        peer = others.get(0);
         fromPeer = from;
         sim.poke("local_xpu", me.xpu());
         if (sim.topPorts().stream().anyMatch(s -> s.signal().name().equals("local_ip"))) {
@@ -128,16 +164,32 @@ public final class XpuSide {
             sim.poke("ctl_in_valid", 0);
             sim.poke("ctl_out_ready", 1);
         }
-        HeaderEntry e = new HeaderEntry(other.me.mac(), me.mac(), 100 + other.xpu, other.me.ip(), me.ip(),
-                0xC000 + xpu, other.me.xpu(), me.xpu(), 7, 0x50 + xpu);
+        for (XpuSide other : others) {
+            rowsToWrite.add(new HeaderEntry(other.me.mac(), me.mac(), 100 + other.xpu, other.me.ip(), me.ip(),
+                    0xC000 + xpu, other.me.xpu(), me.xpu(), 7, 0x50 + xpu));
+        }
+        writeNextRow();
+    }
+
+    private void writeNextRow() {
+        HeaderEntry e = rowsToWrite.remove(0);
         sim.poke("tbl_wr_valid", 1);
-        sim.poke("tbl_wr_addr", other.xpu);
+        sim.poke("tbl_wr_addr", e.dstXpu());
         sim.poke("tbl_wr_data", LoopbackRun.headerTemplate(config.net(), e));
     }
 
-    /** After the edge that wrote the header table row. */
-    public void endSetUp() {
+    /**
+     * After the edge that wrote a header table row: the next row, or the end of the set-up.
+     *
+     * @return true when every row is written
+     */
+    public boolean endSetUp() {
+        if (!rowsToWrite.isEmpty()) {
+            writeNextRow();
+            return false;
+        }
         sim.poke("tbl_wr_valid", 0);
+        return true;
     }
 
     /** True while the command interface is in reset ({@code tx_reset_out}): the XPU sends nothing yet. */
@@ -152,11 +204,16 @@ public final class XpuSide {
 
     /** Queues {@code commands} commands drawn from {@code mix} to the peer. */
     public void add(int commands, TwoXpuRun.Mix mix) {
+        add(peer.xpu, commands, mix);
+    }
+
+    /** Queues {@code commands} commands drawn from {@code mix} to XPU {@code dst}. */
+    public void add(int dst, int commands, TwoXpuRun.Mix mix) {
         for (int i = 0; i < commands; i++) {
             TwoXpuRun.Queued q = mix.next(rnd, config.path().table());
             CommandCodec.Command c = q.command();
-            tx.add(peer.xpu, q.vc(), c);
-            sent.computeIfAbsent(q.vc(), k -> new ArrayList<>()).add(c);
+            tx.add(dst, q.vc(), c);
+            sent.computeIfAbsent(dst, k -> new HashMap<>()).computeIfAbsent(q.vc(), k -> new ArrayList<>()).add(c);
             bytesSent += c.data().length + c.control().length;
             sentCount++;
         }
@@ -164,18 +221,36 @@ public final class XpuSide {
 
     /** Inputs of one cycle, before the clock edge: the XPU's next beat and credits, the next beat from the link. */
     public void drive(long now) {
+        if (frozen) {
+            driveFrozen(now);
+            return;
+        }
         tx.drive(rnd, txValidPercent);
-        sim.poke("rx_credit", rxReturnPercent >= 100 && rxHeldVcs == 0 ? rx.creditReturnPrompt()
-                : rx.creditReturn(rnd, rxReturnPercent, rxHeldVcs));
-        rx.sample();
+        if (rxResetLeft > 0) {
+            receiveReset();
+        } else {
+            if (rxResetOn) {
+                sim.poke("rx_reset_in", 0);
+                rxResetOn = false;
+            }
+            int held = rxHeldVcs | (now < rxHoldUntil ? rxHoldMask : 0);
+            sim.poke("rx_credit", rxReturnPercent >= 100 && held == 0 ? rx.creditReturnPrompt()
+                    : rx.creditReturn(rnd, rxReturnPercent, held));
+            rx.sample();
+        }
+        countDeliveries();
+        if (macReady != null) {
+            sim.poke("m_axis_tready", macReady.nextInt(100) < macReadyPercent ? 1 : 0);
+        }
         if (macIn.idle()) {
             LinkModel.InFlight f = fromPeer.arrived(now);
             if (f != null) {
                 macIn.start(f.frame(), macVerdict(f)); // tuser: the MAC's verdict
             }
         }
-        if (config.llr() != null) {
-            sim.poke("llr_enable", 1);
+        if (config.llr() != null && llrEnable != llrEnablePoked) {
+            sim.poke("llr_enable", llrEnable ? 1 : 0);
+            llrEnablePoked = llrEnable;
         }
         if (controlChannel()) {
             linkControl(now);
@@ -185,6 +260,51 @@ public final class XpuSide {
             macIn.advance();
         } else {
             sim.poke("s_axis_tvalid", 0);
+        }
+    }
+
+    /**
+     * A frozen XPU's cycle: it sends no command and returns no credit (its sender still counts what SUE returns), its
+     * MAC takes nothing from the instance and what arrives from the link is lost (a frame half fed goes on to its end).
+     */
+    private void driveFrozen(long now) {
+        tx.drive(rnd, 0);
+        sim.poke("rx_credit", 0);
+        rx.sample();
+        countDeliveries();
+        sim.poke("m_axis_tready", 0);
+        if (macIn.idle()) {
+            for (LinkModel.InFlight f = fromPeer.arrived(now); f != null; f = fromPeer.arrived(now)) {
+                frozenDropped++;
+            }
+            fromPeer.arrivedControl(now);
+            sim.poke("s_axis_tvalid", 0);
+        } else {
+            macIn.offer(true, null);
+            macIn.advance();
+        }
+    }
+
+    /** A cycle of a receive reset: nothing returned, this cycle's beat taken, then the XPU's side of the reset. */
+    private void receiveReset() {
+        sim.poke("rx_reset_in", 1);
+        rxResetOn = true;
+        sim.poke("rx_credit", 0);
+        rx.sample();
+        CommandReceiver.Cut cut = rx.reset();
+        if (cut != null) {
+            int before = (int) rx.delivered().stream().filter(d -> d.src() == cut.src() && d.vc() == cut.vc()).count();
+            cuts.computeIfAbsent(cut.src(), k -> new HashMap<>()).computeIfAbsent(cut.vc(), k -> new ArrayList<>())
+                    .add(before);
+            cutCount++;
+        }
+        rxResetLeft--;
+    }
+
+    private void countDeliveries() {
+        List<CommandReceiver.Delivered> d = rx.delivered();
+        for (; deliveriesSeen < d.size(); deliveriesSeen++) {
+            gotFrom.merge(d.get(deliveriesSeen).src(), 1, Integer::sum);
         }
     }
 
@@ -226,6 +346,114 @@ public final class XpuSide {
         rxHeldVcs = mask;
         tx.independentVcs(mask != 0);
         return this;
+    }
+
+    /**
+     * Withholds the receive credits of the VCs in {@code mask} (bit v: VC v) for the next {@code cycles} cycles, then
+     * returns them as before. Unlike {@link #rxHeldVcs} the senders keep their order: a sender's commands behind one
+     * of a held VC wait (set {@link CommandSender#independentVcs} on them for an XPU with a queue per VC).
+     */
+    public XpuSide holdRxCredits(int mask, long cycles) {
+        rxHoldMask = mask;
+        rxHoldUntil = sim.cycle() + cycles;
+        return this;
+    }
+
+    /**
+     * Transmit interface reset from the next cycle: {@code tx_reset_in} high for {@code cycles} cycles, the command
+     * being sent abandoned (no longer counted as sent), the rest sent after SUE's reset with the initial credits
+     * ({@link CommandSender#reset}).
+     *
+     * @return the command abandoned, or null if none was cut
+     */
+    public CommandSender.Abandoned txReset(int cycles) {
+        CommandSender.Abandoned a = tx.reset(cycles);
+        if (a != null) {
+            sent.get(a.dst()).get(a.vc()).removeIf(c -> c == a.command()); // this one, not an equal one
+            bytesSent -= a.command().data().length + a.command().control().length;
+            sentCount--;
+            abandoned.add(a);
+        }
+        return a;
+    }
+
+    /** Commands the transmit resets abandoned. */
+    public List<CommandSender.Abandoned> abandoned() {
+        return abandoned;
+    }
+
+    /**
+     * Receive interface reset for the next {@code cycles} cycles ({@code rx_reset_in}): nothing is delivered, both
+     * sides take back the initial credits; a command cut mid-way is lost with the rest of its PDU (see
+     * {@link #receiveResetCuts}).
+     */
+    public XpuSide rxReset(int cycles) {
+        if (cycles < 1) {
+            throw new IllegalArgumentException("XpuSide.rxReset cycles must be at least 1, got " + cycles);
+        }
+        rxResetLeft = cycles;
+        return this;
+    }
+
+    /**
+     * Commands the receive resets cut, each with the rest of its PDU lost too (docs/protocol.md 11.7): at least this
+     * many commands are lost, at most these PDUs' commands; SUE counts the same cuts in {@code rx_drops_reset}.
+     */
+    public int receiveResetCuts() {
+        return cutCount;
+    }
+
+    /**
+     * The MAC takes a beat on {@code m_axis} in {@code percent} of the cycles, drawn from {@code seed} (its own
+     * generator, so the commands stay those of the run's seed); 100: always.
+     */
+    public XpuSide macReadyPercent(int percent, long seed) {
+        macReadyPercent = percent;
+        macReady = percent >= 100 ? null : new Random(seed);
+        if (macReady == null) {
+            sim.poke("m_axis_tready", 1);
+        }
+        return this;
+    }
+
+    /**
+     * Takes this side's link down ({@code false}) or back up: both directions lose everything sent meanwhile and,
+     * with LLR, {@code link_up} (the PCS status) follows.
+     */
+    public XpuSide linkUp(boolean up) {
+        toPeer.up(up);
+        fromPeer.up(up);
+        if (config.llr() != null) {
+            sim.poke("link_up", up ? 1 : 0);
+        }
+        return this;
+    }
+
+    /** With LLR: {@code llr_enable} from the next cycle on (on by default from the first cycle driven). */
+    public XpuSide llrEnable(boolean on) {
+        if (config.llr() == null) {
+            throw new IllegalStateException("XpuSide.llrEnable: the instance of " + name + " has no LLR");
+        }
+        llrEnable = on;
+        return this;
+    }
+
+    /**
+     * Freezes this XPU and its MAC ({@code true}) or lets them go on: while frozen it sends nothing, returns no credit,
+     * the instance's frames are not taken ({@code m_axis_tready} low) and what arrives from the link is lost; the
+     * instance itself runs on (its timers, its deliveries while its XPU's credits last).
+     */
+    public XpuSide frozen(boolean on) {
+        frozen = on;
+        if (!on) {
+            sim.poke("m_axis_tready", macReady == null ? 1 : 0);
+        }
+        return this;
+    }
+
+    /** Frames that arrived while frozen and were lost. */
+    public long frozenDropped() {
+        return frozenDropped;
     }
 
     public XpuSide txValidPercent(int p) {
@@ -279,7 +507,12 @@ public final class XpuSide {
 
     /** What this XPU queued to the peer, per VC, in order. */
     public Map<Integer, List<CommandCodec.Command>> sent() {
-        return sent;
+        return sentTo(peer.xpu);
+    }
+
+    /** What this XPU queued to XPU {@code dst}, per VC, in order. */
+    public Map<Integer, List<CommandCodec.Command>> sentTo(int dst) {
+        return sent.getOrDefault(dst, Map.of());
     }
 
     /** What this XPU received, per VC, in order. */
@@ -291,33 +524,100 @@ public final class XpuSide {
         return got;
     }
 
-    /** Everything the peer sent has arrived here. */
+    /** Everything the peer sent has arrived here (but what receive resets cut). */
     public boolean deliveredAll() {
-        return rx.delivered().size() == peer.sentCount;
+        return deliveredAllFrom(peer);
+    }
+
+    /** Everything {@code src} queued to this XPU has arrived here, but what receive resets cut. */
+    public boolean deliveredAllFrom(XpuSide src) {
+        int queued = src.sentTo(xpu).values().stream().mapToInt(List::size).sum();
+        int got = gotFrom.getOrDefault(src.xpu, 0);
+        return cuts.containsKey(src.xpu) ? got + lostFrom(src) == queued : got == queued;
     }
 
     /**
      * What arrived here came from the peer once, unchanged and in order per VC: per VC, a prefix of what it sent
-     * ({@code complete}: all of it).
+     * ({@code complete}: all of it), with a gap at each receive-reset cut.
      */
     public boolean deliveredIntact(boolean complete) {
+        return rx.delivered().stream().allMatch(d -> d.src() == peer.xpu) && intactFrom(peer, complete) == null;
+    }
+
+    /** What arrived here from {@code src}, per VC, in order. */
+    public Map<Integer, List<CommandCodec.Command>> gotFrom(XpuSide src) {
         Map<Integer, List<CommandCodec.Command>> got = new HashMap<>();
         for (CommandReceiver.Delivered d : rx.delivered()) {
-            if (d.src() != peer.xpu) {
-                return false;
-            }
-            got.computeIfAbsent(d.vc(), k -> new ArrayList<>()).add(d.command());
-        }
-        if (complete) {
-            return got.equals(peer.sent);
-        }
-        for (Map.Entry<Integer, List<CommandCodec.Command>> e : got.entrySet()) {
-            List<CommandCodec.Command> s = peer.sent.getOrDefault(e.getKey(), List.of());
-            if (e.getValue().size() > s.size() || !s.subList(0, e.getValue().size()).equals(e.getValue())) {
-                return false;
+            if (d.src() == src.xpu) {
+                got.computeIfAbsent(d.vc(), k -> new ArrayList<>()).add(d.command());
             }
         }
-        return true;
+        return got;
+    }
+
+    /**
+     * Null if what arrived here from {@code src} came once, unchanged and in order per VC: what {@code src} queued to
+     * this XPU ({@code complete}) or a prefix of it, where a receive reset cut a command a gap of at least one command;
+     * else the first VC where it is not so.
+     */
+    public String intactFrom(XpuSide src, boolean complete) {
+        Map<Integer, List<CommandCodec.Command>> got = gotFrom(src);
+        for (int vc = 0; vc < 4; vc++) {
+            if (lost(src, vc, got, complete) < 0) {
+                return src.name + " -> " + name + " VC " + vc + ": " + got.getOrDefault(vc, List.of()).size()
+                        + " delivered of " + src.sentTo(xpu).getOrDefault(vc, List.of()).size() + " queued, "
+                        + cuts.getOrDefault(src.xpu, Map.of()).getOrDefault(vc, List.of()).size()
+                        + " receive-reset cuts: not those commands, once and in order";
+            }
+        }
+        return null;
+    }
+
+    /** Commands from {@code src} lost to receive resets (the cut ones and the rest of their PDUs). */
+    public int lostFrom(XpuSide src) {
+        Map<Integer, List<CommandCodec.Command>> got = gotFrom(src);
+        int lost = 0;
+        for (int vc = 0; vc < 4; vc++) {
+            lost += Math.max(0, lost(src, vc, got, false));
+        }
+        return lost;
+    }
+
+    /**
+     * One stream's commands lost at its cuts, -1 if what arrived is not what was queued with a gap of at least one
+     * command at each cut (and, {@code complete}, all the rest). A cut after the last delivery takes the rest.
+     */
+    private int lost(XpuSide src, int vc, Map<Integer, List<CommandCodec.Command>> gotPerVc, boolean complete) {
+        List<CommandCodec.Command> queued = src.sentTo(xpu).getOrDefault(vc, List.of());
+        List<CommandCodec.Command> got = gotPerVc.getOrDefault(vc, List.of());
+        List<Integer> cutsAt = cuts.getOrDefault(src.xpu, Map.of()).getOrDefault(vc, List.of());
+        int i = 0;
+        int lost = 0;
+        int c = 0;
+        for (int j = 0; j <= got.size(); j++) {
+            int n = 0;
+            for (; c < cutsAt.size() && cutsAt.get(c) == j; c++) {
+                n++;
+            }
+            if (n > 0) {
+                int k = j == got.size() ? queued.size() : i + n;
+                while (k < queued.size() && j < got.size() && !queued.get(k).equals(got.get(j))) {
+                    k++;
+                }
+                if (k - i < n || k > queued.size() || k == queued.size() && j < got.size()) {
+                    return -1;
+                }
+                lost += k - i;
+                i = k;
+            }
+            if (j < got.size()) {
+                if (i >= queued.size() || !queued.get(i).equals(got.get(j))) {
+                    return -1;
+                }
+                i++;
+            }
+        }
+        return complete && i != queued.size() ? -1 : lost;
     }
 
     /** No frame on its way here from the peer, none half fed to this side's MAC input: the link counts are final. */
@@ -331,7 +631,7 @@ public final class XpuSide {
      */
     public String countersAgreeWithLink() {
         LinkModel from = fromPeer;
-        long arrived = from.sent() - from.lost();
+        long arrived = from.sent() - from.lost() - frozenDropped;
         if (config.llr() != null) {
             return llrCountersAgreeWithLink(from, arrived);
         }
