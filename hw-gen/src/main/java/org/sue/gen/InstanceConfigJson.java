@@ -297,6 +297,15 @@ public final class InstanceConfigJson {
                     c -> transport(c).opAck(), (d, v) -> d.instance.transport(t -> t.opAck(v))),
             integer("transport", "opNack", TransportConfig.OP_CODE, "transport.opNack", "RH op code of a NACK; not"
                     + " opAck", c -> transport(c).opNack(), (d, v) -> d.instance.transport(t -> t.opNack(v))),
+            integer("transport", "unreachableTimeouts", TransportConfig.UNREACHABLE_TIMEOUTS,
+                    "transport.unreachableTimeouts", "timeouts in a row without an advancing ACK that declare a"
+                    + " destination unreachable (default " + TransportConfig.DEFAULT_UNREACHABLE_TIMEOUTS + ")",
+                    c -> transport(c).unreachableTimeouts(),
+                    (d, v) -> d.instance.transport(t -> t.unreachableTimeouts(v))),
+            integer("transport", "probeCycles", TransportConfig.PROBE_CYCLES, "transport.probeCycles", "cycles"
+                    + " without progress before an unreachable destination is probed again with one PDU; at least"
+                    + " rtoCycles (default " + TransportConfig.DEFAULT_PROBE_RTOS + " x rtoCycles)",
+                    c -> transport(c).probeCycles(), (d, v) -> d.instance.transport(t -> t.probeCycles(v))),
             integer("receive", "commandCredits", CommandIngress.Config.CMD_CREDITS, "rxCmdCredits", "command credits"
                     + " per VC the receiving XPU grants", c -> c.instance().rxCmdCredits(),
                     (d, v) -> d.instance.rxCmdCredits(v)),

@@ -850,11 +850,16 @@ public final class SueInstance extends Component {
         ttx.localPartition.set(partition);
     }
 
-    /** The counters and levels of the framing receiver and the transport. */
+    /**
+     * The counters and levels of the framing receiver and the transport; the transport's reachability events
+     * ({@code dst_down}, {@code dst_up}: a destination declared unreachable, back again; docs/protocol.md 6.7).
+     */
     private void status(TransportTx ttx, FrameReceiver frx, TransportRx trx) {
         exposeStatus(frx, "net_");
         exposeStatus(ttx, "tp_tx_");
         exposeStatus(trx, "tp_rx_");
+        ttx.dstDown.into(Flow.master(this, "dst_down", ttx.dstDown.layout()));
+        ttx.dstUp.into(Flow.master(this, "dst_up", ttx.dstUp.layout()));
     }
 
     public Config config() {

@@ -24,10 +24,15 @@ import org.sue.net.SueMeta;
  * @param ackCount    accepted PDUs from one XPU that make its owed ACK leave at once
  * @param opAck       RH {@code op} code of an ACK (1..3)
  * @param opNack      RH {@code op} code of a NACK (1..3, not {@code opAck})
+ * @param unreachableTimeouts consecutive timeouts of a connection without an advancing ACK that declare its
+ *                    destination unreachable (1..15; section 6.7)
+ * @param probeCycles cycles without progress before an unreachable destination is probed again (one PDU instead of a
+ *                    go-back; at least {@code rtoCycles})
  */
 public record TransportConfig(@Tag("w") int busWidth, @Tag("d") int destinations, @Tag("p") int ports,
                               @Tag("s") int storeBytes, @Tag("win") int windowPdus, @Tag("rto") int rtoCycles,
-                              @Tag("ad") int ackDelay, @Tag("ak") int ackCount, int opAck, int opNack) {
+                              @Tag("ad") int ackDelay, @Tag("ak") int ackCount, int opAck, int opNack,
+                              int unreachableTimeouts, int probeCycles) {
     /** The largest PDU (RH and padding included) the framing carries: what one store record may hold. */
     public static final int MAX_PDU_BYTES = FrameFormat.MAX_PDU_BYTES;
     /** Width of the free-running cycle counter the timers compare against. */
@@ -45,6 +50,14 @@ public record TransportConfig(@Tag("w") int busWidth, @Tag("d") int destinations
     /** At most {@code windowPdus / 2} (a rule). */
     public static final Bound ACK_COUNT = Bound.of(1, 1 << 13);
     public static final Bound OP_CODE = Bound.of(1, 3).because("0 means none");
+    /** Strikes are counted in 4 bits. */
+    public static final Bound UNREACHABLE_TIMEOUTS = Bound.of(1, 15);
+    /** At least {@code rtoCycles} (a rule); below half the clock's range. */
+    public static final Bound PROBE_CYCLES = Bound.of(4, 1 << 30);
+    /** [ours] Timeouts without progress that declare a destination unreachable, unless set. */
+    public static final int DEFAULT_UNREACHABLE_TIMEOUTS = 4;
+    /** [ours] The probe interval, unless set: this many timeouts (at most {@link #PROBE_CYCLES}' top). */
+    public static final int DEFAULT_PROBE_RTOS = 8;
     /** Beats of the retransmit store for all ports, at most. */
     public static final int MAX_STORE_BEATS = 1 << 20;
 
@@ -79,6 +92,12 @@ public record TransportConfig(@Tag("w") int busWidth, @Tag("d") int destinations
         if (opAck == opNack) {
             throw new ConfigException(NAME, "{opNack} must differ from {opAck} (" + opAck + "), got " + opNack);
         }
+        UNREACHABLE_TIMEOUTS.check(NAME, "unreachableTimeouts", unreachableTimeouts);
+        PROBE_CYCLES.check(NAME, "probeCycles", probeCycles);
+        if (probeCycles < rtoCycles) {
+            throw new ConfigException(NAME, "{probeCycles} must be at least {rtoCycles} (" + rtoCycles + "), got "
+                    + probeCycles);
+        }
     }
 
     /** The defaults: 1024 destinations, 256 KiB store, window 1024, timeout 8192 cycles, ACK after 512 cycles or 16 PDUs. */
@@ -89,7 +108,8 @@ public record TransportConfig(@Tag("w") int busWidth, @Tag("d") int destinations
     /** This configuration, to change by name. */
     public Builder toBuilder() {
         return builder(busWidth).destinations(destinations).ports(ports).storeBytes(storeBytes).windowPdus(windowPdus)
-                .rtoCycles(rtoCycles).ackDelay(ackDelay).ackCount(ackCount).opAck(opAck).opNack(opNack);
+                .rtoCycles(rtoCycles).ackDelay(ackDelay).ackCount(ackCount).opAck(opAck).opNack(opNack)
+                .unreachableTimeouts(unreachableTimeouts).probeCycles(probeCycles);
     }
 
     /** The defaults for a bus, to change by name. */
@@ -98,13 +118,15 @@ public record TransportConfig(@Tag("w") int busWidth, @Tag("d") int destinations
     }
 
     public TransportConfig withDestinations(int d) {
-        return new TransportConfig(busWidth, d, ports, storeBytes, windowPdus, Math.max(rtoCycles, 2 * ports * d),
-                ackDelay, ackCount, opAck, opNack);
+        int rto = Math.max(rtoCycles, 2 * ports * d);
+        return new TransportConfig(busWidth, d, ports, storeBytes, windowPdus, rto, ackDelay, ackCount, opAck, opNack,
+                unreachableTimeouts, Math.max(probeCycles, rto));
     }
 
     public TransportConfig withPorts(int p) {
-        return new TransportConfig(busWidth, destinations, p, storeBytes, windowPdus,
-                Math.max(rtoCycles, 2 * p * destinations), ackDelay, ackCount, opAck, opNack);
+        int rto = Math.max(rtoCycles, 2 * p * destinations);
+        return new TransportConfig(busWidth, destinations, p, storeBytes, windowPdus, rto, ackDelay, ackCount, opAck,
+                opNack, unreachableTimeouts, Math.max(probeCycles, rto));
     }
 
     public int beatBytes() {
@@ -143,6 +165,8 @@ public record TransportConfig(@Tag("w") int busWidth, @Tag("d") int destinations
         private int ackCount = 16;
         private int opAck = 1;
         private int opNack = 2;
+        private int unreachableTimeouts = DEFAULT_UNREACHABLE_TIMEOUTS;
+        private Integer probeCycles; // not set: DEFAULT_PROBE_RTOS timeouts
 
         private Builder(int busWidth) {
             this.busWidth = busWidth;
@@ -198,10 +222,22 @@ public record TransportConfig(@Tag("w") int busWidth, @Tag("d") int destinations
             return this;
         }
 
+        public Builder unreachableTimeouts(int v) {
+            unreachableTimeouts = v;
+            return this;
+        }
+
+        public Builder probeCycles(int v) {
+            probeCycles = v;
+            return this;
+        }
+
         public TransportConfig build() {
-            return new TransportConfig(busWidth, destinations, ports, storeBytes, windowPdus,
-                    rtoCycles != null ? rtoCycles : Math.max(8192, 2 * ports * destinations), ackDelay, ackCount,
-                    opAck, opNack);
+            int rto = rtoCycles != null ? rtoCycles : Math.max(8192, 2 * ports * destinations);
+            int probe = probeCycles != null ? probeCycles
+                    : (int) Math.min(PROBE_CYCLES.max(), (long) DEFAULT_PROBE_RTOS * rto);
+            return new TransportConfig(busWidth, destinations, ports, storeBytes, windowPdus, rto, ackDelay, ackCount,
+                    opAck, opNack, unreachableTimeouts, probe);
         }
     }
 }

@@ -74,6 +74,13 @@ public final class TransportTx extends Component {
     public final Flow ackQuery;
     public final Flow ackReply;
     public final Stream ackRequest;
+    /** A destination declared unreachable (section 6.7): its {port, XPU}, for one cycle. */
+    public final Flow dstDown;
+    /** An unreachable destination answered again: its {port, XPU}, for one cycle. */
+    public final Flow dstUp;
+
+    /** Bits of a connection's strike count. */
+    private static final int STRIKE_WIDTH = 4;
 
     private final TransportConfig config;
     private final int cw;       // connection index bits
@@ -91,7 +98,8 @@ public final class TransportTx extends Component {
         record = Layout.of("retx_record", Layout.bits("addr", aw), Layout.bits("dst", cw),
                 Layout.bits("vc", SueMeta.VC_WIDTH), Layout.bits("len", SueMeta.LEN_WIDTH),
                 Layout.bits("psn", SueMeta.PSN_WIDTH));
-        request = Layout.of("retx_request", Layout.bits("conn", cw), Layout.bits("from", SueMeta.PSN_WIDTH));
+        request = Layout.of("retx_request", Layout.bits("conn", cw), Layout.bits("from", SueMeta.PSN_WIDTH),
+                Layout.bits("probe", 1));
         StreamConfig sc = new StreamConfig(config.busWidth(), SueMeta.WIDTH);
         in = Stream.slave(this, sc);
         out = Stream.master(this, sc);
@@ -109,6 +117,10 @@ public final class TransportTx extends Component {
         ackQuery = Flow.master(this, "ack_query", AckLinks.ACK_QUERY);
         ackReply = Flow.slave(this, "ack_reply", AckLinks.ACK_REPLY);
         ackRequest = Stream.slave(this, "ack_request", AckLinks.ACK_REQUEST);
+        Layout dstEvent = Layout.of("dst_event", Layout.bits("port", SueMeta.PORT.width()),
+                Layout.bits("xpu", SueMeta.XPU_WIDTH));
+        dstDown = Flow.master(this, "dst_down", dstEvent);
+        dstUp = Flow.master(this, "dst_up", dstEvent);
 
         Init init = initSweep();
         Clock clock = clock();
@@ -116,13 +128,15 @@ public final class TransportTx extends Component {
         Store store = store();
         Retransmitting retransmitting = new Retransmitting();
         Written written = writer(admission(init, tables, retransmitting), tables, store, clock);
-        AckEvent ack = ackEngine(init, tables, clock, retransmitting);
-        Scan scan = scanner(init, tables, clock, retransmitting, ack.request());
+        Reg unreachable = reg("dst_unreachable_reg", config.connections(), 0);
+        AckEvent ack = ackEngine(init, tables, clock, retransmitting, unreachable);
+        Scan scan = scanner(init, tables, clock, retransmitting, ack);
+        reachability(unreachable, ack, scan);
         Walk walk = walk(init, retransmitQueue(ack.request(), scan.request()), tables, store, clock, ack, written);
         Stream retransmitted = resend(walk.sending());
         reclaimer(tables, store, written, walk);
         Stream ackOnly = ackOnlyPdus();
-        eligibility(init, retransmitting, written, ack, scan, walk);
+        eligibility(init, retransmitting, unreachable, written, ack, scan, walk);
         output(retransmitted, written.pdus(), ackOnly);
         status(store, retransmitting);
     }
@@ -133,8 +147,8 @@ public final class TransportTx extends Component {
     private record Init(Reg busy, Reg idx) {
     }
 
-    /** The free-running cycle count, and now - rtoCycles counted beside it. */
-    private record Clock(Reg now, Reg rtoAgo) {
+    /** The free-running cycle count, and now - rtoCycles and now - probeCycles counted beside it. */
+    private record Clock(Reg now, Reg rtoAgo, Reg probeAgo) {
     }
 
     /** A per-connection table and its one write port; during the init sweep the port writes zero at the sweep's row. */
@@ -148,9 +162,9 @@ public final class TransportTx extends Component {
 
     /**
      * The per-connection tables, each written by one stage: next_psn and t_send by the writer, una and t_ack by the
-     * ACK engine, t_retx by the walk.
+     * ACK engine, t_retx by the walk, strikes (timeouts since the last advancing ACK) by the scanner.
      */
-    private record Tables(Table nextPsn, Table una, Table tSend, Table tAck, Table tRetx) {
+    private record Tables(Table nextPsn, Table una, Table tSend, Table tAck, Table tRetx, Table strikes) {
     }
 
     /** The retransmit store: the ring of bus beats and the ring of PDU records, with their pointers. */
@@ -173,21 +187,28 @@ public final class TransportTx extends Component {
         }
     }
 
-    /** A go-back to queue where {@code push}: connection {@code conn} from PSN {@code from}. */
-    private record Request(Expr push, Expr conn, Expr from) {
+    /**
+     * A go-back to queue where {@code push}: connection {@code conn} from PSN {@code from}; a {@code probe} sends only
+     * that PDU.
+     */
+    private record Request(Expr push, Expr conn, Expr from, Expr probe) {
     }
 
     /**
      * The ACK engine's event of this cycle, of connection {@code conn}, everything below {@code acked} received: a
      * NACK inside the window ({@code nackInWindow}), for a connection already retransmitting ({@code nackQueued}); the
-     * go-back it queues; its window reopening ({@code unblock}).
+     * go-back it queues; its window reopening ({@code unblock}); una moving ({@code moves}: progress), of an
+     * unreachable destination ({@code recovered}).
      */
     private record AckEvent(Expr conn, Expr acked, Expr nackInWindow, Expr nackQueued, Request request,
-                            Expr unblock) {
+                            Expr unblock, Expr moves, Expr recovered) {
     }
 
-    /** The scanner's connection of this cycle ({@code conn}, where {@code valid}): its window bit and timeout. */
-    private record Scan(Expr valid, Expr conn, Expr windowFull, Request request) {
+    /**
+     * The scanner's connection of this cycle ({@code conn}, where {@code valid}): its window bit, its timeout, whether
+     * it is unreachable after this visit ({@code down}) and was declared so now ({@code declared}).
+     */
+    private record Scan(Expr valid, Expr conn, Expr windowFull, Request request, Expr down, Expr declared) {
     }
 
     /** The walk's states: waiting for a request, reading a record, checking it, sending its PDU. */
@@ -235,7 +256,9 @@ public final class TransportTx extends Component {
         long timeMask = (1L << TransportConfig.TIME_WIDTH) - 1;
         Reg rtoAgo = reg("rto_ago", TransportConfig.TIME_WIDTH, -(long) config.rtoCycles() & timeMask);
         rtoAgo.set(rtoAgo.add(1));
-        return new Clock(now, rtoAgo);
+        Reg probeAgo = reg("probe_ago", TransportConfig.TIME_WIDTH, -(long) config.probeCycles() & timeMask);
+        probeAgo.set(probeAgo.add(1));
+        return new Clock(now, rtoAgo, probeAgo);
     }
 
     /** The per-connection tables, zeroed by the init sweep through their write ports. */
@@ -245,7 +268,8 @@ public final class TransportTx extends Component {
                 table(mem("una", d, SueMeta.PSN_WIDTH, ReadUnderWrite.WRITE_FIRST), init),
                 table(mem("t_send", d, TransportConfig.TIME_WIDTH, ReadUnderWrite.READ_FIRST), init),
                 table(mem("t_ack", d, TransportConfig.TIME_WIDTH, ReadUnderWrite.READ_FIRST), init),
-                table(mem("t_retx", d, TransportConfig.TIME_WIDTH, ReadUnderWrite.READ_FIRST), init));
+                table(mem("t_retx", d, TransportConfig.TIME_WIDTH, ReadUnderWrite.READ_FIRST), init),
+                table(mem("strikes", d, STRIKE_WIDTH, ReadUnderWrite.WRITE_FIRST), init));
     }
 
     private Table table(Mem m, Init init) {
@@ -399,7 +423,8 @@ public final class TransportTx extends Component {
     // ---- acknowledgements and timeouts ---------------------------------------------------------------------------
 
     /** peer_ack: one event per cycle; read una and next PSN, then decide and write in the next cycle. */
-    private AckEvent ackEngine(Init init, Tables tables, Clock clock, Retransmitting retransmitting) {
+    private AckEvent ackEngine(Init init, Tables tables, Clock clock, Retransmitting retransmitting,
+                               Reg unreachable) {
         Expr evConnIn = conn("ack_conn_in", peerAck.field("port"), peerAck.field("xpu"));
         Expr evIn = peerAck.valid().and(init.busy().not());
         Expr unaRead = tables.una().mem().readSync("ack_una", evConnIn, evIn);
@@ -423,7 +448,10 @@ public final class TransportTx extends Component {
         Expr inWindow = wire("ack_in_window", Hw.inCircularRange(acked, unaRead, nextRead));
         Expr moves = wire("ack_moves", isAck.or(isNack).and(inWindow).and(acked.ne(unaRead)));
         Expr busy = retransmitting.follow("ack_ev_retransmitting", evIn, evConnIn, evConn);
-        Expr resend = wire("ack_resend", isNack.and(inWindow).and(acked.ne(nextRead)).and(busy.not()));
+        // an unreachable destination that acknowledges again gets the rest of its PDUs at once, as after a NACK
+        Expr recovered = wire("dst_recovered", moves.and(unreachable.shr(evConn).bit(0)));
+        Expr resend = wire("ack_resend", isNack.and(inWindow).or(recovered).and(acked.ne(nextRead))
+                .and(busy.not()));
         Expr nackInWindow = isNack.and(inWindow);
         tables.una().write(moves, evConn, acked);
         tables.tAck().write(moves, evConn, clock.now());
@@ -433,12 +461,13 @@ public final class TransportTx extends Component {
         statusCounter("nacks_received", isNack, "NACKs received on peer_ack (in the window or not).");
         statusCounter("acks_ignored", isAck.or(isNack).and(inWindow.not()), "ACKs and NACKs outside the window"
                 + " (already acknowledged, or beyond the PSNs sent), ignored.");
-        return new AckEvent(evConn, acked, nackInWindow, nackInWindow.and(busy), new Request(resend, evConn, acked),
-                unblock);
+        return new AckEvent(evConn, acked, nackInWindow, nackInWindow.and(busy), new Request(resend, evConn, acked,
+                Hw.bool(false)), unblock, moves, recovered);
     }
 
     /** One connection per cycle: timeout and window bit. */
-    private Scan scanner(Init init, Tables tables, Clock clock, Retransmitting retransmitting, Request ackRequest) {
+    private Scan scanner(Init init, Tables tables, Clock clock, Retransmitting retransmitting, AckEvent ack) {
+        Request ackRequest = ack.request();
         Reg idx = reg("scan_idx", cw, 0);
         Reg prev = regNoReset("scan_prev", cw);
         Reg valid = reg("scan_valid", 1, 0);
@@ -448,10 +477,16 @@ public final class TransportTx extends Component {
         Expr sent = tables.tSend().mem().readSync("scan_t_send", idx, go);
         Expr ackd = tables.tAck().mem().readSync("scan_t_ack", idx, go);
         Expr resent = tables.tRetx().mem().readSync("scan_t_retx", idx, go);
+        Expr strikes = tables.strikes().mem().readSync("scan_strikes", idx, go);
         valid.set(go);
         when(go, () -> prev.set(idx));
         Expr outstanding = wire("scan_outstanding", Hw.subCarrySelect(next, oldest));
-        Expr quiet = wire("scan_quiet", old(clock, sent).and(old(clock, ackd)).and(old(clock, resent)));
+        // an unreachable destination is probed after probeCycles without progress, a reachable one after rtoCycles
+        Expr wasDown = wire("scan_was_down", strikes.ge(config.unreachableTimeouts()));
+        Expr quiet = wire("scan_quiet", Hw.mux(wasDown,
+                older(clock.probeAgo(), clock, sent).and(older(clock.probeAgo(), clock, ackd))
+                        .and(older(clock.probeAgo(), clock, resent)),
+                old(clock, sent).and(old(clock, ackd)).and(old(clock, resent))));
         Expr timeout = wire("scan_timeout", valid.and(next.ne(oldest)).and(quiet)
                 .and(retransmitting.follow("scan_prev_retransmitting", go, idx, prev).not()));
         // one request per cycle: the ACK engine's goes first, this one again
@@ -459,13 +494,59 @@ public final class TransportTx extends Component {
         when(go, () -> idx.set(Hw.mux(deferred, prev, idx.add(1))));
         Expr push = wire("scan_resend", timeout.and(deferred.not()));
         statusCounter("timeouts", push, "Go-backs queued by the retransmit timeout (no new PDU, retransmission or"
-                + " advancing ACK on a connection for rtoCycles).");
-        return new Scan(valid, prev, outstanding.ge(config.windowPdus()), new Request(push, prev, oldest));
+                + " advancing ACK on a connection for rtoCycles; probes of unreachable destinations included).");
+        // strikes: timeouts since the last advancing ACK (one within rtoCycles, seen at a visit: the scan comes round
+        // at least twice in rtoCycles), saturating
+        // t_ack read in the cycle the ACK engine wrote it is the old time: that ACK counts too
+        Reg moved = reg("scan_ack_moved", 1, 0);
+        Reg movedConn = regNoReset("scan_ack_moved_conn", cw);
+        moved.set(ack.moves());
+        movedConn.set(ack.conn());
+        Expr progress = wire("scan_progress", old(clock, ackd).not().or(moved.and(movedConn.eq(prev))));
+        Expr struck = Hw.mux(strikes.eq((1 << STRIKE_WIDTH) - 1), strikes, strikes.add(1).resize(STRIKE_WIDTH));
+        Expr strikesNext = wire("scan_strikes_next", Hw.mux(progress, Hw.zeros(STRIKE_WIDTH),
+                Hw.mux(push, struck, strikes)));
+        tables.strikes().write(valid, prev, strikesNext);
+        Expr down = wire("scan_down", valid.and(strikesNext.ge(config.unreachableTimeouts())));
+        Expr declared = wire("scan_declared", push.and(strikes.eq(config.unreachableTimeouts() - 1)));
+        statusCounter("probes", push.and(down), "Probes of unreachable destinations: one PDU, the oldest"
+                + " unacknowledged, sent again after probeCycles without progress.");
+        return new Scan(valid, prev, outstanding.ge(config.windowPdus()), new Request(push, prev, oldest, down),
+                down, declared);
+    }
+
+    /**
+     * {@code dst_unreachable}, a bit per connection: set as the scanner declares it, cleared when its scan sees an
+     * advancing ACK or the ACK engine moves its una; {@code dst_down} and {@code dst_up} report the changes.
+     */
+    private void reachability(Reg bits, AckEvent ack, Scan scan) {
+        int d = config.connections();
+        Expr scanBit = onehot(scan.conn(), d);
+        Expr afterScan = Hw.mux(scan.valid(), Hw.mux(scan.down(), bits.or(scanBit), bits.and(scanBit.not())), bits);
+        bits.set(Hw.mux(ack.moves(), afterScan.and(onehot(ack.conn(), d).not()), afterScan));
+        event(dstDown, scan.declared(), scan.conn());
+        event(dstUp, ack.recovered(), ack.conn());
+        status("dst_unreachable", Status.Kind.STATE, bits, "Destinations declared unreachable (bit c: connection c,"
+                + " {port, XPU}): unreachableTimeouts timeouts in a row without an advancing ACK; cleared when one"
+                + " comes.");
+        statusCounter("destinations_lost", scan.declared(), "Destinations declared unreachable.");
+        statusCounter("destinations_back", ack.recovered(), "Unreachable destinations that acknowledged again.");
+    }
+
+    private void event(Flow f, Expr valid, Expr conn) {
+        f.valid().set(valid);
+        f.field("port").set(ConnectionIndex.port(config, conn, SueMeta.PORT.width()));
+        f.field("xpu").set(ConnectionIndex.xpu(config, conn, SueMeta.XPU_WIDTH));
     }
 
     /** A timestamp older than the timeout: now - t > rtoCycles, i.e. t is not in [now - rtoCycles, now]. */
     private static Expr old(Clock clock, Expr t) {
-        return Hw.inCircularRange(t, clock.rtoAgo(), clock.now()).not();
+        return older(clock.rtoAgo(), clock, t);
+    }
+
+    /** A timestamp older than {@code ago}, a count of now - n: t is not in [now - n, now]. */
+    private static Expr older(Expr ago, Clock clock, Expr t) {
+        return Hw.inCircularRange(t, ago, clock.now()).not();
     }
 
     // ---- retransmission ----------------------------------------------------------------------------------------
@@ -479,7 +560,7 @@ public final class TransportTx extends Component {
     }
 
     private Expr requestWord(Request r) {
-        return request.expr().set("conn", r.conn()).set("from", r.from()).build();
+        return request.expr().set("conn", r.conn()).set("from", r.from()).set("probe", r.probe()).build();
     }
 
     /** Retransmission: one request at a time; walk the records from the oldest, send the connection's from n on. */
@@ -488,6 +569,7 @@ public final class TransportTx extends Component {
         State<WalkState> state = state("walk_state", WalkState.IDLE);
         Reg wConn = regNoReset("walk_conn", cw);
         Reg wFrom = regNoReset("walk_from", SueMeta.PSN_WIDTH);
+        Reg wProbe = regNoReset("walk_probe", 1);
         Reg wIdx = regNoReset("walk_idx", pw);
         Reg sendAddr = regNoReset("walk_addr", pw - 1);
         Reg remaining = reg("walk_beats", SueMeta.LEN_WIDTH, 0);
@@ -500,7 +582,6 @@ public final class TransportTx extends Component {
         Restart restart = restart(state, walking, wConn, ack);
         Expr reading = state.is(WalkState.READ).and(restart.pending().not());
         Expr atEnd = wire("walk_at_end", reading.and(wIdx.eq(store.rt())));
-        Expr done = wire("walk_done", atEnd.and(written.holds(wConn).not()).and(restart.nacked().not()));
         Expr readRecord = reading.and(atEnd.not());
         Expr rec = store.records().readSync("walk_record_word", wIdx.bits(pw - 2, 0), readRecord);
         Expr match = wire("walk_match", state.is(WalkState.CHECK).and(record.get(rec, "dst").eq(wConn))
@@ -508,9 +589,14 @@ public final class TransportTx extends Component {
         Stream.RamRead beats = Stream.fromRam("retx_data", store.data(), sendAddr,
                 state.is(WalkState.SEND).and(remaining.ne(0)), Layout.plain("word", config.busWidth()));
         Expr lastLoad = wire("walk_last_load", beats.load().and(remaining.eq(1)));
+        // a probe ends with its one PDU, unless a NACK came meanwhile: then it restarts from the NACK's PSN
+        Expr probed = wire("walk_probed", lastLoad.and(wProbe).and(restart.pending().not())
+                .and(restart.nacked().not()));
+        Expr done = wire("walk_done", atEnd.and(written.holds(wConn).not()).and(restart.nacked().not()).or(probed));
         when(requests.fire(), () -> {
             wConn.set(requests.field("conn"));
             wFrom.set(requests.field("from"));
+            wProbe.set(requests.field("probe"));
             wIdx.set(store.rh());
             state.set(WalkState.READ);
         });
@@ -533,7 +619,7 @@ public final class TransportTx extends Component {
         });
         when(lastLoad, () -> {
             wIdx.set(wIdx.add(1));
-            state.set(WalkState.READ);
+            state.set(Hw.mux(probed, state.code(WalkState.IDLE), state.code(WalkState.READ)));
         });
         when(restart.restarting(), () -> {
             wFrom.set(restart.from());
@@ -639,9 +725,12 @@ public final class TransportTx extends Component {
         return ackOnly;
     }
 
-    /** dst_ready: neither retransmitting nor at the window; the writer closes, the ACK engine reopens, the scanner refreshes. */
-    private void eligibility(Init init, Retransmitting retransmitting, Written written, AckEvent ack, Scan scan,
-                             Walk walk) {
+    /**
+     * dst_ready: neither retransmitting, nor at the window, nor unreachable; the writer closes the window, the ACK
+     * engine reopens it, the scanner refreshes it.
+     */
+    private void eligibility(Init init, Retransmitting retransmitting, Expr unreachable, Written written,
+                             AckEvent ack, Scan scan, Walk walk) {
         int d = config.connections();
         Reg blocked = reg("blocked", d, 0);
         Expr scanBit = onehot(scan.conn(), d);
@@ -650,7 +739,8 @@ public final class TransportTx extends Component {
         Expr afterAck = Hw.mux(ack.unblock(), afterScan.and(onehot(ack.conn(), d).not()), afterScan);
         blocked.set(Hw.mux(written.windowFull(), afterAck.or(onehot(written.conn(), d)), afterAck));
         retransmitting.update(ack.request(), scan.request(), walk);
-        dstReady.set(blocked.or(retransmitting.bits).not().and(Hw.mux(init.busy(), Hw.zeros(d), Hw.ones(d))));
+        dstReady.set(blocked.or(retransmitting.bits).or(unreachable).not()
+                .and(Hw.mux(init.busy(), Hw.zeros(d), Hw.ones(d))));
     }
 
     /** Packet round robin; op/rpsn asked of the receive side at each first beat, filled in one cycle later. */

@@ -49,6 +49,29 @@ class TransportTxTest {
                 + " returned their link credit reservation");
     }
 
+    /**
+     * A link that loses everything for 40,000 cycles (20 timeouts): each destination with PDUs outstanding is declared
+     * unreachable after 4 timeouts without progress (dst_down, dst_unreachable, as the model counts them), then
+     * probed with one PDU every probeCycles instead of a go-back every rtoCycles, and back (dst_up) at the first ACK
+     * after the outage, which resends the rest at once: every PDU delivered once and in order.
+     */
+    @Test
+    void aSilentDestinationIsDeclaredUnreachableProbedAndBack() {
+        TransportConfig cfg = small().toBuilder().probeCycles(5000).build();
+        Run r = new Run(cfg, 31, 0.01);
+        r.outage(10_000, 40_000);
+        r.traffic(1500, 8);
+        r.drain(400_000);
+        r.checkDelivered();
+        long lost = r.sim.peek("destinations_lost");
+        assertTrue(lost >= 4, "destinations declared unreachable: " + lost);
+        assertEquals(lost, r.sim.peek("destinations_back"), "every one back");
+        assertTrue(r.declaredCycles > 20_000, "declared for " + r.declaredCycles + " cycles");
+        long probes = r.sim.peek("probes");
+        assertTrue(probes >= lost && probes <= lost * (40_000 / 5000 + 1), "probes " + probes + ", one per"
+                + " probeCycles at most");
+    }
+
     /** A resent PDU lost again: the receiver's second NACK restarts the go-back at once, no timeout needed. */
     @Test
     void aNackDuringAGoBackRestartsItWithoutATimeout() {
@@ -219,6 +242,8 @@ class TransportTxTest {
         int validPercent = 90;
         boolean peerSilent;
         long[] pendingReply;
+        boolean upExpected;   // the model saw an unreachable destination acknowledge last cycle
+        long declaredCycles;  // cycles with some destination declared unreachable
         int seenPackets;
         int goBacks;
         int heldVcs;          // link_vc_ready low for these VCs
@@ -236,7 +261,7 @@ class TransportTxTest {
             this.loss = loss;
             rnd = new Random(seed);
             sim = Simulator.compile(Design.elaborate(new TransportTx(cfg)));
-            model = new TransportTxModel(cfg.opAck(), cfg.opNack());
+            model = new TransportTxModel(cfg.opAck(), cfg.opNack(), cfg.unreachableTimeouts());
             expected = new int[cfg.connections()];
             nackSent = new boolean[cfg.connections()];
             for (int i = 0; i < cfg.connections(); i++) {
@@ -377,6 +402,7 @@ class TransportTxTest {
                 sim.poke("ack_reply_valid", 0);
             }
             long[] ev = backward.peekFirst();
+            boolean upNow = upExpected; // the ACK the transmitter takes this cycle made its destination reachable
             if (ev != null && ev[0] <= now) {
                 backward.pollFirst();
                 sim.poke("peer_ack_valid", 1);
@@ -384,8 +410,11 @@ class TransportTxTest {
                 sim.poke("peer_ack_xpu", ev[1] % cfg.destinations());
                 sim.poke("peer_ack_op", ev[2]);
                 sim.poke("peer_ack_rpsn", ev[3]);
-                model.ack((int) ev[1], (int) ev[2], (int) ev[3], now);
+                assertEquals(upExpected ? 1 : 0, sim.peek("dst_up_valid"), "dst_up at cycle " + now);
+                upExpected = model.ack((int) ev[1], (int) ev[2], (int) ev[3], now);
             } else {
+                assertEquals(upExpected ? 1 : 0, sim.peek("dst_up_valid"), "dst_up at cycle " + now);
+                upExpected = false;
                 sim.poke("peer_ack_valid", 0);
             }
             boolean request = !ackRequests.isEmpty();
@@ -400,8 +429,23 @@ class TransportTxTest {
                 pendingReply = new long[] {rnd.nextInt(4), rnd.nextInt(1 << 16)};
             }
             linkCredits();
+            int scanned = (int) sim.peek("scan_prev");
+            boolean declared = false;
             if (sim.peek("scan_resend") == 1) {
-                model.timeout((int) sim.peek("scan_prev"), now, 4);
+                TransportTxModel.Timeout t = model.timeout(scanned, now, 4);
+                declared = t.declared();
+                assertEquals(t.probe() ? 1 : 0, sim.peek("scan_down"), "a probe of connection " + scanned + " at " + now);
+            }
+            assertEquals(declared ? 1 : 0, sim.peek("dst_down_valid"), "dst_down at cycle " + now);
+            if (declared) {
+                assertEquals(scanned % cfg.destinations(), sim.peek("dst_down_xpu"));
+            }
+            BigInteger down = sim.peekBig("dst_unreachable");
+            declaredCycles += down.signum();
+            for (int c = 0; c < cfg.connections(); c++) {
+                if (c != scanned && !upNow && !upExpected) { // the scanned row and ACKs in flight change now
+                    assertEquals(model.unreachable(c), down.testBit(c), "connection " + c + " unreachable at " + now);
+                }
             }
             if (offering) {
                 src.advance();

@@ -12,7 +12,8 @@ import org.sue.sim.Simulator;
  * that watches {@code m_axis}: it accepts the expected PSN (losing one PDU in 16), NACKs a gap once, re-ACKs a
  * duplicate, and answers after a delay on {@code peer_ack}; {@code ack_query} gets a random {@code ack_reply} the next
  * cycle; now and then an {@code ack_request}. Losses make the vectors cover NACK go-backs and, with the short timeout
- * of the scenario, timeouts.
+ * of the scenario, timeouts. Optionally one destination's peer is dead for a window of cycles (takes and answers
+ * nothing): it is declared unreachable, probed, and comes back.
  */
 public final class TransportTxTraffic implements GoldenScenario.Stimulus {
     private static final int DELAY = 24;
@@ -26,10 +27,21 @@ public final class TransportTxTraffic implements GoldenScenario.Stimulus {
     private boolean replyDue;
     private int requestXpu = -1;
     private int linkVcReady = 0xf;
+    private final int dead;
+    private final long deadFrom;
+    private final long deadTo;
 
     public TransportTxTraffic(int destinations, int maxBytes) {
+        this(destinations, maxBytes, -1, 0, 0);
+    }
+
+    /** The peer of destination {@code dead} takes and answers nothing from cycle {@code deadFrom} to {@code deadTo}. */
+    public TransportTxTraffic(int destinations, int maxBytes, int dead, long deadFrom, long deadTo) {
         this.destinations = destinations;
         this.maxBytes = maxBytes;
+        this.dead = dead;
+        this.deadFrom = deadFrom;
+        this.deadTo = deadTo;
         expected = new int[destinations];
         nackSent = new boolean[destinations];
     }
@@ -96,6 +108,9 @@ public final class TransportTxTraffic implements GoldenScenario.Stimulus {
     }
 
     private void peer(long cycle, int c, int psn, Random rnd) {
+        if (c == dead && cycle >= deadFrom && cycle < deadTo) {
+            return;
+        }
         int diff = Math.floorMod(psn - expected[c], 1 << 16);
         if (diff == 0 && rnd.nextInt(16) != 0) {
             expected[c] = (expected[c] + 1) & 0xffff;

@@ -14,26 +14,39 @@ import java.util.Map;
  * plus a go-back to n (also while the connection is going back: the go-back starts again from n), a timeout's go-back
  * to the oldest unacknowledged PSN. {@link #onWire} checks a PDU the transmitter sent: either the next of its
  * connection's sequence or a jump to a go-back asked for since the last jump, never to one older than the last jump's,
- * with the bytes first sent under that PSN.
+ * with the bytes first sent under that PSN. Reachability (section 6.7): {@code unreachableTimeouts} timeouts without
+ * an ACK moving una in between declare the destination unreachable; its timeouts are then probes, a go-back of one
+ * PDU; an ACK moving una makes it reachable again.
  */
 public final class TransportTxModel {
     private static final int PSN_MOD = 1 << 16;
     private final int opAck;
     private final int opNack;
+    private final int unreachableTimeouts;
     private final Map<Integer, Connection> connections = new HashMap<>();
 
     private static final class Connection {
         int next;
         int una;
         int lastOnWire = -1;      // PSN of the last PDU on the wire, -1 before the first
+        int newest = -1;          // PSN of the newest PDU on the wire
         final List<Integer> goBacks = new ArrayList<>(); // go-backs asked for since the last jump, oldest first
         final Deque<int[]> recentUna = new ArrayDeque<>(); // {cycle, una before an ACK moved it}
         final Map<Integer, byte[]> stored = new HashMap<>();
+        int strikes;              // timeouts since una last moved (saturating at 15)
+        boolean down;             // declared unreachable
+        boolean probing;          // the last go-back asked for is a probe
+        boolean probeSent;        // the last jump was a probe: nothing may continue it
     }
 
-    public TransportTxModel(int opAck, int opNack) {
+    /** What a timeout was: a probe of an unreachable destination, and the one that declared it so. */
+    public record Timeout(boolean probe, boolean declared) {
+    }
+
+    public TransportTxModel(int opAck, int opNack, int unreachableTimeouts) {
         this.opAck = opAck;
         this.opNack = opNack;
+        this.unreachableTimeouts = unreachableTimeouts;
     }
 
     private Connection conn(int c) {
@@ -49,32 +62,42 @@ public final class TransportTxModel {
         return psn;
     }
 
-    /** An ACK or NACK from the peer of {@code c} (op 0: nothing) at {@code cycle}. */
-    public void ack(int c, int op, int rpsn, long cycle) {
+    /**
+     * An ACK or NACK from the peer of {@code c} (op 0: nothing) at {@code cycle}; true when it made an unreachable
+     * destination reachable again.
+     */
+    public boolean ack(int c, int op, int rpsn, long cycle) {
         Connection k = conn(c);
         if (op != opAck && op != opNack) {
-            return;
+            return false;
         }
         int acked = op == opAck ? (rpsn + 1) % PSN_MOD : rpsn;
         int advance = Math.floorMod(acked - k.una, PSN_MOD);
         if (advance > Math.floorMod(k.next - k.una, PSN_MOD)) {
-            return; // outside the window: ignored
+            return false; // outside the window: ignored
+        }
+        boolean recovered = advance != 0 && k.down;
+        if (advance != 0) {
+            k.strikes = 0;
+            k.down = false;
         }
         for (int p = k.una; p != acked; p = (p + 1) % PSN_MOD) {
             k.stored.remove(p);
         }
         k.recentUna.addLast(new int[] {(int) cycle, k.una});
         k.una = acked;
-        if (op == opNack && acked != k.next) {
+        if ((op == opNack || recovered) && acked != k.next) { // a destination back gets the rest at once
             k.goBacks.add(acked);
+            k.probing = false;
         }
+        return recovered;
     }
 
     /**
      * The transmitter timed out on connection {@code c} at {@code cycle}: a go-back to its oldest unacknowledged PSN,
      * as the transmitter saw it up to {@code slack} cycles earlier (its table read precedes the decision).
      */
-    public void timeout(int c, long cycle, int slack) {
+    public Timeout timeout(int c, long cycle, int slack) {
         Connection k = conn(c);
         if (k.next == k.una && k.recentUna.stream().noneMatch(u -> u[0] >= cycle - slack)) {
             throw new IllegalStateException("connection " + c + " timed out at cycle " + cycle
@@ -86,6 +109,16 @@ public final class TransportTxModel {
             }
         }
         k.goBacks.add(k.una);
+        k.strikes = Math.min(15, k.strikes + 1);
+        boolean declared = k.strikes == unreachableTimeouts;
+        k.down = k.strikes >= unreachableTimeouts;
+        k.probing = k.down;
+        return new Timeout(k.down, declared);
+    }
+
+    /** Whether connection {@code c}'s destination is declared unreachable. */
+    public boolean unreachable(int c) {
+        return conn(c).down;
     }
 
     /**
@@ -97,7 +130,8 @@ public final class TransportTxModel {
         while (!k.recentUna.isEmpty() && k.recentUna.peekFirst()[0] < cycle - 64) {
             k.recentUna.removeFirst();
         }
-        boolean continues = psn == (k.lastOnWire + 1) % PSN_MOD;
+        // a probe is one PDU: after it, a go-back asked for, or a new PDU taken before the destination was declared
+        boolean continues = k.probeSent ? psn == (k.newest + 1) % PSN_MOD : psn == (k.lastOnWire + 1) % PSN_MOD;
         int jump = continues ? -1 : k.goBacks.indexOf(psn);
         if (!continues && jump < 0) {
             throw new IllegalStateException("connection " + c + " sent PSN " + psn + " at cycle " + cycle
@@ -112,8 +146,15 @@ public final class TransportTxModel {
             throw new IllegalStateException("connection " + c + " PSN " + psn + " at cycle " + cycle
                     + " differs from the PDU first sent with it");
         }
+        if (jump >= 0) {
+            k.probeSent = k.probing && jump == k.goBacks.size() - 1;
+            k.probing = false;
+        }
         k.goBacks.subList(0, jump + 1).clear(); // this go-back and the ones asked for before it are done
         k.lastOnWire = psn;
+        if (k.newest < 0 || Math.floorMod(psn - k.newest, PSN_MOD) < PSN_MOD / 2) {
+            k.newest = psn;
+        }
         return jump >= 0;
     }
 
