@@ -8,15 +8,21 @@ import org.sue.instance.SueInstance;
 import org.sue.instance.tb.LinkModel;
 import org.sue.instance.tb.SmallInstance;
 import org.sue.instance.tb.TwoXpuRun;
+import org.sue.instance.tb.XpuSide;
 import org.sue.net.HeaderFormat;
 
 /**
- * {@code scripts/soak [--link cbfc|pfc] [N]}: N random commands (default 10^6, half each way) between two SUE
- * instances over a link with frame loss 1e-3, bit errors 1e-3 and loss bursts; prints
+ * {@code scripts/soak [--link cbfc|pfc] [--faults] [N]}: N random commands (default 10^6, half each way) between two
+ * SUE instances over a link with frame loss 1e-3, bit errors 1e-3 and loss bursts; prints
  * {@code lost=0 duplicated=0 reordered=0} with the counts it checked, or the first violation. A 512-bit instance with
  * 16 destinations keeps it to minutes; progress on a terminal, quiet in logs. Without {@code --link} the transport
  * alone recovers every loss; with it the instances have Link Layer Retry and CBFC or PFC
- * ({@link SmallInstance}), and the link-layer counters must agree with the link too.
+ * ({@link SmallInstance}), and the link-layer counters must agree with the link too. {@code --faults} (with LLR and
+ * CBFC unless {@code --link} says PFC) adds one fault to every chunk of commands, in turn: a link flap longer than
+ * LLR's PCS-lost timeout, B's XPU holding its receive credits for 20,000 cycles, a transmit reset of A's XPU, a
+ * receive reset of B's XPU, and B frozen for 60,000 cycles (declared unreachable by A, probed, back); every command
+ * must arrive once and in order except those the docs say a receive reset loses, whose count is checked against the
+ * cuts it made.
  */
 public final class Soak {
     private Soak() {
@@ -27,13 +33,22 @@ public final class Soak {
     public static void main(String[] args) {
         long total = 1_000_000;
         SueInstance.Config config = SmallInstance.config(HeaderFormat.ETH_IPV4_UDP);
-        String usage = "usage: scripts/soak [--link cbfc|pfc] [N]   (N commands, default 1000000, half each way;"
-                + " --link: with LLR and CBFC or PFC)";
+        boolean faults = false;
+        String usage = "usage: scripts/soak [--link cbfc|pfc] [--faults] [N]   (N commands, default 1000000, half"
+                + " each way; --link: with LLR and CBFC or PFC; --faults: link flaps, XPU stalls, XPU resets, a"
+                + " destination dying and returning)";
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if (a.equals("--help") || a.equals("-h")) {
                 System.out.println(usage);
                 return;
+            }
+            if (a.equals("--faults")) {
+                faults = true;
+                if (config.llr() == null) {
+                    config = withLink("cbfc");
+                }
+                continue;
             }
             if (a.equals("--link")) {
                 String mode = i + 1 < args.length ? args[++i] : "";
@@ -41,9 +56,7 @@ public final class Soak {
                     System.err.println("scripts/soak: --link takes cbfc or pfc, got '" + mode + "'\n" + usage);
                     System.exit(2);
                 }
-                HeaderFormat f = HeaderFormat.ETH_IPV4_UDP;
-                config = (mode.equals("cbfc") ? SmallInstance.withCbfc(f) : SmallInstance.withPfc(f))
-                        .withLlr(SmallInstance.llr(LINK_DELAY));
+                config = withLink(mode);
                 continue;
             }
             try {
@@ -57,8 +70,8 @@ public final class Soak {
             System.err.println("scripts/soak: N must be at least 2, got " + total);
             System.exit(2);
         }
-        LinkModel.Faults faults = LinkModel.Faults.loss(1e-3).withBitErrors(1e-3).withBursts(1e-4, 8);
-        TwoXpuRun run = new TwoXpuRun(config, LINK_DELAY, faults, 1_000_003, null);
+        LinkModel.Faults noise = LinkModel.Faults.loss(1e-3).withBitErrors(1e-3).withBursts(1e-4, 8);
+        TwoXpuRun run = new TwoXpuRun(config, LINK_DELAY, noise, 1_000_003, null);
         Progress progress = Progress.open();
         int chunks = (int) Math.max(1, Math.min(100, total / 2000));
         long perChunk = total / chunks;
@@ -69,7 +82,16 @@ public final class Soak {
         for (int i = 0; i < chunks; i++) {
             long n = i == chunks - 1 ? total - done : perChunk;
             try {
-                r = run.run((int) (n / 2), (int) (n - n / 2), 100_000, null);
+                if (faults) {
+                    run.add((int) (n / 2), (int) (n - n / 2), TwoXpuRun.RANDOM);
+                    run.idle(300); // commands under way
+                    int k = Integer.getInteger("soak.fault", i % FAULTS.length);
+                    injected[k]++;
+                    FAULTS[k].inject(run);
+                    r = run.run(0, 0, 200_000, null);
+                } else {
+                    r = run.run((int) (n / 2), (int) (n - n / 2), 100_000, null);
+                }
             } catch (IllegalStateException e) {
                 System.out.println("\nsoak: stuck after " + done + " commands: " + e.getMessage());
                 System.exit(1);
@@ -84,7 +106,76 @@ public final class Soak {
             }
         }
         progress.close();
-        report(r, run, cycles, (System.nanoTime() - t0) / 1e9);
+        if (faults) {
+            reportFaults(r, run, cycles, (System.nanoTime() - t0) / 1e9);
+        } else {
+            report(r, run, cycles, (System.nanoTime() - t0) / 1e9);
+        }
+    }
+
+    private static SueInstance.Config withLink(String mode) {
+        HeaderFormat f = HeaderFormat.ETH_IPV4_UDP;
+        return (mode.equals("cbfc") ? SmallInstance.withCbfc(f) : SmallInstance.withPfc(f))
+                .withLlr(SmallInstance.llr(LINK_DELAY));
+    }
+
+    /** One fault, injected after the chunk's commands started and lifted before it settles. */
+    private interface Fault {
+        void inject(TwoXpuRun run);
+    }
+
+    private static final String[] FAULT_NAMES = {"link flaps", "XPU stalls", "transmit resets", "receive resets",
+        "destination deaths"};
+    private static final Fault[] FAULTS = {
+        run -> { // longer than the PCS-lost timeout: LLR flushes and initialises again
+            run.linkUp(false);
+            run.idle(3000);
+            run.linkUp(true);
+        },
+        run -> run.side("B").holdRxCredits(0xf, 20_000),
+        run -> run.side("A").txReset(20),
+        run -> run.side("B").rxReset(20),
+        run -> { // A declares B unreachable, probes it, and goes on when it answers
+            run.side("B").frozen(true);
+            run.idle(60_000);
+            run.side("B").frozen(false);
+        },
+    };
+    private static final int[] injected = new int[FAULTS.length];
+
+    /**
+     * What must survive did (once, in order, a gap only at each receive-reset cut); the commands receive resets lost,
+     * checked against the cuts B's XPU made and SUE counted.
+     */
+    private static void reportFaults(TwoXpuRun.Result r, TwoXpuRun run, long cycles, double secs) {
+        XpuSide a = run.side("A");
+        XpuSide b = run.side("B");
+        String violation = b.intactFrom(a, true);
+        if (violation == null) {
+            violation = a.intactFrom(b, true);
+        }
+        int cuts = b.receiveResetCuts() + a.receiveResetCuts();
+        int lost = b.lostFrom(a) + a.lostFrom(b);
+        long counted = run.peekA("rx_drops_reset") + run.peekB("rx_drops_reset");
+        StringBuilder made = new StringBuilder();
+        for (int k = 0; k < FAULTS.length; k++) {
+            made.append(k == 0 ? "" : ", ").append(injected[k]).append(' ').append(FAULT_NAMES[k]);
+        }
+        long commands = r.aToB().commands() + r.bToA().commands();
+        System.out.printf("lost=%d duplicated=0 reordered=0 (checked %,d commands both ways through %s; %,d"
+                        + " commands lost to %d receive-reset cuts, as the docs allow; A declared B unreachable %d"
+                        + " times, back %d; %,d PDUs retransmitted, %,d cycles, %.0f s)%n", violation == null ? 0 : 1,
+                commands - lost, made, lost, cuts, run.peekA("tp_tx_destinations_lost"),
+                run.peekA("tp_tx_destinations_back"), r.aToB().retransmitted() + r.bToA().retransmitted(), cycles, secs);
+        if (violation == null && (lost < cuts || counted != cuts)) {
+            violation = lost + " commands lost to " + cuts + " receive-reset cuts, SUE counted " + counted + " cuts";
+        }
+        if (violation != null || !r.ok()) {
+            System.out.println("first violation: " + (violation != null ? violation
+                    : "credits back " + r.creditsBack() + ", stores empty " + r.storesEmpty() + ", counters "
+                    + r.countersMismatch()));
+            System.exit(1);
+        }
     }
 
     private static void report(TwoXpuRun.Result r, TwoXpuRun run, long cycles, double secs) {

@@ -84,6 +84,8 @@ public final class XpuSide {
     private int deliveriesSeen;
     private boolean frozen;
     private long frozenDropped;
+    private long frozenDroppedDamaged; // of them: a bit flipped on the link
+    private long frozenDroppedFlagged; // of them: flagged by the MAC
 
     /**
      * @param name   for messages ("A", "peer")
@@ -276,6 +278,8 @@ public final class XpuSide {
         if (macIn.idle()) {
             for (LinkModel.InFlight f = fromPeer.arrived(now); f != null; f = fromPeer.arrived(now)) {
                 frozenDropped++;
+                frozenDroppedFlagged += f.macError() ? 1 : 0;
+                frozenDroppedDamaged += !f.macError() && f.bad() ? 1 : 0;
             }
             fromPeer.arrivedControl(now);
             sim.poke("s_axis_tvalid", 0);
@@ -640,11 +644,13 @@ public final class XpuSide {
         long macErrors = counter("net_drops_mac_error");
         long control = controlFrames();
         long controlBad = controlFramesDropped();
-        boolean badAddUp = !macControl() ? badFcs == from.damaged() && macErrors == from.flagged()
-                : badFcs + macErrors + controlBad == from.damaged() + from.flagged();
+        long damaged = from.damaged() - frozenDroppedDamaged;
+        long flagged = from.flagged() - frozenDroppedFlagged;
+        boolean badAddUp = !macControl() ? badFcs == damaged && macErrors == flagged
+                : badFcs + macErrors + controlBad == damaged + flagged;
         if (!badAddUp || good + badFcs + macErrors + control != arrived) {
-            return peer.name + " -> " + name + ": link delivered " + arrived + " frames (" + from.damaged()
-                    + " damaged, " + from.flagged() + " flagged by the MAC), receiver judged " + good + " good, "
+            return peer.name + " -> " + name + ": link delivered " + arrived + " frames (" + damaged
+                    + " damaged, " + flagged + " flagged by the MAC), receiver judged " + good + " good, "
                     + badFcs + " with a bad FCS, " + macErrors + " flagged; " + control + " MAC Control frames, "
                     + controlBad + " of them dropped";
         }
@@ -661,15 +667,16 @@ public final class XpuSide {
     private String llrCountersAgreeWithLink(LinkModel from, long all) {
         long ok = counter("llr_rx_ok");
         long bad = counter("llr_rx_bad");
-        boolean agree = arrived[0] + arrived[1] == all && arrivedBad[0] + arrivedBad[1] == from.damaged()
-                + from.flagged() && ok + bad + counter("llr_rx_poisoned") == arrived[1] && bad == arrivedBad[1]
+        long damaged = from.damaged() - frozenDroppedDamaged;
+        long flagged = from.flagged() - frozenDroppedFlagged;
+        boolean agree = arrived[0] + arrived[1] == all && arrivedBad[0] + arrivedBad[1] == damaged + flagged && ok + bad + counter("llr_rx_poisoned") == arrived[1] && bad == arrivedBad[1]
                 && counter("net_frames_good") + controlFrames() - controlFramesDropped()
                         == counter("llr_rx_expected_seq_good") + arrived[0] - arrivedBad[0]
                 && counter("net_drops_mac_error") + controlFramesDropped()
                         == counter("llr_rx_expected_seq_bad") + arrivedBad[0]
                 && counter("net_drops_bad_fcs") == 0;
         return agree ? null : peer.name + " -> " + name + ": link delivered " + all + " frames ("
-                + from.damaged() + " damaged, " + from.flagged() + " flagged; " + arrived[0] + " without a number, "
+                + damaged + " damaged, " + flagged + " flagged; " + arrived[0] + " without a number, "
                 + arrivedBad[0] + " of them bad), LLR counted " + ok + " good, " + bad + " bad, took "
                 + counter("llr_rx_expected_seq_good") + "; framing judged " + counter("net_frames_good") + " good, "
                 + counter("net_drops_mac_error") + " flagged, " + counter("net_drops_bad_fcs") + " with a bad FCS";
