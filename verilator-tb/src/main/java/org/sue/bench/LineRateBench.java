@@ -4,6 +4,10 @@ import java.util.function.BiConsumer;
 import org.sue.instance.SueInstance;
 import org.sue.instance.tb.LineRate;
 import org.sue.instance.tb.LinkModel;
+import org.sue.instance.tb.MultiXpuRun;
+import org.sue.instance.tb.SmallInstance;
+import org.sue.instance.tb.TwoXpuRun;
+import org.sue.net.HeaderFormat;
 
 /**
  * Line rate end to end for {@code scripts/bench line_rate}: two default instances of each XPU width (each from its
@@ -18,6 +22,7 @@ import org.sue.instance.tb.LinkModel;
  * <li>{@code line_rate_xpu_bound_<xpuWidth>_<bytes>}: the most the XPU interface can offer
  * ({@link LineRate#xpuOffer}), relative to the same capacity, at most 1.
  * <li>{@code line_rate_capacity_<xpuWidth>_<bytes>}: the capacity itself, command bytes per cycle.
+ * <li>{@code line_rate_4dst_256_256}: several destinations ({@link #severalDestinations}).
  * <li>{@code line_rate_loss_1e-3_<xpuWidth>_256}: 256-byte commands with the link losing 1e-3 of the frames (LLR
  * replays them), relative to the same capacity.
  * </ul>
@@ -61,5 +66,30 @@ final class LineRateBench {
                     lossy.run().aToB().framesLost(), lossy.run().aToB().retransmitted(),
                     (System.nanoTime() - t0) / 1e9);
         }
+        severalDestinations(put);
+    }
+
+    /**
+     * {@code line_rate_4dst_256_256}: one XPU of the small 256-bit instance ({@link SmallInstance#narrowPort}, no link
+     * flow control) sending saturating 256-byte commands on the four VCs round robin to four destinations through a
+     * switch, links of 2 cycles: the command bytes delivered per cycle, all destinations together, relative to the
+     * port's capacity.
+     */
+    static void severalDestinations(BiConsumer<String, Double> put) {
+        long t0 = System.nanoTime();
+        SueInstance.Config config = SmallInstance.narrowPort(HeaderFormat.ETH_IPV4_UDP);
+        MultiXpuRun run = new MultiXpuRun(config, 5, 2, LinkModel.Faults.NONE, 0, 4).txValidPercent(100)
+                .rxReturnPercent(100);
+        run.addRoundRobin(1, new int[] {2, 3, 4, 5}, 1000, TwoXpuRun.fixed(256, 4));
+        MultiXpuRun.Result r = run.run(30_000, null);
+        if (!r.ok()) {
+            throw new IllegalStateException("line rate to four destinations: " + r.summary());
+        }
+        double capacity = LineRate.capacity(config, 256);
+        double ratio = run.sourceBytesPerCycle(1) / capacity;
+        put.accept("line_rate_4dst_256_256", Bench.round(ratio, 3));
+        System.out.printf("line rate: 256-bit XPU, 256-byte commands to four destinations: %.1f of %.1f command"
+                + " bytes/cycle, %.3f (%.0f s)%n", run.sourceBytesPerCycle(1), capacity, ratio,
+                (System.nanoTime() - t0) / 1e9);
     }
 }

@@ -35,8 +35,8 @@ import org.sue.vectors.SueInstancePeerTraffic;
  * <li>{@code retx_recovery_cycles}: one lost PDU (the 200th frame), from the cycle it left A to the cycle delivery
  * resumed at B, same round trip.
  * <li>{@code goodput_llr_loss_<p>}, {@code llr_recovery_cycles}: the same with Link Layer Retry beneath the transport
- * (the 800G / 40 m profile: 264 frames, 135,000 bytes; replay timer 3 x round trip + 500 cycles; frames held during
- * INIT), and the end-to-end retransmissions it leaves ({@code llr_transport_retransmitted_<p>}).
+ * (sized for the link: twice its round trip's bytes outstanding, 409,600 bytes in 3,200 frames of 128 bytes or more;
+ * replay timer 3 x round trip + 500 cycles; frames held during INIT), and the end-to-end retransmissions it leaves ({@code llr_transport_retransmitted_<p>}).
  * <li>{@code llr_goodput_fer_<p>}, {@code nollr_goodput_fer_<p>}, {@code llr_replay_cycles}: see
  * {@link #llrOnAShortLink}.
  * <li>{@code sue_cells}, {@code sue_ffs}, {@code sue_mem_bits}: Yosys, the default instance (LLR and CBFC).
@@ -119,8 +119,12 @@ public final class SueBench {
         System.out.printf("sue: one lost PDU, round trip %d cycles: delivery resumed %d cycles after it left A%n", RTT,
                 recovery);
 
-        SueInstance.Config llr = deep.withLlr(LlrConfig.defaults(config.busWidth()).withLimits(264, 135_000,
-                3 * RTT + 500, LlrConfig.NO_REPLAY_LIMIT).withFlush(FrameAction.BLOCK, FrameAction.BLOCK, true, 1000, 0));
+        // LLR sized for this link: twice its round trip's bytes outstanding (what the port sends while a frame's ACK
+        // comes back, and as much again for a replay), in frames of 128 bytes or more
+        int outstanding = 2 * RTT * config.busWidth() / 8;
+        SueInstance.Config llr = deep.withLlr(LlrConfig.defaults(config.busWidth()).withLimits(outstanding / 128,
+                outstanding, 3 * RTT + 500, LlrConfig.NO_REPLAY_LIMIT).withFlush(FrameAction.BLOCK, FrameAction.BLOCK,
+                true, 1000, 0));
         for (double p : new double[] {1e-3, 1e-2}) {
             long t0 = System.nanoTime();
             TwoXpuRun.Result r = new TwoXpuRun(llr, RTT / 2, LinkModel.Faults.loss(p), 5, null).rxReturnPercent(100)
