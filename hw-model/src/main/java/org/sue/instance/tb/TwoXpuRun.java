@@ -329,6 +329,20 @@ public final class TwoXpuRun {
         }
     }
 
+    /** The cycle the next driven cycle is: what the links' outage windows count. */
+    public long now() {
+        return a.sim().cycle();
+    }
+
+    /**
+     * Both instances' {@code link_up} (LLR's PCS status) from the next driven cycle on, until set again; with the
+     * links' outage over the same cycles, a link flap.
+     */
+    public void linkUp(boolean up) {
+        a.sim().poke("link_up", up ? 1 : 0);
+        b.sim().poke("link_up", up ? 1 : 0);
+    }
+
     /** Frames the relay dropped as bad; 0 without a relay. */
     public long relayDropped() {
         return relay == null ? 0 : relay.dropped();
