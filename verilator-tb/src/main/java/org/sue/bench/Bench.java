@@ -47,7 +47,7 @@ public final class Bench {
 
     /** The sections of the bench, in the order a full run measures them; {@code scripts/bench SECTION ...} runs some. */
     static final List<String> SECTIONS = List.of("crc", "framing", "cmdpath", "queue_store", "sue", "line_rate",
-            "lut6");
+            "faults", "lut6");
 
     public static void main(String[] args) throws IOException {
         long cycles = 200_000;
@@ -90,6 +90,9 @@ public final class Bench {
         }
         if (all || sections.contains("line_rate")) { // saturated throughput end to end against the port's capacity
             LineRateBench.measure(Bench::put);
+        }
+        if (all || sections.contains("faults")) { // how the link layer comes back from a link flap
+            FaultBench.measure(Bench::put);
         }
         if (all || sections.contains("lut6")) { // every default design (the instances too) mapped to 6-input LUTs
             timingDepth(out);

@@ -102,6 +102,7 @@ public final class PerfTables {
                     new Column("`line_rate_*_1_4vc`, 4 VCs", "line_rate_([0-9]+)_([0-9]+)_1_4vc"),
                     new Column("`line_rate_xpu_bound_*`", "line_rate_xpu_bound_([0-9]+)_([0-9]+)"),
                     new Column("`line_rate_loss_1e-3_*`", "line_rate_loss_1e-3_([0-9]+)_([0-9]+)"))),
+            list("faults", "faults", "llr_reinit_cycles"),
             new Table("synthesis", "crc framing cmdpath queue_store sue", List.of("design"), true, List.of(
                     new Column("cells", "(.+)_cells"),
                     new Column("flip-flops", "(.+)_ffs"),
