@@ -349,8 +349,8 @@ public final class InstanceConfigJson {
                     c -> llr(c).initFrameAction(), (d, v) -> d.instance.llr(l -> l.initFrameAction(v))),
             choice("linkLayer", "flushFrameAction", FrameAction.class, "llr.flushFrameAction", "LLR: frames during"
                     + " FLUSH", c -> llr(c).flushFrameAction(), (d, v) -> d.instance.llr(l -> l.flushFrameAction(v))),
-            bool("linkLayer", "reInitOnFlush", "llr.reInitOnFlush", "LLR: from FLUSH straight to INIT (else wait for"
-                    + " llr_enable low)", c -> llr(c).reInitOnFlush(),
+            bool("linkLayer", "reInitOnFlush", "llr.reInitOnFlush", "LLR: from FLUSH straight to INIT, its INIT sent"
+                    + " once link_up is high (else wait for llr_enable low)", c -> llr(c).reInitOnFlush(),
                     (d, v) -> d.instance.llr(l -> l.reInitOnFlush(v))),
             integer("linkLayer", "ctlosSpacingBytes", LlrConfig.CTLOS_SPACING_BYTES, "llr.ctlosSpacingBytes", "LLR"
                     + " receive: an ACK at least every this many bytes", c -> llr(c).ctlosSpacingBytes(),

@@ -78,10 +78,14 @@ class ConfigsTest {
         Settings on = InstanceConfigJson.fromJson(new ObjectMapper().readTree(
                 "{\"linkLayer\": {\"llr\": true, \"replayTimerCycles\": 7000, \"initFrameAction\": \"BLOCK\"}}"));
         LlrConfig expected = LlrConfig.defaults(1024).withLimits(264, 135_000, 7000, 3)
-                .withFlush(FrameAction.BLOCK, FrameAction.BEST_EFFORT, false, 1000, 100_000);
+                .withFlush(FrameAction.BLOCK, FrameAction.BEST_EFFORT, true, 1000, 100_000);
         assertEquals(expected, on.instance().llr());
         Settings back = InstanceConfigJson.fromJson(new ObjectMapper().readTree(InstanceConfigJson.toJson(on)));
         assertEquals(expected, back.instance().llr());
+        Settings waiting = InstanceConfigJson.fromJson(new ObjectMapper().readTree(
+                "{\"linkLayer\": {\"reInitOnFlush\": false}}"));
+        assertEquals(LlrConfig.builder().reInitOnFlush(false).build(1024), waiting.instance().llr(),
+                "FLUSH waits for management (llr_enable low) when asked to");
     }
 
     /** PFC switched on in JSON: the defaults for the bus unless a field says otherwise; and back the same. */

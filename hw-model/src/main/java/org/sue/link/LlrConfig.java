@@ -22,7 +22,9 @@ import org.sue.lib.stream.StreamConfig;
  * @param dataAgeTimeoutCycles cycles a frame may wait for its ACK before FLUSH; 0 = no limit
  * @param initFrameAction      eligible frames during INIT
  * @param flushFrameAction     eligible frames during FLUSH
- * @param reInitOnFlush        leave FLUSH for INIT at once; otherwise wait until {@code llr_enable} is taken low
+ * @param reInitOnFlush        [ours] default true: leave FLUSH for INIT at once, whose INIT leaves as soon as
+ *                             {@code link_up} is high, so LLR comes back by itself after a link flap; false: stay in
+ *                             FLUSH until management takes {@code llr_enable} low (SAI's default)
  * @param ctlosSpacingBytes    receive: an ACK at least every this many bytes of accepted frames (400 .. 16384)
  * @param ackIdleCycles        receive, [ours]: an owed ACK also leaves after this many cycles without a new frame
  * @param initRetryCycles      transmit, [ours]: INIT is sent again after this many cycles without its INIT_ECHO
@@ -84,9 +86,9 @@ public record LlrConfig(@Tag("w") int dataWidth, @Tag("of") int outstandingFrame
 
     /**
      * The 800G, 40 m profile of the published LLR examples (264 frames, 135,000 bytes, replay timer 5000 ns and 3
-     * replays; one cycle taken as 1 ns), SAI defaults otherwise (frames best effort in INIT and FLUSH, no re-init,
-     * CtlOS spacing 2048 bytes); [ours]: PCS-lost timeout 1000 cycles, data age 100,000 cycles, ACK after 256 idle
-     * cycles, INIT again after 2000 cycles.
+     * replays; one cycle taken as 1 ns), SAI defaults otherwise (frames best effort in INIT and FLUSH, CtlOS spacing
+     * 2048 bytes); [ours]: re-init after a FLUSH, PCS-lost timeout 1000 cycles, data age 100,000
+     * cycles, ACK after 256 idle cycles, INIT again after 2000 cycles.
      */
     public static LlrConfig defaults(int dataWidth) {
         return builder().build(dataWidth);
@@ -152,7 +154,7 @@ public record LlrConfig(@Tag("w") int dataWidth, @Tag("of") int outstandingFrame
         private Integer dataAgeTimeoutCycles; // not set: 100,000, at least the replay timer
         private FrameAction initFrameAction = FrameAction.BEST_EFFORT;
         private FrameAction flushFrameAction = FrameAction.BEST_EFFORT;
-        private boolean reInitOnFlush;
+        private boolean reInitOnFlush = true;
         private int ctlosSpacingBytes = 2048;
         private Integer ackIdleCycles; // not set: 256, below the replay timer
         private int initRetryCycles = 2000;

@@ -39,9 +39,10 @@ import org.sue.lib.stream.Stream;
  * buffer, at most {@code replayCountMax} times in a row, then FLUSH; {@code link_up} low for more than
  * {@code pcsLostTimeoutCycles}, or an unacknowledged frame older than {@code dataAgeTimeoutCycles}, also FLUSH;</li>
  * <li><b>state</b>: OFF while {@code llr_enable} is low (the buffer empty, frames without numbers); INIT sends INIT
- * with the next sequence number every {@code initRetryCycles} until the matching INIT_ECHO; FLUSH empties the buffer
- * and goes back to INIT ({@code reInitOnFlush}) or stays until {@code llr_enable} is taken low. A state change that
- * would take the output from another source waits for the frame on it to end.</li>
+ * with the next sequence number every {@code initRetryCycles} until the matching INIT_ECHO, none while {@code link_up}
+ * is low (one due meanwhile leaves as the link comes back); FLUSH empties the buffer and goes back to INIT
+ * ({@code reInitOnFlush}, counted as {@code tx_reinit}) or stays until {@code llr_enable} is taken low. A state change
+ * that would take the output from another source waits for the frame on it to end.</li>
  * </ul>
  */
 public final class LlrTx extends Component {
@@ -93,8 +94,8 @@ public final class LlrTx extends Component {
         Timers timers = timers(buffer, state, held, pending, ack.freed(), fresh, replay);
         Init init = init(state, seq);
         hold(state, seq, held, pending, timers, ack.freed(), fresh);
-        transitions(state, pending, boundary, replay, init, timers);
-        status(state, toMac, fresh, replay, ack, init);
+        Expr reInit = transitions(state, pending, boundary, replay, init, timers);
+        status(state, toMac, fresh, replay, ack, init, reInit);
     }
 
     // ---- shared state -----------------------------------------------------------------------------------------------
@@ -427,11 +428,14 @@ public final class LlrTx extends Component {
     private record Init(Reg initWait, Expr sent, Expr echo, Expr echoMatches) {
     }
 
-    /** INIT with the next sequence number every {@code initRetryCycles} until the matching INIT_ECHO. */
+    /**
+     * INIT with the next sequence number every {@code initRetryCycles} until the matching INIT_ECHO; [ours] none while
+     * {@code link_up} is low (it would be lost), so one due meanwhile leaves as the link comes back.
+     */
     private Init init(State<LlrTxState> state, Numbers seq) {
         LinkControl.Codes codes = config.codes();
         Reg initWait = reg("init_wait", Hw.log2Up(config.initRetryCycles() + 1L), 0);
-        Expr initDue = state.is(LlrTxState.INIT).and(initWait.eq(0));
+        Expr initDue = state.is(LlrTxState.INIT).and(initWait.eq(0)).and(linkUp);
         Stream initMessage = Stream.of(this, "init_message", initDue, LinkControl.LAYOUT, LinkControl.LAYOUT.expr()
                 .set("type", Hw.lit(LinkControl.TYPE_WIDTH, codes.init())).set("value", seq.next()).build());
         initMessage.stage("ctl_out_stage").into(ctlOut);
@@ -481,11 +485,12 @@ public final class LlrTx extends Component {
     }
 
     /**
-     * The state: a pending replay or flush starts at a frame boundary, INIT_ECHO ends INIT, {@code llr_enable} low
-     * turns LLR off at a frame boundary (a state change that would take the output from another source waits for the
-     * frame on it to end).
+     * The state: a pending replay or flush starts at a frame boundary, INIT_ECHO ends INIT, FLUSH goes back to INIT
+     * ({@code reInitOnFlush}) while LLR is enabled, {@code llr_enable} low turns LLR off at a frame boundary (a state
+     * change that would take the output from another source waits for the frame on it to end). Returns the
+     * re-initialisation after a FLUSH.
      */
-    private void transitions(State<LlrTxState> state, Pending pending, Boundary boundary, Replay replay, Init init,
+    private Expr transitions(State<LlrTxState> state, Pending pending, Boundary boundary, Replay replay, Init init,
                              Timers timers) {
         when(replay.begin(), () -> {
             pending.replay().set(0);
@@ -496,7 +501,9 @@ public final class LlrTx extends Component {
             state.set(LlrTxState.ADVANCE);
             timers.age().set(1);
         });
-        when(state.is(LlrTxState.FLUSH).and(Hw.bool(config.reInitOnFlush())), () -> {
+        // at once: a link still down holds the INIT (init), not the state, so INIT's frame action applies meanwhile
+        Expr reInit = wire("reinit", state.is(LlrTxState.FLUSH).and(Hw.bool(config.reInitOnFlush())).and(enable));
+        when(reInit, () -> {
             state.set(LlrTxState.INIT);
             init.initWait().set(0);
         });
@@ -509,10 +516,12 @@ public final class LlrTx extends Component {
                     state.set(LlrTxState.INIT);
                     init.initWait().set(0);
                 });
+        return reInit;
     }
 
     /** The state and the counters (SAI names). */
-    private void status(State<LlrTxState> state, Stream toMac, Fresh fresh, Replay replay, Ack ack, Init init) {
+    private void status(State<LlrTxState> state, Stream toMac, Fresh fresh, Replay replay, Ack ack, Init init,
+                        Expr reInit) {
         status("tx_state", Status.Kind.STATE, state.reg(),
                 "LLR transmit state: 0 OFF, 1 INIT, 2 ADVANCE, 3 REPLAY, 4 FLUSH");
         Expr outEnd = toMac.fire().and(toMac.tlast());
@@ -527,6 +536,7 @@ public final class LlrTx extends Component {
         statusCounter("tx_ok", outEnd.and(outPoisoned.not()), "Frames sent with a good FCS, replays included");
         statusCounter("tx_poisoned", outEnd.and(outPoisoned), "Frames sent poisoned");
         statusCounter("tx_replay", replay.done(), "Replays of the buffer completed");
+        statusCounter("tx_reinit", reInit, "Re-initialisations on its own after a FLUSH (reInitOnFlush)");
     }
 
     public LlrConfig config() {

@@ -56,6 +56,18 @@ class LlrLinkTest {
         }
     }
 
+    /** What arrives is the offered frames in order, without repeats, minus those lost in an outage. */
+    static void assertInOrderWithoutRepeats(LlrLinkRun.Result r) {
+        int i = 0;
+        for (byte[] g : r.good()) {
+            while (i < r.offered().size() && !java.util.Arrays.equals(r.offered().get(i), g)) {
+                i++;
+            }
+            assertTrue(i < r.offered().size(), "a delivered frame out of order or repeated");
+            i++;
+        }
+    }
+
     /** A long outage: the transmitter flushes, re-initialises, and the frames after it arrive in order. */
     @Test
     void anOutageFlushesAndTheLinkComesBack() {
@@ -64,20 +76,36 @@ class LlrLinkTest {
         LlrLinkRun.Result r = new LlrLinkRun(cfg, LlrLinkRun.Faults.clean(20).withOutage(3000, 5000))
                 .run(1500, new Random(4), 0, 90, 100, 400_000);
         List<byte[]> good = r.good();
-        // what arrives is the offered frames in order, without repeats, minus those lost in the outage
-        int i = 0;
-        for (byte[] g : good) {
-            while (i < r.offered().size() && !java.util.Arrays.equals(r.offered().get(i), g)) {
-                i++;
-            }
-            assertTrue(i < r.offered().size(), "a delivered frame out of order or repeated");
-            i++;
-        }
+        assertInOrderWithoutRepeats(r);
         assertTrue(r.tx().get("tx_discard") > 0, "frames were discarded in FLUSH: " + r.tx());
         assertTrue(r.tx().get("tx_init_ctl_os") >= 2, "re-initialised after the flush: " + r.tx());
         assertTrue(good.size() > r.offered().size() / 2, "most frames arrive: " + good.size());
         assertEquals(r.discarded(), r.tx().get("tx_discard"), "the frames missing from the output were discarded");
         long lost = r.offered().size() - r.discarded() - good.size();
         assertTrue(lost <= cfg.outstandingFramesMax(), lost + " frames lost: more than the buffer held at the flush");
+    }
+
+    /**
+     * A link flap with the default re-init: {@code link_up} low for twice the PCS-lost timeout on a link that also
+     * loses frames. The transmitter flushes and re-initialises by itself (once, counted), its INIT held until the
+     * link is back (INIT, INIT_ECHO, ADVANCE), and later losses are replayed again.
+     */
+    @Test
+    void aLinkFlapReInitialisesByDefaultAndLossesAreReplayedAfterIt() {
+        LlrConfig cfg = LlrConfig.builder().maxFrameBytes(2048).outstandingFramesMax(40).outstandingBytesMax(16384)
+                .replayTimerCycles(800).replayCountMax(LlrConfig.NO_REPLAY_LIMIT).dataAgeTimeoutCycles(0)
+                .initFrameAction(FrameAction.BLOCK).flushFrameAction(FrameAction.BLOCK).build(512);
+        assertTrue(cfg.reInitOnFlush(), "the default");
+        int down = 2 * cfg.pcsLostTimeoutCycles();
+        LlrLinkRun.Result r = new LlrLinkRun(cfg, new LlrLinkRun.Faults(0.01, 0, 0, 20, 3000, down))
+                .run(2000, new Random(5), 0, 90, 100, 400_000);
+        assertInOrderWithoutRepeats(r);
+        assertEquals(1, r.reinits(), "one return from FLUSH to INIT, as the model expects it");
+        assertEquals(1, r.tx().get("tx_reinit"), "counted: " + r.tx());
+        assertEquals(2, r.tx().get("tx_init_ctl_os"), "one INIT at the start, one as the link came back: " + r.tx());
+        assertTrue(r.replayedSinceInit() > 0, "a loss after the re-init replayed: " + r.tx());
+        long lost = r.offered().size() - r.good().size();
+        assertTrue(lost > 0 && lost <= cfg.outstandingFramesMax(), lost + " frames lost: only what the flush emptied");
+        assertEquals(0, r.tx().get("rx_ack_nack_seq_error"), "the receiver's ACKs are all in window after the INIT");
     }
 }

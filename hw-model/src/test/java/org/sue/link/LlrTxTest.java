@@ -15,7 +15,8 @@ import org.sue.sim.Simulator;
 /**
  * LLR transmit against a scripted peer: the outstanding limits hold frames back, ACKs outside the window are counted
  * and change nothing, replays without an ACK end in FLUSH after {@code replayCountMax}, a frame too old flushes, a
- * lost link flushes, and with LLR off frames pass without numbers.
+ * lost link flushes (and with {@code reInitOnFlush} re-initialises, its INIT held until the link is back), and with LLR off frames pass
+ * without numbers.
  */
 class LlrTxTest {
     /**
@@ -153,6 +154,7 @@ class LlrTxTest {
         assertEquals(8 * 4, b.numbered(), "each replay sends all eight again");
         assertEquals(LlrTxState.FLUSH, b.state(), "then FLUSH, and it stays (no re-init)");
         assertEquals(0, b.sim.peek("outstanding_frames"), "the buffer is emptied");
+        assertEquals(0, b.sim.peek("tx_reinit"));
         b.enable = false; // management takes LLR down and up again
         b.run(5);
         assertEquals(LlrTxState.OFF, b.state());
@@ -179,7 +181,15 @@ class LlrTxTest {
         lost.run(100);
         assertEquals(LlrTxState.ADVANCE, lost.state(), "down for 100 cycles: not yet");
         lost.run(10);
-        assertTrue(lost.sim.peek("tx_init_ctl_os") >= 2, "flushed after 101 cycles, and re-initialised at once");
+        assertEquals(LlrTxState.INIT, lost.state(), "flushed after 101 cycles, and re-initialised at once");
+        assertEquals(1, lost.sim.peek("tx_reinit"));
+        lost.run(5000);
+        assertEquals(1, lost.sim.peek("tx_init_ctl_os"), "no INIT into a dead link, though INIT is due again");
+        lost.linkUp = true;
+        lost.run(5);
+        assertEquals(LlrTxState.ADVANCE, lost.state(), "the INIT left as the link came back, answered at once");
+        assertEquals(2, lost.sim.peek("tx_init_ctl_os"));
+        assertEquals(1, lost.sim.peek("tx_reinit"));
     }
 
     @Test

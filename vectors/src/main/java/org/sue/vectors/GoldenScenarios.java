@@ -138,7 +138,12 @@ public final class GoldenScenarios {
         LlrConfig llrTx = LlrConfig.defaults(256).withMaxFrameBytes(512).withLimits(16, 4096, 300, 2)
                 .withFlush(FrameAction.BLOCK, FrameAction.DISCARD, true, 200, 5000);
         list.add(new GoldenScenario("llr_tx_w256", () -> new LlrTx(llrTx), ResetStyle.SYNC_HIGH, 8000,
-                () -> new LlrTxTraffic(llrTx)));
+                () -> new LlrTxTraffic(llrTx, LlrTxTraffic.Schedule.EVERYTHING)));
+        // the default FLUSH rules (re-init, PCS-lost timeout 1000 cycles): the link down for 1300 cycles
+        LlrConfig llrFlap = LlrConfig.builder().maxFrameBytes(512).outstandingFramesMax(16).outstandingBytesMax(4096)
+                .replayTimerCycles(300).build(256);
+        list.add(new GoldenScenario("llr_tx_flap_w256", () -> new LlrTx(llrFlap), ResetStyle.SYNC_HIGH, 5000,
+                () -> new LlrTxTraffic(llrFlap, LlrTxTraffic.Schedule.flap(5000, 1500, 1300))));
         LlrConfig llrRx = LlrConfig.defaults(512).withLimits(64, 16384, 400, 3);
         list.add(new GoldenScenario("llr_rx_w512", () -> new LlrRx(llrRx), ResetStyle.SYNC_HIGH, 6000,
                 () -> new LlrRxTraffic(llrRx)));

@@ -1,6 +1,7 @@
 package org.sue.vectors;
 
 import java.math.BigInteger;
+import java.util.List;
 import java.util.Random;
 import org.sue.lib.stream.model.Beats;
 import org.sue.link.LinkControl;
@@ -11,12 +12,36 @@ import org.sue.sim.Simulator;
 /**
  * Drives an {@link org.sue.link.LlrTx} as a scripted peer would: frames of random sizes (some poisoned) with random
  * gaps, a MAC that stalls, INIT answered after a delay, mostly ACKs of the newest frame seen, some NACKs of an older
- * one, some numbers out of the window, a quiet spell that runs the replay count out (FLUSH, then INIT again), a
- * lost link and {@code llr_enable} taken away once.
+ * one, some numbers out of the window; and, as the {@link Schedule} says, a quiet spell without ACKs, spells of a lost
+ * link ({@code link_up} low) and {@code llr_enable} taken away.
  */
 final class LlrTxTraffic implements GoldenScenario.Stimulus {
+    /** Cycles {@code from} (included) to {@code to} (excluded) of each period. */
+    record Window(long from, long to) {
+        boolean has(long phase) {
+            return phase >= from && phase < to;
+        }
+    }
+
+    /** What happens when, every {@code period} cycles: no ACKs, the link down, LLR disabled. */
+    record Schedule(long period, Window quiet, List<Window> linkDown, Window disabled) {
+        /**
+         * A quiet spell that runs the replay count out (FLUSH, then INIT again), a short and a long loss of the
+         * link, {@code llr_enable} taken away once.
+         */
+        static final Schedule EVERYTHING = new Schedule(4000, new Window(2000, 3000),
+                List.of(new Window(1500, 1520), new Window(3500, 3800)), new Window(3900, 3950));
+
+        /** The link down for {@code down} cycles from cycle {@code from}, no ACKs meanwhile: a flap, recorded once. */
+        static Schedule flap(long cycles, long from, long down) {
+            Window flap = new Window(from, from + down);
+            return new Schedule(cycles, flap, List.of(flap), new Window(0, 0));
+        }
+    }
+
     private static final int MASK = (1 << LinkControl.SEQ_WIDTH) - 1;
     private final LlrConfig config;
+    private final Schedule schedule;
     private byte[] frame;
     private boolean poisoned;
     private int offset;
@@ -25,8 +50,9 @@ final class LlrTxTraffic implements GoldenScenario.Stimulus {
     private int newest = -1;
     private boolean stalled;
 
-    LlrTxTraffic(LlrConfig config) {
+    LlrTxTraffic(LlrConfig config, Schedule schedule) {
         this.config = config;
+        this.schedule = schedule;
     }
 
     @Override
@@ -43,10 +69,10 @@ final class LlrTxTraffic implements GoldenScenario.Stimulus {
                 newest = (int) LlrSideband.TX.field("seq").get(user);
             }
         }
-        long phase = cycle % 4000;
-        boolean quiet = phase >= 2000 && phase < 3000; // no ACKs: the replay count runs out
-        sim.poke("llr_enable", phase >= 3900 && phase < 3950 ? 0 : 1);
-        sim.poke("link_up", phase >= 1500 && phase < 1520 || phase >= 3500 && phase < 3800 ? 0 : 1);
+        long phase = cycle % schedule.period();
+        boolean quiet = schedule.quiet().has(phase); // no ACKs: the replay count runs out
+        sim.poke("llr_enable", schedule.disabled().has(phase) ? 0 : 1);
+        sim.poke("link_up", schedule.linkDown().stream().anyMatch(w -> w.has(phase)) ? 0 : 1);
         boolean echo = echoAt == cycle;
         boolean ack = !echo && !quiet && newest >= 0 && rnd.nextInt(12) == 0;
         int kind = rnd.nextInt(10);

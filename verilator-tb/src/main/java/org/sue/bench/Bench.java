@@ -91,7 +91,7 @@ public final class Bench {
         if (all || sections.contains("line_rate")) { // saturated throughput end to end against the port's capacity
             LineRateBench.measure(Bench::put);
         }
-        if (all || sections.contains("faults")) { // peers that stall or die: overflow drops, detection, recovery
+        if (all || sections.contains("faults")) { // peers that stall or die, link flaps: drops, detection, recovery
             FaultBench.measure(Bench::put);
         }
         if (all || sections.contains("lut6")) { // every default design (the instances too) mapped to 6-input LUTs

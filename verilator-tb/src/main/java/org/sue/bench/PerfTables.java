@@ -105,7 +105,7 @@ public final class PerfTables {
             list("line-rate-destinations", "line_rate", "line_rate_4dst_256_256"),
             list("faults", "faults", "pfc_stall_overflow_drops", "cbfc_stall_overflow_drops",
                     "dead_destination_detect_cycles", "dead_destination_live_goodput",
-                    "dead_destination_recovery_cycles"),
+                    "dead_destination_recovery_cycles", "llr_reinit_cycles"),
             new Table("synthesis", "crc framing cmdpath queue_store sue", List.of("design"), true, List.of(
                     new Column("cells", "(.+)_cells"),
                     new Column("flip-flops", "(.+)_ffs"),

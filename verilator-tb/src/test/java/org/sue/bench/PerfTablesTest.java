@@ -86,6 +86,7 @@ class PerfTablesTest {
             }
             keys.add("line_rate_loss_1e-3_" + width + "_256");
         }
+        keys.add("llr_reinit_cycles");
         for (String design : DefaultDesigns.all().keySet()) {
             keys.addAll(List.of("lut6_depth_" + design, "lut6_luts_" + design, "lut6_ffs_" + design));
         }

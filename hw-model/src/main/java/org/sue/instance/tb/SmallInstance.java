@@ -36,8 +36,9 @@ public final class SmallInstance {
 
     /**
      * The same with Link Layer Retry for a link of about {@code delay} cycles each way: 64 frames / 32 KiB
-     * outstanding, replay timer 4 x delay + 200 cycles without a replay limit, frames held during INIT (so every
-     * frame is numbered), INIT again after a flush.
+     * outstanding, replay timer 4 x delay + 200 cycles without a replay limit, no data age limit, frames held during
+     * INIT and FLUSH (so every frame is numbered); the default FLUSH rules otherwise (PCS-lost timeout 1000 cycles,
+     * INIT again after a flush).
      */
     public static SueInstance.Config withLlr(HeaderFormat format, int delay) {
         return config(format).withLlr(llr(delay));
@@ -45,8 +46,9 @@ public final class SmallInstance {
 
     /** The Link Layer Retry of {@link #withLlr}, to add to the flow-control instances below. */
     public static LlrConfig llr(int delay) {
-        return LlrConfig.defaults(512).withMaxFrameBytes(1536).withLimits(64, 32768, 4 * delay + 200,
-                LlrConfig.NO_REPLAY_LIMIT).withFlush(FrameAction.BLOCK, FrameAction.BLOCK, true, 1000, 0);
+        return LlrConfig.builder().maxFrameBytes(1536).outstandingFramesMax(64).outstandingBytesMax(32768)
+                .replayTimerCycles(4 * delay + 200).replayCountMax(LlrConfig.NO_REPLAY_LIMIT).dataAgeTimeoutCycles(0)
+                .initFrameAction(FrameAction.BLOCK).flushFrameAction(FrameAction.BLOCK).build(512);
     }
 
     /**

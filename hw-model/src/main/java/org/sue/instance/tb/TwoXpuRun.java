@@ -315,6 +315,11 @@ public final class TwoXpuRun {
         }
     }
 
+    /** The cycle the next driven cycle is: what the links' outage windows count. */
+    public long now() {
+        return a.sim().cycle();
+    }
+
     /** Frames the relay dropped as bad; 0 without a relay. */
     public long relayDropped() {
         return relay == null ? 0 : relay.dropped();

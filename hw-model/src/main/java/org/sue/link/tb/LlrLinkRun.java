@@ -11,7 +11,6 @@ import java.util.Random;
 import org.sue.core.Design;
 import org.sue.lib.stream.tb.StreamMonitor;
 import org.sue.lib.stream.tb.StreamSource;
-import org.sue.link.FrameAction;
 import org.sue.link.LinkControl;
 import org.sue.link.LlrConfig;
 import org.sue.link.LlrRx;
@@ -48,10 +47,13 @@ public final class LlrLinkRun {
         }
     }
 
-    /** Frames offered, what the receiver passed on (tuser: the error flag), both sides' counters. */
+    /**
+     * Frames offered, what the receiver passed on (tuser: the error flag), both sides' counters; what the model
+     * counted: frames replayed (since the last INIT), discarded, returns from FLUSH to INIT.
+     */
     public record Result(List<byte[]> offered, List<Boolean> poisoned, List<StreamMonitor.Packet> delivered,
                          Map<String, Long> tx, Map<String, Long> rx, long cycles, long replayedFrames,
-                         long discarded, long framesOnLink) {
+                         long replayedSinceInit, long discarded, long reinits, long framesOnLink) {
         /** The frames delivered without the error flag. */
         public List<byte[]> good() {
             return delivered.stream().filter(p -> p.user().signum() == 0).map(StreamMonitor.Packet::bytes).toList();
@@ -90,8 +92,7 @@ public final class LlrLinkRun {
             poisoned.add(p);
             txIn.add(b, BigInteger.valueOf(p ? 1 : 0));
         }
-        LlrTxModel model = new LlrTxModel(offered, config.outstandingFramesMax(),
-                config.initFrameAction() == FrameAction.DISCARD || config.flushFrameAction() == FrameAction.DISCARD);
+        LlrTxModel model = new LlrTxModel(offered, config);
         StreamSource rxIn = new StreamSource(rx, "s_axis");
         StreamMonitor delivered = new StreamMonitor(rx, "m_axis", null);
         ArrayDeque<Timed> onLink = new ArrayDeque<>();
@@ -140,16 +141,18 @@ public final class LlrLinkRun {
                 }
             }
             // control messages each way
+            boolean initSent = tx.peek("ctl_out_valid") == 1 && tx.peek("ctl_out_type") == codes.init();
+            LlrTxState state = LlrTxState.of(tx.peek("tx_state"));
+            model.cycle(state, !down, true, initSent);
+            if (initSent) {
+                model.init((int) tx.peek("ctl_out_value"));
+            }
             if (tx.peek("ctl_out_valid") == 1) {
-                if (tx.peek("ctl_out_type") == codes.init()) {
-                    model.init((int) tx.peek("ctl_out_value"));
-                }
                 send(tx, toRx, c, down, rnd);
             }
             if (rx.peek("ctl_out_valid") == 1) {
                 send(rx, toTx, c, down, rnd);
             }
-            LlrTxState state = LlrTxState.of(tx.peek("tx_state"));
             if (tx.peek("ctl_in_valid") == 1 && (state == LlrTxState.ADVANCE || state == LlrTxState.REPLAY)
                     && (tx.peek("ctl_in_type") == codes.ack() || tx.peek("ctl_in_type") == codes.nack())) {
                 model.acked((int) tx.peek("ctl_in_value"));
@@ -163,7 +166,7 @@ public final class LlrLinkRun {
             rx.step();
         }
         Result r = new Result(offered, poisoned, delivered.packets(), counters(tx),
-                counters(rx), c, model.replayed(), model.skipped(), framesOnLink);
+                counters(rx), c, model.replayed(), model.replayedSinceInit(), model.skipped(), model.reinits(), framesOnLink);
         tx.close();
         rx.close();
         return r;

@@ -1,0 +1,77 @@
+package org.sue.instance;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.sue.instance.tb.LinkModel;
+import org.sue.instance.tb.SmallInstance;
+import org.sue.instance.tb.TwoXpuRun;
+import org.sue.link.LlrTx.LlrTxState;
+import org.sue.net.HeaderFormat;
+
+/**
+ * A link flap under LLR with its default FLUSH rules (docs/protocol.md 7.3): mid-traffic the link between two
+ * instances goes down (every frame and control message lost, {@code link_up} low on both sides) for twice the
+ * PCS-lost timeout and comes back.
+ */
+class SueInstanceLlrFlapTest {
+    private static final int DELAY = 50;
+    private static final String[] SIDES = {"A", "B"};
+
+    /**
+     * Both sides flush and re-initialise by themselves, once, their INIT held until the link is back; LLR is then in
+     * ADVANCE on both sides, the transport resends what the flushes lost (every command arrives exactly once and in
+     * order), and LLR goes on repairing the link's losses after the flap.
+     */
+    @Test
+    void afterALinkFlapLlrComesBackByItselfOnBothSides() {
+        SueInstance.Config config = SmallInstance.withLlr(HeaderFormat.ETH_IPV4_UDP, DELAY);
+        assertTrue(config.llr().reInitOnFlush(), "the default");
+        long from = 6000;
+        long down = 2L * config.llr().pcsLostTimeoutCycles();
+        TwoXpuRun run = new TwoXpuRun(config, DELAY, LinkModel.Faults.loss(0.01).withOutage(from, down), 11, null);
+        run.add(3000, 3000, TwoXpuRun.RANDOM);
+        run.idle(from - run.now());
+        for (String side : SIDES) {
+            assertEquals(LlrTxState.ADVANCE, state(run, side), side + ": LLR up before the flap");
+            assertTrue(run.peek(side, "llr_tx_replay") > 0, side + ": and repairing losses");
+        }
+        assertTrue(delivered(run.gotAToB()) > 0 && delivered(run.gotAToB()) < 3000, "the flap comes mid-traffic");
+        run.linkUp(false);
+        run.idle(down);
+        long[] replaysBefore = new long[2];
+        for (int i = 0; i < 2; i++) {
+            String side = SIDES[i];
+            assertEquals(LlrTxState.INIT, state(run, side), side + ": flushed, re-initialising, INIT held");
+            assertEquals(1, run.peek(side, "llr_tx_reinit"), side + ": one re-init");
+            assertEquals(1, run.peek(side, "llr_tx_init_ctl_os"), side + ": no INIT into the dead link");
+            replaysBefore[i] = run.peek(side, "llr_tx_replay");
+        }
+        run.linkUp(true);
+        run.idle(4 * DELAY);
+        for (String side : SIDES) {
+            assertEquals(LlrTxState.ADVANCE, state(run, side), side + ": INIT, INIT_ECHO, ADVANCE within a round trip");
+        }
+        assertTrue(delivered(run.gotAToB()) < 3000 && delivered(run.gotBToA()) < 3000, "traffic after the flap");
+        TwoXpuRun.Result r = run.run(0, 0, 60_000, null);
+        SueInstanceTest.check(r);
+        assertTrue(r.aToB().retransmitted() + r.bToA().retransmitted() > 0, "the transport resent what LLR flushed");
+        for (int i = 0; i < 2; i++) {
+            String side = SIDES[i];
+            assertEquals(LlrTxState.ADVANCE, state(run, side), side);
+            assertEquals(1, run.peek(side, "llr_tx_reinit"), side + ": still one re-init");
+            assertEquals(2, run.peek(side, "llr_tx_init_ctl_os"), side + ": one INIT at the start, one after the flap");
+            assertTrue(run.peek(side, "llr_tx_replay") > replaysBefore[i], side + ": losses after the flap replayed");
+        }
+    }
+
+    private static LlrTxState state(TwoXpuRun run, String side) {
+        return LlrTxState.of(run.peek(side, "llr_tx_state"));
+    }
+
+    private static int delivered(Map<Integer, java.util.List<org.sue.cmd.model.CommandCodec.Command>> got) {
+        return got.values().stream().mapToInt(java.util.List::size).sum();
+    }
+}
