@@ -22,7 +22,7 @@ import org.sue.net.HeaderFormat;
  * <li>{@code line_rate_xpu_bound_<xpuWidth>_<bytes>}: the most the XPU interface can offer
  * ({@link LineRate#xpuOffer}), relative to the same capacity, at most 1.
  * <li>{@code line_rate_capacity_<xpuWidth>_<bytes>}: the capacity itself, command bytes per cycle.
- * <li>{@code line_rate_4dst_256_256}: several destinations ({@link #severalDestinations}).
+ * <li>{@code line_rate_256_256_4}, {@code line_rate_256_256_64}: several destinations ({@link #severalDestinations}).
  * <li>{@code line_rate_loss_1e-3_<xpuWidth>_256}: 256-byte commands with the link losing 1e-3 of the frames (LLR
  * replays them), relative to the same capacity.
  * </ul>
@@ -70,26 +70,32 @@ final class LineRateBench {
     }
 
     /**
-     * {@code line_rate_4dst_256_256}: one XPU of the small 256-bit instance ({@link SmallInstance#narrowPort}, no link
-     * flow control) sending saturating 256-byte commands on the four VCs round robin to four destinations through a
-     * switch, links of 2 cycles: the command bytes delivered per cycle, all destinations together, relative to the
-     * port's capacity.
+     * {@code line_rate_256_256_<dests>}, 4 and 64 destinations: one XPU of the small 256-bit instance
+     * ({@link SmallInstance#narrowPort}, no link flow control: the switch model has none) sending saturating 256-byte
+     * commands on the four VCs, round robin over the destinations, through a switch, links of 2 cycles: the command
+     * bytes all destinations received per cycle relative to the port's capacity.
      */
     static void severalDestinations(BiConsumer<String, Double> put) {
-        long t0 = System.nanoTime();
-        SueInstance.Config config = SmallInstance.narrowPort(HeaderFormat.ETH_IPV4_UDP);
-        MultiXpuRun run = new MultiXpuRun(config, 5, 2, LinkModel.Faults.NONE, 0, 4).txValidPercent(100)
-                .rxReturnPercent(100);
-        run.addRoundRobin(1, new int[] {2, 3, 4, 5}, 1000, TwoXpuRun.fixed(256, 4));
-        MultiXpuRun.Result r = run.run(30_000, null);
-        if (!r.ok()) {
-            throw new IllegalStateException("line rate to four destinations: " + r.summary());
+        for (int dests : new int[] {4, 64}) {
+            long t0 = System.nanoTime();
+            SueInstance.Config config = SmallInstance.narrowPort(HeaderFormat.ETH_IPV4_UDP, 128);
+            MultiXpuRun run = new MultiXpuRun(config, dests + 1, 2, LinkModel.Faults.NONE, 0, 4).txValidPercent(100)
+                    .rxReturnPercent(100);
+            int[] to = new int[dests];
+            for (int i = 0; i < dests; i++) {
+                to[i] = i + 2;
+            }
+            run.addRoundRobin(1, to, 4000 / dests, TwoXpuRun.fixed(256, 4));
+            MultiXpuRun.Result r = run.run(30_000, null);
+            if (!r.ok()) {
+                throw new IllegalStateException("line rate to " + dests + " destinations: " + r.summary());
+            }
+            double capacity = LineRate.capacity(config, 256);
+            double ratio = run.sourceBytesPerCycle(1) / capacity;
+            put.accept("line_rate_256_256_" + dests, Bench.round(ratio, 3));
+            System.out.printf("line rate: 256-bit XPU, 256-byte commands to %d destinations: %.1f of %.1f command"
+                    + " bytes/cycle, %.3f (%.0f s)%n", dests, run.sourceBytesPerCycle(1), capacity, ratio,
+                    (System.nanoTime() - t0) / 1e9);
         }
-        double capacity = LineRate.capacity(config, 256);
-        double ratio = run.sourceBytesPerCycle(1) / capacity;
-        put.accept("line_rate_4dst_256_256", Bench.round(ratio, 3));
-        System.out.printf("line rate: 256-bit XPU, 256-byte commands to four destinations: %.1f of %.1f command"
-                + " bytes/cycle, %.3f (%.0f s)%n", run.sourceBytesPerCycle(1), capacity, ratio,
-                (System.nanoTime() - t0) / 1e9);
     }
 }

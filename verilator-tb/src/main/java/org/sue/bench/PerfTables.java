@@ -102,7 +102,7 @@ public final class PerfTables {
                     new Column("`line_rate_*_1_4vc`, 4 VCs", "line_rate_([0-9]+)_([0-9]+)_1_4vc"),
                     new Column("`line_rate_xpu_bound_*`", "line_rate_xpu_bound_([0-9]+)_([0-9]+)"),
                     new Column("`line_rate_loss_1e-3_*`", "line_rate_loss_1e-3_([0-9]+)_([0-9]+)"))),
-            list("line-rate-destinations", "line_rate", "line_rate_4dst_256_256"),
+            list("line-rate-destinations", "line_rate", "line_rate_256_256_4", "line_rate_256_256_64"),
             list("faults", "faults", "pfc_stall_overflow_drops", "cbfc_stall_overflow_drops",
                     "dead_destination_detect_cycles", "dead_destination_live_goodput",
                     "dead_destination_recovery_cycles", "llr_reinit_cycles"),

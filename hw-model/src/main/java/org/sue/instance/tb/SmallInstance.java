@@ -25,6 +25,11 @@ public final class SmallInstance {
         return builder(format).build();
     }
 
+    /** The same for {@code destinations} XPU ids (a power of two). */
+    public static SueInstance.Config narrowPort(HeaderFormat format, int destinations) {
+        return builder(format).path(p -> p.destinations(destinations)).build();
+    }
+
     private static SueInstance.Config.Builder builder(HeaderFormat format) {
         return SueInstance.Config.builder()
                 .path(p -> p.dataWidth(256).destinations(16).cells(1024).pduLimit(1024).cmdCredits(32).dataCredits(16))
