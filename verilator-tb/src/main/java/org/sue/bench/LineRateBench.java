@@ -22,7 +22,8 @@ import org.sue.net.HeaderFormat;
  * <li>{@code line_rate_xpu_bound_<xpuWidth>_<bytes>}: the most the XPU interface can offer
  * ({@link LineRate#xpuOffer}), relative to the same capacity, at most 1.
  * <li>{@code line_rate_capacity_<xpuWidth>_<bytes>}: the capacity itself, command bytes per cycle.
- * <li>{@code line_rate_256_256_4}, {@code line_rate_256_256_64}: several destinations ({@link #severalDestinations}).
+ * <li>{@code line_rate_<xpuWidth>_<bytes>_64}, {@code line_rate_256_256_4}: several destinations
+ * ({@link #severalDestinations}).
  * <li>{@code line_rate_loss_1e-3_<xpuWidth>_256}: 256-byte commands with the link losing 1e-3 of the frames (LLR
  * replays them), relative to the same capacity.
  * </ul>
@@ -70,32 +71,44 @@ final class LineRateBench {
     }
 
     /**
-     * {@code line_rate_256_256_<dests>}, 4 and 64 destinations: one XPU of the small 256-bit instance
-     * ({@link SmallInstance#narrowPort}, no link flow control: the switch model has none) sending saturating 256-byte
-     * commands on the four VCs, round robin over the destinations, through a switch, links of 2 cycles: the command
-     * bytes all destinations received per cycle relative to the port's capacity.
+     * Several destinations through a switch, links of 2 cycles: one XPU of a small instance for 128 XPU ids
+     * ({@link SmallInstance#narrowPort}: the port as wide as the XPU interface, PDUs up to 1 KiB, with the default
+     * 256 KiB retransmit store; no LLR or link flow control, which the switch model does not have) sends saturating commands on the four VCs, round robin over the
+     * destinations: the command bytes all destinations received per cycle relative to the port's capacity.
+     * {@code line_rate_<xpuWidth>_<bytes>_64}: 64 destinations, every width and size; {@code line_rate_256_256_4}:
+     * four.
      */
     static void severalDestinations(BiConsumer<String, Double> put) {
-        for (int dests : new int[] {4, 64}) {
-            long t0 = System.nanoTime();
-            SueInstance.Config config = SmallInstance.narrowPort(HeaderFormat.ETH_IPV4_UDP, 128);
-            MultiXpuRun run = new MultiXpuRun(config, dests + 1, 2, LinkModel.Faults.NONE, 0, 4).txValidPercent(100)
-                    .rxReturnPercent(100);
-            int[] to = new int[dests];
-            for (int i = 0; i < dests; i++) {
-                to[i] = i + 2;
+        destinations(put, 256, 256, 4);
+        for (int width : WIDTHS) {
+            for (int bytes : SIZES) {
+                destinations(put, width, bytes, 64);
             }
-            run.addRoundRobin(1, to, 4000 / dests, TwoXpuRun.fixed(256, 4));
-            MultiXpuRun.Result r = run.run(30_000, null);
-            if (!r.ok()) {
-                throw new IllegalStateException("line rate to " + dests + " destinations: " + r.summary());
-            }
-            double capacity = LineRate.capacity(config, 256);
-            double ratio = run.sourceBytesPerCycle(1) / capacity;
-            put.accept("line_rate_256_256_" + dests, Bench.round(ratio, 3));
-            System.out.printf("line rate: 256-bit XPU, 256-byte commands to %d destinations: %.1f of %.1f command"
-                    + " bytes/cycle, %.3f (%.0f s)%n", dests, run.sourceBytesPerCycle(1), capacity, ratio,
-                    (System.nanoTime() - t0) / 1e9);
         }
+    }
+
+    private static void destinations(BiConsumer<String, Double> put, int width, int bytes, int dests) {
+        long t0 = System.nanoTime();
+        // the default retransmit store: a destination's ACK waits up to ackDelay when few PDUs go to it, and the
+        // small instance's 16 KiB is below what a wide port sends meanwhile
+        SueInstance.Config small = SmallInstance.narrowPort(HeaderFormat.ETH_IPV4_UDP, 128, width);
+        SueInstance.Config config = small.withTransport(small.transport().toBuilder().storeBytes(262_144).build());
+        MultiXpuRun run = new MultiXpuRun(config, dests + 1, 2, LinkModel.Faults.NONE, 0, 4).txValidPercent(100)
+                .rxReturnPercent(100);
+        int[] to = new int[dests];
+        for (int i = 0; i < dests; i++) {
+            to[i] = i + 2;
+        }
+        run.addRoundRobin(1, to, COMMANDS / dests, TwoXpuRun.fixed(bytes, 4));
+        MultiXpuRun.Result r = run.run(30_000, null);
+        if (!r.ok()) {
+            throw new IllegalStateException("line rate to " + dests + " destinations: " + r.summary());
+        }
+        double capacity = LineRate.capacity(config, bytes);
+        double ratio = run.sourceBytesPerCycle(1) / capacity;
+        put.accept("line_rate_" + width + "_" + bytes + "_" + dests, Bench.round(ratio, 3));
+        System.out.printf("line rate: %4d-bit XPU, %3d-byte commands to %d destinations: %.1f of %.1f command"
+                + " bytes/cycle, %.3f (%.0f s)%n", width, bytes, dests, run.sourceBytesPerCycle(1), capacity, ratio,
+                (System.nanoTime() - t0) / 1e9);
     }
 }

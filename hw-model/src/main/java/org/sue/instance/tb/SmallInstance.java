@@ -25,9 +25,9 @@ public final class SmallInstance {
         return builder(format).build();
     }
 
-    /** The same for {@code destinations} XPU ids (a power of two). */
-    public static SueInstance.Config narrowPort(HeaderFormat format, int destinations) {
-        return builder(format).path(p -> p.destinations(destinations)).build();
+    /** The same for {@code destinations} XPU ids (a power of two) and an XPU interface of {@code width} bits. */
+    public static SueInstance.Config narrowPort(HeaderFormat format, int destinations, int width) {
+        return builder(format).path(p -> p.destinations(destinations).dataWidth(width)).build();
     }
 
     private static SueInstance.Config.Builder builder(HeaderFormat format) {
