@@ -166,7 +166,8 @@ public final class Soak {
                         + " commands lost to %d receive-reset cuts, as the docs allow; A declared B unreachable %d"
                         + " times, back %d; %,d PDUs retransmitted, %,d cycles, %.0f s)%n", violation == null ? 0 : 1,
                 commands - lost, made, lost, cuts, run.peekA("tp_tx_destinations_lost"),
-                run.peekA("tp_tx_destinations_back"), r.aToB().retransmitted() + r.bToA().retransmitted(), cycles, secs);
+                run.peekA("tp_tx_destinations_back"), r.aToB().retransmitted() + r.bToA().retransmitted(), cycles,
+                secs);
         if (violation == null && (lost < cuts || counted != cuts)) {
             violation = lost + " commands lost to " + cuts + " receive-reset cuts, SUE counted " + counted + " cuts";
         }

@@ -7,7 +7,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.sue.instance.SueInstance;
 import org.sue.instance.tb.FaultScenarios;
-import org.sue.link.CbfcConfig;
 
 /**
  * Two instances of the committed small FPGA configuration (LLR and PFC; and the same with CBFC) over links of 50
@@ -23,8 +22,7 @@ class StalledXpuTest {
         SueInstance.Config small = InstanceConfigJson.read(ConfigsTest.CONFIGS.resolve("small_fpga.json")).instance();
         SueInstance.Config config = switch (mode) {
             case "PFC" -> small;
-            case "CBFC" -> small.withPfc(null).withCbfc(CbfcConfig.builder().build(small.busWidth(),
-                    small.rxFifoBytes(), small.largestFrame()));
+            case "CBFC" -> FaultScenarios.withCbfc(small);
             default -> small.withPfc(small.pfc().withSharedXoff(0));
         };
         FaultScenarios.Stall r = FaultScenarios.stalledXpus(config, 50, 20_000);

@@ -2,8 +2,8 @@ package org.sue.instance;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 import java.util.function.BiFunction;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.sue.cmd.CommandIngress;
@@ -446,15 +446,15 @@ public final class SueInstance extends Component {
                 CommandPath.Config p = part("path", path::build);
                 NetConfig n = part("net", net::build);
                 int bus = busWidth != null ? busWidth : p.dataWidth();
+                int largest = FrameFormat.frameBytes(n, p.pduLimit());
                 long fifoBytes = (long) Math.max(0, rxFifoDepth) * bus / 8;
                 TransportConfig t = part("transport", () -> transport.busWidth(bus).destinations(p.destinations())
                         .build());
                 LlrConfig l = llrOn ? part("llr", () -> llr.build(bus)) : null;
                 PfcConfig f = flowControl == FlowControl.PFC ? part("pfc", () -> pfc.build(bus, fifoBytes,
-                        pfcHeadroomBytes(bus, FrameFormat.frameBytes(n, p.pduLimit()),
-                                PfcConfig.DEFAULT_LINK_DELAY_CYCLES))) : null;
-                CbfcConfig c = flowControl == FlowControl.CBFC ? part("cbfc", () -> cbfc.build(bus, fifoBytes,
-                        FrameFormat.frameBytes(n, p.pduLimit()))) : null;
+                        pfcHeadroomBytes(bus, largest, PfcConfig.DEFAULT_LINK_DELAY_CYCLES))) : null;
+                CbfcConfig c = flowControl == FlowControl.CBFC ? part("cbfc", () -> cbfc.build(bus, fifoBytes, largest))
+                        : null;
                 int vcFifo = rxVcFifoDepth != null ? rxVcFifoDepth : c != null
                         ? (int) Math.min(CommandUnpacker.Config.VC_BUFFER_DEPTH.max(),
                                 (long) c.vcCreditLimit() * c.creditSize() / (bus / 8))
@@ -674,24 +674,18 @@ public final class SueInstance extends Component {
         }
         expose(gen.localMac);
         pfcFrames.into(pause.in);
-        List<Expr> levels = receiveLevels(frx, leaving);
-        for (int v = 0; v < SueMeta.VCS; v++) {
-            gen.levels.get(v).set(levels.get(v));
-        }
-        if (gen.levelTotal != null) {
-            gen.levelTotal.set(levels.get(SueMeta.VCS));
-        }
+        receiveLevels(gen, frx, leaving);
         exposeStatus(gen, "pfc_");
         exposeStatus(pause, "pfc_");
         return pause.vcReady;
     }
 
     /**
-     * Bytes of receive-buffer beats each VC's frames hold, and with a shared threshold all VCs' after them: a frame
-     * counts from its verdict (the packet FIFO keeps it) until it leaves the receive buffer ({@link Departures}); a
-     * frame still arriving is part of the headroom above XOFF.
+     * The generator's levels: bytes of receive-buffer beats each VC's frames hold and, with a shared threshold, all
+     * VCs' frames together. A frame counts from its verdict (the packet FIFO keeps it) until it leaves the receive
+     * buffer ({@link Departures}); a frame still arriving is part of the headroom above XOFF.
      */
-    private List<Expr> receiveLevels(FrameReceiver frx, Departures leaving) {
+    private void receiveLevels(PfcGenerator gen, FrameReceiver frx, Departures leaving) {
         int beatBytes = config.busWidth() / 8;
         int shift = Integer.numberOfTrailingZeros(beatBytes);
         Function<Expr, Expr> bytesOf = len -> len.resize(PfcConfig.LEVEL_WIDTH).add(beatBytes - 1).shr(shift)
@@ -708,21 +702,19 @@ public final class SueInstance extends Component {
             bytes.set(next);
             return bytes;
         };
-        List<Expr> levels = new ArrayList<>();
         for (int v = 0; v < SueMeta.VCS; v++) {
             int vc = v;
             Reg bytes = level.apply("rx_fifo_level_" + v, f -> f.field("vc").eq(vc));
             status("rx_fifo_level_" + v, Status.Kind.LEVEL, bytes, "Bytes of receive-buffer beats VC " + v
                     + "'s kept frames hold (what PFC compares with its XOFF and XON levels)");
-            levels.add(bytes);
+            gen.levels.get(v).set(bytes);
         }
-        if (config.pfc().shared()) { // kept beside the VCs' levels rather than added from them: no adder tree
+        if (gen.levelTotal != null) { // kept beside the VCs' levels rather than added from them: no adder tree
             Reg total = level.apply("rx_fifo_level_total", f -> Hw.bool(true));
             status("rx_fifo_level_total", Status.Kind.LEVEL, total, "Bytes of receive-buffer beats all VCs' kept"
                     + " frames hold (what PFC compares with its shared threshold)");
-            levels.add(total);
+            gen.levelTotal.set(total);
         }
-        return levels;
     }
 
     /**

@@ -124,12 +124,14 @@ public record PfcConfig(@Tag("w") int dataWidth, @Tag("m") int vcClasses, int bi
 
     /** The same with other thresholds. */
     public PfcConfig withThresholds(int xoff, int xon) {
-        return new PfcConfig(dataWidth, vcClasses, bitsPerCycle, pauseQuanta, refreshCycles, xoff, xon, sharedXoffBytes);
+        return new PfcConfig(dataWidth, vcClasses, bitsPerCycle, pauseQuanta, refreshCycles, xoff, xon,
+                sharedXoffBytes);
     }
 
     /** The same with another shared threshold (0: none). */
     public PfcConfig withSharedXoff(int bytes) {
-        return new PfcConfig(dataWidth, vcClasses, bitsPerCycle, pauseQuanta, refreshCycles, xoffBytes, xonBytes, bytes);
+        return new PfcConfig(dataWidth, vcClasses, bitsPerCycle, pauseQuanta, refreshCycles, xoffBytes, xonBytes,
+                bytes);
     }
 
     /** The same with another VC to priority map, pause and refresh. */

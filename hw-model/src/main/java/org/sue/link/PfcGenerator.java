@@ -15,9 +15,10 @@ import org.sue.net.SueMeta;
  * Sends PFC frames for this port's receive buffers (IEEE 802.1Qbb; docs/protocol.md section 9): a priority turns
  * off when a buffer of one of its VCs ({@code level_<v>}, bytes) reaches {@code xoffBytes}, and on again when all
  * its VCs' buffers are at or below {@code xonBytes}; with a shared threshold every priority is off while the buffers
- * together ({@code level_total}) are at it (until they fall to half of it). Each change sends a PFC frame, and while any priority is off the
- * frame is sent again every {@code refreshCycles}, before the peer's pause runs out. Every frame enables the
- * priorities the VCs use and carries {@code pauseQuanta} for those that are off, 0 (resume) for the others.
+ * together ({@code level_total}) are at it (until they fall to half of it). Each change sends a PFC frame, and while
+ * any priority is off the frame is sent again every {@code refreshCycles}, before the peer's pause runs out. Every
+ * frame enables the priorities the VCs use and carries {@code pauseQuanta} for those that are off, 0 (resume) for the
+ * others.
  *
  * <p>Frames to the MAC pass through ({@code s_axis} -> {@code m_axis}, tuser high on PFC frames, which are not
  * LLR-eligible); a PFC frame goes between two frames ({@link ControlFrameInserter}).

@@ -2,6 +2,7 @@ package org.sue.transport;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import org.sue.core.Component;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
@@ -483,10 +484,10 @@ public final class TransportTx extends Component {
         Expr outstanding = wire("scan_outstanding", Hw.subCarrySelect(next, oldest));
         // an unreachable destination is probed after probeCycles without progress, a reachable one after rtoCycles
         Expr wasDown = wire("scan_was_down", strikes.ge(config.unreachableTimeouts()));
-        Expr quiet = wire("scan_quiet", Hw.mux(wasDown,
-                older(clock.probeAgo(), clock, sent).and(older(clock.probeAgo(), clock, ackd))
-                        .and(older(clock.probeAgo(), clock, resent)),
-                old(clock, sent).and(old(clock, ackd)).and(old(clock, resent))));
+        Function<Expr, Expr> quietSince = ago -> older(ago, clock, sent).and(older(ago, clock, ackd))
+                .and(older(ago, clock, resent));
+        Expr quiet = wire("scan_quiet", Hw.mux(wasDown, quietSince.apply(clock.probeAgo()),
+                quietSince.apply(clock.rtoAgo())));
         Expr timeout = wire("scan_timeout", valid.and(next.ne(oldest)).and(quiet)
                 .and(retransmitting.follow("scan_prev_retransmitting", go, idx, prev).not()));
         // one request per cycle: the ACK engine's goes first, this one again

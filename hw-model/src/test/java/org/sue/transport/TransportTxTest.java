@@ -367,7 +367,8 @@ class TransportTxTest {
             for (int c = 0; c < cfg.connections(); c++) {
                 assertEquals(submitted.get(c).size(), delivered.get(c).size(), "PDUs of connection " + c);
                 for (int i = 0; i < submitted.get(c).size(); i++) {
-                    assertArrayEquals(submitted.get(c).get(i), delivered.get(c).get(i), "connection " + c + " PDU " + i);
+                    assertArrayEquals(submitted.get(c).get(i), delivered.get(c).get(i),
+                            "connection " + c + " PDU " + i);
                 }
             }
             assertTrue(model.allAcknowledged());

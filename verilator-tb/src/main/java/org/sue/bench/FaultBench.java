@@ -6,7 +6,6 @@ import org.sue.instance.SueInstance;
 import org.sue.instance.tb.FaultScenarios;
 import org.sue.instance.tb.LinkModel;
 import org.sue.instance.tb.TwoXpuRun;
-import org.sue.link.CbfcConfig;
 import org.sue.link.LlrTx.LlrTxState;
 
 /**
@@ -46,9 +45,7 @@ final class FaultBench {
 
     static void measure(BiConsumer<String, Double> put) {
         SueInstance.Config pfc = DefaultDesigns.smallInstance(); // configs/small_fpga.json
-        SueInstance.Config cbfc = pfc.withPfc(null).withCbfc(CbfcConfig.builder().build(pfc.busWidth(),
-                pfc.rxFifoBytes(), pfc.largestFrame()));
-        for (SueInstance.Config c : new SueInstance.Config[] {pfc, cbfc}) {
+        for (SueInstance.Config c : new SueInstance.Config[] {pfc, FaultScenarios.withCbfc(pfc)}) {
             String mode = c.pfc() != null ? "pfc" : "cbfc";
             long t0 = System.nanoTime();
             FaultScenarios.Stall s = FaultScenarios.stalledXpus(c, 50, 20_000);

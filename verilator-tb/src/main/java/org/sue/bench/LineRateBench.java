@@ -73,8 +73,9 @@ final class LineRateBench {
     /**
      * Several destinations through a switch, links of 2 cycles: one XPU of a small instance for 128 XPU ids
      * ({@link SmallInstance#narrowPort}: the port as wide as the XPU interface, PDUs up to 1 KiB, with the default
-     * 256 KiB retransmit store; no LLR or link flow control, which the switch model does not have) sends saturating commands on the four VCs, round robin over the
-     * destinations: the command bytes all destinations received per cycle relative to the port's capacity.
+     * 256 KiB retransmit store; no LLR or link flow control, which the switch model does not have) sends saturating
+     * commands on the four VCs, round robin over the destinations: the command bytes all destinations received per
+     * cycle relative to the port's capacity.
      * {@code line_rate_<xpuWidth>_<bytes>_64}: 64 destinations, every width and size; {@code line_rate_256_256_4}:
      * four.
      */

@@ -36,7 +36,8 @@ import org.sue.vectors.SueInstancePeerTraffic;
  * resumed at B, same round trip.
  * <li>{@code goodput_llr_loss_<p>}, {@code llr_recovery_cycles}: the same with Link Layer Retry beneath the transport
  * (sized for the link: twice its round trip's bytes outstanding, 409,600 bytes in 3,200 frames of 128 bytes or more;
- * replay timer 3 x round trip + 500 cycles; frames held during INIT), and the end-to-end retransmissions it leaves ({@code llr_transport_retransmitted_<p>}).
+ * replay timer 3 x round trip + 500 cycles; frames held during INIT), and the end-to-end retransmissions it leaves
+ * ({@code llr_transport_retransmitted_<p>}).
  * <li>{@code llr_goodput_fer_<p>}, {@code nollr_goodput_fer_<p>}, {@code llr_replay_cycles}: see
  * {@link #llrOnAShortLink}.
  * <li>{@code sue_cells}, {@code sue_ffs}, {@code sue_mem_bits}: Yosys, the default instance (LLR and CBFC).

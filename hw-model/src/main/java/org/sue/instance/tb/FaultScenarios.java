@@ -1,6 +1,7 @@
 package org.sue.instance.tb;
 
 import org.sue.instance.SueInstance;
+import org.sue.link.CbfcConfig;
 import org.sue.net.HeaderFormat;
 
 /**
@@ -16,6 +17,12 @@ public final class FaultScenarios {
      * PFC XOFF frames both sides sent (0 without PFC).
      */
     public record Stall(long overflowDrops, boolean ok, long xoffFrames, String result) {
+    }
+
+    /** {@code config} with CBFC in place of its flow control: the defaults for its bus, FIFO and largest frame. */
+    public static SueInstance.Config withCbfc(SueInstance.Config config) {
+        return config.withPfc(null).withCbfc(CbfcConfig.builder().build(config.busWidth(), config.rxFifoBytes(),
+                config.largestFrame()));
     }
 
     /**

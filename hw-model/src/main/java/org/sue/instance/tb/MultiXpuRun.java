@@ -61,7 +61,8 @@ public final class MultiXpuRun {
         /** One line per flow with traffic. */
         public String summary() {
             StringBuilder b = new StringBuilder(cycles + " cycles" + (ok() ? "" : ", NOT OK: " + violation + " "
-                    + countersMismatch + (creditsBack ? "" : " credits missing") + (storesEmpty ? "" : " stores busy")));
+                    + countersMismatch + (creditsBack ? "" : " credits missing")
+                    + (storesEmpty ? "" : " stores busy")));
             flows.stream().filter(f -> f.commands() > 0).forEach(f -> b.append("\n  ").append(f));
             return b.toString();
         }

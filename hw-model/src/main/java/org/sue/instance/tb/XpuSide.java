@@ -39,8 +39,8 @@ import org.sue.sim.Simulator;
  * <p>Faults, each a knob that acts from the next {@link #drive}: {@link #txReset} and {@link #rxReset} (the XPU's
  * interface resets, docs/protocol.md 11.7), {@link #holdRxCredits} (receive credits withheld for a window),
  * {@link #macReadyPercent} (the MAC takes a beat only some cycles), {@link #linkUp} (the link and, with LLR, the
- * PCS status), {@link #llrEnable} and {@link #frozen} (the XPU and its MAC stop). What a reset cuts is kept out of the exactly-once checks: a command the
- * transmit reset abandons counts as never sent; a receive reset loses the command it cuts and the rest of that
+ * PCS status), {@link #llrEnable} and {@link #frozen} (the XPU and its MAC stop). What a reset cuts is kept out of
+ * the exactly-once checks: a command the transmit reset abandons counts as never sent; a receive reset loses the command it cuts and the rest of that
  * command's PDU, so {@link #intactFrom} accepts, at each cut, a gap of at least one command in that stream.
  */
 public final class XpuSide {
@@ -669,7 +669,8 @@ public final class XpuSide {
         long bad = counter("llr_rx_bad");
         long damaged = from.damaged() - frozenDroppedDamaged;
         long flagged = from.flagged() - frozenDroppedFlagged;
-        boolean agree = arrived[0] + arrived[1] == all && arrivedBad[0] + arrivedBad[1] == damaged + flagged && ok + bad + counter("llr_rx_poisoned") == arrived[1] && bad == arrivedBad[1]
+        boolean agree = arrived[0] + arrived[1] == all && arrivedBad[0] + arrivedBad[1] == damaged + flagged
+                && ok + bad + counter("llr_rx_poisoned") == arrived[1] && bad == arrivedBad[1]
                 && counter("net_frames_good") + controlFrames() - controlFramesDropped()
                         == counter("llr_rx_expected_seq_good") + arrived[0] - arrivedBad[0]
                 && counter("net_drops_mac_error") + controlFramesDropped()

@@ -165,8 +165,8 @@ public final class LlrLinkRun {
             tx.step();
             rx.step();
         }
-        Result r = new Result(offered, poisoned, delivered.packets(), counters(tx),
-                counters(rx), c, model.replayed(), model.replayedSinceInit(), model.skipped(), model.reinits(), framesOnLink);
+        Result r = new Result(offered, poisoned, delivered.packets(), counters(tx), counters(rx), c,
+                model.replayed(), model.replayedSinceInit(), model.skipped(), model.reinits(), framesOnLink);
         tx.close();
         rx.close();
         return r;
