@@ -274,12 +274,15 @@ public final class LlrTx extends Component {
         Expr begin = wire("replay_begin", pending.replay().and(boundary.at()).and(pending.flush().not())
                 .and(state.isAny(LlrTxState.ADVANCE, LlrTxState.REPLAY)));
         Expr owns = state.is(LlrTxState.REPLAY);
-        Expr load = wire("replay_load", owns.and(begin.not()).and(ra.ne(re))
+        // a frame boundary where the replay is left for FLUSH or OFF: no frame of it may start there, or its first
+        // beat would leave and the rest never
+        Expr leaving = wire("replay_leaving", boundary.at().and(pending.flush().or(enable.not())));
+        Expr load = wire("replay_load", owns.and(begin.not()).and(leaving.not()).and(ra.ne(re))
                 .and(rv.not().or(owns.and(boundary.macReady()))));
         Expr word = buffer.ring().readSync("replay_word", ra.bits(buffer.aw() - 1, 0), load);
         Expr last = stored.field("last").of(word);
         Layout mac = out.layout();
-        Stream replayed = Stream.of(this, "replayed", rv.and(owns).and(begin.not()), mac, mac.expr()
+        Stream replayed = Stream.of(this, "replayed", rv.and(owns).and(begin.not()).and(leaving.not()), mac, mac.expr()
                 .set(Stream.TDATA, stored.field("data").of(word))
                 .set(Stream.TKEEP, Keep.below(stored.field("bytes_m1").of(word).resize(buffer.cw() + 1).add(1),
                         config.beatBytes()))

@@ -52,8 +52,8 @@ import org.sue.net.SueMeta;
  * </ul>
  *
  * <p>Connections are {port, XPU} ({@link ConnectionIndex}): every per-connection table and {@code dst_ready} has
- * {@code ports x destinations} rows. {@code dst_ready[c]} (to the packing buffer) is low while c is retransmitting or
- * has {@code windowPdus} or more PDUs unacknowledged. After reset the per-connection tables are cleared one row per
+ * {@code ports x destinations} rows. {@code dst_ready[c]} (to the packing buffer) is low while c is retransmitting,
+ * has {@code windowPdus} or more PDUs unacknowledged, or had a timeout since its una last moved (stalled). After reset the per-connection tables are cleared one row per
  * cycle ({@code init_busy}).
  */
 public final class TransportTx extends Component {
@@ -128,17 +128,20 @@ public final class TransportTx extends Component {
         Tables tables = tables(init);
         Store store = store();
         Retransmitting retransmitting = new Retransmitting();
-        Written written = writer(admission(init, tables, retransmitting), tables, store, clock);
         Reg unreachable = reg("dst_unreachable_reg", config.connections(), 0);
         AckEvent ack = ackEngine(init, tables, clock, retransmitting, unreachable);
         Scan scan = scanner(init, tables, clock, retransmitting, ack);
         reachability(unreachable, ack, scan);
-        Walk walk = walk(init, retransmitQueue(ack.request(), scan.request()), tables, store, clock, ack, written);
-        Stream retransmitted = resend(walk.sending());
-        reclaimer(tables, store, written, walk);
+        Reg stalled = stalled(ack, scan);
+        Relocation relocation = new Relocation();
+        Walk walk = walk(init, retransmitQueue(ack.request(), scan.request()), tables, store, clock, ack, relocation);
+        List<Stream> resent = resend(walk.sending()); // to the wire, and relocations back into the store
+        Written written = writer(admission(init, tables, retransmitting), resent.get(1), tables, store, clock,
+                relocation);
+        reclaimer(tables, store, written, walk, stalled, relocation);
         Stream ackOnly = ackOnlyPdus();
-        eligibility(init, retransmitting, unreachable, written, ack, scan, walk);
-        output(retransmitted, written.pdus(), ackOnly);
+        eligibility(init, retransmitting, stalled, written, ack, scan, walk);
+        output(resent.get(0), written.pdus(), ackOnly);
         status(store, retransmitting);
     }
 
@@ -173,19 +176,14 @@ public final class TransportTx extends Component {
     }
 
     /** A new PDU in the writer's register stage, its connection's next PSN and una read for it. */
-    private record NewPdu(Stream staged, Expr conn, Expr beats, Expr psnRead, Expr unaRead, Expr retransmitting) {
+    private record NewPdu(Stream staged, Expr beats, Expr psnRead, Expr unaRead, Expr retransmitting) {
     }
 
     /**
-     * The writer's cycle: the new PDUs it sends, a beat stored ({@code beat}), a record committed ({@code ends}), a
-     * PDU of connection {@code conn} under way ({@code inPdu}: its first beat taken now or before, its last not yet)
-     * and that PDU's start closing its connection's window ({@code windowFull}).
+     * The writer's cycle: the new PDUs it sends, a beat stored ({@code beat}), a record committed ({@code ends}) of
+     * connection {@code conn}, and a new PDU's start closing its connection's window ({@code windowFull}).
      */
-    private record Written(Stream pdus, Expr beat, Expr ends, Expr conn, Expr inPdu, Expr windowFull) {
-        /** A PDU of connection {@code c} is being written. */
-        Expr holds(Expr c) {
-            return inPdu.and(conn.eq(c));
-        }
+    private record Written(Stream pdus, Expr beat, Expr ends, Expr conn, Expr windowFull) {
     }
 
     /**
@@ -216,15 +214,18 @@ public final class TransportTx extends Component {
     private enum WalkState { IDLE, READ, CHECK, SEND }
 
     /**
-     * The retransmission walk: {@code active} on connection {@code conn} at record {@code idx}; a request taken
-     * ({@code starting}), a restart from a NACK ({@code restarting}), the walk's end ({@code done}); what it sends.
+     * The retransmission walk: {@code active} on connection {@code conn} at record {@code idx}; going to the oldest
+     * record next ({@code toOldest}: a request taken, a restart from a NACK, a new lap), the go-back's end
+     * ({@code done}); what it sends.
      */
-    private record Walk(Expr active, Expr conn, Expr idx, Expr starting, Expr restarting, Expr done,
-                        Sending sending) {
+    private record Walk(Expr active, Expr conn, Expr idx, Expr toOldest, Expr done, Sending sending) {
     }
 
-    /** A resent PDU's beats read from the data ring, the beats still to read and its record. */
-    private record Sending(Stream.RamRead beats, Expr remaining, Expr record) {
+    /**
+     * A resent PDU's beats read from the data ring, the beats still to read and its record; a relocation's go back
+     * into the store.
+     */
+    private record Sending(Stream.RamRead beats, Expr remaining, Expr record, Expr relocate) {
     }
 
     /**
@@ -337,6 +338,22 @@ public final class TransportTx extends Component {
     private record Follower(Reg copy, Expr load, Expr loadIdx, Expr i) {
     }
 
+    /**
+     * What the reclaimer, the walk and the writer tell each other about relocations, driven by the stage named: the
+     * head record to relocate ({@code asked}, the reclaimer), taken ({@code taken}, the walk), its copy stored
+     * ({@code committed}, the writer); and a PDU of {@code writingConn} under way in the writer ({@code writing}: its
+     * first beat taken now or before, its last not yet), which a go-back's end waits for.
+     */
+    private final class Relocation {
+        final Wire asked = wire("reloc_asked", 1);
+        final Wire head = wire("reloc_head", record.width());
+        final Wire headBeats = wire("reloc_head_beats", beatsWidth());
+        final Wire taken = wire("reloc_taken", 1);
+        final Wire committed = wire("reloc_committed", 1);
+        final Wire writing = wire("new_writing", 1);
+        final Wire writingConn = wire("new_writing_conn", cw);
+    }
+
     // ---- new PDUs ------------------------------------------------------------------------------------------------
 
     /** New PDUs enter a register stage as their connection's next PSN and una are read, once the sweep is done. */
@@ -349,44 +366,52 @@ public final class TransportTx extends Component {
         Expr psnRead = tables.nextPsn().mem().readSync("new_next_psn", inConn, lookup);
         Expr unaRead = tables.una().mem().readSync("new_una", inConn, lookup);
         Stream staged = gated.stage("new_pdu");
-        // the PDU's beat count is formed as it enters the stage, so the room check compares two registers
-        Reg beats = regNoReset("new_beats", beatsWidth());
-        when(gated.fire(), () -> beats.set(beatsOf(SueMeta.LEN.of(gated.tuser())).resize(beatsWidth())));
+        // the room a new PDU needs: its beats and a largest PDU's more, kept free for a relocation (section 6.6),
+        // formed as it enters the stage, so the room check compares two registers
+        Reg beats = regNoReset("new_beats", beatsWidth() + 1);
+        when(gated.fire(), () -> beats.set(beatsOf(SueMeta.LEN.of(gated.tuser())).resize(beatsWidth() + 1)
+                .add(relocationReserve())));
         Expr user = staged.tuser();
-        Expr dst = wire("new_conn", conn("new_conn", SueMeta.PORT.of(user), SueMeta.DST_XPU.of(user)));
+        Expr dst = wire("new_staged_conn", conn("new_staged_conn", SueMeta.PORT.of(user), SueMeta.DST_XPU.of(user)));
         Expr dstRetransmitting = retransmitting.follow("new_conn_retransmitting", gated.fire(), inConn, dst);
-        return new NewPdu(staged, dst, beats, psnRead, unaRead, dstRetransmitting);
+        return new NewPdu(staged, beats, psnRead, unaRead, dstRetransmitting);
     }
 
-    /** New PDUs: room check, store write, record commit, tables, send unless held for the connection's go-back. */
-    private Written writer(NewPdu p, Tables tables, Store store, Clock clock) {
+    /**
+     * New PDUs and relocated ones: room check, store write, record commit; a new PDU also gets its PSN and goes into
+     * the tables, and is sent unless held for its connection's go-back; a relocated one keeps its PSN and is not sent.
+     */
+    private Written writer(NewPdu p, Stream relocated, Tables tables, Store store, Clock clock,
+                           Relocation relocation) {
+        // a relocation waits for no new PDU that waits for room: each input is checked before the choice
+        Stream newIn = withRoom("new", p.staged(), p.beats(), store);
+        Stream relocIn = withRoom("reloc", relocated, relocation.headBeats, store);
+        Arbiter.Arbitration arb = Arbiter.priority("new_src", List.of(relocIn, newIn), Arbiter.Lock.PACKET);
+        Stream admitted = arb.out();
+        Expr isReloc = wire("new_relocated", arb.chosen().eq(0));
         Reg first = reg("new_first", 1, 1);
-        Expr user = p.staged().tuser();
-        Expr dst = p.conn();
-        int bw = beatsWidth(); // free >= beats: any of free's bits above the count's, or the low bits compared
-        Reg free = store.free();
-        Expr enough = pw > bw ? free.bits(pw - 1, bw).orR().or(free.bits(bw - 1, 0).ge(p.beats()))
-                : free.resize(bw).ge(p.beats());
-        Expr room = wire("new_room", enough.and(store.recordFree()));
-        unused("new_psn_in", SueMeta.PSN.of(user)); // the transport assigns it
-        Stream admitted = p.staged().haltWhen("new_admitted", first.and(room.not()));
+        Expr user = admitted.tuser();
+        Expr dst = wire("new_conn", conn("new_conn", SueMeta.PORT.of(user), SueMeta.DST_XPU.of(user)));
 
         Reg heldPsn = regNoReset("new_psn_held", SueMeta.PSN_WIDTH);
         Reg heldStart = regNoReset("new_start_held", pw - 1);
         Reg heldBack = reg("new_held_back_reg", 1, 0);
         Expr wp = store.wp().bits(pw - 2, 0);
-        Expr psn = wire("new_psn", Hw.mux(first, p.psnRead(), heldPsn));
+        // a relocated PDU keeps its PSN; the transport assigns a new PDU's
+        Expr psn = wire("new_psn", Hw.mux(first, Hw.mux(isReloc, SueMeta.PSN.of(user), p.psnRead()), heldPsn));
         Expr start = Hw.mux(first, wp, heldStart);
         // a first beat offered to the output and not yet taken stays offered (the arbiter holds it): once offered it
         // is sent even if its connection starts a go-back meanwhile (the go-back sends it again, after the older ones)
         Reg offered = reg("new_offered", 1, 0);
-        Expr heldBack1 = wire("new_held_back", Hw.mux(first, p.retransmitting().and(offered.not()), heldBack));
+        Expr heldBack1 = wire("new_held_back", Hw.mux(first, isReloc.or(p.retransmitting().and(offered.not())),
+                heldBack));
         Expr beat = wire("new_beat", admitted.fire());
         Expr starts = wire("new_starts", beat.and(first));
+        Expr fresh = starts.and(isReloc.not());
         Expr ends = wire("new_ends", beat.and(admitted.tlast()));
         when(beat, () -> first.set(admitted.tlast()));
         when(starts, () -> {
-            heldPsn.set(p.psnRead());
+            heldPsn.set(psn);
             heldStart.set(wp);
             heldBack.set(heldBack1);
         });
@@ -397,28 +422,47 @@ public final class TransportTx extends Component {
                 .set("vc", SueMeta.VC.of(user)).set("len", SueMeta.LEN.of(user)).set("psn", psn).build());
         when(ends, () -> store.rt().set(store.rt().add(1)));
         // tables: the next PSN and the send time (the init sweep shares the write port)
-        tables.nextPsn().write(starts, dst, p.psnRead().add(1));
-        tables.tSend().write(starts, dst, clock.now());
+        tables.nextPsn().write(fresh, dst, p.psnRead().add(1));
+        tables.tSend().write(fresh, dst, clock.now());
         // outstanding = psnRead + 1 - unaRead >= window: the difference d = psnRead - unaRead is at least window - 1
         // and not all ones (d + 1 wraps to 0 there)
         Expr d = Hw.subCarrySelect(p.psnRead(), p.unaRead());
-        Expr windowFull = wire("new_window_full", starts.and(d.ge(config.windowPdus() - 1)).and(d.andR().not()));
+        Expr windowFull = wire("new_window_full", fresh.and(d.ge(config.windowPdus() - 1)).and(d.andR().not()));
 
-        Stream fresh = admitted.throwWhen("new_held", heldBack1).with("new_sent", Stream.TUSER,
+        Stream sent = admitted.throwWhen("new_held", heldBack1).with("new_sent", Stream.TUSER,
                 SueMeta.LAYOUT.with(user, "psn", psn));
-        offered.set(fresh.valid().and(fresh.ready().not()));
+        offered.set(sent.valid().and(sent.ready().not()));
         Reg midPdu = reg("new_mid_pdu", 1, 0); // a PDU's first beat was taken, its last not yet
         when(beat, () -> midPdu.set(admitted.tlast().not()));
         // a PDU already started (its first beat taken now or before) must be in the records before a go-back ends;
         // one still waiting for room is not: it is decided when it starts
-        Expr inPdu = beat.or(midPdu);
-        statusCounter("pdus_sent", starts, "New PDUs given a PSN and stored, sent at once or held for their"
+        relocation.writing.set(beat.or(midPdu));
+        relocation.writingConn.set(dst);
+        relocation.committed.set(ends.and(isReloc));
+        statusCounter("pdus_sent", fresh, "New PDUs given a PSN and stored, sent at once or held for their"
                 + " connection's go-back.");
-        statusCounter("pdus_held_for_retransmission", starts.and(heldBack1), "New PDUs stored but not sent because"
+        statusCounter("pdus_held_for_retransmission", fresh.and(heldBack1), "New PDUs stored but not sent because"
                 + " their connection was retransmitting (its go-back sends them).");
-        unreserve.valid().set(starts.and(heldBack1));
+        statusCounter("pdus_relocated", starts.and(isReloc), "Unacknowledged PDUs of a connection with a timeout"
+                + " moved from the store's head to its tail, so the records behind them could be freed.");
+        unreserve.valid().set(fresh.and(heldBack1));
         unreserve.field("vc").set(SueMeta.VC.of(user));
-        return new Written(fresh, beat, ends, dst, inPdu, windowFull);
+        return new Written(sent, beat, ends, dst, windowFull);
+    }
+
+    /**
+     * A packet stream whose first beat waits until its {@code beats} and a record fit in the store; {@code beats}
+     * holds while the first beat is offered.
+     */
+    private Stream withRoom(String name, Stream s, Expr beats, Store store) {
+        Reg first = reg(name + "_room_first", 1, 1);
+        when(s.fire(), () -> first.set(s.tlast()));
+        int bw = beats.width(); // free >= beats: any of free's bits above the count's, or the low bits compared
+        Reg free = store.free();
+        Expr enough = pw > bw ? free.bits(pw - 1, bw).orR().or(free.bits(bw - 1, 0).ge(beats))
+                : free.resize(bw).ge(beats.resize(bw));
+        Expr room = wire(name + "_room", enough.and(store.recordFree()));
+        return s.haltWhen(name + "_admitted", first.and(room.not()));
     }
 
     // ---- acknowledgements and timeouts ---------------------------------------------------------------------------
@@ -534,6 +578,19 @@ public final class TransportTx extends Component {
         statusCounter("destinations_back", ack.recovered(), "Unreachable destinations that acknowledged again.");
     }
 
+    /**
+     * {@code dst_stalled}, a bit per connection: set by a timeout, cleared when its una moves. A stalled connection
+     * takes no new PDU and its oldest records do not hold up the store (section 6.7); the unreachable ones are among
+     * them.
+     */
+    private Reg stalled(AckEvent ack, Scan scan) {
+        int d = config.connections();
+        Reg bits = reg("dst_stalled", d, 0);
+        Expr afterScan = Hw.mux(scan.request().push(), bits.or(onehot(scan.conn(), d)), bits);
+        bits.set(Hw.mux(ack.moves(), afterScan.and(onehot(ack.conn(), d).not()), afterScan));
+        return bits;
+    }
+
     private void event(Flow f, Expr valid, Expr conn) {
         f.valid().set(valid);
         f.field("port").set(ConnectionIndex.port(config, conn, SueMeta.PORT.width()));
@@ -564,42 +621,78 @@ public final class TransportTx extends Component {
         return request.expr().set("conn", r.conn()).set("from", r.from()).set("probe", r.probe()).build();
     }
 
-    /** Retransmission: one request at a time; walk the records from the oldest, send the connection's from n on. */
+    /**
+     * Retransmission: one request at a time; walk the records from the oldest and send the connection's from n on,
+     * in PSN order: a record whose PSN is the next to send goes, a later one is passed, and a lap that sent something
+     * and passed something starts again from the oldest record (relocated records sit after younger ones). Between
+     * requests, a relocation the reclaimer asks for goes first: the head record's beats are read and written back at
+     * the store's tail, not sent.
+     */
     private Walk walk(Init init, Stream requests, Tables tables, Store store, Clock clock, AckEvent ack,
-                      Written written) {
+                      Relocation relocation) {
         State<WalkState> state = state("walk_state", WalkState.IDLE);
         Reg wConn = regNoReset("walk_conn", cw);
         Reg wFrom = regNoReset("walk_from", SueMeta.PSN_WIDTH);
         Reg wProbe = regNoReset("walk_probe", 1);
+        Reg wRelocate = reg("walk_relocate", 1, 0);
         Reg wIdx = regNoReset("walk_idx", pw);
+        Reg passed = reg("walk_passed", 1, 0); // this lap passed a later PSN of the connection
+        Reg minPassed = regNoReset("walk_min_passed", SueMeta.PSN_WIDTH); // the earliest of them
+        Reg sentLap = reg("walk_sent_lap", 1, 0); // this lap sent a PDU
         Reg sendAddr = regNoReset("walk_addr", pw - 1);
         Reg remaining = reg("walk_beats", SueMeta.LEN_WIDTH, 0);
         Reg meta = regNoReset("walk_record", record.width());
-        requests.ready().set(state.is(WalkState.IDLE).and(init.busy().not()));
+        Expr idle = state.is(WalkState.IDLE).and(init.busy().not());
+        relocation.taken.set(idle.and(relocation.asked));
+        requests.ready().set(idle.and(relocation.asked.not()));
         Expr starting = wire("walk_starting", requests.fire());
         // state != IDLE, not !is(IDLE): with a compare other than == Yosys keeps the state's binary code instead of
         // recoding it one-hot (two flip-flops more)
         Expr walking = state.reg().ne(state.code(WalkState.IDLE));
-        Restart restart = restart(state, walking, wConn, ack);
+        Restart restart = restart(state, walking.and(wRelocate.not()), wConn, ack);
         Expr reading = state.is(WalkState.READ).and(restart.pending().not());
         Expr atEnd = wire("walk_at_end", reading.and(wIdx.eq(store.rt())));
+        Expr wrapping = wire("walk_wrapping", atEnd.and(passed));
         Expr readRecord = reading.and(atEnd.not());
         Expr rec = store.records().readSync("walk_record_word", wIdx.bits(pw - 2, 0), readRecord);
-        Expr match = wire("walk_match", state.is(WalkState.CHECK).and(record.get(rec, "dst").eq(wConn))
-                .and(Hw.atOrAfter(record.get(rec, "psn"), wFrom))); // recPsn - wFrom < 2^15
+        Expr checking = state.is(WalkState.CHECK).and(record.get(rec, "dst").eq(wConn));
+        Expr recPsn = record.get(rec, "psn");
+        Expr match = wire("walk_match", checking.and(recPsn.eq(wFrom)));
+        Expr later = checking.and(Hw.atOrAfter(recPsn, wFrom)); // recPsn - wFrom < 2^15
         Stream.RamRead beats = Stream.fromRam("retx_data", store.data(), sendAddr,
                 state.is(WalkState.SEND).and(remaining.ne(0)), Layout.plain("word", config.busWidth()));
         Expr lastLoad = wire("walk_last_load", beats.load().and(remaining.eq(1)));
         // a probe ends with its one PDU, unless a NACK came meanwhile: then it restarts from the NACK's PSN
         Expr probed = wire("walk_probed", lastLoad.and(wProbe).and(restart.pending().not())
                 .and(restart.nacked().not()));
-        Expr done = wire("walk_done", atEnd.and(written.holds(wConn).not()).and(restart.nacked().not()).or(probed));
+        Expr writing = relocation.writing.and(relocation.writingConn.eq(wConn));
+        Expr done = wire("walk_done", atEnd.and(wrapping.not()).and(writing.not()).and(restart.nacked().not())
+                .or(probed.and(wRelocate.not())));
         when(requests.fire(), () -> {
             wConn.set(requests.field("conn"));
             wFrom.set(requests.field("from"));
             wProbe.set(requests.field("probe"));
             wIdx.set(store.rh());
             state.set(WalkState.READ);
+        });
+        when(relocation.taken, () -> {
+            Expr head = relocation.head;
+            sendAddr.set(record.get(head, "addr"));
+            remaining.set(relocation.headBeats.resize(SueMeta.LEN_WIDTH));
+            meta.set(head);
+            wProbe.set(1); // one PDU
+            wRelocate.set(1);
+            state.set(WalkState.SEND);
+        });
+        when(starting.or(wrapping).or(restart.restarting()), () -> {
+            passed.set(0);
+            sentLap.set(0);
+        });
+        // a lap that sent nothing did not find its PSN (acknowledged meanwhile): the next goes on from the earliest
+        // it passed
+        when(wrapping, () -> {
+            wIdx.set(store.rh());
+            when(sentLap.not(), () -> wFrom.set(minPassed));
         });
         when(done, () -> state.set(WalkState.IDLE));
         when(readRecord, () -> state.set(WalkState.CHECK));
@@ -608,8 +701,14 @@ public final class TransportTx extends Component {
                 sendAddr.set(record.get(rec, "addr"));
                 remaining.set(beatsOf(record.get(rec, "len")));
                 meta.set(rec);
+                wFrom.set(wFrom.add(1));
+                sentLap.set(1);
                 state.set(WalkState.SEND);
             }).otherwise(() -> {
+                when(later, () -> {
+                    passed.set(1);
+                    minPassed.set(Hw.mux(passed.and(Hw.atOrAfter(recPsn, minPassed)), minPassed, recPsn));
+                });
                 wIdx.set(wIdx.add(1));
                 state.set(WalkState.READ);
             });
@@ -621,6 +720,7 @@ public final class TransportTx extends Component {
         when(lastLoad, () -> {
             wIdx.set(wIdx.add(1));
             state.set(Hw.mux(probed, state.code(WalkState.IDLE), state.code(WalkState.READ)));
+            wRelocate.set(0);
         });
         when(restart.restarting(), () -> {
             wFrom.set(restart.from());
@@ -632,8 +732,8 @@ public final class TransportTx extends Component {
                 + " connection already queued for a go-back, which covers them.");
         tables.tRetx().write(done.or(match), wConn, clock.now());
         statusCounter("retransmitted_pdus", match, "PDUs sent again by a go-back.");
-        return new Walk(walking, wConn, wIdx, starting, restart.restarting(), done,
-                new Sending(beats, remaining, meta));
+        return new Walk(walking, wConn, wIdx, starting.or(wrapping).or(restart.restarting()), done,
+                new Sending(beats, remaining, meta, wRelocate));
     }
 
     /**
@@ -653,15 +753,20 @@ public final class TransportTx extends Component {
         return new Restart(nacked, pending, restarting, from);
     }
 
-    /** The resent beats with their tuser and keep, from the record being sent. */
-    private Stream resend(Sending s) {
+    /**
+     * The resent beats with their tuser and keep, from the record being sent: to the wire, or (a relocation) back to
+     * the writer.
+     */
+    private List<Stream> resend(Sending s) {
         // the beat's side fields travel with the data register; its keep is formed as it loads, not after the
         // register in the output arbiter's cycle
         Reg sideLast = regNoReset("retx_side_last", 1);
         Reg sideRecord = regNoReset("retx_side_record", record.width());
         Reg keep = regNoReset("retx_side_keep", config.beatBytes());
+        Reg sideRelocate = regNoReset("retx_side_relocate", 1);
         when(s.beats().load(), () -> {
             sideLast.set(s.remaining().eq(1));
+            sideRelocate.set(s.relocate());
             sideRecord.set(s.record());
             keep.set(Hw.mux(s.remaining().eq(1), Keep.below(lastBeatBytes(record.get(s.record(), "len")),
                     config.beatBytes()), Hw.ones(config.beatBytes())));
@@ -674,11 +779,17 @@ public final class TransportTx extends Component {
                 .set(SueMeta.VC, record.get(sideRecord, "vc")).set(SueMeta.PSN, record.get(sideRecord, "psn"))
                 .set(SueMeta.LEN, record.get(sideRecord, "len")).build();
         Stream beats = s.beats().out();
-        return beats.map("retx_pdu", out.layout(), Hw.cat(user, sideLast, keep, beats.field("word")));
+        return beats.map("retx_pdu", out.layout(), Hw.cat(user, sideLast, keep, beats.field("word")))
+                .demux("retx_to", sideRelocate, 2);
     }
 
-    /** Frees the oldest record once its connection's una passed it; never the record being retransmitted. */
-    private void reclaimer(Tables tables, Store store, Written written, Walk walk) {
+    /**
+     * Frees the oldest record once its connection's una passed it, never the record being retransmitted; asks for the
+     * oldest record to be relocated when it is not acknowledged and its connection had a timeout since its last
+     * progress (strikes), and frees it once its copy is stored.
+     */
+    private void reclaimer(Tables tables, Store store, Written written, Walk walk, Reg stalled,
+                           Relocation relocation) {
         Reg rdPtr = reg("reclaim_rd", pw, 0);
         Stream.RamRead recs = Stream.fromRam("reclaim_record", store.records(), rdPtr.bits(pw - 2, 0),
                 rdPtr.ne(store.rt()), record);
@@ -693,8 +804,23 @@ public final class TransportTx extends Component {
         Reg headPsnP1 = regNoReset("reclaim_head_psn_p1", SueMeta.PSN_WIDTH); // the head record's psn + 1
         when(loading, () -> headPsnP1.set(recs.out().field("psn").add(1)));
         Expr acked = Hw.atOrAfter(unaRead, headPsnP1); // una - psn - 1 < 2^15
-        Expr guarded = walk.active().and(walk.idx().eq(store.rh())).or(walk.starting()).or(walk.restarting());
-        head.ready().set(acked.and(guarded.not()));
+        Expr guarded = walk.active().and(walk.idx().eq(store.rh())).or(walk.toOldest());
+        Expr headStalled = wire("reclaim_head_stalled", stalled.shr(head.field("dst")).bit(0));
+        Reg copying = reg("reclaim_copying", 1, 0); // the walk took the head record to relocate, not yet stored
+        Reg copied = reg("reclaim_copied", 1, 0); // its copy is stored: free it
+        // only while the store is more than half full: relocating costs the writer's and the walk's cycles
+        Expr pressed = wire("reclaim_pressed", store.free().bits(pw - 1, pw - 2).orR().not());
+        relocation.asked.set(head.valid().and(acked.not()).and(headStalled).and(pressed).and(copying.not())
+                .and(copied.not()));
+        relocation.head.set(head.payload());
+        relocation.headBeats.set(headBeats);
+        when(relocation.taken, () -> copying.set(1));
+        when(relocation.committed, () -> {
+            copying.set(0);
+            copied.set(1);
+        });
+        head.ready().set(acked.and(copying.not()).or(copied).and(guarded.not()));
+        when(head.fire(), () -> copied.set(0));
         Reg rt = store.rt();
         Reg rh = store.rh();
         when(head.fire(), () -> rh.set(rh.add(1)));
@@ -727,10 +853,10 @@ public final class TransportTx extends Component {
     }
 
     /**
-     * dst_ready: neither retransmitting, nor at the window, nor unreachable; the writer closes the window, the ACK
+     * dst_ready: neither retransmitting, nor at the window, nor stalled; the writer closes the window, the ACK
      * engine reopens it, the scanner refreshes it.
      */
-    private void eligibility(Init init, Retransmitting retransmitting, Expr unreachable, Written written,
+    private void eligibility(Init init, Retransmitting retransmitting, Expr stalled, Written written,
                              AckEvent ack, Scan scan, Walk walk) {
         int d = config.connections();
         Reg blocked = reg("blocked", d, 0);
@@ -740,7 +866,7 @@ public final class TransportTx extends Component {
         Expr afterAck = Hw.mux(ack.unblock(), afterScan.and(onehot(ack.conn(), d).not()), afterScan);
         blocked.set(Hw.mux(written.windowFull(), afterAck.or(onehot(written.conn(), d)), afterAck));
         retransmitting.update(ack.request(), scan.request(), walk);
-        dstReady.set(blocked.or(retransmitting.bits).or(unreachable).not()
+        dstReady.set(blocked.or(retransmitting.bits).or(stalled).not()
                 .and(Hw.mux(init.busy(), Hw.zeros(d), Hw.ones(d))));
     }
 
@@ -840,6 +966,11 @@ public final class TransportTx extends Component {
             unused(name + "_spare", c.spare().toArray(Expr[]::new));
         }
         return c.row();
+    }
+
+    /** Beats of the store a new PDU leaves free: one largest PDU, so a relocation always fits. */
+    private int relocationReserve() {
+        return TransportConfig.MAX_PDU_BYTES / config.beatBytes();
     }
 
     private Expr beatsOf(Expr len) {

@@ -7,9 +7,10 @@ import org.junit.jupiter.api.Test;
 import org.sue.instance.tb.FaultScenarios;
 
 /**
- * One XPU sending to four destinations through a switch; one of them freezes for 40,000 cycles (sends nothing, takes
- * nothing) and comes back (docs/protocol.md 6.7): declared unreachable within unreachableTimeouts timeouts, probed
- * at most once per probeCycles, back at the first ACK after its return, and every command of every destination
+ * One XPU (honouring xoff) sending to four destinations through a switch; one of them freezes for 40,000 cycles
+ * (sends nothing, takes nothing) and comes back (docs/protocol.md 6.7): declared unreachable within
+ * unreachableTimeouts timeouts, probed at most once per probeCycles, back at the first ACK after its return; the
+ * three live destinations keep at least 90% of their goodput meanwhile, and every command of every destination is
  * delivered once and in order.
  */
 class DeadDestinationTest {
@@ -31,5 +32,8 @@ class DeadDestinationTest {
         assertTrue(d.probes() >= 1 && d.probes() <= 40_000 / c.transport().probeCycles() + 1, "probes " + d.probes());
         assertTrue(d.backCycles() >= 0 && d.backCycles() <= c.transport().probeCycles() + rto, "back after "
                 + d.backCycles() + " cycles");
+        // fenced: the dead destination's records leave the store's head, its commands wait under xoff
+        assertTrue(d.liveDuring() >= 0.9 * d.liveBefore(), "live goodput " + d.liveDuring() + " bytes/cycle while"
+                + " one destination was dead, " + d.liveBefore() + " before");
     }
 }

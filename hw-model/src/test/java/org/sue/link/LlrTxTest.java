@@ -164,6 +164,34 @@ class LlrTxTest {
         assertEquals(2, b.sim.peek("tx_init_ctl_os"));
     }
 
+    /**
+     * A lost link's FLUSH that falls due during a timer replay, at every point of it: it waits for the replayed frame
+     * on the output to end and starts no other, so every frame the MAC sees is whole (a cut one would run into the
+     * next, here one sent best effort after the flush).
+     */
+    @Test
+    void aFlushDuringAReplayCutsNoFrame() {
+        LlrConfig cfg = LlrConfig.defaults(512).withMaxFrameBytes(1024).withLimits(8, 100_000, 300,
+                LlrConfig.NO_REPLAY_LIMIT).withFlush(FrameAction.BLOCK, FrameAction.BEST_EFFORT, false, 100, 0);
+        Bench probe = new Bench(cfg, 8, 100);
+        while (probe.state() != LlrTxState.REPLAY) {
+            probe.run(1);
+        }
+        long replayAt = probe.sim.cycle();
+        for (int offset = 0; offset < 20; offset++) {
+            Bench b = new Bench(cfg, 8, 100);
+            b.run(replayAt - b.sim.cycle() - 101 + offset); // the flush falls due offset cycles into the replay
+            b.linkUp = false;
+            b.run(300);
+            assertEquals(LlrTxState.FLUSH, b.state(), "flushed, offset " + offset);
+            b.source.add(new byte[100], BigInteger.ZERO); // sent best effort in FLUSH: it would end a cut frame
+            b.run(20);
+            for (StreamMonitor.Packet p : b.sent.packets()) {
+                assertEquals(100, p.bytes().length, "a whole frame, offset " + offset + ", cycle " + p.cycle());
+            }
+        }
+    }
+
     @Test
     void anOldFrameOrALostLinkFlushes() {
         LlrConfig aged = LlrConfig.defaults(512).withMaxFrameBytes(1024).withLimits(8, 100_000, 300,

@@ -72,6 +72,35 @@ class TransportTxTest {
                 + " probeCycles at most");
     }
 
+    /**
+     * One of eight destinations goes silent (everything to it lost) for 40,000 cycles while traffic to the others goes
+     * on, in a store of 2,048 beats that the others' PDUs fill in a few thousand cycles: the silent one takes no new
+     * PDU after its first timeout and its unacknowledged records are moved from the store's head to its tail (section
+     * 6.7), so the others keep their goodput; when it answers again every PDU of every destination has arrived once
+     * and in order.
+     */
+    @Test
+    void aSilentDestinationDoesNotHoldUpTheOthers() {
+        Run r = new Run(small().toBuilder().storeBytes(65536).probeCycles(5000).build(), 41, 0);
+        int dead = 3;
+        r.traffic(300, 8);
+        long window = 30_000;
+        long bytesBefore = r.liveBytes(dead);
+        r.trafficFor(window, 8);
+        long before = r.liveBytes(dead) - bytesBefore;
+        r.silence(dead, r.sim.cycle(), 40_000);
+        r.trafficFor(10_000, 8); // its last PDUs time out, the store fills with the others' behind them
+        bytesBefore = r.liveBytes(dead);
+        r.trafficFor(window, 8);
+        long during = r.liveBytes(dead) - bytesBefore;
+        r.drain(400_000);
+        r.checkDelivered();
+        assertTrue(r.sim.peek("pdus_relocated") > 0, "records of the silent destination relocated");
+        assertEquals(1, r.sim.peek("destinations_lost"), "the silent destination declared unreachable");
+        assertTrue(during >= 0.9 * before, "the others' goodput: " + during + " bytes in " + window + " cycles while"
+                + " one was silent, " + before + " before");
+    }
+
     /** A resent PDU lost again: the receiver's second NACK restarts the go-back at once, no timeout needed. */
     @Test
     void aNackDuringAGoBackRestartsItWithoutATimeout() {
@@ -116,7 +145,8 @@ class TransportTxTest {
      */
     @Test
     void retransmissionsAndAckOnlyPdusWaitWhileTheLinkHoldsTheirVc() {
-        Run r = new Run(small(), 17, 0.05);
+        // a store with room beside the relocation reserve (a largest PDU, a quarter of small()'s)
+        Run r = new Run(small().toBuilder().storeBytes(32768).build(), 17, 0.05);
         r.traffic(300, 8);
         long holdFrom = r.sim.cycle();
         r.heldVcs = 0b0011;
@@ -238,6 +268,9 @@ class TransportTxTest {
         final Map<Long, Integer> sends = new HashMap<>();
         long outageFrom = -1;
         long outageTo = -1;
+        int silent = -1;
+        long silentFrom;
+        long silentTo;
         int readyPercent = 80;
         int validPercent = 90;
         boolean peerSilent;
@@ -297,6 +330,24 @@ class TransportTxTest {
             return now >= outageFrom && now < outageTo || rnd.nextDouble() < loss;
         }
 
+        /** Everything to connection {@code c} lost from cycle {@code from} for {@code length} cycles. */
+        void silence(int c, long from, long length) {
+            silent = c;
+            silentFrom = from;
+            silentTo = from + length;
+        }
+
+        /** Bytes delivered so far to the connections other than {@code c}. */
+        long liveBytes(int c) {
+            long sum = 0;
+            for (int i = 0; i < cfg.connections(); i++) {
+                for (byte[] b : i == c ? List.<byte[]>of() : delivered.get(i)) {
+                    sum += b.length;
+                }
+            }
+            return sum;
+        }
+
         void submit(int c, int bytes) {
             byte[] b = new byte[bytes];
             rnd.nextBytes(b);
@@ -320,18 +371,33 @@ class TransportTxTest {
                             + ", beats " + sim.peek("store_used_beats") + ", delivered "
                             + delivered.stream().map(List::size).toList());
                 }
-                if (src.idle()) {
-                    int c = rnd.nextInt(dests);
-                    if (eligible(c) && rnd.nextInt(4) != 0) {
-                        submit(c, 1 + rnd.nextInt(rnd.nextInt(8) == 0 ? 2000 : 200));
-                        sent++;
-                    }
-                }
-                if (rnd.nextInt(200) == 0) {
-                    ackRequests.add(rnd.nextInt(cfg.connections()));
-                }
-                cycle();
+                sent += trafficCycle(dests);
             }
+        }
+
+        /** Random PDUs to random eligible destinations among the first {@code dests} for {@code cycles} cycles. */
+        void trafficFor(long cycles, int dests) {
+            long end = sim.cycle() + cycles;
+            while (sim.cycle() < end) {
+                trafficCycle(dests);
+            }
+        }
+
+        /** One cycle of random traffic: a PDU submitted (1) or not (0), now and then an ACK-only request. */
+        private int trafficCycle(int dests) {
+            int sent = 0;
+            if (src.idle()) {
+                int c = rnd.nextInt(dests);
+                if (eligible(c) && rnd.nextInt(4) != 0) {
+                    submit(c, 1 + rnd.nextInt(rnd.nextInt(8) == 0 ? 2000 : 200));
+                    sent = 1;
+                }
+            }
+            if (rnd.nextInt(200) == 0) {
+                ackRequests.add(rnd.nextInt(cfg.connections()));
+            }
+            cycle();
+            return sent;
         }
 
         void idle(int cycles) {
@@ -354,7 +420,11 @@ class TransportTxTest {
             idle(2 * cfg.connections() + 10); // a scanner round refreshes the window bits
         }
 
+        /** Everything delivered and acknowledged, and every ACK-only PDU asked for started. */
         boolean done() {
+            if (!ackRequests.isEmpty()) {
+                return false;
+            }
             for (int c = 0; c < cfg.connections(); c++) {
                 if (delivered.get(c).size() != submitted.get(c).size()) {
                     return false;
@@ -499,7 +569,8 @@ class TransportTxTest {
             int nth = sends.merge(key, 1, Integer::sum);
             heldStarts += held && nth > 1 ? 1 : 0;
             freshDuringHold += heldSince >= 0 && nth == 1 ? 1 : 0;
-            if (lost() || dropSends.getOrDefault(key, 0) == nth) {
+            boolean silenced = c == silent && p.cycle() >= silentFrom && p.cycle() < silentTo;
+            if (lost() || silenced || dropSends.getOrDefault(key, 0) == nth) {
                 return;
             }
             peer(c, m.psn(), p.bytes(), p.cycle() + DELAY);

@@ -36,6 +36,8 @@ public final class CommandSender {
     private long creditStalls;
     private final java.util.List<long[]> starts = new java.util.ArrayList<>();
     private boolean independentVcs;
+    private boolean honorXoff;
+    private final java.util.Set<Integer> xoff = new java.util.HashSet<>(); // {destination, VC} under xoff
     private int resetLeft; // cycles tx_reset_in stays high
     private boolean resetSeen; // tx_reset_out went high since the reset began
     private boolean inReset;
@@ -56,6 +58,16 @@ public final class CommandSender {
      */
     public CommandSender independentVcs(boolean on) {
         independentVcs = on;
+        return this;
+    }
+
+    /**
+     * Between commands, hold the commands of every {destination, VC} that SUE put under xoff until its xon
+     * (docs/protocol.md 11.6) and send the oldest of the others, as an XPU with a queue per destination does; by
+     * default xoff is ignored.
+     */
+    public CommandSender honorXoff(boolean on) {
+        honorXoff = on;
         return this;
     }
 
@@ -109,10 +121,19 @@ public final class CommandSender {
             driveReset();
             return;
         }
-        if (independentVcs && beat == 0) {
-            oldestWithCreditFirst();
+        if (honorXoff && sim.peek("xoff_valid") == 1) {
+            int key = xoffKey((int) sim.peek("xoff_xpuid"), (int) sim.peek("xoff_vc"));
+            if (sim.peek("xoff_on") == 1) {
+                xoff.add(key);
+            } else {
+                xoff.remove(key);
+            }
         }
-        Queued q = queue.peek();
+        boolean sendable = true;
+        if ((independentVcs || honorXoff) && beat == 0) {
+            sendable = nextFirst();
+        }
+        Queued q = sendable ? queue.peek() : null;
         boolean go = q != null && sim.peek("tx_reset_out") == 0 // SUE takes nothing while it is in reset
                 && (validPercent >= 100 || rnd.nextInt(100) < validPercent);
         int len = go ? q.command().data().length : 0;
@@ -200,19 +221,33 @@ public final class CommandSender {
     }
 
     /** Moves the oldest queued command whose VC has credit (and no older command of its VC) to the head. */
-    private void oldestWithCreditFirst() {
+    /**
+     * Moves the command to send next to the head: the oldest not under xoff (with {@link #honorXoff}) and, with
+     * {@link #independentVcs}, the oldest of its VC's and with credit. False when every command is under xoff (the
+     * head then waits).
+     */
+    private boolean nextFirst() {
         boolean[] seen = new boolean[4];
         for (java.util.Iterator<Queued> it = queue.iterator(); it.hasNext(); ) {
             Queued q = it.next();
-            if (!seen[q.vc()] && credits.has(q.vc(), q.command().data().length > 0)) {
+            if (honorXoff && xoff.contains(xoffKey(q.dst(), q.vc()))) {
+                continue;
+            }
+            if (!independentVcs || !seen[q.vc()] && credits.has(q.vc(), q.command().data().length > 0)) {
                 if (q != queue.peek()) {
                     it.remove();
                     queue.addFirst(q);
                 }
-                return;
+                return true;
             }
             seen[q.vc()] = true;
         }
+        Queued head = queue.peek();
+        return !honorXoff || head == null || !xoff.contains(xoffKey(head.dst(), head.vc()));
+    }
+
+    private static int xoffKey(int dst, int vc) {
+        return dst << 2 | vc;
     }
 
     /** tx_control bytes: type, data length big-endian, control bytes. */

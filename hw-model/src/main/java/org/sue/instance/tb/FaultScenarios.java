@@ -66,7 +66,7 @@ public final class FaultScenarios {
      * cycles XPU 5 freezes for {@code deadCycles}, then goes on; run to the end.
      */
     public static Death deadDestination(SueInstance.Config config, long deadCycles) {
-        MultiXpuRun run = new MultiXpuRun(config, 5, 20, LinkModel.Faults.NONE, 4, 7);
+        MultiXpuRun run = new MultiXpuRun(config, 5, 20, LinkModel.Faults.NONE, 4, 7).honorXoff(true);
         int[] live = {2, 3, 4};
         run.addRoundRobin(1, new int[] {2, 3, 4, 5}, 4000, TwoXpuRun.fixed(256));
         run.idle(3000);
@@ -82,7 +82,7 @@ public final class FaultScenarios {
                 detect = run.now() - died;
             }
         }
-        double during = liveGoodput(run, live, died + deadCycles / 2);
+        double during = liveGoodput(run, live, died);
         long probes = run.side(1).counter("tp_tx_probes");
         run.freeze(5, false);
         long returned = run.now();

@@ -174,6 +174,12 @@ public final class MultiXpuRun {
         return this;
     }
 
+    /** Every XPU holds commands to a {destination, VC} between SUE's xoff and xon. */
+    public MultiXpuRun honorXoff(boolean on) {
+        sides.forEach(s -> s.honorXoff(on));
+        return this;
+    }
+
     public MultiXpuRun txValidPercent(int p) {
         sides.forEach(s -> s.txValidPercent(p));
         return this;

@@ -460,6 +460,12 @@ public final class XpuSide {
         return frozenDropped;
     }
 
+    /** The XPU holds commands to a {destination, VC} between SUE's xoff and xon ({@link CommandSender#honorXoff}). */
+    public XpuSide honorXoff(boolean on) {
+        tx.honorXoff(on);
+        return this;
+    }
+
     public XpuSide txValidPercent(int p) {
         txValidPercent = p;
         return this;
