@@ -22,29 +22,32 @@ import org.sue.lib.stream.StreamConfig;
 import org.sue.net.SueMeta;
 
 /**
- * Transmit side of one port's transport (docs/protocol.md sections 6.2, 6.3, 6.5, 6.6): PSNs, the retransmit store,
+ * Transmit side of one port's transport (docs/protocol.md sections 6.2, 6.3, 6.5 - 6.7): PSNs, the retransmit store,
  * ACK/NACK processing, go-back-N retransmission, the retransmit timeout and the packing buffer's per-destination
  * eligibility.
  *
  * <p>Data path: PDUs from the packing buffer ({@code s_axis}, tuser {@code dst_xpu}, {@code vc}, {@code len}) get the
  * connection's next PSN and are written beat by beat into a ring of bus beats as they leave for the framing
  * ({@code m_axis}); a record per PDU (start beat, destination, VC, length, PSN) goes into a ring of records when its
- * last beat is written. A PDU waits at the input until its beats and a record fit. PDUs of a connection that is being
- * retransmitted are stored but not sent: the retransmission sends them after the older ones.
+ * last beat is written. A PDU waits at the input until its beats, a record and a largest PDU's more (kept for a
+ * relocation) fit. PDUs of a connection that is being retransmitted are stored but not sent: the retransmission sends
+ * them after the older ones.
  *
  * <p>Stages, each the only writer of its tables:
  * <ul>
- * <li><b>writer</b> (new PDUs): {@code next_psn}, the data and record rings, {@code t_send}; closes a destination's
- * window ({@code blocked}) when it sends the {@code windowPdus}-th unacknowledged PDU;</li>
+ * <li><b>writer</b> (new PDUs and relocated ones): {@code next_psn}, the data and record rings, {@code t_send}; closes
+ * a destination's window ({@code blocked}) when it sends the {@code windowPdus}-th unacknowledged PDU;</li>
  * <li><b>ACK engine</b> ({@code peer_ack}, one event per cycle): {@code una} (oldest unacknowledged PSN),
  * {@code t_ack}; a NACK queues a retransmission; reopens the window;</li>
  * <li><b>reclaimer</b>: frees the oldest record once {@code una} of its connection passed it, one per cycle, never
- * the record the retransmission is reading;</li>
+ * the record the retransmission is reading; while the store is over half full, has the oldest record of a stalled
+ * connection (a timeout since its {@code una} moved) relocated to the tail and frees it once the copy is stored;</li>
  * <li><b>scanner</b>: visits one connection per cycle, queues a retransmission from {@code una} on a timeout
  * (no new PDU, no retransmission and no advancing ACK for {@code rtoCycles}) and recomputes the window bit;</li>
  * <li><b>retransmission</b>: takes queued requests one at a time, walks the records from the oldest (two cycles per
- * record it skips) and sends the connection's PDUs from the requested PSN, then clears {@code retransmitting};
- * {@code t_retx}; a NACK for the connection it walks starts the walk again from the NACK's PSN at the next record;</li>
+ * record it skips) and sends the connection's PDUs from the requested PSN in PSN order (another lap when relocated
+ * records came after younger ones), then clears {@code retransmitting}; {@code t_retx}; a NACK for the connection it
+ * walks starts the walk again from the NACK's PSN at the next record; relocations and go-backs take turns;</li>
  * <li><b>ACK-only PDUs</b> asked for on {@code ack_request}: one beat, the byte 0x00, {@code len} 1, PSN 0, VC 0;</li>
  * <li><b>output</b>: packet round robin over retransmission, new PDUs and ACK-only PDUs; at each first beat the
  * receive side is asked ({@code ack_query}) for the {@code op}/{@code rpsn} to carry, which it answers the next cycle
@@ -53,8 +56,8 @@ import org.sue.net.SueMeta;
  *
  * <p>Connections are {port, XPU} ({@link ConnectionIndex}): every per-connection table and {@code dst_ready} has
  * {@code ports x destinations} rows. {@code dst_ready[c]} (to the packing buffer) is low while c is retransmitting,
- * has {@code windowPdus} or more PDUs unacknowledged, or had a timeout since its una last moved (stalled). After reset the per-connection tables are cleared one row per
- * cycle ({@code init_busy}).
+ * has {@code windowPdus} or more PDUs unacknowledged, or had a timeout since its una last moved (stalled). After
+ * reset the per-connection tables are cleared one row per cycle ({@code init_busy}).
  */
 public final class TransportTx extends Component {
     public final Stream in;
@@ -383,13 +386,15 @@ public final class TransportTx extends Component {
      */
     private Written writer(NewPdu p, Stream relocated, Tables tables, Store store, Clock clock,
                            Relocation relocation) {
-        // a relocation waits for no new PDU that waits for room: each input is checked before the choice
+        // a relocation waits for no new PDU that waits for room: each input is checked before the choice, which is
+        // a register, changed between PDUs while nothing is offered or as a PDU ends
         Stream newIn = withRoom("new", p.staged(), p.beats(), store);
         Stream relocIn = withRoom("reloc", relocated, relocation.headBeats, store);
-        Arbiter.Arbitration arb = Arbiter.priority("new_src", List.of(relocIn, newIn), Arbiter.Lock.PACKET);
-        Stream admitted = arb.out();
-        Expr isReloc = wire("new_relocated", arb.chosen().eq(0));
+        Reg isReloc = reg("new_relocated", 1, 0);
+        Stream admitted = Stream.mux("new_src", List.of(newIn, relocIn), isReloc);
         Reg first = reg("new_first", 1, 1);
+        when(first.and(admitted.valid().not()).or(admitted.fire().and(admitted.tlast())),
+                () -> isReloc.set(relocIn.valid()));
         Expr user = admitted.tuser();
         Expr dst = wire("new_conn", conn("new_conn", SueMeta.PORT.of(user), SueMeta.DST_XPU.of(user)));
 
@@ -623,10 +628,10 @@ public final class TransportTx extends Component {
 
     /**
      * Retransmission: one request at a time; walk the records from the oldest and send the connection's from n on,
-     * in PSN order: a record whose PSN is the next to send goes, a later one is passed, and a lap that sent something
-     * and passed something starts again from the oldest record (relocated records sit after younger ones). Between
-     * requests, a relocation the reclaimer asks for goes first: the head record's beats are read and written back at
-     * the store's tail, not sent.
+     * in PSN order: a record whose PSN is the next to send goes, a later one is passed, and a lap that passed one
+     * starts again from the oldest record (relocated records sit after younger ones). Between requests, the
+     * relocations the reclaimer asks for (the head record's beats read and written back at the store's tail, not
+     * sent), taking turns with the requests while both wait.
      */
     private Walk walk(Init init, Stream requests, Tables tables, Store store, Clock clock, AckEvent ack,
                       Relocation relocation) {
@@ -637,14 +642,17 @@ public final class TransportTx extends Component {
         Reg wRelocate = reg("walk_relocate", 1, 0);
         Reg wIdx = regNoReset("walk_idx", pw);
         Reg passed = reg("walk_passed", 1, 0); // this lap passed a later PSN of the connection
-        Reg minPassed = regNoReset("walk_min_passed", SueMeta.PSN_WIDTH); // the earliest of them
+        Reg firstPassed = regNoReset("walk_first_passed", SueMeta.PSN_WIDTH); // the first of them
         Reg sentLap = reg("walk_sent_lap", 1, 0); // this lap sent a PDU
         Reg sendAddr = regNoReset("walk_addr", pw - 1);
         Reg remaining = reg("walk_beats", SueMeta.LEN_WIDTH, 0);
         Reg meta = regNoReset("walk_record", record.width());
         Expr idle = state.is(WalkState.IDLE).and(init.busy().not());
-        relocation.taken.set(idle.and(relocation.asked));
-        requests.ready().set(idle.and(relocation.asked.not()));
+        // relocations and go-backs take turns while both wait, so neither starves the other
+        Reg relocatedLast = reg("walk_relocated_last", 1, 0);
+        relocation.taken.set(idle.and(relocation.asked).and(requests.valid().not().or(relocatedLast.not())));
+        requests.ready().set(idle.and(relocation.asked.not().or(relocatedLast)));
+        when(relocation.taken, () -> relocatedLast.set(1)).elseWhen(requests.fire(), () -> relocatedLast.set(0));
         Expr starting = wire("walk_starting", requests.fire());
         // state != IDLE, not !is(IDLE): with a compare other than == Yosys keeps the state's binary code instead of
         // recoding it one-hot (two flip-flops more)
@@ -688,11 +696,11 @@ public final class TransportTx extends Component {
             passed.set(0);
             sentLap.set(0);
         });
-        // a lap that sent nothing did not find its PSN (acknowledged meanwhile): the next goes on from the earliest
-        // it passed
+        // a lap that sent nothing did not find its PSN (acknowledged meanwhile): the next goes on from the first it
+        // passed (if that is not the oldest left, the receiver's NACK brings the walk back to it)
         when(wrapping, () -> {
             wIdx.set(store.rh());
-            when(sentLap.not(), () -> wFrom.set(minPassed));
+            when(sentLap.not(), () -> wFrom.set(firstPassed));
         });
         when(done, () -> state.set(WalkState.IDLE));
         when(readRecord, () -> state.set(WalkState.CHECK));
@@ -707,7 +715,7 @@ public final class TransportTx extends Component {
             }).otherwise(() -> {
                 when(later, () -> {
                     passed.set(1);
-                    minPassed.set(Hw.mux(passed.and(Hw.atOrAfter(recPsn, minPassed)), minPassed, recPsn));
+                    when(passed.not(), () -> firstPassed.set(recPsn));
                 });
                 wIdx.set(wIdx.add(1));
                 state.set(WalkState.READ);
@@ -808,10 +816,13 @@ public final class TransportTx extends Component {
         Expr headStalled = wire("reclaim_head_stalled", stalled.shr(head.field("dst")).bit(0));
         Reg copying = reg("reclaim_copying", 1, 0); // the walk took the head record to relocate, not yet stored
         Reg copied = reg("reclaim_copied", 1, 0); // its copy is stored: free it
-        // only while the store is more than half full: relocating costs the writer's and the walk's cycles
+        // only while the store is more than half full: relocating costs the writer's and the walk's cycles; asked
+        // from a register, the head held meanwhile, so the walk copies the record it was asked for
         Expr pressed = wire("reclaim_pressed", store.free().bits(pw - 1, pw - 2).orR().not());
-        relocation.asked.set(head.valid().and(acked.not()).and(headStalled).and(pressed).and(copying.not())
-                .and(copied.not()));
+        Reg asked = reg("reclaim_asked", 1, 0);
+        asked.set(head.valid().and(acked.not()).and(headStalled).and(pressed).and(copying.not()).and(copied.not())
+                .and(head.fire().not()).and(relocation.taken.not()));
+        relocation.asked.set(asked);
         relocation.head.set(head.payload());
         relocation.headBeats.set(headBeats);
         when(relocation.taken, () -> copying.set(1));
@@ -819,7 +830,7 @@ public final class TransportTx extends Component {
             copying.set(0);
             copied.set(1);
         });
-        head.ready().set(acked.and(copying.not()).or(copied).and(guarded.not()));
+        head.ready().set(acked.and(copying.not()).and(asked.not()).or(copied).and(guarded.not()));
         when(head.fire(), () -> copied.set(0));
         Reg rt = store.rt();
         Reg rh = store.rh();

@@ -69,6 +69,9 @@ public final class GoldenScenarios {
         TransportConfig txDead = tx4.toBuilder().unreachableTimeouts(2).probeCycles(700).build();
         list.add(new GoldenScenario("transport_tx_dead_w256_d4", () -> new TransportTx(txDead), ResetStyle.SYNC_HIGH,
                 9000, () -> new TransportTxTraffic(4, 300, 1, 2000, 6500)));
+        // larger PDUs, so the store fills behind the dead destination's records and they are relocated
+        list.add(new GoldenScenario("transport_tx_fenced_w256_d4", () -> new TransportTx(txDead), ResetStyle.SYNC_HIGH,
+                9000, () -> new TransportTxTraffic(4, 1200, 1, 1500, 7500)));
         list.add(creditCounter("credit_counter_m16_a3_sync_low", 16, 3, 800, ResetStyle.SYNC_LOW));
         list.add(crc("crc32_w64", CrcParams.CRC32, 64, ResetStyle.SYNC_HIGH, 1500));
         list.add(crc("crc32c_w512", CrcParams.CRC32C, 512, ResetStyle.ASYNC_HIGH, 600));

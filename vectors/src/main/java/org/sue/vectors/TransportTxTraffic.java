@@ -8,7 +8,8 @@ import org.sue.net.SueMeta;
 import org.sue.sim.Simulator;
 
 /**
- * Drives a {@link org.sue.transport.TransportTx}: random PDUs to random destinations, random backpressure, and a peer
+ * Drives a {@link org.sue.transport.TransportTx}: random PDUs to random eligible destinations ({@code dst_ready}, as the
+ * packing buffer picks), random backpressure, and a peer
  * that watches {@code m_axis}: it accepts the expected PSN (losing one PDU in 16), NACKs a gap once, re-ACKs a
  * duplicate, and answers after a delay on {@code peer_ack}; {@code ack_query} gets a random {@code ack_reply} the next
  * cycle; now and then an {@code ack_request}. Losses make the vectors cover NACK go-backs and, with the short timeout
@@ -77,11 +78,11 @@ public final class TransportTxTraffic implements GoldenScenario.Stimulus {
         }
         sim.poke("ack_request_valid", requestXpu >= 0 ? 1 : 0);
         sim.poke("ack_request_xpu", Math.max(requestXpu, 0));
-        if (beats.idle() && rnd.nextInt(3) == 0) {
+        int dst = rnd.nextInt(destinations);
+        if (beats.idle() && rnd.nextInt(3) == 0 && sim.peekBig("dst_ready").testBit(dst)) { // as the packing buffer
             byte[] pdu = new byte[1 + rnd.nextInt(maxBytes)];
             rnd.nextBytes(pdu);
             pdu[0] = (byte) (1 + rnd.nextInt(255));
-            int dst = rnd.nextInt(destinations);
             beats.start(pdu, new SueMeta(dst, 0, rnd.nextInt(4), 0, 0, 0, 0, 0, false, pdu.length).pack());
         }
         boolean offering = !beats.idle();
