@@ -136,12 +136,12 @@ public final class TransportTx extends Component {
         Scan scan = scanner(init, tables, clock, retransmitting, ack);
         reachability(unreachable, ack, scan);
         Reg stalled = stalled(ack, scan);
-        Relocation relocation = new Relocation();
-        Walk walk = walk(init, retransmitQueue(ack.request(), scan.request()), tables, store, clock, ack, relocation);
+        Handoffs handoffs = new Handoffs();
+        Walk walk = walk(init, retransmitQueue(ack.request(), scan.request()), tables, store, clock, ack, handoffs);
         List<Stream> resent = resend(walk.sending()); // to the wire, and relocations back into the store
         Written written = writer(admission(init, tables, retransmitting), resent.get(1), tables, store, clock,
-                relocation);
-        reclaimer(tables, store, written, walk, stalled, relocation);
+                handoffs);
+        reclaimer(tables, store, written, walk, stalled, handoffs);
         Stream ackOnly = ackOnlyPdus();
         eligibility(init, retransmitting, stalled, written, ack, scan, walk);
         output(resent.get(0), written.pdus(), ackOnly);
@@ -342,12 +342,13 @@ public final class TransportTx extends Component {
     }
 
     /**
-     * What the reclaimer, the walk and the writer tell each other about relocations, driven by the stage named: the
+     * Signals between stages built out of order (the walk before the writer and the reclaimer), each driven by the
+     * stage named. About relocations: the
      * head record to relocate ({@code asked}, the reclaimer), taken ({@code taken}, the walk), its copy stored
      * ({@code committed}, the writer); and a PDU of {@code writingConn} under way in the writer ({@code writing}: its
      * first beat taken now or before, its last not yet), which a go-back's end waits for.
      */
-    private final class Relocation {
+    private final class Handoffs {
         final Wire asked = wire("reloc_asked", 1);
         final Wire head = wire("reloc_head", record.width());
         final Wire headBeats = wire("reloc_head_beats", beatsWidth());
@@ -385,11 +386,11 @@ public final class TransportTx extends Component {
      * the tables, and is sent unless held for its connection's go-back; a relocated one keeps its PSN and is not sent.
      */
     private Written writer(NewPdu p, Stream relocated, Tables tables, Store store, Clock clock,
-                           Relocation relocation) {
+                           Handoffs handoffs) {
         // a relocation waits for no new PDU that waits for room: each input is checked before the choice, which is
         // a register, changed between PDUs while nothing is offered or as a PDU ends
         Stream newIn = withRoom("new", p.staged(), p.beats(), store);
-        Stream relocIn = withRoom("reloc", relocated, relocation.headBeats, store);
+        Stream relocIn = withRoom("reloc", relocated, handoffs.headBeats, store);
         Reg isReloc = reg("new_relocated", 1, 0);
         Stream admitted = Stream.mux("new_src", List.of(newIn, relocIn), isReloc);
         Reg first = reg("new_first", 1, 1);
@@ -441,9 +442,9 @@ public final class TransportTx extends Component {
         when(beat, () -> midPdu.set(admitted.tlast().not()));
         // a PDU already started (its first beat taken now or before) must be in the records before a go-back ends;
         // one still waiting for room is not: it is decided when it starts
-        relocation.writing.set(beat.or(midPdu));
-        relocation.writingConn.set(dst);
-        relocation.committed.set(ends.and(isReloc));
+        handoffs.writing.set(beat.or(midPdu));
+        handoffs.writingConn.set(dst);
+        handoffs.committed.set(ends.and(isReloc));
         statusCounter("pdus_sent", fresh, "New PDUs given a PSN and stored, sent at once or held for their"
                 + " connection's go-back.");
         statusCounter("pdus_held_for_retransmission", fresh.and(heldBack1), "New PDUs stored but not sent because"
@@ -634,7 +635,7 @@ public final class TransportTx extends Component {
      * sent), taking turns with the requests while both wait.
      */
     private Walk walk(Init init, Stream requests, Tables tables, Store store, Clock clock, AckEvent ack,
-                      Relocation relocation) {
+                      Handoffs handoffs) {
         State<WalkState> state = state("walk_state", WalkState.IDLE);
         Reg wConn = regNoReset("walk_conn", cw);
         Reg wFrom = regNoReset("walk_from", SueMeta.PSN_WIDTH);
@@ -650,9 +651,9 @@ public final class TransportTx extends Component {
         Expr idle = state.is(WalkState.IDLE).and(init.busy().not());
         // relocations and go-backs take turns while both wait, so neither starves the other
         Reg relocatedLast = reg("walk_relocated_last", 1, 0);
-        relocation.taken.set(idle.and(relocation.asked).and(requests.valid().not().or(relocatedLast.not())));
-        requests.ready().set(idle.and(relocation.asked.not().or(relocatedLast)));
-        when(relocation.taken, () -> relocatedLast.set(1)).elseWhen(requests.fire(), () -> relocatedLast.set(0));
+        handoffs.taken.set(idle.and(handoffs.asked).and(requests.valid().not().or(relocatedLast.not())));
+        requests.ready().set(idle.and(handoffs.asked.not().or(relocatedLast)));
+        when(handoffs.taken, () -> relocatedLast.set(1)).elseWhen(requests.fire(), () -> relocatedLast.set(0));
         Expr starting = wire("walk_starting", requests.fire());
         // state != IDLE, not !is(IDLE): with a compare other than == Yosys keeps the state's binary code instead of
         // recoding it one-hot (two flip-flops more)
@@ -673,7 +674,7 @@ public final class TransportTx extends Component {
         // a probe ends with its one PDU, unless a NACK came meanwhile: then it restarts from the NACK's PSN
         Expr probed = wire("walk_probed", lastLoad.and(wProbe).and(restart.pending().not())
                 .and(restart.nacked().not()));
-        Expr writing = relocation.writing.and(relocation.writingConn.eq(wConn));
+        Expr writing = handoffs.writing.and(handoffs.writingConn.eq(wConn));
         Expr done = wire("walk_done", atEnd.and(wrapping.not()).and(writing.not()).and(restart.nacked().not())
                 .or(probed.and(wRelocate.not())));
         when(requests.fire(), () -> {
@@ -683,10 +684,10 @@ public final class TransportTx extends Component {
             wIdx.set(store.rh());
             state.set(WalkState.READ);
         });
-        when(relocation.taken, () -> {
-            Expr head = relocation.head;
+        when(handoffs.taken, () -> {
+            Expr head = handoffs.head;
             sendAddr.set(record.get(head, "addr"));
-            remaining.set(relocation.headBeats.resize(SueMeta.LEN_WIDTH));
+            remaining.set(handoffs.headBeats.resize(SueMeta.LEN_WIDTH));
             meta.set(head);
             wProbe.set(1); // one PDU
             wRelocate.set(1);
@@ -797,7 +798,7 @@ public final class TransportTx extends Component {
      * progress (strikes), and frees it once its copy is stored.
      */
     private void reclaimer(Tables tables, Store store, Written written, Walk walk, Reg stalled,
-                           Relocation relocation) {
+                           Handoffs handoffs) {
         Reg rdPtr = reg("reclaim_rd", pw, 0);
         Stream.RamRead recs = Stream.fromRam("reclaim_record", store.records(), rdPtr.bits(pw - 2, 0),
                 rdPtr.ne(store.rt()), record);
@@ -821,12 +822,12 @@ public final class TransportTx extends Component {
         Expr pressed = wire("reclaim_pressed", store.free().bits(pw - 1, pw - 2).orR().not());
         Reg asked = reg("reclaim_asked", 1, 0);
         asked.set(head.valid().and(acked.not()).and(headStalled).and(pressed).and(copying.not()).and(copied.not())
-                .and(head.fire().not()).and(relocation.taken.not()));
-        relocation.asked.set(asked);
-        relocation.head.set(head.payload());
-        relocation.headBeats.set(headBeats);
-        when(relocation.taken, () -> copying.set(1));
-        when(relocation.committed, () -> {
+                .and(head.fire().not()).and(handoffs.taken.not()));
+        handoffs.asked.set(asked);
+        handoffs.head.set(head.payload());
+        handoffs.headBeats.set(headBeats);
+        when(handoffs.taken, () -> copying.set(1));
+        when(handoffs.committed, () -> {
             copying.set(0);
             copied.set(1);
         });

@@ -8,13 +8,13 @@ import org.sue.net.SueMeta;
 import org.sue.sim.Simulator;
 
 /**
- * Drives a {@link org.sue.transport.TransportTx}: random PDUs to random eligible destinations ({@code dst_ready}, as the
- * packing buffer picks), random backpressure, and a peer
- * that watches {@code m_axis}: it accepts the expected PSN (losing one PDU in 16), NACKs a gap once, re-ACKs a
- * duplicate, and answers after a delay on {@code peer_ack}; {@code ack_query} gets a random {@code ack_reply} the next
- * cycle; now and then an {@code ack_request}. Losses make the vectors cover NACK go-backs and, with the short timeout
- * of the scenario, timeouts. Optionally one destination's peer is dead for a window of cycles (takes and answers
- * nothing): it is declared unreachable, probed, and comes back.
+ * Drives a {@link org.sue.transport.TransportTx}: random PDUs to random eligible destinations ({@code dst_ready}, as
+ * the packing buffer picks), random backpressure, and a peer that watches {@code m_axis}: it accepts the expected PSN
+ * (losing one PDU in 16), NACKs a gap once, re-ACKs a duplicate, and answers after a delay on {@code peer_ack};
+ * {@code ack_query} gets a random {@code ack_reply} the next cycle; now and then an {@code ack_request}. Losses make
+ * the vectors cover NACK go-backs and, with the short timeout of the scenario, timeouts. Optionally one
+ * destination's peer is dead for a window of cycles (takes and answers nothing): it is declared unreachable, probed,
+ * and comes back.
  */
 public final class TransportTxTraffic implements GoldenScenario.Stimulus {
     private static final int DELAY = 24;

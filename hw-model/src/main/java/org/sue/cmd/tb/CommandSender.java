@@ -220,7 +220,6 @@ public final class CommandSender {
         inReset = !(resetSeen && !out);
     }
 
-    /** Moves the oldest queued command whose VC has credit (and no older command of its VC) to the head. */
     /**
      * Moves the command to send next to the head: the oldest not under xoff (with {@link #honorXoff}) and, with
      * {@link #independentVcs}, the oldest of its VC's and with credit. False when every command is under xoff (the
