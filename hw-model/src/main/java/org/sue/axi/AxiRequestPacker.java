@@ -1,0 +1,325 @@
+package org.sue.axi;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.sue.cmd.CommandControl;
+import org.sue.core.Component;
+import org.sue.core.Expr;
+import org.sue.core.Hw;
+import org.sue.core.Layout;
+import org.sue.core.Reg;
+import org.sue.core.Tag;
+import org.sue.core.Wire;
+import org.sue.lib.stream.Arbiter;
+import org.sue.lib.stream.Flow;
+import org.sue.lib.stream.Stream;
+import org.sue.net.SueMeta;
+
+/**
+ * The requests of the AXI4 slave, turned into commands (docs/protocol.md 13): each AW with its W beats, and each AR,
+ * split into parts of at most one command's data (256 bytes) that the far master issues as bursts of their own.
+ *
+ * <ul>
+ *   <li><b>Admission.</b> An AW or AR at its channel's head finds its destination XPU (address bits or AxUSER) and is
+ *   judged: a burst AXI4 forbids (reserved type, WRAP length not 2/4/8/16, FIXED longer than 16, a size wider than
+ *   the bus, an unaligned WRAP, an INCR across 4 KiB) is answered SLVERR, a destination at or above
+ *   {@code destinations} DECERR, both by SUE itself on {@code local} with nothing sent. Per ID and direction a count
+ *   of outstanding transactions and the one destination they go to (SUE itself counting as one): a request waits
+ *   while its ID has transactions outstanding elsewhere or {@code maxOutstanding} of them, so that the responses of
+ *   one ID come back in request order. {@code wdone}/{@code rdone} count a transaction complete (its B, its last R
+ *   beat given to the SoC).</li>
+ *   <li><b>Split.</b> One part a cycle: the next beats up to the part size and, for WRAP, up to the wrap boundary;
+ *   the part's address is the address of its first beat; a WRAP part becomes INCR, FIXED stays FIXED. An answered
+ *   request is one part of all its beats.</li>
+ *   <li><b>Write data.</b> The W beats of a part go into a FIFO of two parts; when the part's last beat is in, the
+ *   part is ready, with its strobes. A part with any strobe low is preceded by a WRITE_STROBES command carrying the
+ *   strobes of its beats. The W beats of an answered write are taken and dropped. WLAST is checked against the AW's
+ *   length and counted when wrong ({@code wlast_errors}); the AW's length rules.</li>
+ *   <li><b>Commands.</b> WRITE (control + data), WRITE_STROBES and READ commands on VC0 to the part's destination,
+ *   one beat of {@code cmd} a bus beat, round robin between writes and reads by whole commands.</li>
+ * </ul>
+ */
+public final class AxiRequestPacker extends Component {
+    public record Config(AxiConfig axi, @Tag("wq") int partQueue) {
+        public Config {
+            if (axi == null) {
+                throw new IllegalArgumentException("AxiRequestPacker axi must be given");
+            }
+        }
+
+        public Config(AxiConfig axi) {
+            this(axi, 4);
+        }
+    }
+
+    /** The key of a request SUE answers itself, beside the 10-bit destinations in an ID's entry. */
+    private static final long LOCAL_KEY = 1L << SueMeta.XPU_WIDTH;
+
+    private final AxiConfig axi;
+    private final Layout part;
+    private final Layout beat;
+    public final Stream aw;
+    public final Stream w;
+    public final Stream ar;
+    public final Flow wdone;
+    public final Flow rdone;
+    public final Stream cmd;
+    public final Stream local;
+
+    public AxiRequestPacker(Config config) {
+        super(config);
+        this.axi = config.axi();
+        this.part = axi.part();
+        this.beat = axi.commandBeat();
+        aw = Stream.slave(this, "aw", axi.ax());
+        w = Stream.slave(this, "w", axi.w());
+        ar = Stream.slave(this, "ar", axi.ax());
+        Layout id = Layout.plain("id", axi.idWidth());
+        wdone = Flow.slave(this, "wdone", id);
+        rdone = Flow.slave(this, "rdone", id);
+        cmd = Stream.master(this, "cmd", beat);
+        local = Stream.master(this, "local", axi.localResponse());
+
+        Stream writeParts = split("wr", admit("wr", aw, wdone), config.partQueue());
+        Stream readParts = split("rd", admit("rd", ar, rdone), config.partQueue());
+        Split writes = writeData(writeParts);
+        Split reads = readCommands(readParts);
+        Arbiter.roundRobinPackets("cmd_arb", List.of(writes.commands(), reads.commands())).out().into(cmd);
+        Arbiter.roundRobin("local_arb", List.of(writes.answered(), reads.answered())).out().into(local);
+        statusCounter("writes", aw.fire(), "AW requests taken");
+        statusCounter("reads", ar.fire(), "AR requests taken");
+    }
+
+    /** A stage's two outputs: commands toward the FIFO interface, requests SUE answers itself. */
+    private record Split(Stream commands, Stream answered) {
+    }
+
+    /** A request at its channel's head: whether its ID lets it go, its destination and its answer (OKAY: sent). */
+    private record Admitted(Stream head, Expr free, Expr dst, Expr resp) {
+    }
+
+    /**
+     * Admission of one channel's head: destination, answer, and the ID rule. The splitter drives {@code head.ready}
+     * (it has room and the ID is free); the counts move as the head is taken and as {@code done} reports.
+     */
+    private Admitted admit(String p, Stream head, Flow done) {
+        Expr addr = head.get("addr");
+        Expr dst = axi.dstFromUser() ? head.get("user").bits(SueMeta.XPU_WIDTH - 1, 0)
+                : addr.bits(axi.dstLsb() + SueMeta.XPU_WIDTH - 1, axi.dstLsb());
+        Expr decode = axi.destinations() == 1 << SueMeta.XPU_WIDTH ? Hw.bool(false) : dst.ge(axi.destinations());
+        Expr illegal = wire(p + "_illegal", illegalBurst(head));
+        Expr resp = wire(p + "_resp", Hw.mux(illegal, Hw.lit(2, AxiConfig.SLVERR),
+                Hw.mux(decode, Hw.lit(2, AxiConfig.DECERR), Hw.lit(2, AxiConfig.OKAY))));
+        Expr key = Hw.mux(resp.orR(), Hw.lit(SueMeta.XPU_WIDTH + 1, LOCAL_KEY), dst.resize(SueMeta.XPU_WIDTH + 1));
+        // per ID: transactions outstanding and where they go
+        int ids = 1 << axi.idWidth();
+        int cw = axi.countWidth();
+        List<Reg> counts = new ArrayList<>();
+        List<Reg> keys = new ArrayList<>();
+        for (int i = 0; i < ids; i++) {
+            counts.add(reg(p + "_outstanding_" + i, cw, 0));
+            keys.add(reg(p + "_dst_" + i, SueMeta.XPU_WIDTH + 1, 0));
+        }
+        Expr id = head.get("id");
+        Expr count = Hw.select(counts, id);
+        Expr free = wire(p + "_id_free",
+                count.eq(0).or(Hw.select(keys, id).eq(key).and(count.ne(axi.maxOutstanding()))));
+        Expr take = head.fire();
+        for (int i = 0; i < ids; i++) {
+            Expr up = take.and(id.eq(i));
+            Expr down = done.valid().and(done.get("id").eq(i)).and(counts.get(i).ne(0));
+            counts.get(i).set(Hw.upDown(counts.get(i), List.of(up), List.of(down)));
+            Reg k = keys.get(i);
+            when(up, () -> k.set(key));
+        }
+        statusCounter(p + "_id_waits", head.valid().and(free.not()),
+                "cycles a request waited: its ID has transactions outstanding to another destination, or the most");
+        statusCounter(p + "_decode_errors", take.and(resp.eq(AxiConfig.DECERR)), "requests answered DECERR");
+        statusCounter(p + "_burst_errors", take.and(resp.eq(AxiConfig.SLVERR)),
+                "requests answered SLVERR: a burst AXI4 forbids");
+        return new Admitted(head, free, dst, resp);
+    }
+
+    /** A burst AXI4 forbids. */
+    private Expr illegalBurst(Stream head) {
+        Expr len = head.get("len");
+        Expr size = head.get("size");
+        Expr burst = head.get("burst");
+        Expr addr12 = head.get("addr").bits(11, 0);
+        Expr belowSize = Hw.ones(12).shl(size).not(); // address bits below the beat size
+        Expr wrapLen = len.eq(1).or(len.eq(3)).or(len.eq(7)).or(len.eq(15));
+        Expr wrong = burst.eq(3)
+                .or(burst.eq(AxiConfig.WRAP).and(wrapLen.not().or(addr12.and(belowSize).orR())))
+                .or(burst.eq(AxiConfig.FIXED).and(len.gt(15)))
+                .or(size.gt(axi.fullSize()));
+        // INCR: the first beat's aligned address plus the burst's bytes must stay within the 4 KiB page
+        Expr start = addr12.and(belowSize.not()).resize(20);
+        Expr bytes = len.resize(20).add(1).shl(size);
+        Expr crosses = burst.eq(AxiConfig.INCR).and(start.add(bytes).gt(4096));
+        return wrong.or(crosses);
+    }
+
+    /**
+     * The splitter: holds one request and hands out its parts, one a cycle, into a FIFO of {@code depth} parts; takes
+     * the next request in the cycle its last part leaves.
+     */
+    private Stream split(String p, Admitted a, int depth) {
+        Layout ax = axi.ax();
+        int bw = AxiConfig.BEATS_WIDTH;
+        Reg active = reg(p + "_active", 1, 0);
+        Reg fields = reg(p + "_req_fields", ax.width(), 0);
+        Reg dst = reg(p + "_req_dst", SueMeta.XPU_WIDTH, 0);
+        Reg resp = reg(p + "_req_resp", 2, 0);
+        Reg beatsDone = reg(p + "_beats_done", 8, 0); // beats of the burst in earlier parts
+        Reg left = reg(p + "_beats_left", bw, 0);
+        Reg slot = reg(p + "_wrap_slot", 8, 0);       // WRAP: the next beat's place in the wrap window
+        Reg base = reg(p + "_base", axi.addrWidth(), 0); // INCR: the aligned start; WRAP: the window's start
+        Expr len = ax.get(fields, "len");
+        Expr size = ax.get(fields, "size");
+        Expr burst = ax.get(fields, "burst");
+        Expr wrap = burst.eq(AxiConfig.WRAP);
+        // part length: what is left, at most a command's beats, for WRAP up to the window's end; an answer is whole
+        Expr toWrap = len.resize(bw).add(1).sub(slot.resize(bw));
+        Expr n1 = Hw.mux(left.gt(axi.partBeats()), Hw.lit(bw, axi.partBeats()), left);
+        Expr n2 = Hw.mux(wrap.and(toWrap.lt(n1)), toWrap, n1);
+        Wire n = wire(p + "_part_beats", Hw.mux(resp.orR(), left, n2));
+        // the part's first beat: the request's own address first (INCR may start unaligned) and for FIXED
+        Expr offset = Hw.mux(wrap, slot, beatsDone).resize(axi.addrWidth()).shl(size);
+        Expr own = beatsDone.eq(0).and(wrap.not()).or(burst.eq(AxiConfig.FIXED));
+        Expr partAddr = Hw.mux(own, ax.get(fields, "addr"), base.add(offset));
+        Expr lastPart = left.eq(n);
+        Expr asIssued = ax.with(ax.with(ax.with(fields, "addr", partAddr), "len", n.sub(1).resize(8)), "burst",
+                Hw.mux(wrap, Hw.lit(2, AxiConfig.INCR), burst));
+        Stream out = Stream.of(this, p + "_part", active, part, part.expr()
+                .set("control", Hw.cat(lastPart, asIssued)).set("dst", dst).set("resp", resp).build());
+        Expr finishing = out.fire().and(lastPart);
+        when(out.fire(), () -> {
+            beatsDone.set(beatsDone.add(n.resize(8)));
+            left.set(left.sub(n));
+            slot.set(slot.add(n.resize(8)).and(len));
+        });
+        when(finishing, () -> active.set(0));
+        // the next request loads as the last part leaves
+        Stream head = a.head();
+        head.ready().set(active.not().or(finishing).and(a.free()));
+        when(head.fire(), () -> load(head.payload(), a, active, fields, dst, resp, beatsDone, left, slot, base));
+        return out.queue(p + "_parts", depth);
+    }
+
+    /** The splitter takes a request: its fields, where its beats start and, for WRAP, its window. */
+    private void load(Expr in, Admitted a, Reg active, Reg fields, Reg dst, Reg resp, Reg beatsDone, Reg left,
+                      Reg slot, Reg base) {
+        Layout ax = axi.ax();
+        Expr addr = ax.get(in, "addr");
+        Expr size = ax.get(in, "size");
+        Expr len = ax.get(in, "len");
+        active.set(1);
+        fields.set(in);
+        dst.set(a.dst());
+        resp.set(a.resp());
+        beatsDone.set(0);
+        left.set(len.resize(AxiConfig.BEATS_WIDTH).add(1));
+        slot.set(addr.resize(15).shr(size).resize(8).and(len));
+        // WRAP windows are 2, 4, 8 or 16 beats (an illegal length is answered whole, its window unused)
+        Expr lenLog = Hw.mux(len.bit(3), Hw.lit(4, 4), Hw.mux(len.bit(2), Hw.lit(4, 3),
+                Hw.mux(len.bit(1), Hw.lit(4, 2), Hw.lit(4, 1))));
+        Expr window = size.resize(4).add(lenLog);
+        Expr wrap = ax.get(in, "burst").eq(AxiConfig.WRAP);
+        base.set(addr.and(Hw.ones(axi.addrWidth()).shl(Hw.mux(wrap, window, size.resize(4)))));
+    }
+
+    /**
+     * W beats of the write parts into a FIFO of two parts, the strobes of each part gathered as its beats pass; a
+     * part whose last beat is in is ready. An answered write's beats are dropped, its B answered when its last beat
+     * has gone.
+     */
+    private Split writeData(Stream parts) {
+        int pb = axi.partBeats();
+        Layout ctl = axi.requestControl();
+        Expr len = parts.get("control.len");
+        Expr lastOfBurst = parts.get("control.last");
+        Expr answered = parts.get("resp").orR();
+        Reg index = reg("wr_beat", 8, 0); // the W beat's place in its part
+        Expr lastBeat = index.eq(len);
+        int strobeBits = 8 * axi.strobeBytes(pb);
+        Reg strobes = reg("wr_strobes", strobeBits, 0);
+        Reg full = reg("wr_full", 1, 1);
+        Expr strb = w.get("strb");
+        Expr at = Hw.cat(index.bits(Hw.log2Up(pb) - 1, 0), Hw.zeros(Hw.log2Up(axi.beatBytes())));
+        Expr gathered = strobes.or(strb.resize(strobeBits).shl(at));
+        Expr allFull = full.and(strb.andR());
+        Layout readyPart = Layout.of("ready_part", Layout.nested("part", part), Layout.bits("strobes", strobeBits),
+                Layout.bits("full", 1));
+        // three ways out; each is a FIFO, whose room does not depend on what is offered
+        Wire go = wire("wr_go", 1);
+        Stream beatsIn = Stream.of(this, "wr_beat_in", go.and(answered.not()), Layout.plain("data", axi.dataWidth()),
+                w.get("data"));
+        Stream readyIn = Stream.of(this, "wr_ready_in", go.and(answered.not()).and(lastBeat), readyPart,
+                readyPart.expr().set("part", parts.payload()).set("strobes", gathered).set("full", allFull).build());
+        Stream answerIn = Stream.of(this, "wr_answer_in", go.and(answered).and(lastBeat).and(lastOfBurst),
+                axi.localResponse(), axi.localResponse().expr().set("write", 1).set("id", ctl.get(parts.get("control"),
+                        "id")).set("resp", parts.get("resp")).build());
+        Expr room = Hw.mux(answered, answerIn.ready().or(lastBeat.and(lastOfBurst).not()),
+                beatsIn.ready().and(readyIn.ready().or(lastBeat.not())));
+        go.set(w.valid().and(parts.valid()).and(room));
+        w.ready().set(parts.valid().and(room));
+        parts.ready().set(go.and(lastBeat));
+        when(go, () -> {
+            index.set(Hw.mux(lastBeat, Hw.lit(8, 0), index.add(1)));
+            strobes.set(Hw.mux(lastBeat, Hw.zeros(strobeBits), gathered));
+            full.set(lastBeat.or(allFull));
+        });
+        statusCounter("wlast_errors", go.and(w.get("last").ne(lastBeat.and(lastOfBurst))),
+                "W beats whose WLAST disagrees with the AW's length (the length rules)");
+        Stream cmds = writeCommands(readyIn.queue("wr_ready", 2), beatsIn.queue("wr_beats", 2 * pb));
+        return new Split(cmds, answerIn.queue("wr_answers", 2));
+    }
+
+    /** A ready part as commands: WRITE_STROBES first when a strobe is low, then WRITE with the part's beats. */
+    private Stream writeCommands(Stream ready, Stream beats) {
+        Layout ctl = axi.requestControl();
+        Expr control = ready.get("part.control");
+        Expr len = ctl.get(control, "len");
+        Expr n = len.resize(16).add(1);
+        Expr dst = ready.get("part.dst");
+        Reg strobesSent = reg("wr_strobes_sent", 1, 0);
+        Reg index = reg("wr_out_beat", 8, 0);
+        Expr needStrobes = wire("wr_need_strobes", ready.get("full").not().and(strobesSent.not()));
+        Expr lastBeat = index.eq(len);
+        Expr strobeBeat = beat.expr().set("data", ready.get("strobes").resize(axi.dataWidth()))
+                .set("control", CommandControl.of(AxiConfig.WRITE_STROBES, n.shl(Hw.log2Up(axi.beatBytes() / 8)),
+                        Hw.zeros(8)))
+                .set("xpuid", dst).set("vc", AxiConfig.REQUEST_VC).set("tlast", 1).build();
+        Expr dataBeat = beat.expr().set("data", beats.data())
+                .set("control", CommandControl.of(AxiConfig.WRITE, n.shl(Hw.log2Up(axi.beatBytes())), control))
+                .set("xpuid", dst).set("vc", AxiConfig.REQUEST_VC).set("tlast", lastBeat).build();
+        Stream cmds = Stream.of(this, "wr_cmd", ready.valid().and(needStrobes.or(beats.valid())), beat,
+                Hw.mux(needStrobes, strobeBeat, dataBeat));
+        Expr dataFire = cmds.fire().and(needStrobes.not());
+        beats.ready().set(cmds.ready().and(ready.valid()).and(needStrobes.not()));
+        ready.ready().set(dataFire.and(lastBeat));
+        when(cmds.fire().and(needStrobes), () -> strobesSent.set(1));
+        when(dataFire, () -> {
+            index.set(Hw.mux(lastBeat, Hw.lit(8, 0), index.add(1)));
+            when(lastBeat, () -> strobesSent.set(0));
+        });
+        statusCounter("write_commands", dataFire.and(lastBeat), "WRITE commands sent (parts of write bursts)");
+        statusCounter("strobe_commands", cmds.fire().and(needStrobes), "WRITE_STROBES commands sent");
+        return cmds;
+    }
+
+    /** Read parts: a READ command each, or, for an answered read, its R beats to give. */
+    private Split readCommands(Stream parts) {
+        Layout ctl = axi.requestControl();
+        Expr control = parts.get("control");
+        List<Stream> route = parts.demux("rd_route", parts.get("resp").orR(), 2);
+        Stream cmds = route.get(0).map("rd_cmd", beat, beat.expr().set("data", Hw.zeros(axi.dataWidth()))
+                .set("control", CommandControl.of(AxiConfig.READ, Hw.zeros(16), control))
+                .set("xpuid", parts.get("dst")).set("vc", AxiConfig.REQUEST_VC).set("tlast", 1).build());
+        Stream answers = route.get(1).map("rd_answer", axi.localResponse(), axi.localResponse().expr()
+                .set("write", 0).set("id", ctl.get(control, "id")).set("resp", parts.get("resp"))
+                .set("beats", ctl.get(control, "len").resize(AxiConfig.BEATS_WIDTH).add(1)).build());
+        statusCounter("read_commands", cmds.fire(), "READ commands sent (parts of read bursts)");
+        return new Split(cmds, answers);
+    }
+}

@@ -1,0 +1,30 @@
+package org.sue.cmd;
+
+import org.sue.core.Expr;
+import org.sue.core.Hw;
+import org.sue.core.Layout;
+
+/**
+ * The bytes of {@code tx_control} / {@code rx_control} (docs/protocol.md 11.2): byte 0 the command type, bytes 1..2 the
+ * data length big-endian, then the type's control bytes (control byte j in bits [8j+7:8j] of {@code control}).
+ */
+public final class CommandControl {
+    public static final Layout LAYOUT = Layout.of("command_control", Layout.bits("type", 8),
+            Layout.bits("length_hi", 8), Layout.bits("length_lo", 8),
+            Layout.bits("control", CommandUnpacker.CONTROL_BITS - 24));
+
+    private CommandControl() {
+    }
+
+    /** tx_control for a type, a 16-bit data length and control bits (zero-extended to the control bytes). */
+    public static Expr of(int type, Expr length16, Expr control) {
+        return LAYOUT.expr().set("type", type).set("length_hi", length16.bits(15, 8))
+                .set("length_lo", length16.bits(7, 0)).set("control", control.resize(LAYOUT.field("control").width()))
+                .build();
+    }
+
+    /** The data length of a tx_control word. */
+    public static Expr length(Expr control) {
+        return Hw.cat(LAYOUT.get(control, "length_hi"), LAYOUT.get(control, "length_lo"));
+    }
+}
