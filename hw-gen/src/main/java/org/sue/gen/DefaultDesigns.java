@@ -3,6 +3,8 @@ package org.sue.gen;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import org.sue.axi.AxiConfig;
+import org.sue.axi.AxiRequestPacker;
 import java.util.function.Supplier;
 import org.sue.cmd.CommandPath;
 import org.sue.cmd.CommandTable;
@@ -85,6 +87,9 @@ public final class DefaultDesigns {
         m.put("pfc_gen_w1024", () -> new PfcGenerator(PfcConfig.defaults(1024)));
         m.put("mac_control_demux_w1024", () -> new MacControlDemux(new MacControlDemux.Config(1024)));
         m.put("llr_rx_w1024", () -> new LlrRx(LlrConfig.defaults(1024)));
+        // the AXI4 form of the command interface, 512-bit data, 1024 destinations
+        m.put("axi_request_packer_w512", () -> new AxiRequestPacker(new AxiRequestPacker.Config(
+                AxiConfig.defaults(512, 1024))));
         return m;
     }
 

@@ -127,6 +127,31 @@ public record AxiConfig(@Tag("n") int dataWidth, @Tag("a") int addrWidth, @Tag("
                 Layout.bits("last", 1));
     }
 
+    /** B: ID and response. */
+    public Layout b() {
+        return Layout.of("b", Layout.bits("id", idWidth), Layout.bits("resp", 2));
+    }
+
+    /** R: data, ID, response, last. */
+    public Layout r() {
+        return Layout.of("r", Layout.bits("data", dataWidth), Layout.bits("id", idWidth), Layout.bits("resp", 2),
+                Layout.bits("last", 1));
+    }
+
+    /** The control of a WRITE_RESPONSE command: the requester's ID and the merged response of the burst's parts. */
+    public Layout writeResponseControl() {
+        return Layout.of("write_response_control", Layout.bits("id", idWidth), Layout.bits("resp", 2));
+    }
+
+    /**
+     * The control of a READ_RESPONSE command (one per READ part; its data the part's R beats): the requester's ID,
+     * whether the part is the burst's last, and the response of each beat, beat k in bits [2k+1:2k].
+     */
+    public Layout readResponseControl() {
+        return Layout.of("read_response_control", Layout.bits("id", idWidth), Layout.bits("last", 1),
+                Layout.bits("resp", 2 * partBeats()));
+    }
+
     /**
      * The control of a WRITE or READ command: one part of a burst as the far master issues it (its address, its
      * AxLEN, INCR for a WRAP part), the request's other fields unchanged, and whether it is the burst's last part.
@@ -169,8 +194,8 @@ public record AxiConfig(@Tag("n") int dataWidth, @Tag("a") int addrWidth, @Tag("
 
     /** The command types of the AXI form, with this pair's control lengths. */
     public CommandTable commandTable() {
-        int responseUnits = (idWidth + 2 + 15) / 16;
-        int readResponseUnits = (idWidth + 1 + 2 * partBeats() + 15) / 16;
+        int responseUnits = (writeResponseControl().width() + 15) / 16;
+        int readResponseUnits = (readResponseControl().width() + 15) / 16;
         return new CommandTable().define(WRITE, requestUnits(), true).define(WRITE_STROBES, 0, true)
                 .define(READ, requestUnits(), false).define(WRITE_RESPONSE, responseUnits, false)
                 .define(READ_RESPONSE, readResponseUnits, true);

@@ -94,50 +94,68 @@ public final class AxiRequestPacker extends Component {
     private record Split(Stream commands, Stream answered) {
     }
 
-    /** A request at its channel's head: whether its ID lets it go, its destination and its answer (OKAY: sent). */
-    private record Admitted(Stream head, Expr free, Expr dst, Expr resp) {
+    /** A judged request (its fields, destination and answer, OKAY: it is sent) and whether its ID lets it go. */
+    private record Admitted(Stream head, Expr free) {
     }
 
     /**
-     * Admission of one channel's head: destination, answer, and the ID rule. The splitter drives {@code head.ready}
-     * (it has room and the ID is free); the counts move as the head is taken and as {@code done} reports.
+     * Admission of one channel's requests: a register stage judges each (destination, answer), then the ID rule. The
+     * splitter drives the judged stream's ready (it has room and the ID is free); per ID, a count of the requests
+     * taken and one of those reported done (their difference is what is outstanding) and the destination they go to.
      */
-    private Admitted admit(String p, Stream head, Flow done) {
-        Expr addr = head.get("addr");
-        Expr dst = axi.dstFromUser() ? head.get("user").bits(SueMeta.XPU_WIDTH - 1, 0)
+    private Admitted admit(String p, Stream in, Flow done) {
+        Expr addr = in.get("addr");
+        Expr dst = axi.dstFromUser() ? in.get("user").bits(SueMeta.XPU_WIDTH - 1, 0)
                 : addr.bits(axi.dstLsb() + SueMeta.XPU_WIDTH - 1, axi.dstLsb());
         Expr decode = axi.destinations() == 1 << SueMeta.XPU_WIDTH ? Hw.bool(false) : dst.ge(axi.destinations());
-        Expr illegal = wire(p + "_illegal", illegalBurst(head));
-        Expr resp = wire(p + "_resp", Hw.mux(illegal, Hw.lit(2, AxiConfig.SLVERR),
-                Hw.mux(decode, Hw.lit(2, AxiConfig.DECERR), Hw.lit(2, AxiConfig.OKAY))));
-        Expr key = Hw.mux(resp.orR(), Hw.lit(SueMeta.XPU_WIDTH + 1, LOCAL_KEY), dst.resize(SueMeta.XPU_WIDTH + 1));
-        // per ID: transactions outstanding and where they go
-        int ids = 1 << axi.idWidth();
+        Expr resp = Hw.mux(illegalBurst(in), Hw.lit(2, AxiConfig.SLVERR),
+                Hw.mux(decode, Hw.lit(2, AxiConfig.DECERR), Hw.lit(2, AxiConfig.OKAY)));
+        int bw = AxiConfig.BEATS_WIDTH;
+        Layout judged = Layout.of("judged", Layout.nested("ax", axi.ax()), Layout.bits("dst", SueMeta.XPU_WIDTH),
+                Layout.bits("resp", 2), Layout.bits("first_run", bw), Layout.bits("second_run", bw),
+                Layout.bits("window", 12));
+        // a WRAP burst is two runs of consecutive addresses: from its start to the window's end, then from the
+        // window's start; any other burst, and an answered one, is one run
+        Expr len = in.get("len");
+        Expr size = in.get("size");
+        Expr beats = len.resize(bw).add(1);
+        Expr slot = addr.resize(15).shr(size).resize(bw).and(len.resize(bw)); // the start's place in its window
+        Expr split = in.get("burst").eq(AxiConfig.WRAP).and(resp.eq(AxiConfig.OKAY));
+        Expr lenLog = Hw.mux(len.bit(3), Hw.lit(4, 4), Hw.mux(len.bit(2), Hw.lit(4, 3),
+                Hw.mux(len.bit(1), Hw.lit(4, 2), Hw.lit(4, 1)))); // windows of 2, 4, 8 or 16 beats
+        Stream head = in.map(p + "_judging", judged, judged.expr().set("ax", in.payload()).set("dst", dst)
+                .set("resp", resp).set("first_run", Hw.mux(split, beats.sub(slot), beats))
+                .set("second_run", Hw.mux(split, slot, Hw.zeros(bw)))
+                .set("window", addr.bits(11, 0).and(Hw.ones(12).shl(size.resize(4).add(lenLog)))).build())
+                .stage(p + "_judged");
+        Expr answered = head.get("resp").orR();
+        Expr key = Hw.mux(answered, Hw.lit(SueMeta.XPU_WIDTH + 1, LOCAL_KEY),
+                head.get("dst").resize(SueMeta.XPU_WIDTH + 1));
         int cw = axi.countWidth();
-        List<Reg> counts = new ArrayList<>();
-        List<Reg> keys = new ArrayList<>();
-        for (int i = 0; i < ids; i++) {
-            counts.add(reg(p + "_outstanding_" + i, cw, 0));
-            keys.add(reg(p + "_dst_" + i, SueMeta.XPU_WIDTH + 1, 0));
-        }
-        Expr id = head.get("id");
-        Expr count = Hw.select(counts, id);
-        Expr free = wire(p + "_id_free",
-                count.eq(0).or(Hw.select(keys, id).eq(key).and(count.ne(axi.maxOutstanding()))));
+        Expr id = head.get("ax.id");
         Expr take = head.fire();
-        for (int i = 0; i < ids; i++) {
+        List<Expr> frees = new ArrayList<>();
+        for (int i = 0; i < 1 << axi.idWidth(); i++) {
+            Reg taken = reg(p + "_taken_" + i, cw, 0);
+            Reg completed = reg(p + "_completed_" + i, cw, 0);
+            Reg k = reg(p + "_dst_" + i, SueMeta.XPU_WIDTH + 1, 0);
+            Expr outstanding = taken.sub(completed);
+            frees.add(outstanding.eq(0).or(k.eq(key).and(outstanding.ne(axi.maxOutstanding()))));
             Expr up = take.and(id.eq(i));
-            Expr down = done.valid().and(done.get("id").eq(i)).and(counts.get(i).ne(0));
-            counts.get(i).set(Hw.upDown(counts.get(i), List.of(up), List.of(down)));
-            Reg k = keys.get(i);
-            when(up, () -> k.set(key));
+            when(up, () -> {
+                taken.set(taken.add(1));
+                k.set(key);
+            });
+            when(done.valid().and(done.get("id").eq(i)).and(outstanding.ne(0)), () -> completed.set(completed.add(1)));
         }
+        Expr free = wire(p + "_id_free", Hw.select(frees, id));
         statusCounter(p + "_id_waits", head.valid().and(free.not()),
                 "cycles a request waited: its ID has transactions outstanding to another destination, or the most");
-        statusCounter(p + "_decode_errors", take.and(resp.eq(AxiConfig.DECERR)), "requests answered DECERR");
-        statusCounter(p + "_burst_errors", take.and(resp.eq(AxiConfig.SLVERR)),
+        statusCounter(p + "_decode_errors", take.and(head.get("resp").eq(AxiConfig.DECERR)),
+                "requests answered DECERR");
+        statusCounter(p + "_burst_errors", take.and(head.get("resp").eq(AxiConfig.SLVERR)),
                 "requests answered SLVERR: a burst AXI4 forbids");
-        return new Admitted(head, free, dst, resp);
+        return new Admitted(head, free);
     }
 
     /** A burst AXI4 forbids. */
@@ -161,71 +179,68 @@ public final class AxiRequestPacker extends Component {
 
     /**
      * The splitter: holds one request and hands out its parts, one a cycle, into a FIFO of {@code depth} parts; takes
-     * the next request in the cycle its last part leaves.
+     * the next request in the cycle its last part leaves. A part is at most a command's beats of the current run; a
+     * legal burst stays within its 4 KiB page, so only the address's low 12 bits move from part to part: a full part's
+     * bytes after this one's aligned start, or the window's start when a WRAP burst's first run ends.
      */
     private Stream split(String p, Admitted a, int depth) {
         Layout ax = axi.ax();
         int bw = AxiConfig.BEATS_WIDTH;
+        int pb = axi.partBeats();
         Reg active = reg(p + "_active", 1, 0);
         Reg fields = reg(p + "_req_fields", ax.width(), 0);
         Reg dst = reg(p + "_req_dst", SueMeta.XPU_WIDTH, 0);
         Reg resp = reg(p + "_req_resp", 2, 0);
-        Reg beatsDone = reg(p + "_beats_done", 8, 0); // beats of the burst in earlier parts
-        Reg left = reg(p + "_beats_left", bw, 0);
-        Reg slot = reg(p + "_wrap_slot", 8, 0);       // WRAP: the next beat's place in the wrap window
-        Reg base = reg(p + "_base", axi.addrWidth(), 0); // INCR: the aligned start; WRAP: the window's start
-        Expr len = ax.get(fields, "len");
-        Expr size = ax.get(fields, "size");
+        Reg run = reg(p + "_run_left", bw, 0);       // beats left in the current run
+        Reg runEnds = reg(p + "_run_ends", 1, 0);    // this part ends the run: the run has at most a part's beats
+        Reg second = reg(p + "_second_run", bw, 0);  // beats of the run after this one
+        Reg lastRun = reg(p + "_last_run", 1, 0);
+        Reg low = reg(p + "_part_low", 12, 0);       // the part's address, bits 11..0
+        Reg aligned = reg(p + "_size_mask", 12, 0);  // clears the address bits below the beat size
+        Reg step = reg(p + "_step", bw, 0);          // bytes of a full part
+        Reg window = reg(p + "_window", 12, 0);
         Expr burst = ax.get(fields, "burst");
-        Expr wrap = burst.eq(AxiConfig.WRAP);
-        // part length: what is left, at most a command's beats, for WRAP up to the window's end; an answer is whole
-        Expr toWrap = len.resize(bw).add(1).sub(slot.resize(bw));
-        Expr n1 = Hw.mux(left.gt(axi.partBeats()), Hw.lit(bw, axi.partBeats()), left);
-        Expr n2 = Hw.mux(wrap.and(toWrap.lt(n1)), toWrap, n1);
-        Wire n = wire(p + "_part_beats", Hw.mux(resp.orR(), left, n2));
-        // the part's first beat: the request's own address first (INCR may start unaligned) and for FIXED
-        Expr offset = Hw.mux(wrap, slot, beatsDone).resize(axi.addrWidth()).shl(size);
-        Expr own = beatsDone.eq(0).and(wrap.not()).or(burst.eq(AxiConfig.FIXED));
-        Expr partAddr = Hw.mux(own, ax.get(fields, "addr"), base.add(offset));
-        Expr lastPart = left.eq(n);
+        Wire n = wire(p + "_part_beats", Hw.mux(runEnds, run, Hw.lit(bw, pb)));
+        Expr lastPart = runEnds.and(lastRun);
+        // the request's length and low address bits are in run, second and low now; n is at most 256 beats
+        unused(p + "_loaded", ax.get(fields, "len"), ax.get(fields, "addr").bits(11, 0), n.bit(bw - 1));
+        Expr partAddr = Hw.cat(ax.get(fields, "addr").bits(axi.addrWidth() - 1, 12), low);
         Expr asIssued = ax.with(ax.with(ax.with(fields, "addr", partAddr), "len", n.sub(1).resize(8)), "burst",
-                Hw.mux(wrap, Hw.lit(2, AxiConfig.INCR), burst));
+                Hw.mux(burst.eq(AxiConfig.WRAP), Hw.lit(2, AxiConfig.INCR), burst));
         Stream out = Stream.of(this, p + "_part", active, part, part.expr()
                 .set("control", Hw.cat(lastPart, asIssued)).set("dst", dst).set("resp", resp).build());
+        when(out.fire(), () -> when(runEnds, () -> {
+            run.set(second);
+            runEnds.set(second.le(pb));
+            lastRun.set(1);
+            low.set(window);
+        }).otherwise(() -> {
+            run.set(run.sub(pb));
+            runEnds.set(run.le(2 * pb));
+            when(burst.ne(AxiConfig.FIXED), () -> low.set(low.and(aligned).add(step.resize(12))));
+        }));
         Expr finishing = out.fire().and(lastPart);
-        when(out.fire(), () -> {
-            beatsDone.set(beatsDone.add(n.resize(8)));
-            left.set(left.sub(n));
-            slot.set(slot.add(n.resize(8)).and(len));
-        });
         when(finishing, () -> active.set(0));
         // the next request loads as the last part leaves
         Stream head = a.head();
         head.ready().set(active.not().or(finishing).and(a.free()));
-        when(head.fire(), () -> load(head.payload(), a, active, fields, dst, resp, beatsDone, left, slot, base));
+        when(head.fire(), () -> {
+            Expr in = head.get("ax");
+            Expr size = ax.get(in, "size");
+            active.set(1);
+            fields.set(in);
+            dst.set(head.get("dst"));
+            resp.set(head.get("resp"));
+            run.set(head.get("first_run"));
+            runEnds.set(head.get("resp").orR().or(head.get("first_run").le(pb)));
+            second.set(head.get("second_run"));
+            lastRun.set(head.get("second_run").eq(0));
+            low.set(ax.get(in, "addr").bits(11, 0));
+            aligned.set(Hw.ones(12).shl(size));
+            step.set(Hw.lit(bw, pb).shl(size));
+            window.set(head.get("window"));
+        });
         return out.queue(p + "_parts", depth);
-    }
-
-    /** The splitter takes a request: its fields, where its beats start and, for WRAP, its window. */
-    private void load(Expr in, Admitted a, Reg active, Reg fields, Reg dst, Reg resp, Reg beatsDone, Reg left,
-                      Reg slot, Reg base) {
-        Layout ax = axi.ax();
-        Expr addr = ax.get(in, "addr");
-        Expr size = ax.get(in, "size");
-        Expr len = ax.get(in, "len");
-        active.set(1);
-        fields.set(in);
-        dst.set(a.dst());
-        resp.set(a.resp());
-        beatsDone.set(0);
-        left.set(len.resize(AxiConfig.BEATS_WIDTH).add(1));
-        slot.set(addr.resize(15).shr(size).resize(8).and(len));
-        // WRAP windows are 2, 4, 8 or 16 beats (an illegal length is answered whole, its window unused)
-        Expr lenLog = Hw.mux(len.bit(3), Hw.lit(4, 4), Hw.mux(len.bit(2), Hw.lit(4, 3),
-                Hw.mux(len.bit(1), Hw.lit(4, 2), Hw.lit(4, 1))));
-        Expr window = size.resize(4).add(lenLog);
-        Expr wrap = ax.get(in, "burst").eq(AxiConfig.WRAP);
-        base.set(addr.and(Hw.ones(axi.addrWidth()).shl(Hw.mux(wrap, window, size.resize(4)))));
     }
 
     /**
@@ -248,14 +263,15 @@ public final class AxiRequestPacker extends Component {
         Expr at = Hw.cat(index.bits(Hw.log2Up(pb) - 1, 0), Hw.zeros(Hw.log2Up(axi.beatBytes())));
         Expr gathered = strobes.or(strb.resize(strobeBits).shl(at));
         Expr allFull = full.and(strb.andR());
-        Layout readyPart = Layout.of("ready_part", Layout.nested("part", part), Layout.bits("strobes", strobeBits),
-                Layout.bits("full", 1));
+        Layout readyPart = Layout.of("ready_part", Layout.nested("control", ctl),
+                Layout.bits("dst", SueMeta.XPU_WIDTH), Layout.bits("strobes", strobeBits), Layout.bits("full", 1));
         // three ways out; each is a FIFO, whose room does not depend on what is offered
         Wire go = wire("wr_go", 1);
         Stream beatsIn = Stream.of(this, "wr_beat_in", go.and(answered.not()), Layout.plain("data", axi.dataWidth()),
                 w.get("data"));
         Stream readyIn = Stream.of(this, "wr_ready_in", go.and(answered.not()).and(lastBeat), readyPart,
-                readyPart.expr().set("part", parts.payload()).set("strobes", gathered).set("full", allFull).build());
+                readyPart.expr().set("control", parts.get("control"))
+                        .set("dst", parts.get("dst")).set("strobes", gathered).set("full", allFull).build());
         Stream answerIn = Stream.of(this, "wr_answer_in", go.and(answered).and(lastBeat).and(lastOfBurst),
                 axi.localResponse(), axi.localResponse().expr().set("write", 1).set("id", ctl.get(parts.get("control"),
                         "id")).set("resp", parts.get("resp")).build());
@@ -278,10 +294,10 @@ public final class AxiRequestPacker extends Component {
     /** A ready part as commands: WRITE_STROBES first when a strobe is low, then WRITE with the part's beats. */
     private Stream writeCommands(Stream ready, Stream beats) {
         Layout ctl = axi.requestControl();
-        Expr control = ready.get("part.control");
+        Expr control = ready.get("control");
         Expr len = ctl.get(control, "len");
         Expr n = len.resize(16).add(1);
-        Expr dst = ready.get("part.dst");
+        Expr dst = ready.get("dst");
         Reg strobesSent = reg("wr_strobes_sent", 1, 0);
         Reg index = reg("wr_out_beat", 8, 0);
         Expr needStrobes = wire("wr_need_strobes", ready.get("full").not().and(strobesSent.not()));

@@ -4,6 +4,8 @@ import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import org.sue.axi.AxiConfig;
+import org.sue.axi.AxiRequestPacker;
 import org.sue.cmd.BufferCredits;
 import org.sue.cmd.CommandIngress;
 import org.sue.cmd.CommandLoopback;
@@ -72,6 +74,15 @@ public final class GoldenScenarios {
         // larger PDUs, so the store fills behind the dead destination's records and they are relocated
         list.add(new GoldenScenario("transport_tx_fenced_w256_d4", () -> new TransportTx(txDead), ResetStyle.SYNC_HIGH,
                 9000, () -> new TransportTxTraffic(4, 1200, 1, 1500, 7500)));
+        // AXI4 requests into commands: 8 destinations by address bits, and 1024 by AxUSER on a 1024-bit bus
+        AxiConfig axiByAddress = new AxiConfig(512, 48, 4, 3, 8, false, 36, 3);
+        list.add(new GoldenScenario("axi_request_packer_w512_d8", () -> new AxiRequestPacker(
+                new AxiRequestPacker.Config(axiByAddress)), ResetStyle.SYNC_HIGH, 5000,
+                () -> new AxiRequestTraffic(axiByAddress, 160)));
+        AxiConfig axiByUser = new AxiConfig(1024, 40, 3, 12, 16, true, 0, 2);
+        list.add(new GoldenScenario("axi_request_packer_w1024_user", () -> new AxiRequestPacker(
+                new AxiRequestPacker.Config(axiByUser)), ResetStyle.ASYNC_LOW, 3000,
+                () -> new AxiRequestTraffic(axiByUser, 120)));
         list.add(creditCounter("credit_counter_m16_a3_sync_low", 16, 3, 800, ResetStyle.SYNC_LOW));
         list.add(crc("crc32_w64", CrcParams.CRC32, 64, ResetStyle.SYNC_HIGH, 1500));
         list.add(crc("crc32c_w512", CrcParams.CRC32C, 512, ResetStyle.ASYNC_HIGH, 600));
