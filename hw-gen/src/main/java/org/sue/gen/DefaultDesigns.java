@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Set;
 import org.sue.axi.AxiConfig;
 import org.sue.axi.AxiRequestPacker;
+import org.sue.axi.AxiResponseUnpacker;
 import java.util.function.Supplier;
 import org.sue.cmd.CommandPath;
 import org.sue.cmd.CommandTable;
@@ -89,6 +90,8 @@ public final class DefaultDesigns {
         m.put("llr_rx_w1024", () -> new LlrRx(LlrConfig.defaults(1024)));
         // the AXI4 form of the command interface, 512-bit data, 1024 destinations
         m.put("axi_request_packer_w512", () -> new AxiRequestPacker(new AxiRequestPacker.Config(
+                AxiConfig.defaults(512, 1024))));
+        m.put("axi_response_unpacker_w512", () -> new AxiResponseUnpacker(new AxiResponseUnpacker.Config(
                 AxiConfig.defaults(512, 1024))));
         return m;
     }

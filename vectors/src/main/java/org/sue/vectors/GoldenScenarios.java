@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Random;
 import org.sue.axi.AxiConfig;
 import org.sue.axi.AxiRequestPacker;
+import org.sue.axi.AxiResponseUnpacker;
 import org.sue.cmd.BufferCredits;
 import org.sue.cmd.CommandIngress;
 import org.sue.cmd.CommandLoopback;
@@ -83,6 +84,9 @@ public final class GoldenScenarios {
         list.add(new GoldenScenario("axi_request_packer_w1024_user", () -> new AxiRequestPacker(
                 new AxiRequestPacker.Config(axiByUser)), ResetStyle.ASYNC_LOW, 3000,
                 () -> new AxiRequestTraffic(axiByUser, 120)));
+        list.add(new GoldenScenario("axi_response_unpacker_w512", () -> new AxiResponseUnpacker(
+                new AxiResponseUnpacker.Config(axiByAddress)), ResetStyle.SYNC_HIGH, 3000,
+                () -> new AxiResponseTraffic(axiByAddress, 150)));
         list.add(creditCounter("credit_counter_m16_a3_sync_low", 16, 3, 800, ResetStyle.SYNC_LOW));
         list.add(crc("crc32_w64", CrcParams.CRC32, 64, ResetStyle.SYNC_HIGH, 1500));
         list.add(crc("crc32c_w512", CrcParams.CRC32C, 512, ResetStyle.ASYNC_HIGH, 600));

@@ -42,36 +42,12 @@ public final class AxiRequestReference {
     public record WBeat(BigInteger data, BigInteger strb, boolean last) {
     }
 
-    /** A command on the way to the FIFO interface: its tx_control word, destination, VC and data bytes. */
-    public record Command(BigInteger control, int xpuid, int vc, byte[] data) {
-        public int type() {
-            return control.intValue() & 0xFF;
-        }
-
-        @Override
-        public String toString() {
-            return "Command{type " + type() + ", dst " + xpuid + ", vc " + vc + ", control 0x" + control.toString(16)
-                    + ", " + data.length + " data bytes 0x" + new BigInteger(1, reversed(data)).toString(16) + "}";
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Command c && c.control.equals(control) && c.xpuid == xpuid && c.vc == vc
-                    && java.util.Arrays.equals(c.data, data);
-        }
-
-        @Override
-        public int hashCode() {
-            return control.hashCode() * 31 + xpuid;
-        }
-    }
-
     /** A request SUE answers itself: a B (write), or {@code beats} R beats, with {@code resp}. */
     public record LocalResponse(boolean write, int id, int resp, int beats) {
     }
 
     /** The commands of one request, or its answer. */
-    public record Outcome(List<Command> commands, LocalResponse answer, int dst) {
+    public record Outcome(List<AxiCommand> commands, LocalResponse answer, int dst) {
     }
 
     private final AxiConfig axi;
@@ -87,7 +63,7 @@ public final class AxiRequestReference {
         if (answer != null) {
             return new Outcome(List.of(), answer, dst);
         }
-        List<Command> out = new ArrayList<>();
+        List<AxiCommand> out = new ArrayList<>();
         int first = 0;
         for (int[] part : parts(aw)) {
             List<WBeat> own = beats.subList(first, first + part[1]);
@@ -96,11 +72,12 @@ public final class AxiRequestReference {
             if (!full) {
                 ByteArrayOutputStream strobes = new ByteArrayOutputStream();
                 own.forEach(b -> strobes.writeBytes(bytes(b.strb(), axi.beatBytes() / 8)));
-                out.add(command(AxiConfig.WRITE_STROBES, strobes.size(), BigInteger.ZERO, dst, strobes.toByteArray()));
+                out.add(AxiCommand.of(AxiConfig.WRITE_STROBES, BigInteger.ZERO, dst, AxiConfig.REQUEST_VC,
+                        strobes.toByteArray()));
             }
             ByteArrayOutputStream data = new ByteArrayOutputStream();
             own.forEach(b -> data.writeBytes(bytes(b.data(), axi.beatBytes())));
-            out.add(command(AxiConfig.WRITE, data.size(), control(aw, part, first == aw.beats()), dst,
+            out.add(AxiCommand.of(AxiConfig.WRITE, control(aw, part, first == aw.beats()), dst, AxiConfig.REQUEST_VC,
                     data.toByteArray()));
         }
         return new Outcome(out, null, dst);
@@ -113,11 +90,12 @@ public final class AxiRequestReference {
         if (answer != null) {
             return new Outcome(List.of(), answer, dst);
         }
-        List<Command> out = new ArrayList<>();
+        List<AxiCommand> out = new ArrayList<>();
         int done = 0;
         for (int[] part : parts(ar)) {
             done += part[1];
-            out.add(command(AxiConfig.READ, 0, control(ar, part, done == ar.beats()), dst, new byte[0]));
+            out.add(AxiCommand.of(AxiConfig.READ, control(ar, part, done == ar.beats()), dst, AxiConfig.REQUEST_VC,
+                    new byte[0]));
         }
         return new Outcome(out, null, dst);
     }
@@ -188,13 +166,6 @@ public final class AxiRequestReference {
         return issued.pack(axi).or(last ? BigInteger.ONE.shiftLeft(axi.ax().width()) : BigInteger.ZERO);
     }
 
-    /** tx_control: type, length big-endian, the control bits from byte 3. */
-    private static Command command(int type, int length, BigInteger control, int dst, byte[] data) {
-        BigInteger word = BigInteger.valueOf(type).or(BigInteger.valueOf(length >> 8).shiftLeft(8))
-                .or(BigInteger.valueOf(length & 0xFF).shiftLeft(16)).or(control.shiftLeft(24));
-        return new Command(word, dst, AxiConfig.REQUEST_VC, data);
-    }
-
     /** The low {@code n} bytes of a value, least significant first. */
     public static byte[] bytes(BigInteger v, int n) {
         byte[] b = new byte[n];
@@ -202,13 +173,5 @@ public final class AxiRequestReference {
             b[i] = v.shiftRight(8 * i).byteValue();
         }
         return b;
-    }
-
-    private static byte[] reversed(byte[] b) {
-        byte[] r = new byte[b.length];
-        for (int i = 0; i < b.length; i++) {
-            r[i] = b[b.length - 1 - i];
-        }
-        return r;
     }
 }

@@ -10,11 +10,10 @@ import java.util.Random;
 import org.sue.axi.AxiConfig;
 import org.sue.axi.model.AxiRequestReference;
 import org.sue.axi.model.AxiRequestReference.Ax;
-import org.sue.axi.model.AxiRequestReference.Command;
+import org.sue.axi.model.AxiCommand;
 import org.sue.axi.model.AxiRequestReference.LocalResponse;
 import org.sue.axi.model.AxiRequestReference.Outcome;
 import org.sue.axi.model.AxiRequestReference.WBeat;
-import org.sue.cmd.CommandControl;
 import org.sue.core.Layout;
 import org.sue.lib.stream.tb.LayoutSink;
 import org.sue.lib.stream.tb.LayoutSource;
@@ -34,7 +33,7 @@ public final class AxiRequestRun {
     private record Tx(boolean write, int id, int key) {
     }
 
-    private record Expected(Command command, Tx tx, boolean first, boolean last) {
+    private record Expected(AxiCommand command, Tx tx, boolean first, boolean last) {
     }
 
     private record Due(long cycle, int id) {
@@ -63,7 +62,7 @@ public final class AxiRequestRun {
     private final Map<Boolean, Map<Integer, List<Tx>>> outstanding = Map.of(true, new HashMap<>(), false, new HashMap<>());
     private final ArrayDeque<Due> writeDone = new ArrayDeque<>();
     private final ArrayDeque<Due> readDone = new ArrayDeque<>();
-    private final List<BigInteger> gathering = new ArrayList<>();
+    private final AxiCommandBeats gathered;
     private final Map<String, Long> counts = new HashMap<>();
     private long cycle;
 
@@ -87,6 +86,7 @@ public final class AxiRequestRun {
         ar = new LayoutSource(sim, "ar", axi.ax());
         cmd = new LayoutSink(sim, "cmd", axi.commandBeat());
         local = new LayoutSink(sim, "local", axi.localResponse());
+        gathered = new AxiCommandBeats(axi);
         generate(traffic, requests, new Random(seed));
     }
 
@@ -125,7 +125,7 @@ public final class AxiRequestRun {
                 count(o.answer().resp() == AxiConfig.DECERR ? "decode_errors" : "burst_errors", 1);
             }
             for (int c = 0; c < o.commands().size(); c++) {
-                Command command = o.commands().get(c);
+                AxiCommand command = o.commands().get(c);
                 (write ? writeCommands : readCommands).add(new Expected(command, tx, c == 0,
                         c == o.commands().size() - 1));
                 count(command.type() == AxiConfig.WRITE ? "write_commands"
@@ -184,22 +184,10 @@ public final class AxiRequestRun {
     }
 
     private void gather(BigInteger beat, Random rnd) {
-        gathering.add(beat);
-        Layout l = axi.commandBeat();
-        if (l.field("tlast").get(beat) == 0) {
+        AxiCommand got = gathered.add(beat);
+        if (got == null) {
             return;
         }
-        BigInteger first = gathering.get(0);
-        BigInteger control = l.field("control").getBig(first);
-        long length = CommandControl.LAYOUT.field("length_hi").get(control) << 8
-                | CommandControl.LAYOUT.field("length_lo").get(control);
-        byte[] data = new byte[(int) length];
-        for (int i = 0; i < length; i++) {
-            BigInteger lanes = l.field("data").getBig(gathering.get(i / axi.beatBytes()));
-            data[i] = lanes.shiftRight(8 * (i % axi.beatBytes())).byteValue();
-        }
-        Command got = new Command(control, (int) l.field("xpuid").get(first), (int) l.field("vc").get(first), data);
-        gathering.clear();
         ArrayDeque<Expected> list = got.type() == AxiConfig.READ ? readCommands : writeCommands;
         Expected e = list.poll();
         if (e == null || !e.command().equals(got)) {

@@ -1,0 +1,132 @@
+package org.sue.axi;
+
+import java.util.List;
+import org.sue.cmd.CommandControl;
+import org.sue.core.Component;
+import org.sue.core.Expr;
+import org.sue.core.Hw;
+import org.sue.core.Layout;
+import org.sue.core.Reg;
+import org.sue.lib.stream.Arbiter;
+import org.sue.lib.stream.Flow;
+import org.sue.lib.stream.Stream;
+
+/**
+ * The responses of the AXI4 slave (docs/protocol.md 13.5): response commands from the far XPUs, and the requests SUE
+ * answered itself, given back to the SoC as B and R.
+ *
+ * <ul>
+ *   <li>A WRITE_RESPONSE is one B with its ID and response (the far side merged the burst's parts).</li>
+ *   <li>A READ_RESPONSE is one R beat per data beat, with its ID, the response the control gives for that beat, and
+ *   RLAST on the last beat of the burst's last part. A part's beats follow each other; beats of another ID may come
+ *   between two parts (AXI4 allows read data of different IDs to interleave), never within one.</li>
+ *   <li>A request answered by SUE ({@code local}): a B, or its AxLEN + 1 R beats of zeros, with its response.</li>
+ *   <li>Any other command type is dropped and counted ({@code bad_commands}).</li>
+ *   <li>{@code wdone}/{@code rdone}: the ID of each B, and of each R beat with RLAST, given to the SoC: the request
+ *   side's outstanding counts go down.</li>
+ * </ul>
+ */
+public final class AxiResponseUnpacker extends Component {
+    public record Config(AxiConfig axi) {
+        public Config {
+            if (axi == null) {
+                throw new IllegalArgumentException("AxiResponseUnpacker axi must be given");
+            }
+        }
+    }
+
+    private final AxiConfig axi;
+    private final Layout rPart;
+    public final Stream rsp;
+    public final Stream local;
+    public final Stream b;
+    public final Stream r;
+    public final Flow wdone;
+    public final Flow rdone;
+
+    public AxiResponseUnpacker(Config config) {
+        super(config);
+        this.axi = config.axi();
+        // an R beat and whether it ends its part (a command, or an answer's beats), so that parts never interleave
+        this.rPart = Layout.of("r_part", Layout.nested("r", axi.r()), Layout.bits("tlast", 1));
+        rsp = Stream.slave(this, "rsp", axi.commandBeat());
+        local = Stream.slave(this, "local", axi.localResponse());
+        b = Stream.master(this, "b", axi.b());
+        r = Stream.master(this, "r", axi.r());
+        Layout id = Layout.plain("id", axi.idWidth());
+        wdone = Flow.master(this, "wdone", id);
+        rdone = Flow.master(this, "rdone", id);
+
+        Channels remote = unpack(rsp);
+        Channels answers = answer(local);
+        Arbiter.roundRobin("b_arb", List.of(remote.b(), answers.b())).out().into(b);
+        Stream rOut = Arbiter.roundRobinPackets("r_arb", List.of(remote.r(), answers.r())).out();
+        rOut.map("r_beat", axi.r(), rOut.get("r")).into(r);
+        wdone.drive(b.fire(), b.get("id"));
+        rdone.drive(r.fire().and(r.get("last")), r.get("id"));
+        statusCounter("write_responses", b.fire(), "B responses given to the SoC");
+        statusCounter("read_bursts", r.fire().and(r.get("last")), "R bursts given to the SoC (beats with RLAST)");
+    }
+
+    /** What goes to the B and R channels from one source. */
+    private record Channels(Stream b, Stream r) {
+    }
+
+    /**
+     * Response commands: the type on a command's first beat routes it (later beats follow it to R); the control,
+     * on the first beat only, is held for the rest of the command.
+     */
+    private Channels unpack(Stream in) {
+        Reg first = reg("rsp_at_first", 1, 1);
+        Reg held = reg("rsp_held_control", axi.readResponseControl().width(), 0);
+        Reg beat = reg("rsp_beat_index", 8, 0);
+        Expr word = in.get("control");
+        Expr type = CommandControl.LAYOUT.get(word, "type");
+        Expr live = CommandControl.LAYOUT.get(word, "control").resize(axi.readResponseControl().width());
+        Expr control = Hw.mux(first, live, held);
+        // 0: WRITE_RESPONSE, 1: READ_RESPONSE (and every later beat), 2: anything else
+        Expr route = Hw.mux(first.not().or(type.eq(AxiConfig.READ_RESPONSE)), Hw.lit(2, 1),
+                Hw.mux(type.eq(AxiConfig.WRITE_RESPONSE), Hw.lit(2, 0), Hw.lit(2, 2)));
+        when(in.fire(), () -> {
+            first.set(in.get("tlast"));
+            beat.set(Hw.mux(in.get("tlast"), Hw.lit(8, 0), beat.add(1)));
+            when(first, () -> held.set(live));
+        });
+        List<Stream> routes = in.demux("rsp_route", route, 3);
+        Layout wc = axi.writeResponseControl();
+        Expr wctl = live.resize(wc.width());
+        Stream bs = routes.get(0).map("rsp_b", axi.b(), axi.b().expr().set("id", wc.get(wctl, "id"))
+                .set("resp", wc.get(wctl, "resp")).build());
+        Layout rc = axi.readResponseControl();
+        Expr resps = rc.get(control, "resp");
+        Expr resp = resps.shr(Hw.cat(beat.bits(Hw.log2Up(axi.partBeats()) - 1, 0), Hw.lit(1, 0))).bits(1, 0);
+        Expr last = in.get("tlast");
+        Stream rs = routes.get(1).map("rsp_r", rPart, rPart.expr().set("r", axi.r().expr()
+                .set("data", in.get("data")).set("id", rc.get(control, "id")).set("resp", resp)
+                .set("last", last.and(rc.get(control, "last"))).build()).set("tlast", last).build());
+        Stream bad = routes.get(2);
+        bad.ready().set(1);
+        statusCounter("bad_commands", bad.fire().and(first), "response commands of a type that is not a response");
+        // the length follows from the beats; control bytes past the response's control are zero
+        Expr bits = CommandControl.LAYOUT.get(word, "control");
+        unused("rsp_rest", in.get("xpuid"), in.get("vc"), CommandControl.length(word),
+                bits.bits(bits.width() - 1, axi.readResponseControl().width()));
+        return new Channels(bs, rs);
+    }
+
+    /** Requests SUE answered: a B, or the answer's R beats. */
+    private Channels answer(Stream in) {
+        List<Stream> routes = in.demux("local_route", in.get("write"), 2);
+        Stream bs = routes.get(1).map("local_b", axi.b(), axi.b().expr().set("id", in.get("id"))
+                .set("resp", in.get("resp")).build());
+        Stream reads = routes.get(0);
+        Reg given = reg("local_beats_given", AxiConfig.BEATS_WIDTH, 0);
+        Expr last = given.add(1).eq(reads.get("beats"));
+        Stream rs = Stream.of(this, "local_r", reads.valid(), rPart, rPart.expr().set("r", axi.r().expr()
+                .set("id", reads.get("id")).set("resp", reads.get("resp")).set("last", last).build())
+                .set("tlast", last).build());
+        reads.ready().set(rs.ready().and(last));
+        when(rs.fire(), () -> given.set(Hw.mux(last, Hw.zeros(AxiConfig.BEATS_WIDTH), given.add(1))));
+        return new Channels(bs, rs);
+    }
+}
