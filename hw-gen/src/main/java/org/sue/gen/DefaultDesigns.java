@@ -6,6 +6,8 @@ import java.util.Set;
 import org.sue.axi.AxiConfig;
 import org.sue.axi.AxiRequestPacker;
 import org.sue.axi.AxiResponseUnpacker;
+import org.sue.cmd.XpuCommandRx;
+import org.sue.cmd.XpuCommandTx;
 import java.util.function.Supplier;
 import org.sue.cmd.CommandPath;
 import org.sue.cmd.CommandTable;
@@ -91,6 +93,8 @@ public final class DefaultDesigns {
         // the AXI4 form of the command interface, 512-bit data, 1024 destinations
         m.put("axi_request_packer_w512", () -> new AxiRequestPacker(new AxiRequestPacker.Config(
                 AxiConfig.defaults(512, 1024))));
+        m.put("xpu_command_tx_n512", () -> new XpuCommandTx(new XpuCommandTx.Config(512, 64, 32)));
+        m.put("xpu_command_rx_n512_v2", () -> new XpuCommandRx(new XpuCommandRx.Config(512, 16, 8, 2)));
         m.put("axi_response_unpacker_w512", () -> new AxiResponseUnpacker(new AxiResponseUnpacker.Config(
                 AxiConfig.defaults(512, 1024))));
         return m;

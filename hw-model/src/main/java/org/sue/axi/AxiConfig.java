@@ -2,8 +2,8 @@ package org.sue.axi;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.sue.cmd.CommandBeat;
 import org.sue.cmd.CommandTable;
-import org.sue.cmd.CommandUnpacker;
 import org.sue.core.Bound;
 import org.sue.core.ConfigException;
 import org.sue.core.Hw;
@@ -175,11 +175,9 @@ public record AxiConfig(@Tag("n") int dataWidth, @Tag("a") int addrWidth, @Tag("
                 Layout.bits("resp", 2), Layout.bits("beats", BEATS_WIDTH));
     }
 
-    /** A command beat toward the FIFO interface: tx_* of one beat (control on the first), and its command's end. */
+    /** A command beat toward or from the FIFO interface ({@link CommandBeat}). */
     public Layout commandBeat() {
-        return Layout.of("command_beat", Layout.bits("data", dataWidth),
-                Layout.bits("control", CommandUnpacker.CONTROL_BITS), Layout.bits("xpuid", SueMeta.XPU_WIDTH),
-                Layout.bits("vc", SueMeta.VC_WIDTH), Layout.bits("tlast", 1));
+        return CommandBeat.layout(dataWidth);
     }
 
     /** Control units (2 bytes) of a WRITE or READ command. */

@@ -15,6 +15,8 @@ import org.sue.cmd.CommandTable;
 import org.sue.cmd.CommandUnpacker;
 import org.sue.cmd.PackingBuffer;
 import org.sue.cmd.QueueStore;
+import org.sue.cmd.XpuCommandRx;
+import org.sue.cmd.XpuCommandTx;
 import org.sue.cmd.tb.BufferTraffic;
 import org.sue.cmd.tb.QueueStoreTraffic;
 import org.sue.core.ResetStyle;
@@ -87,6 +89,10 @@ public final class GoldenScenarios {
         list.add(new GoldenScenario("axi_response_unpacker_w512", () -> new AxiResponseUnpacker(
                 new AxiResponseUnpacker.Config(axiByAddress)), ResetStyle.SYNC_HIGH, 3000,
                 () -> new AxiResponseTraffic(axiByAddress, 150)));
+        list.add(new GoldenScenario("xpu_command_tx_w512_k4", () -> new XpuCommandTx(new XpuCommandTx.Config(512, 4, 2)),
+                ResetStyle.SYNC_HIGH, 2500, () -> new XpuCommandTxTraffic(512, 4, 2)));
+        list.add(new GoldenScenario("xpu_command_rx_w512_k4_v2", () -> new XpuCommandRx(new XpuCommandRx.Config(512, 4,
+                2, 2)), ResetStyle.SYNC_HIGH, 2500, () -> new XpuCommandRxTraffic(512, 4, 2, 2)));
         list.add(creditCounter("credit_counter_m16_a3_sync_low", 16, 3, 800, ResetStyle.SYNC_LOW));
         list.add(crc("crc32_w64", CrcParams.CRC32, 64, ResetStyle.SYNC_HIGH, 1500));
         list.add(crc("crc32c_w512", CrcParams.CRC32C, 512, ResetStyle.ASYNC_HIGH, 600));
