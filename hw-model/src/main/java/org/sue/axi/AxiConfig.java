@@ -48,7 +48,7 @@ public record AxiConfig(@Tag("n") int dataWidth, @Tag("a") int addrWidth, @Tag("
 
     /** Command types of the AXI form (docs/protocol.md 13.2) [ours]. */
     public static final int WRITE = 1;
-    public static final int WRITE_STROBES = 2;
+    public static final int WRITE_STROBED = 2;
     public static final int READ = 3;
     public static final int WRITE_RESPONSE = 4;
     public static final int READ_RESPONSE = 5;
@@ -112,6 +112,11 @@ public record AxiConfig(@Tag("n") int dataWidth, @Tag("a") int addrWidth, @Tag("
 
     /** AW and AR: the AXI4 address channel's fields, AxUSER last when there is one. */
     public Layout ax() {
+        return ax(idWidth);
+    }
+
+    /** {@link #ax()} with an AxID of {@code idWidth} bits (the far master's remapped IDs). */
+    public Layout ax(int idWidth) {
         List<Layout.Spec> f = new ArrayList<>(List.of(Layout.bits("addr", addrWidth), Layout.bits("id", idWidth),
                 Layout.bits("len", 8), Layout.bits("size", 3), Layout.bits("burst", 2), Layout.bits("lock", 1),
                 Layout.bits("cache", 4), Layout.bits("prot", 3), Layout.bits("qos", 4), Layout.bits("region", 4)));
@@ -129,18 +134,32 @@ public record AxiConfig(@Tag("n") int dataWidth, @Tag("a") int addrWidth, @Tag("
 
     /** B: ID and response. */
     public Layout b() {
+        return b(idWidth);
+    }
+
+    /** {@link #b()} with a BID of {@code idWidth} bits. */
+    public Layout b(int idWidth) {
         return Layout.of("b", Layout.bits("id", idWidth), Layout.bits("resp", 2));
     }
 
     /** R: data, ID, response, last. */
     public Layout r() {
+        return r(idWidth);
+    }
+
+    /** {@link #r()} with an RID of {@code idWidth} bits. */
+    public Layout r(int idWidth) {
         return Layout.of("r", Layout.bits("data", dataWidth), Layout.bits("id", idWidth), Layout.bits("resp", 2),
                 Layout.bits("last", 1));
     }
 
-    /** The control of a WRITE_RESPONSE command: the requester's ID and the merged response of the burst's parts. */
+    /**
+     * The control of a WRITE_RESPONSE command (one per WRITE or WRITE_STROBED part): the requester's ID, the part's
+     * BRESP, and whether the part was the burst's last (the requester merges the parts' responses up to it).
+     */
     public Layout writeResponseControl() {
-        return Layout.of("write_response_control", Layout.bits("id", idWidth), Layout.bits("resp", 2));
+        return Layout.of("write_response_control", Layout.bits("id", idWidth), Layout.bits("resp", 2),
+                Layout.bits("last", 1));
     }
 
     /**
@@ -190,11 +209,16 @@ public record AxiConfig(@Tag("n") int dataWidth, @Tag("a") int addrWidth, @Tag("
         return beats * beatBytes() / 8;
     }
 
+    /** Beats of a WRITE_STROBED command: its first data beat carries the strobes, so one fewer than a part. */
+    public int strobedBeats() {
+        return partBeats() - 1;
+    }
+
     /** The command types of the AXI form, with this pair's control lengths. */
     public CommandTable commandTable() {
         int responseUnits = (writeResponseControl().width() + 15) / 16;
         int readResponseUnits = (readResponseControl().width() + 15) / 16;
-        return new CommandTable().define(WRITE, requestUnits(), true).define(WRITE_STROBES, 0, true)
+        return new CommandTable().define(WRITE, requestUnits(), true).define(WRITE_STROBED, requestUnits(), true)
                 .define(READ, requestUnits(), false).define(WRITE_RESPONSE, responseUnits, false)
                 .define(READ_RESPONSE, readResponseUnits, true);
     }

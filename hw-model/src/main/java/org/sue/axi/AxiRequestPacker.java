@@ -32,11 +32,12 @@ import org.sue.net.SueMeta;
  *   the part's address is the address of its first beat; a WRAP part becomes INCR, FIXED stays FIXED. An answered
  *   request is one part of all its beats.</li>
  *   <li><b>Write data.</b> The W beats of a part go into a FIFO of two parts; when the part's last beat is in, the
- *   part is ready, with its strobes. A part with any strobe low is preceded by a WRITE_STROBES command carrying the
- *   strobes of its beats. The W beats of an answered write are taken and dropped. WLAST is checked against the AW's
- *   length and counted when wrong ({@code wlast_errors}); the AW's length rules.</li>
- *   <li><b>Commands.</b> WRITE (control + data), WRITE_STROBES and READ commands on VC0 to the part's destination,
- *   one beat of {@code cmd} a bus beat, round robin between writes and reads by whole commands.</li>
+ *   part is ready, with its strobes. A part whose strobes are all high is one WRITE; one with a strobe low travels as
+ *   WRITE_STROBED commands of at most one beat fewer, each carrying its beats' strobes in its first data beat. The W
+ *   beats of an answered write are taken and dropped. WLAST is checked against the AW's length and counted when
+ *   wrong ({@code wlast_errors}); the AW's length rules.</li>
+ *   <li><b>Commands.</b> WRITE, WRITE_STROBED and READ commands on VC0 to the part's destination, one beat of
+ *   {@code cmd} a bus beat, round robin between writes and reads by whole commands.</li>
  * </ul>
  */
 public final class AxiRequestPacker extends Component {
@@ -86,8 +87,8 @@ public final class AxiRequestPacker extends Component {
         Split reads = readCommands(readParts);
         Arbiter.roundRobinPackets("cmd_arb", List.of(writes.commands(), reads.commands())).out().into(cmd);
         Arbiter.roundRobin("local_arb", List.of(writes.answered(), reads.answered())).out().into(local);
-        statusCounter("writes", aw.fire(), "AW requests taken");
-        statusCounter("reads", ar.fire(), "AR requests taken");
+        statusCounter("writes", late("aw_taken", aw.fire()), "AW requests taken");
+        statusCounter("reads", late("ar_taken", ar.fire()), "AR requests taken");
     }
 
     /** A stage's two outputs: commands toward the FIFO interface, requests SUE answers itself. */
@@ -112,8 +113,10 @@ public final class AxiRequestPacker extends Component {
                 Hw.mux(decode, Hw.lit(2, AxiConfig.DECERR), Hw.lit(2, AxiConfig.OKAY)));
         int bw = AxiConfig.BEATS_WIDTH;
         Layout judged = Layout.of("judged", Layout.nested("ax", axi.ax()), Layout.bits("dst", SueMeta.XPU_WIDTH),
-                Layout.bits("resp", 2), Layout.bits("first_run", bw), Layout.bits("second_run", bw),
-                Layout.bits("window", 12));
+                Layout.bits("resp", 2), Layout.bits("key", SueMeta.XPU_WIDTH + 1), Layout.bits("first_run", bw),
+                Layout.bits("second_run", bw), Layout.bits("window", 12));
+        // where the request goes, for the ID rule: its destination, or SUE itself when SUE answers it
+        Expr key = Hw.mux(resp.orR(), Hw.lit(SueMeta.XPU_WIDTH + 1, LOCAL_KEY), dst.resize(SueMeta.XPU_WIDTH + 1));
         // a WRAP burst is two runs of consecutive addresses: from its start to the window's end, then from the
         // window's start; any other burst, and an answered one, is one run
         Expr len = in.get("len");
@@ -124,38 +127,47 @@ public final class AxiRequestPacker extends Component {
         Expr lenLog = Hw.mux(len.bit(3), Hw.lit(4, 4), Hw.mux(len.bit(2), Hw.lit(4, 3),
                 Hw.mux(len.bit(1), Hw.lit(4, 2), Hw.lit(4, 1)))); // windows of 2, 4, 8 or 16 beats
         Stream head = in.map(p + "_judging", judged, judged.expr().set("ax", in.payload()).set("dst", dst)
-                .set("resp", resp).set("first_run", Hw.mux(split, beats.sub(slot), beats))
+                .set("resp", resp).set("key", key).set("first_run", Hw.mux(split, beats.sub(slot), beats))
                 .set("second_run", Hw.mux(split, slot, Hw.zeros(bw)))
                 .set("window", addr.bits(11, 0).and(Hw.ones(12).shl(size.resize(4).add(lenLog)))).build())
                 .stage(p + "_judged");
-        Expr answered = head.get("resp").orR();
-        Expr key = Hw.mux(answered, Hw.lit(SueMeta.XPU_WIDTH + 1, LOCAL_KEY),
-                head.get("dst").resize(SueMeta.XPU_WIDTH + 1));
         int cw = axi.countWidth();
         Expr id = head.get("ax.id");
         Expr take = head.fire();
         List<Expr> frees = new ArrayList<>();
         for (int i = 0; i < 1 << axi.idWidth(); i++) {
+            // taken and completed counts; as many taken as completed: none outstanding; as many as limit: the most
             Reg taken = reg(p + "_taken_" + i, cw, 0);
             Reg completed = reg(p + "_completed_" + i, cw, 0);
+            Reg limit = reg(p + "_limit_" + i, cw, axi.maxOutstanding());
             Reg k = reg(p + "_dst_" + i, SueMeta.XPU_WIDTH + 1, 0);
-            Expr outstanding = taken.sub(completed);
-            frees.add(outstanding.eq(0).or(k.eq(key).and(outstanding.ne(axi.maxOutstanding()))));
-            Expr up = take.and(id.eq(i));
-            when(up, () -> {
+            Expr none = taken.eq(completed);
+            frees.add(none.or(k.eq(head.get("key")).and(taken.ne(limit))));
+            when(take.and(id.eq(i)), () -> {
                 taken.set(taken.add(1));
-                k.set(key);
+                k.set(head.get("key"));
             });
-            when(done.valid().and(done.get("id").eq(i)).and(outstanding.ne(0)), () -> completed.set(completed.add(1)));
+            when(done.valid().and(done.get("id").eq(i)).and(none.not()), () -> {
+                completed.set(completed.add(1));
+                limit.set(limit.add(1));
+            });
         }
-        Expr free = wire(p + "_id_free", Hw.select(frees, id));
-        statusCounter(p + "_id_waits", head.valid().and(free.not()),
+        Expr free = wire(p + "_id_free", Hw.selectTree(frees, id));
+        // counted a cycle late, from registers: the ID check is a long path already
+        statusCounter(p + "_id_waits", late(p + "_id_waited", head.valid().and(free.not())),
                 "cycles a request waited: its ID has transactions outstanding to another destination, or the most");
-        statusCounter(p + "_decode_errors", take.and(head.get("resp").eq(AxiConfig.DECERR)),
+        statusCounter(p + "_decode_errors", late(p + "_decode_taken", take.and(head.get("resp").eq(AxiConfig.DECERR))),
                 "requests answered DECERR");
-        statusCounter(p + "_burst_errors", take.and(head.get("resp").eq(AxiConfig.SLVERR)),
+        statusCounter(p + "_burst_errors", late(p + "_burst_taken", take.and(head.get("resp").eq(AxiConfig.SLVERR))),
                 "requests answered SLVERR: a burst AXI4 forbids");
         return new Admitted(head, free);
+    }
+
+    /** An event a cycle later, from a register. */
+    private Reg late(String name, Expr event) {
+        Reg r = reg(name, 1, 0);
+        r.set(event);
+        return r;
     }
 
     /** A burst AXI4 forbids. */
@@ -222,8 +234,15 @@ public final class AxiRequestPacker extends Component {
         Expr finishing = out.fire().and(lastPart);
         when(finishing, () -> active.set(0));
         // the next request loads as the last part leaves
-        Stream head = a.head();
-        head.ready().set(active.not().or(finishing).and(a.free()));
+        // the ID rule's verdict goes through a FIFO: the check waits on no logic after it, the loading on none before
+        Stream judged = a.head().continueWhen(p + "_id_clear", a.free());
+        Layout loaded = Layout.of("loaded", Layout.nested("ax", axi.ax()), Layout.bits("dst", SueMeta.XPU_WIDTH),
+                Layout.bits("resp", 2), Layout.bits("first_run", bw), Layout.bits("second_run", bw),
+                Layout.bits("window", 12));
+        Layout.ExprBuilder fieldsOf = loaded.expr();
+        loaded.fields().forEach(f -> fieldsOf.set(f.name(), judged.get(f.name())));
+        Stream head = judged.map(p + "_to_load", loaded, fieldsOf.build()).queue(p + "_cleared", 4);
+        head.ready().set(active.not().or(finishing));
         when(head.fire(), () -> {
             Expr in = head.get("ax");
             Expr size = ax.get(in, "size");
@@ -287,40 +306,83 @@ public final class AxiRequestPacker extends Component {
         });
         statusCounter("wlast_errors", go.and(w.get("last").ne(lastBeat.and(lastOfBurst))),
                 "W beats whose WLAST disagrees with the AW's length (the length rules)");
-        Stream cmds = writeCommands(readyIn.queue("wr_ready", 2), beatsIn.queue("wr_beats", 2 * pb));
+        Stream cmds = writeCommands(readyIn.queue("wr_ready", 4), beatsIn.queue("wr_beats", 2 * pb + 4));
         return new Split(cmds, answerIn.queue("wr_answers", 2));
     }
 
-    /** A ready part as commands: WRITE_STROBES first when a strobe is low, then WRITE with the part's beats. */
+    /**
+     * A ready part as commands: one WRITE when its strobes are all high; else WRITE_STROBED commands of at most
+     * {@link AxiConfig#strobedBeats} beats, each a beat of its beats' strobes and then the beats, addressed at its
+     * first beat (a part is INCR or FIXED and within one page, so the address's low 12 bits move). Each command is
+     * first described (its first beat's header, its beats, its strobes) into a register stage, then sent with its
+     * data beats.
+     */
     private Stream writeCommands(Stream ready, Stream beats) {
+        Layout described = Layout.of("described", Layout.bits("head", beat.width()), Layout.bits("len", 8),
+                Layout.bits("strobed", 1));
+        return emit(describe(ready, described).stage("wr_described"), beats);
+    }
+
+    /**
+     * One command of the part at the head a cycle, described; the part leaves with its last command. A strobed part
+     * of n beats is one command when n fits {@link AxiConfig#strobedBeats} (sb), else two: sb beats, then n - sb
+     * (a part has at most sb + 1 beats).
+     */
+    private Stream describe(Stream ready, Layout described) {
         Layout ctl = axi.requestControl();
+        int sb = axi.strobedBeats();
+        int laneBits = Hw.log2Up(axi.beatBytes());
         Expr control = ready.get("control");
+        Expr strobed = ready.get("full").not();
         Expr len = ctl.get(control, "len");
-        Expr n = len.resize(16).add(1);
-        Expr dst = ready.get("dst");
+        Expr size = ctl.get(control, "size");
+        Reg second = reg("wr_second_command", 1, 0); // the strobed part's second command is next
+        Expr endsPart = second.or(ready.get("full")).or(len.lt(sb));
+        Expr commandLen = wire("wr_command_len", Hw.mux(second, len.sub(sb), Hw.mux(endsPart, len, Hw.lit(8, sb - 1))));
+        // the second command starts sb beats on (a part is INCR or FIXED, within one page)
+        Expr addr = ctl.get(control, "addr");
+        Expr on = addr.bits(11, 0).and(Hw.ones(12).shl(size)).add(Hw.lit(12, sb).shl(size));
+        Expr moved = Hw.mux(second.and(ctl.get(control, "burst").ne(AxiConfig.FIXED)), on, addr.bits(11, 0));
+        Expr own = ctl.with(ctl.with(ctl.with(control, "addr", Hw.cat(addr.bits(axi.addrWidth() - 1, 12), moved)),
+                "len", commandLen), "last", ctl.get(control, "last").and(endsPart));
+        // beat k's strobes are bits [k x N/8, (k + 1) x N/8) of the part's; each command carries its own beats'
+        Expr strobes = ready.get("strobes");
+        int beatBits = axi.beatBytes();
+        Expr kept = Hw.mux(second, strobes.shr(sb * beatBits), strobes.and(Hw.ones(sb * beatBits)
+                .resize(strobes.width())));
+        Expr type = Hw.mux(strobed, Hw.lit(8, AxiConfig.WRITE_STROBED), Hw.lit(8, AxiConfig.WRITE));
+        Expr bytes = commandLen.resize(16).add(Hw.mux(strobed, Hw.lit(16, 2), Hw.lit(16, 1))).shl(laneBits);
+        Expr head = beat.expr().set("data", kept.resize(axi.dataWidth())).set("control", CommandControl.of(type,
+                bytes, own)).set("xpuid", ready.get("dst")).set("vc", AxiConfig.REQUEST_VC).set("tlast", 0).build();
+        Stream out = Stream.of(this, "wr_describe", ready.valid(), described, described.expr().set("head", head)
+                .set("len", commandLen).set("strobed", strobed).build());
+        ready.ready().set(out.ready().and(endsPart));
+        when(out.fire(), () -> second.set(endsPart.not()));
+        return out;
+    }
+
+    /** A described command: its strobes beat first when it has one, then its data beats, the header on the first. */
+    private Stream emit(Stream commands, Stream beats) {
+        Expr head = commands.get("head");
+        Expr strobed = commands.get("strobed");
         Reg strobesSent = reg("wr_strobes_sent", 1, 0);
-        Reg index = reg("wr_out_beat", 8, 0);
-        Expr needStrobes = wire("wr_need_strobes", ready.get("full").not().and(strobesSent.not()));
-        Expr lastBeat = index.eq(len);
-        Expr strobeBeat = beat.expr().set("data", ready.get("strobes").resize(axi.dataWidth()))
-                .set("control", CommandControl.of(AxiConfig.WRITE_STROBES, n.shl(Hw.log2Up(axi.beatBytes() / 8)),
-                        Hw.zeros(8)))
-                .set("xpuid", dst).set("vc", AxiConfig.REQUEST_VC).set("tlast", 1).build();
-        Expr dataBeat = beat.expr().set("data", beats.data())
-                .set("control", CommandControl.of(AxiConfig.WRITE, n.shl(Hw.log2Up(axi.beatBytes())), control))
-                .set("xpuid", dst).set("vc", AxiConfig.REQUEST_VC).set("tlast", lastBeat).build();
-        Stream cmds = Stream.of(this, "wr_cmd", ready.valid().and(needStrobes.or(beats.valid())), beat,
-                Hw.mux(needStrobes, strobeBeat, dataBeat));
+        Reg index = reg("wr_out_beat", 8, 0); // the data beat within the command
+        Expr needStrobes = wire("wr_need_strobes", strobed.and(strobesSent.not()));
+        Expr lastBeat = index.eq(commands.get("len"));
+        Expr dataBeat = beat.with(beat.with(head, "data", beats.data()), "tlast", lastBeat);
+        Stream cmds = Stream.of(this, "wr_cmd", commands.valid().and(needStrobes.or(beats.valid())), beat,
+                Hw.mux(needStrobes, head, dataBeat));
         Expr dataFire = cmds.fire().and(needStrobes.not());
-        beats.ready().set(cmds.ready().and(ready.valid()).and(needStrobes.not()));
-        ready.ready().set(dataFire.and(lastBeat));
+        beats.ready().set(cmds.ready().and(commands.valid()).and(needStrobes.not()));
+        commands.ready().set(dataFire.and(lastBeat));
         when(cmds.fire().and(needStrobes), () -> strobesSent.set(1));
         when(dataFire, () -> {
             index.set(Hw.mux(lastBeat, Hw.lit(8, 0), index.add(1)));
             when(lastBeat, () -> strobesSent.set(0));
         });
-        statusCounter("write_commands", dataFire.and(lastBeat), "WRITE commands sent (parts of write bursts)");
-        statusCounter("strobe_commands", cmds.fire().and(needStrobes), "WRITE_STROBES commands sent");
+        Expr sentOne = dataFire.and(lastBeat);
+        statusCounter("write_commands", sentOne.and(strobed.not()), "WRITE commands sent (parts of write bursts)");
+        statusCounter("strobe_commands", sentOne.and(strobed), "WRITE_STROBED commands sent (parts with a strobe low)");
         return cmds;
     }
 

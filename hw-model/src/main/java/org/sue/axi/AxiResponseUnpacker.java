@@ -1,5 +1,6 @@
 package org.sue.axi;
 
+import java.util.ArrayList;
 import java.util.List;
 import org.sue.cmd.CommandControl;
 import org.sue.core.Component;
@@ -16,7 +17,8 @@ import org.sue.lib.stream.Stream;
  * answered itself, given back to the SoC as B and R.
  *
  * <ul>
- *   <li>A WRITE_RESPONSE is one B with its ID and response (the far side merged the burst's parts).</li>
+ *   <li>WRITE_RESPONSEs come one per part of a write burst; their responses merge per ID (the worse wins: DECERR,
+ *   SLVERR, OKAY, EXOKAY) into one B, given with the burst's last part's.</li>
  *   <li>A READ_RESPONSE is one R beat per data beat, with its ID, the response the control gives for that beat, and
  *   RLAST on the last beat of the burst's last part. A part's beats follow each other; beats of another ID may come
  *   between two parts (AXI4 allows read data of different IDs to interleave), never within one.</li>
@@ -93,10 +95,7 @@ public final class AxiResponseUnpacker extends Component {
             when(first, () -> held.set(live));
         });
         List<Stream> routes = in.demux("rsp_route", route, 3);
-        Layout wc = axi.writeResponseControl();
-        Expr wctl = live.resize(wc.width());
-        Stream bs = routes.get(0).map("rsp_b", axi.b(), axi.b().expr().set("id", wc.get(wctl, "id"))
-                .set("resp", wc.get(wctl, "resp")).build());
+        Stream bs = merged(routes.get(0), live);
         Layout rc = axi.readResponseControl();
         Expr resps = rc.get(control, "resp");
         Expr resp = resps.shr(Hw.cat(beat.bits(Hw.log2Up(axi.partBeats()) - 1, 0), Hw.lit(1, 0))).bits(1, 0);
@@ -112,6 +111,46 @@ public final class AxiResponseUnpacker extends Component {
         unused("rsp_rest", in.get("xpuid"), in.get("vc"), CommandControl.length(word),
                 bits.bits(bits.width() - 1, axi.readResponseControl().width()));
         return new Channels(bs, rs);
+    }
+
+    /**
+     * WRITE_RESPONSEs, one per part, merged per ID into the burst's one B, given with the last part's: the worse
+     * response wins (DECERR, SLVERR, OKAY, EXOKAY, in that order).
+     */
+    private Stream merged(Stream parts, Expr live) {
+        Layout wc = axi.writeResponseControl();
+        Expr control = live.resize(wc.width());
+        Expr id = wc.get(control, "id");
+        Expr resp = wc.get(control, "resp");
+        Expr last = wc.get(control, "last");
+        List<Expr> seen = new ArrayList<>();
+        List<Expr> worst = new ArrayList<>();
+        List<Reg> seenRegs = new ArrayList<>();
+        List<Reg> worstRegs = new ArrayList<>();
+        for (int i = 0; i < 1 << axi.idWidth(); i++) {
+            seenRegs.add(reg("wr_part_seen_" + i, 1, 0));
+            worstRegs.add(reg("wr_part_resp_" + i, 2, 0));
+            seen.add(seenRegs.get(i));
+            worst.add(worstRegs.get(i));
+        }
+        Expr before = Hw.selectTree(worst, id);
+        Expr merged = wire("wr_merged_resp", Hw.mux(Hw.selectTree(seen, id).and(rank(before).ge(rank(resp))), before,
+                resp));
+        for (int i = 0; i < 1 << axi.idWidth(); i++) {
+            Reg sr = seenRegs.get(i);
+            Reg wr = worstRegs.get(i);
+            when(parts.fire().and(id.eq(i)), () -> {
+                sr.set(last.not());
+                wr.set(merged);
+            });
+        }
+        return parts.map("rsp_b", axi.b(), axi.b().expr().set("id", id).set("resp", merged).build())
+                .throwWhen("rsp_b_last", last.not());
+    }
+
+    /** A response's severity: EXOKAY 0, OKAY 1, SLVERR 2, DECERR 3. */
+    private static Expr rank(Expr resp) {
+        return Hw.cat(resp.bit(1), resp.bit(0).xor(resp.bit(1).not()));
     }
 
     /** Requests SUE answered: a B, or the answer's R beats. */

@@ -246,7 +246,7 @@ public final class BufferCredits extends Component {
             for (int step = 0; step <= 2 * m; step++) { // S = sumLag + step - m
                 options.add(window.get(dataCmdCost + 2 * m - j - step));
             }
-            atMostNow.add(wire("over_sum_fits_" + j, pickBy(options, sumStep)));
+            atMostNow.add(wire("over_sum_fits_" + j, Hw.selectTree(options, sumStep)));
         }
         return new SharedSum(sumLag, sumStep, window, atMostNow);
     }
@@ -274,7 +274,7 @@ public final class BufferCredits extends Component {
             Expr after = signExtend(e, ew + 1).add(cost);
             Expr withinReserve = after.msb().or(after.eq(0));
             Expr growth = positivePart(after).sub(positivePart(signExtend(e, ew + 1)));
-            Expr withinShared = pickBy(shared.fits(), growth);
+            Expr withinShared = Hw.selectTree(shared.fits(), growth);
             Expr owed = data.or(a.owesPlain());
             eligible.add(wire("release_ok_" + v, owed.and(withinReserve.or(withinShared))));
             withData.add(data);
@@ -355,7 +355,7 @@ public final class BufferCredits extends Component {
             for (int step = 0; step <= 2 * m; step++) {
                 options.add(atMost(sumLag, windowBase() + i - (step - m)));
             }
-            shared.window().get(i).set(pickBy(options, sumStep));
+            shared.window().get(i).set(Hw.selectTree(options, sumStep));
         }
     }
 
@@ -385,7 +385,7 @@ public final class BufferCredits extends Component {
         }
         Expr index = signExtend(delta, ew + 1).sub(lo).resize(Hw.log2Up(2L - lo));
         Expr mid = c.resize(ew).add(delta).add(Hw.lit(ew, Math.floorMod(add - reserve, 1 << ew))); // exact in -m .. m
-        return Hw.mux(pickBy(above, index), Hw.lit(ew, m), Hw.mux(pickBy(below, index), Hw.lit(ew, -m), mid));
+        return Hw.mux(Hw.selectTree(above, index), Hw.lit(ew, m), Hw.mux(Hw.selectTree(below, index), Hw.lit(ew, -m), mid));
     }
 
     /** {@code x + d}, d small and signed: the low bits added, the rest x's high part, plus one or minus one. */
@@ -399,19 +399,6 @@ public final class BufferCredits extends Component {
         Expr carry = low.bits(lw + 1, lw);
         Expr newHigh = Hw.mux(carry.eq(1), high.add(1), Hw.mux(carry.eq(3), high.sub(1), high));
         return Hw.cat(newHigh, low.resize(lw));
-    }
-
-    /** {@code options[index]} as a tree of multiplexers by the index's bits (index within the list). */
-    private static Expr pickBy(List<Expr> options, Expr index) {
-        List<Expr> level = new ArrayList<>(options);
-        for (int b = 0; level.size() > 1; b++) {
-            List<Expr> next = new ArrayList<>();
-            for (int i = 0; i < level.size(); i += 2) {
-                next.add(i + 1 < level.size() ? Hw.mux(index.bit(b), level.get(i + 1), level.get(i)) : level.get(i));
-            }
-            level = next;
-        }
-        return level.get(0);
     }
 
     /** {@code count + up - down != 0}, from compares of the register and the one-bit terms. */

@@ -18,7 +18,12 @@ public final class CommandControl {
 
     /** tx_control for a type, a 16-bit data length and control bits (zero-extended to the control bytes). */
     public static Expr of(int type, Expr length16, Expr control) {
-        return LAYOUT.expr().set("type", type).set("length_hi", length16.bits(15, 8))
+        return of(Hw.lit(8, type), length16, control);
+    }
+
+    /** tx_control for a type chosen in hardware. */
+    public static Expr of(Expr type8, Expr length16, Expr control) {
+        return LAYOUT.expr().set("type", type8).set("length_hi", length16.bits(15, 8))
                 .set("length_lo", length16.bits(7, 0)).set("control", control.resize(LAYOUT.field("control").width()))
                 .build();
     }

@@ -345,8 +345,8 @@ public final class CommandUnpacker extends Component {
             slotAhead.add(at.nextPos().bits(g.lw() - 1, sb).add(c));
             ringSlotAhead.add(slotPlus(at.nextSlot(), c, g.slots()));
         }
-        Expr readNext = wire("read_next", Hw.cat(pick(slotAhead, readCarry), readEntry.bits(sb - 1, 0)));
-        return new Reads(frontBytes, read, readEntry, readNext, pick(ringSlotAhead, readCarry));
+        Expr readNext = wire("read_next", Hw.cat(Hw.selectTree(slotAhead, readCarry), readEntry.bits(sb - 1, 0)));
+        return new Reads(frontBytes, read, readEntry, readNext, Hw.selectTree(ringSlotAhead, readCarry));
     }
 
     // ---- the input beat: its commands' successors, decoded as it is written -----------------------------------------
@@ -374,7 +374,7 @@ public final class CommandUnpacker extends Component {
         Reg tailSlot = intake.tailSlot();
         Expr slot = Hw.mux(intake.pending(), slotPlus(tailSlot, 1, slots), tailSlot); // after a pending beat's
         // the last unit of the slot before: its type in that slot, its length in this beat
-        Expr prevLast = pick(padded(ring.slots(), g.sw()), Hw.mux(intake.pending(), tailSlot, slotPlus(tailSlot,
+        Expr prevLast = Hw.selectTree(padded(ring.slots(), g.sw()), Hw.mux(intake.pending(), tailSlot, slotPlus(tailSlot,
                 slots - 1, slots))).bits(8 * lanes - 1, 8 * lanes - 16);
         Expr straddling = Header.of(table, Hw.cat(inBeat.bits(15, 0), prevLast)).step(g.unitsUsed(), g.beatBytes(),
                 g.ew(), g.slotUnits() - 1);
@@ -473,8 +473,8 @@ public final class CommandUnpacker extends Component {
             cmdHave.add(reg("cmd_have_" + v, 1, config.cmdCredits() > 0 ? 1 : 0));
             dataHave.add(reg("data_have_" + v, 1, config.dataCredits() > 0 ? 1 : 0));
         }
-        Expr haveCmd = wire("have_cmd_credit", pick(cmdHave, vc));
-        Expr haveData = wire("have_data_credit", pick(dataHave, vc));
+        Expr haveCmd = wire("have_cmd_credit", Hw.selectTree(cmdHave, vc));
+        Expr haveData = wire("have_data_credit", Hw.selectTree(dataHave, vc));
         Expr ok = wire("credit_ok", haveCmd.and(front.noData.or(haveData)).and(rxResetIn.not()));
         return new Credits(cmdAvail, dataAvail, cmdHave, dataHave, ok);
     }
@@ -812,7 +812,7 @@ public final class CommandUnpacker extends Component {
         for (int v = 0; v < 1 << slot.width(); v++) {
             options.add(Hw.lit(slot.width(), v < n ? (v + c) % n : 0));
         }
-        return pick(options, slot);
+        return Hw.selectTree(options, slot);
     }
 
     /** The list repeated from its start up to the next power of two in length (entries past it never read). */
@@ -980,7 +980,7 @@ public final class CommandUnpacker extends Component {
         for (int j = 0; j < 1 << w; j++) {
             options.add(j == 0 ? Hw.lit(1, 1) : j <= lanes ? keep.bit(j - 1) : Hw.lit(1, 0));
         }
-        return len.bits(len.width() - 1, w).eq(0).and(pick(options, len.bits(w - 1, 0)));
+        return len.bits(len.width() - 1, w).eq(0).and(Hw.selectTree(options, len.bits(w - 1, 0)));
     }
 
     /** A command header's fields (bytes 0..3, byte 0 in the low bits) and the table's facts on its type. */
@@ -1060,24 +1060,12 @@ public final class CommandUnpacker extends Component {
                 for (int c = 0; c < 1 << (b - lo); c++) {
                     options.add(cur[(j + c * stride) % cur.length]);
                 }
-                next[j] = pick(options, sel);
+                next[j] = Hw.selectTree(options, sel);
             }
             cur = next;
             b = lo;
         }
         return Arrays.copyOf(cur, m);
-    }
-
-    /** {@code options[index]}, 2^width options, as a balanced tree on the index bits (not a chain of compares). */
-    private static Expr pick(List<? extends Expr> options, Expr index) {
-        if (options.size() == 1) {
-            return options.get(0);
-        }
-        int half = options.size() / 2;
-        int top = index.width() - 1;
-        Expr rest = top == 0 ? null : index.bits(top - 1, 0);
-        return Hw.mux(index.bit(top), pick(options.subList(half, options.size()), rest),
-                pick(options.subList(0, half), rest));
     }
 
     /** Units (2 bytes each, the first lowest) as one little-endian byte vector. */

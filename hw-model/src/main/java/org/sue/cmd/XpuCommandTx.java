@@ -112,8 +112,8 @@ public final class XpuCommandTx extends Component {
             cmdOk.add(cmdHave.ne(0));
             dataOk.add(dataHave.ne(0));
         }
-        Expr haveCmd = Hw.select(cmdOk, vc);
-        Expr haveData = Hw.select(dataOk, vc);
+        Expr haveCmd = Hw.selectTree(cmdOk, vc);
+        Expr haveData = Hw.selectTree(dataOk, vc);
         return wire("credit_ok", haveCmd.and(hasData.not().or(haveData)).and(resetOut.not()));
     }
 }

@@ -77,6 +77,22 @@ public final class Hw {
     }
 
     /**
+     * {@code options[index]} as a balanced tree of multiplexers on the index's bits, bit 0 first (index within the
+     * list): log2 levels of 2:1 multiplexers where {@link #select} chains a compare per option.
+     */
+    public static Expr selectTree(List<? extends Expr> options, Expr index) {
+        List<Expr> level = new ArrayList<>(options);
+        for (int b = 0; level.size() > 1; b++) {
+            List<Expr> next = new ArrayList<>();
+            for (int i = 0; i < level.size(); i += 2) {
+                next.add(i + 1 < level.size() ? mux(index.bit(b), level.get(i + 1), level.get(i)) : level.get(i));
+            }
+            level = next;
+        }
+        return level.get(0);
+    }
+
+    /**
      * {@code value} plus the number of {@code ups} that are 1 minus the number of {@code downs} that are 1, in
      * value's width (wrapping). Each candidate value + d is formed from value alone and the one-bit terms only choose
      * among them: a counter updated by late handshakes gets a multiplexer after them, not an adder.

@@ -17,7 +17,7 @@ class AxiConfigTest {
         assertEquals(82, axi.requestControl().width());
         assertEquals(12, t.controlBytes(AxiConfig.WRITE));
         assertEquals(12, t.controlBytes(AxiConfig.READ));
-        assertEquals(0, t.controlBytes(AxiConfig.WRITE_STROBES));
+        assertEquals(12, t.controlBytes(AxiConfig.WRITE_STROBED));
         assertEquals(2, t.controlBytes(AxiConfig.WRITE_RESPONSE));
         assertEquals(2, t.controlBytes(AxiConfig.READ_RESPONSE));
         assertTrue(t.hasData(AxiConfig.WRITE) && t.hasData(AxiConfig.READ_RESPONSE) && !t.hasData(AxiConfig.READ));

@@ -12,8 +12,8 @@ import org.sue.core.Layout;
  * mapping, not from the RTL: a burst AXI4 forbids is answered SLVERR and a destination at or above
  * {@code destinations} DECERR, with nothing sent; otherwise the burst's beats, addressed by AXI4's own formulas
  * (AMBA AXI4 A3.4.1), are cut into parts of consecutive addresses (a WRAP burst is cut where it wraps) of at most one
- * command's data, each part a READ command, or for writes a WRITE command with the part's beats, preceded by a
- * WRITE_STROBES command when any strobe of the part is low.
+ * command's data, each part a READ command; for writes a WRITE command with the part's beats or, when any strobe
+ * of the part is low, WRITE_STROBED commands that carry their beats' strobes in their first data beat.
  */
 public final class AxiRequestReference {
     /** An AW or AR, fields as the {@link AxiConfig#ax} layout names them ({@code user} ignored without one). */
@@ -56,7 +56,11 @@ public final class AxiRequestReference {
         this.axi = axi;
     }
 
-    /** A write: its AW and its len + 1 W beats. */
+    /**
+     * A write: its AW and its len + 1 W beats. A part whose strobes are all high is a WRITE; one with a strobe low
+     * travels as WRITE_STROBED commands of at most {@link AxiConfig#strobedBeats} beats each, their first data beat
+     * carrying their beats' strobes.
+     */
     public Outcome write(Ax aw, List<WBeat> beats) {
         LocalResponse answer = answer(aw, true);
         int dst = destination(aw);
@@ -64,21 +68,29 @@ public final class AxiRequestReference {
             return new Outcome(List.of(), answer, dst);
         }
         List<AxiCommand> out = new ArrayList<>();
-        int first = 0;
-        for (int[] part : parts(aw)) {
-            List<WBeat> own = beats.subList(first, first + part[1]);
-            first += part[1];
+        List<int[]> parts = parts(aw);
+        for (int p = 0; p < parts.size(); p++) {
+            int[] part = parts.get(p);
+            List<WBeat> own = beats.subList(part[0], part[0] + part[1]);
             boolean full = own.stream().allMatch(b -> b.strb().bitCount() == axi.beatBytes());
-            if (!full) {
-                ByteArrayOutputStream strobes = new ByteArrayOutputStream();
-                own.forEach(b -> strobes.writeBytes(bytes(b.strb(), axi.beatBytes() / 8)));
-                out.add(AxiCommand.of(AxiConfig.WRITE_STROBES, BigInteger.ZERO, dst, AxiConfig.REQUEST_VC,
-                        strobes.toByteArray()));
+            int size = full ? part[1] : axi.strobedBeats();
+            for (int first = 0; first < part[1]; first += size) {
+                int n = Math.min(size, part[1] - first);
+                boolean last = p == parts.size() - 1 && first + n == part[1];
+                ByteArrayOutputStream data = new ByteArrayOutputStream();
+                if (!full) {
+                    byte[] strobes = new byte[axi.beatBytes()];
+                    for (int k = 0; k < n; k++) {
+                        System.arraycopy(bytes(own.get(first + k).strb(), axi.beatBytes() / 8), 0, strobes,
+                                k * axi.beatBytes() / 8, axi.beatBytes() / 8);
+                    }
+                    data.writeBytes(strobes);
+                }
+                own.subList(first, first + n).forEach(b -> data.writeBytes(bytes(b.data(), axi.beatBytes())));
+                out.add(AxiCommand.of(full ? AxiConfig.WRITE : AxiConfig.WRITE_STROBED,
+                        control(aw, new int[] {part[0] + first, n}, last), dst, AxiConfig.REQUEST_VC,
+                        data.toByteArray()));
             }
-            ByteArrayOutputStream data = new ByteArrayOutputStream();
-            own.forEach(b -> data.writeBytes(bytes(b.data(), axi.beatBytes())));
-            out.add(AxiCommand.of(AxiConfig.WRITE, control(aw, part, first == aw.beats()), dst, AxiConfig.REQUEST_VC,
-                    data.toByteArray()));
         }
         return new Outcome(out, null, dst);
     }

@@ -9,7 +9,8 @@ import org.sue.core.Layout;
 
 /**
  * Responses of the AXI4 form (docs/protocol.md 13.2, 13.5): the WRITE_RESPONSE and READ_RESPONSE commands a far XPU
- * sends, and what the slave gives the SoC for them and for the requests SUE answers itself, as B and R beats.
+ * sends (one per part), and what the slave gives the SoC for them and for the requests SUE answers itself: one B per
+ * write burst, its parts' responses merged, and R beats.
  */
 public final class AxiResponseReference {
     /** A B. */
@@ -26,11 +27,28 @@ public final class AxiResponseReference {
         this.axi = axi;
     }
 
-    /** The WRITE_RESPONSE a far XPU {@code from} sends for a write burst: the ID and the merged response. */
-    public AxiCommand writeResponse(int from, int id, int resp) {
+    /** The WRITE_RESPONSE a far XPU {@code from} sends for one part of a write burst: ID, BRESP, last part. */
+    public AxiCommand writeResponse(int from, int id, int resp, boolean last) {
         Layout l = axi.writeResponseControl();
-        return AxiCommand.of(AxiConfig.WRITE_RESPONSE, l.word().set("id", id).set("resp", resp).toBigInteger(), from,
-                AxiConfig.RESPONSE_VC, new byte[0]);
+        return AxiCommand.of(AxiConfig.WRITE_RESPONSE, l.word().set("id", id).set("resp", resp)
+                .set("last", last ? 1 : 0).toBigInteger(), from, AxiConfig.RESPONSE_VC, new byte[0]);
+    }
+
+    /**
+     * The worse of two responses, as the parts of a burst merge into its one B: DECERR, then SLVERR, then OKAY, then
+     * EXOKAY (an exclusive write succeeded only if every part did).
+     */
+    public static int worse(int a, int b) {
+        return rank(a) >= rank(b) ? a : b;
+    }
+
+    private static int rank(int resp) {
+        return switch (resp) {
+            case AxiConfig.EXOKAY -> 0;
+            case AxiConfig.OKAY -> 1;
+            case AxiConfig.SLVERR -> 2;
+            default -> 3;
+        };
     }
 
     /** The READ_RESPONSE for one READ part: its beats' data (whole bus beats) and their responses. */
@@ -48,10 +66,15 @@ public final class AxiResponseReference {
                 .set("resp", packed).toBigInteger(), from, AxiConfig.RESPONSE_VC, data);
     }
 
-    /** The B of a WRITE_RESPONSE. */
-    public B b(AxiCommand c) {
+    /** The B of a write burst from the WRITE_RESPONSEs of its parts, in order, the last one marked. */
+    public B b(List<AxiCommand> parts) {
         Layout l = axi.writeResponseControl();
-        return new B((int) l.field("id").get(c.bits()), (int) l.field("resp").get(c.bits()));
+        int resp = -1;
+        for (AxiCommand c : parts) {
+            int r = (int) l.field("resp").get(c.bits());
+            resp = resp < 0 ? r : worse(resp, r);
+        }
+        return new B((int) l.field("id").get(parts.get(0).bits()), resp);
     }
 
     /** The R beats of a READ_RESPONSE: one per data beat, RLAST on the last beat of the burst's last part. */

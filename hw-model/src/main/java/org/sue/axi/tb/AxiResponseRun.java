@@ -2,6 +2,7 @@ package org.sue.axi.tb;
 
 import java.math.BigInteger;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,7 +19,7 @@ import org.sue.lib.stream.tb.LayoutSource;
 import org.sue.sim.Simulator;
 
 /**
- * Drives an {@code AxiResponseUnpacker} with random write responses, read responses (bursts of 1 to 16 parts of 1 to
+ * Drives an {@code AxiResponseUnpacker} with random write responses (bursts of 1 to 16 parts), read responses (bursts of 1 to 16 parts of 1 to
  * a part's beats, some beats not OKAY), answers by SUE (DECERR, SLVERR; reads of up to 256 beats) and commands of other
  * types, with random gaps and ready. It checks as things happen: per ID, every B and every R beat
  * {@link AxiResponseReference} gives, in order (remote responses use IDs of the upper half, answers by SUE the lower,
@@ -64,10 +65,15 @@ public final class AxiResponseRun {
         for (int i = 0; i < responses; i++) {
             int kind = rnd.nextInt(10);
             int remoteId = half + rnd.nextInt(half);
-            if (kind < 3) {
-                AxiCommand c = ref.writeResponse(rnd.nextInt(axi.destinations()), remoteId, rnd.nextInt(4));
-                beats.beats(c).forEach(rsp::add);
-                queue(remoteId).add(ref.b(c));
+            if (kind < 3) { // a write burst of 1 to 16 parts, each answered
+                int parts = 1 + rnd.nextInt(rnd.nextBoolean() ? 2 : 16);
+                List<AxiCommand> answers = new ArrayList<>();
+                for (int p = 0; p < parts; p++) {
+                    int resp = rnd.nextInt(4) == 0 ? rnd.nextInt(4) : AxiConfig.OKAY;
+                    answers.add(ref.writeResponse(rnd.nextInt(axi.destinations()), remoteId, resp, p == parts - 1));
+                }
+                answers.forEach(c -> beats.beats(c).forEach(rsp::add));
+                queue(remoteId).add(ref.b(answers));
                 count("write_responses");
             } else if (kind < 7) {
                 int parts = 1 + rnd.nextInt(rnd.nextBoolean() ? 2 : 16);
