@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import org.sue.axi.AxiConfig;
+import org.sue.axi.AxiRemoteMaster;
 import org.sue.axi.AxiRequestPacker;
 import org.sue.axi.AxiResponseUnpacker;
 import org.sue.cmd.XpuCommandRx;
@@ -92,6 +93,8 @@ public final class DefaultDesigns {
         m.put("llr_rx_w1024", () -> new LlrRx(LlrConfig.defaults(1024)));
         // the AXI4 form of the command interface, 512-bit data, 1024 destinations
         m.put("axi_request_packer_w512", () -> new AxiRequestPacker(new AxiRequestPacker.Config(
+                AxiConfig.defaults(512, 1024))));
+        m.put("axi_remote_master_w512", () -> new AxiRemoteMaster(new AxiRemoteMaster.Config(
                 AxiConfig.defaults(512, 1024))));
         m.put("xpu_command_tx_n512", () -> new XpuCommandTx(new XpuCommandTx.Config(512, 64, 32)));
         m.put("xpu_command_rx_n512_v2", () -> new XpuCommandRx(new XpuCommandRx.Config(512, 16, 8, 2)));

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.sue.axi.AxiConfig;
+import org.sue.axi.AxiRemoteMaster;
 import org.sue.axi.AxiRequestPacker;
 import org.sue.axi.AxiResponseUnpacker;
 import org.sue.cmd.BufferCredits;
@@ -89,6 +90,9 @@ public final class GoldenScenarios {
         list.add(new GoldenScenario("axi_response_unpacker_w512", () -> new AxiResponseUnpacker(
                 new AxiResponseUnpacker.Config(axiByAddress)), ResetStyle.SYNC_HIGH, 3000,
                 () -> new AxiResponseTraffic(axiByAddress, 150)));
+        AxiRemoteMaster.Config remote = new AxiRemoteMaster.Config(axiByAddress, 4, 4);
+        list.add(new GoldenScenario("axi_remote_master_w512_e4", () -> new AxiRemoteMaster(remote), ResetStyle.SYNC_HIGH,
+                4000, () -> new AxiRemoteMasterTraffic(remote, 6)));
         list.add(new GoldenScenario("xpu_command_tx_w512_k4", () -> new XpuCommandTx(new XpuCommandTx.Config(512, 4, 2)),
                 ResetStyle.SYNC_HIGH, 2500, () -> new XpuCommandTxTraffic(512, 4, 2)));
         list.add(new GoldenScenario("xpu_command_rx_w512_k4_v2", () -> new XpuCommandRx(new XpuCommandRx.Config(512, 4,
