@@ -3,6 +3,7 @@ package org.sue.gen;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import org.sue.axi.AxiBridge;
 import org.sue.axi.AxiConfig;
 import org.sue.axi.AxiRemoteMaster;
 import org.sue.axi.AxiRequestPacker;
@@ -94,6 +95,8 @@ public final class DefaultDesigns {
         // the AXI4 form of the command interface, 512-bit data, 1024 destinations
         m.put("axi_request_packer_w512", () -> new AxiRequestPacker(new AxiRequestPacker.Config(
                 AxiConfig.defaults(512, 1024))));
+        m.put("axi_bridge_w512", () -> new AxiBridge(AxiBridge.Config.of(AxiConfig.defaults(512, 1024), 64, 32, 16,
+                8)));
         m.put("axi_remote_master_w512", () -> new AxiRemoteMaster(new AxiRemoteMaster.Config(
                 AxiConfig.defaults(512, 1024))));
         m.put("xpu_command_tx_n512", () -> new XpuCommandTx(new XpuCommandTx.Config(512, 64, 32)));

@@ -4,6 +4,8 @@ import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import org.sue.axi.AxiBridge;
+import org.sue.axi.AxiCommandLoopback;
 import org.sue.axi.AxiConfig;
 import org.sue.axi.AxiRemoteMaster;
 import org.sue.axi.AxiRequestPacker;
@@ -93,6 +95,13 @@ public final class GoldenScenarios {
         AxiRemoteMaster.Config remote = new AxiRemoteMaster.Config(axiByAddress, 4, 4);
         list.add(new GoldenScenario("axi_remote_master_w512_e4", () -> new AxiRemoteMaster(remote), ResetStyle.SYNC_HIGH,
                 4000, () -> new AxiRemoteMasterTraffic(remote, 6)));
+        // the AXI4 pair over the command path closed on itself: writes, then reads of what was written
+        AxiConfig axiLoop = new AxiConfig(512, 48, 4, 0, 8, false, 36, 4);
+        AxiCommandLoopback.Config axiLoopback = new AxiCommandLoopback.Config(new AxiBridge.Config(axiLoop, 4, 4, 16,
+                8, 8, 4), new CommandLoopback.Config(CommandPath.Config.builder(axiLoop.commandTable()).dataWidth(512)
+                .destinations(8).cells(512).cmdCredits(16).dataCredits(8).build(), 8, 4));
+        list.add(new GoldenScenario("axi_command_loopback_w512", () -> new AxiCommandLoopback(axiLoopback),
+                ResetStyle.SYNC_HIGH, 6000, () -> new AxiWriteReadTraffic(axiLoop, 2, 40)));
         list.add(new GoldenScenario("xpu_command_tx_w512_k4", () -> new XpuCommandTx(new XpuCommandTx.Config(512, 4, 2)),
                 ResetStyle.SYNC_HIGH, 2500, () -> new XpuCommandTxTraffic(512, 4, 2)));
         list.add(new GoldenScenario("xpu_command_rx_w512_k4_v2", () -> new XpuCommandRx(new XpuCommandRx.Config(512, 4,

@@ -1,0 +1,174 @@
+package org.sue.axi.tb;
+
+import java.math.BigInteger;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.sue.axi.AxiConfig;
+import org.sue.axi.model.AxiRequestReference;
+import org.sue.axi.model.AxiRequestReference.Ax;
+import org.sue.axi.model.AxiRequestReference.LocalResponse;
+import org.sue.axi.model.AxiRequestReference.WBeat;
+import org.sue.core.Layout;
+import org.sue.lib.stream.tb.LayoutSink;
+import org.sue.lib.stream.tb.LayoutSource;
+import org.sue.sim.Simulator;
+
+/**
+ * An SoC's master and slave around a design with one AXI4 slave ({@code s_aw}, {@code s_w}, {@code s_ar},
+ * {@code s_b}, {@code s_r}) whose requests reach its own AXI4 master ({@code m_*}, a random {@link AxiMemorySlave})
+ * through the command mapping. Writes of every burst type (narrow, unaligned, partial strobes; some illegal, some to
+ * unconfigured XPUs), each to a 4 KiB page of its own, then reads of the same bursts. Checked as they come: every B
+ * and every R beat as an independent byte model of the writes says, in order per ID; at the end of the writes the
+ * memory holds exactly the bytes written.
+ */
+public final class AxiWriteReadRun {
+    private final Simulator sim;
+    private final AxiConfig axi;
+    private final int validPercent;
+    private final int readyPercent;
+    private final AxiMemorySlave slave;
+    private final LayoutSource aw;
+    private final LayoutSource w;
+    private final LayoutSource ar;
+    private final LayoutSink b;
+    private final LayoutSink r;
+    private final Map<Long, Byte> model = new HashMap<>();
+    private final List<Ax> writes = new ArrayList<>();
+    private final Map<Integer, ArrayDeque<Object>> expected = new HashMap<>();
+    private final AxiRequestReference rules;
+    private boolean reading;
+    private long cycle;
+
+    /**
+     * @param masterIdWidth the far master's AxID width ({@code AxiRemoteMaster.Config.masterIdWidth})
+     */
+    public AxiWriteReadRun(Simulator sim, AxiConfig axi, int masterIdWidth, int requests, long seed, int validPercent,
+                           int readyPercent) {
+        this.sim = sim;
+        this.axi = axi;
+        this.validPercent = validPercent;
+        this.readyPercent = readyPercent;
+        this.rules = new AxiRequestReference(axi);
+        slave = new AxiMemorySlave(sim, axi, "m_", masterIdWidth, 70, 20, true, 0);
+        aw = new LayoutSource(sim, "s_aw", axi.ax());
+        w = new LayoutSource(sim, "s_w", axi.w());
+        ar = new LayoutSource(sim, "s_ar", axi.ax());
+        b = new LayoutSink(sim, "s_b", axi.b());
+        r = new LayoutSink(sim, "s_r", axi.r());
+        writes(requests, new Random(seed));
+    }
+
+    private void writes(int requests, Random rnd) {
+        RandomBursts bursts = new RandomBursts(axi, rnd);
+        for (int i = 0; i < requests; i++) {
+            boolean illegal = rnd.nextInt(25) == 0;
+            int unconfigured = 1024 - axi.destinations();
+            int dst = unconfigured > 0 && rnd.nextInt(12) == 0 ? axi.destinations() + rnd.nextInt(unconfigured)
+                    : rnd.nextInt(Math.min(4, axi.destinations()));
+            Ax a = bursts.request(dst, illegal);
+            Ax paged = new Ax(a.addr() & ~(0xFFFFFL << 12) | (long) (i + 1) << 12, a.id(), a.len(), a.size(),
+                    a.burst(), a.lock(), a.cache(), a.prot(), a.qos(), a.region(), a.user()); // a page of its own
+            List<WBeat> beats = bursts.beats(paged, false);
+            aw.add(paged.pack(axi));
+            beats.forEach(x -> w.add(axi.w().word().set("data", x.data()).set("strb", x.strb())
+                    .set("last", x.last() ? 1 : 0).toBigInteger()));
+            LocalResponse answer = rules.answer(paged, true);
+            queue(paged.id()).add(new int[] {answer == null ? AxiConfig.OKAY : answer.resp()});
+            if (answer == null) {
+                for (int k = 0; k < beats.size(); k++) {
+                    long at = beatLine(paged, k);
+                    for (int lane = 0; lane < axi.beatBytes(); lane++) {
+                        if (beats.get(k).strb().testBit(lane)) {
+                            model.put(at + lane, beats.get(k).data().shiftRight(8 * lane).byteValue());
+                        }
+                    }
+                }
+            }
+            writes.add(paged);
+        }
+    }
+
+    /** Reads of every burst written: each beat's lanes from the model, or what the memory holds unwritten. */
+    private void reads() {
+        for (Ax a : writes) {
+            ar.add(a.pack(axi));
+            LocalResponse answer = rules.answer(a, false);
+            for (int k = 0; k < a.beats(); k++) {
+                BigInteger data = BigInteger.ZERO;
+                long at = beatLine(a, k);
+                for (int lane = axi.beatBytes() - 1; answer == null && lane >= 0; lane--) {
+                    Byte v = model.get(at + lane);
+                    data = data.shiftLeft(8).or(BigInteger.valueOf(v == null ? (at + lane) * 7 & 0xFF : v & 0xFF));
+                }
+                queue(a.id()).add(List.of(data, answer == null ? AxiConfig.OKAY : answer.resp(), k == a.len()));
+            }
+        }
+    }
+
+    private long beatLine(Ax a, int k) {
+        return AxiRequestReference.beatAddress(a, k) / axi.beatBytes() * axi.beatBytes();
+    }
+
+    private ArrayDeque<Object> queue(int id) {
+        return expected.computeIfAbsent(id, k -> new ArrayDeque<>());
+    }
+
+    /** The writes answered and checked, then the reads. */
+    public boolean finished() {
+        return reading && expected.values().stream().allMatch(ArrayDeque::isEmpty);
+    }
+
+    /** R beats the far slave interleaved across IDs. */
+    public long interleaved() {
+        return slave.interleaved();
+    }
+
+    public void cycle(Random rnd) {
+        if (!reading && expected.values().stream().allMatch(ArrayDeque::isEmpty)) {
+            checkMemory();
+            reading = true;
+            reads();
+        }
+        aw.drive(rnd, validPercent);
+        w.drive(rnd, validPercent);
+        ar.drive(rnd, validPercent);
+        b.drive(rnd, readyPercent);
+        r.drive(rnd, readyPercent);
+        slave.drive(rnd);
+        aw.taken();
+        w.taken();
+        ar.taken();
+        Layout bl = axi.b();
+        Layout rl = axi.r();
+        BigInteger gotB = b.taken();
+        if (gotB != null) {
+            Object want = queue((int) bl.field("id").get(gotB)).poll();
+            check(want instanceof int[] resp && resp[0] == bl.field("resp").get(gotB), "B " + gotB.toString(16));
+        }
+        BigInteger gotR = r.taken();
+        if (gotR != null) {
+            Object want = queue((int) rl.field("id").get(gotR)).poll();
+            check(List.of(rl.field("data").getBig(gotR), (int) rl.field("resp").get(gotR),
+                    rl.field("last").get(gotR) == 1).equals(want), "R beat of ID " + rl.field("id").get(gotR));
+        }
+        slave.taken(rnd);
+        cycle++;
+    }
+
+    private void checkMemory() {
+        for (Map.Entry<Long, Byte> e : model.entrySet()) {
+            check(e.getValue().equals(slave.memory(e.getKey())), "memory byte 0x" + Long.toHexString(e.getKey()));
+        }
+        check(model.size() == slave.memory().size(), "bytes written beyond the writes");
+    }
+
+    private void check(boolean ok, String what) {
+        if (!ok) {
+            throw new AssertionError("cycle " + cycle + ": " + what);
+        }
+    }
+}
