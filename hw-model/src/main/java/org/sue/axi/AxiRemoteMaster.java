@@ -332,7 +332,7 @@ public final class AxiRemoteMaster extends Component {
         wr.retire().set(mB.fire());
         wr.retireId().set(e);
         statusCounter("write_responses", out.fire(), "WRITE_RESPONSE commands (one per write part)");
-        return out.queue("wr_rsp_q", 2);
+        return out.queue("wr_rsp_q", 4); // depth 4: a 2-deep SyncFifo passes two words in three cycles
     }
     /** Part slots of the read buffer: two per remap entry, shared. */
     private int slots() {

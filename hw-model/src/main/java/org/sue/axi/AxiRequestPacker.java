@@ -28,10 +28,10 @@ import org.sue.net.SueMeta;
  *   while its ID has transactions outstanding elsewhere or {@code maxOutstanding} of them, so that the responses of
  *   one ID come back in request order. {@code wdone}/{@code rdone} count a transaction complete (its B, its last R
  *   beat given to the SoC).</li>
- *   <li><b>Split.</b> One part a cycle: the next beats up to the part size and, for WRAP, up to the wrap boundary;
- *   the part's address is the address of its first beat; a WRAP part becomes INCR, FIXED stays FIXED. An answered
- *   request is one part of all its beats.</li>
- *   <li><b>Write data.</b> The W beats of a part go into a FIFO of two parts; when the part's last beat is in, the
+ *   <li><b>Split.</b> One part a cycle: the next beats up to the part size within the current run (a WRAP burst is
+ *   two runs, cut where it wraps); the part's address is the address of its first beat; a WRAP part becomes INCR,
+ *   FIXED stays FIXED. An answered request is one part of all its beats.</li>
+ *   <li><b>Write data.</b> The W beats of the parts go into a FIFO of beats; when a part's last beat is in, the
  *   part is ready, with its strobes. A part whose strobes are all high is one WRITE; one with a strobe low travels as
  *   WRITE_STROBED commands of at most one beat fewer, each carrying its beats' strobes in its first data beat. The W
  *   beats of an answered write are taken and dropped. WLAST is checked against the AW's length and counted when
@@ -112,9 +112,9 @@ public final class AxiRequestPacker extends Component {
         Expr resp = Hw.mux(illegalBurst(in), Hw.lit(2, AxiConfig.SLVERR),
                 Hw.mux(decode, Hw.lit(2, AxiConfig.DECERR), Hw.lit(2, AxiConfig.OKAY)));
         int bw = AxiConfig.BEATS_WIDTH;
-        Layout judged = Layout.of("judged", Layout.nested("ax", axi.ax()), Layout.bits("dst", SueMeta.XPU_WIDTH),
-                Layout.bits("resp", 2), Layout.bits("key", SueMeta.XPU_WIDTH + 1), Layout.bits("first_run", bw),
-                Layout.bits("second_run", bw), Layout.bits("window", 12));
+        List<Layout.Spec> fields = new ArrayList<>(specs(loaded()));
+        fields.add(Layout.bits("key", SueMeta.XPU_WIDTH + 1));
+        Layout judged = Layout.of("judged", fields);
         // where the request goes, for the ID rule: its destination, or SUE itself when SUE answers it
         Expr key = Hw.mux(resp.orR(), Hw.lit(SueMeta.XPU_WIDTH + 1, LOCAL_KEY), dst.resize(SueMeta.XPU_WIDTH + 1));
         // a WRAP burst is two runs of consecutive addresses: from its start to the window's end, then from the
@@ -161,6 +161,19 @@ public final class AxiRequestPacker extends Component {
         statusCounter(p + "_burst_errors", late(p + "_burst_taken", take.and(head.get("resp").eq(AxiConfig.SLVERR))),
                 "requests answered SLVERR: a burst AXI4 forbids");
         return new Admitted(head, free);
+    }
+
+    /** A request as the splitter loads it: its fields, destination, answer, runs and WRAP window. */
+    private Layout loaded() {
+        int bw = AxiConfig.BEATS_WIDTH;
+        return Layout.of("loaded", Layout.nested("ax", axi.ax()), Layout.bits("dst", SueMeta.XPU_WIDTH),
+                Layout.bits("resp", 2), Layout.bits("first_run", bw), Layout.bits("second_run", bw),
+                Layout.bits("window", 12));
+    }
+
+    private static List<Layout.Spec> specs(Layout l) {
+        return l.fields().stream().map(f -> f.nested() == null ? Layout.bits(f.name(), f.width())
+                : Layout.nested(f.name(), f.nested())).toList();
     }
 
     /** An event a cycle later, from a register. */
@@ -236,9 +249,7 @@ public final class AxiRequestPacker extends Component {
         // the next request loads as the last part leaves
         // the ID rule's verdict goes through a FIFO: the check waits on no logic after it, the loading on none before
         Stream judged = a.head().continueWhen(p + "_id_clear", a.free());
-        Layout loaded = Layout.of("loaded", Layout.nested("ax", axi.ax()), Layout.bits("dst", SueMeta.XPU_WIDTH),
-                Layout.bits("resp", 2), Layout.bits("first_run", bw), Layout.bits("second_run", bw),
-                Layout.bits("window", 12));
+        Layout loaded = loaded();
         Layout.ExprBuilder fieldsOf = loaded.expr();
         loaded.fields().forEach(f -> fieldsOf.set(f.name(), judged.get(f.name())));
         Stream head = judged.map(p + "_to_load", loaded, fieldsOf.build()).queue(p + "_cleared", 4);
@@ -307,7 +318,7 @@ public final class AxiRequestPacker extends Component {
         statusCounter("wlast_errors", go.and(w.get("last").ne(lastBeat.and(lastOfBurst))),
                 "W beats whose WLAST disagrees with the AW's length (the length rules)");
         Stream cmds = writeCommands(readyIn.queue("wr_ready", 4), beatsIn.queue("wr_beats", 2 * pb + 4));
-        return new Split(cmds, answerIn.queue("wr_answers", 2));
+        return new Split(cmds, answerIn.queue("wr_answers", 4));
     }
 
     /**
