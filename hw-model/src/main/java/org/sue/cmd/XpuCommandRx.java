@@ -107,25 +107,27 @@ public final class XpuCommandRx extends Component {
         Port control = in("rx_control", CommandUnpacker.CONTROL_BITS);
         Port data = in("rx_data", n);
         Reg v = reg("in_valid", 1, 0);
-        Reg c = reg("in_cycle", 4, 0);
+        Reg last = reg("in_last", 1, 0);
         Reg inVc = reg("in_vc", SueMeta.VC_WIDTH, 0);
         Reg inXpu = reg("in_xpuid", SueMeta.XPU_WIDTH, 0);
         Reg inControl = regNoReset("in_control", CommandUnpacker.CONTROL_BITS);
         Reg inData = regNoReset("in_data", n);
+        // the command's last beat, judged on the way in: its length's beats, at least one; later beats keep beat
+        // 0's count
+        Reg heldBeats = reg("command_beats", 4, 0);
+        Expr length = CommandControl.length(control);
+        Expr beats0 = length.add(n / 8 - 1).shr(Hw.log2Up(n / 8)).resize(4);
+        Expr first = cycle.eq(0);
+        Expr beats = Hw.mux(first, Hw.mux(beats0.eq(0), Hw.lit(4, 1), beats0), heldBeats);
+        when(valid.ne(0).and(first), () -> heldBeats.set(beats));
         v.set(valid.ne(0));
-        c.set(cycle);
+        last.set(cycle.add(1).eq(beats));
         inVc.set(vc);
         inXpu.set(xpu);
         inControl.set(control);
         inData.set(data);
-        // beats of the command: its length's beats, at least one; later beats keep beat 0's count
-        Reg heldBeats = reg("command_beats", 4, 0);
-        Expr length = CommandControl.length(inControl);
-        Expr beats0 = length.add(n / 8 - 1).shr(Hw.log2Up(n / 8)).resize(4);
-        Expr beats = Hw.mux(c.eq(0), Hw.mux(beats0.eq(0), Hw.lit(4, 1), beats0), heldBeats);
-        when(v.and(c.eq(0)), () -> heldBeats.set(beats));
         Expr w = beat.expr().set("data", inData).set("control", inControl).set("xpuid", inXpu).set("vc", inVc)
-                .set("tlast", c.add(1).eq(beats)).build();
+                .set("tlast", last).build();
         return Flow.of(this, "rx_beat", v, beat, w);
     }
 

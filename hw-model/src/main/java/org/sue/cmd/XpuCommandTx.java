@@ -42,45 +42,48 @@ public final class XpuCommandTx extends Component {
     }
 
     public final Stream cmd;
+    /** The beat at the head, from a register stage: the credit check reads registers only. */
+    private final Stream head;
 
     public XpuCommandTx(Config config) {
         super(config);
         int n = config.dataWidth();
         cmd = Stream.slave(this, "cmd", CommandBeat.layout(n));
+        head = cmd.stage("cmd_head");
         Port txCredit = in("tx_credit", CommandUnpacker.CREDIT.width());
         Port resetOut = in("tx_reset_out", 1);
 
         Reg first = reg("at_first_beat", 1, 1);
         Reg heldData = reg("command_has_data", 1, 0);
         Reg cycle = reg("beat_index", 4, 0);
-        Expr vc = cmd.get("vc");
-        Expr hasData = Hw.mux(first, CommandControl.length(cmd.get("control")).ne(0), heldData);
-        Expr start = first.and(cmd.valid());
+        Expr vc = head.get("vc");
+        Expr hasData = Hw.mux(first, CommandControl.length(head.get("control")).ne(0), heldData);
+        Expr start = first.and(head.valid());
         Expr ok = credits(config, txCredit, resetOut, start, vc, hasData);
-        cmd.ready().set(first.not().or(ok));
-        when(cmd.fire(), () -> {
-            first.set(cmd.get("tlast"));
+        head.ready().set(first.not().or(ok));
+        when(head.fire(), () -> {
+            first.set(head.get("tlast"));
             heldData.set(hasData);
-            cycle.set(Hw.mux(cmd.get("tlast"), Hw.lit(4, 0), cycle.add(1)));
+            cycle.set(Hw.mux(head.get("tlast"), Hw.lit(4, 0), cycle.add(1)));
         });
         // every output from a register, loaded with the beat that moves
         Reg txValid = reg("tx_valid_out", 2, 0);
-        txValid.set(Hw.mux(cmd.fire(), Hw.mux(hasData, Hw.lit(2, 2), Hw.lit(2, 1)), Hw.lit(2, 0)));
+        txValid.set(Hw.mux(head.fire(), Hw.mux(hasData, Hw.lit(2, 2), Hw.lit(2, 1)), Hw.lit(2, 0)));
         out("tx_valid", 2).set(txValid);
         registered("tx_cycle", cycle);
         registered("tx_vc", vc);
-        registered("xpuid", cmd.get("xpuid"));
-        registered("tx_control", cmd.get("control"));
-        registered("tx_data", cmd.get("data"));
+        registered("xpuid", head.get("xpuid"));
+        registered("tx_control", head.get("control"));
+        registered("tx_data", head.get("data"));
         out("tx_err", 1).set(0);
-        statusCounter("commands_sent", cmd.fire().and(first), "commands sent to SUE");
+        statusCounter("commands_sent", head.fire().and(first), "commands sent to SUE");
         statusCounter("credit_waits", start.and(ok.not()), "cycles a command waited for its VC's credits");
     }
 
     /** An output port from a register that loads {@code value} with each beat that moves. */
     private void registered(String name, Expr value) {
         Reg r = reg(name + "_out", value.width(), 0);
-        when(cmd.fire(), () -> r.set(value));
+        when(head.fire(), () -> r.set(value));
         out(name, value.width()).set(r);
     }
 
@@ -91,7 +94,7 @@ public final class XpuCommandTx extends Component {
         List<Expr> dataOk = new ArrayList<>();
         int cw = Hw.log2Up(config.cmdCredits() + 1);
         int dw = Hw.log2Up(config.dataCredits() + 1);
-        Expr go = start.and(cmd.ready());
+        Expr go = start.and(head.ready());
         for (int v = 0; v < SueMeta.VCS; v++) {
             Reg cmdHave = reg("cmd_credits_" + v, cw, config.cmdCredits());
             Reg dataHave = reg("data_credits_" + v, dw, config.dataCredits());
