@@ -1,5 +1,6 @@
 package org.sue.cmd;
 
+import java.math.BigInteger;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
 import org.sue.core.Layout;
@@ -26,6 +27,17 @@ public final class CommandControl {
         return LAYOUT.expr().set("type", type8).set("length_hi", length16.bits(15, 8))
                 .set("length_lo", length16.bits(7, 0)).set("control", control.resize(LAYOUT.field("control").width()))
                 .build();
+    }
+
+    /** tx_control in plain Java, for reference models and testbenches: type, data length, control bits. */
+    public static BigInteger word(int type, int length, BigInteger control) {
+        return LAYOUT.word().set("type", type).set("length_hi", length >> 8).set("length_lo", length & 0xFF)
+                .set("control", control).toBigInteger();
+    }
+
+    /** The data length of a tx_control word, in plain Java. */
+    public static int length(BigInteger word) {
+        return (int) (LAYOUT.field("length_hi").get(word) << 8 | LAYOUT.field("length_lo").get(word));
     }
 
     /** The data length of a tx_control word. */

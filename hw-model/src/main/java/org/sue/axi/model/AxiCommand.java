@@ -2,6 +2,7 @@ package org.sue.axi.model;
 
 import java.math.BigInteger;
 import java.util.Arrays;
+import org.sue.cmd.CommandControl;
 
 /**
  * A command of the AXI4 form (docs/protocol.md 13.2) as it crosses the FIFO interface: its {@code tx_control} word
@@ -10,10 +11,7 @@ import java.util.Arrays;
 public record AxiCommand(BigInteger control, int xpuid, int vc, byte[] data) {
     /** A command of {@code type} with {@code control} bits and {@code data}. */
     public static AxiCommand of(int type, BigInteger control, int xpuid, int vc, byte[] data) {
-        int length = data.length;
-        BigInteger word = BigInteger.valueOf(type).or(BigInteger.valueOf(length >> 8).shiftLeft(8))
-                .or(BigInteger.valueOf(length & 0xFF).shiftLeft(16)).or(control.shiftLeft(24));
-        return new AxiCommand(word, xpuid, vc, data);
+        return new AxiCommand(CommandControl.word(type, data.length, control), xpuid, vc, data);
     }
 
     public int type() {

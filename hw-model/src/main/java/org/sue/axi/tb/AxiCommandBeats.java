@@ -46,8 +46,7 @@ public final class AxiCommandBeats {
         }
         BigInteger first = gathering.get(0);
         BigInteger control = layout.field("control").getBig(first);
-        int length = (int) (CommandControl.LAYOUT.field("length_hi").get(control) << 8
-                | CommandControl.LAYOUT.field("length_lo").get(control));
+        int length = CommandControl.length(control);
         byte[] data = new byte[length];
         for (int i = 0; i < length; i++) {
             BigInteger lanes = layout.field("data").getBig(gathering.get(i / axi.beatBytes()));

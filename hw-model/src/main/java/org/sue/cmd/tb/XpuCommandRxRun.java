@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.sue.cmd.CommandBeat;
+import org.sue.cmd.CommandControl;
 import org.sue.cmd.model.XpuCredits;
 import org.sue.core.Layout;
 import org.sue.lib.stream.tb.LayoutSink;
@@ -106,8 +107,7 @@ public final class XpuCommandRxRun {
         }
         toSend--;
         int beats = Math.max(1, (length + beatBytes - 1) / beatBytes);
-        BigInteger control = BigInteger.valueOf(1 + gen.nextInt(255)).or(BigInteger.valueOf(length >> 8).shiftLeft(8))
-                .or(BigInteger.valueOf(length & 0xFF).shiftLeft(16)).or(new BigInteger(96, gen).shiftLeft(24));
+        BigInteger control = CommandControl.word(1 + gen.nextInt(255), length, new BigInteger(96, gen));
         int xpu = gen.nextInt(1024);
         pending.add(new long[] {vc, length, 0});
         for (int k = 0; k < beats; k++) {

@@ -4,6 +4,7 @@ import java.math.BigInteger;
 import java.util.ArrayDeque;
 import java.util.Random;
 import org.sue.cmd.CommandBeat;
+import org.sue.cmd.CommandControl;
 import org.sue.cmd.model.XpuCredits;
 import org.sue.core.Layout;
 import org.sue.lib.stream.tb.LayoutSource;
@@ -48,9 +49,7 @@ public final class XpuCommandTxRun {
         for (int i = 0; i < count; i++) {
             int length = rnd.nextInt(3) == 0 ? 0 : 1 + rnd.nextInt(256);
             int beats = Math.max(1, (length + beatBytes - 1) / beatBytes);
-            BigInteger control = BigInteger.valueOf(1 + rnd.nextInt(255)).or(BigInteger.valueOf(length >> 8)
-                    .shiftLeft(8)).or(BigInteger.valueOf(length & 0xFF).shiftLeft(16))
-                    .or(new BigInteger(96, rnd).shiftLeft(24));
+            BigInteger control = CommandControl.word(1 + rnd.nextInt(255), length, new BigInteger(96, rnd));
             int vc = rnd.nextInt(4);
             int xpu = rnd.nextInt(1024);
             for (int k = 0; k < beats; k++) {
@@ -86,8 +85,7 @@ public final class XpuCommandTxRun {
             BigInteger want = sent.poll();
             check(want != null, "a beat nobody sent");
             BigInteger control = sim.peekBig("tx_control");
-            int length = control.shiftRight(8).intValue() & 0xFF;
-            length = length << 8 | (control.shiftRight(16).intValue() & 0xFF);
+            int length = CommandControl.length(control);
             int beats = Math.max(1, (length + beatBytes - 1) / beatBytes);
             BigInteger got = beat.word().set("data", sim.peekBig("tx_data")).set("control", control)
                     .set("xpuid", sim.peek("xpuid")).set("vc", sim.peek("tx_vc"))
