@@ -10,6 +10,10 @@ import org.sue.axi.AxiConfig;
 import org.sue.axi.AxiRemoteMaster;
 import org.sue.axi.AxiRequestPacker;
 import org.sue.axi.AxiResponseUnpacker;
+import org.sue.axi.tb.AxiRemoteMasterRun;
+import org.sue.axi.tb.AxiRequestRun;
+import org.sue.axi.tb.AxiResponseRun;
+import org.sue.axi.tb.AxiWriteReadRun;
 import org.sue.cmd.BufferCredits;
 import org.sue.cmd.CommandIngress;
 import org.sue.cmd.CommandLoopback;
@@ -21,6 +25,8 @@ import org.sue.cmd.QueueStore;
 import org.sue.cmd.XpuCommandRx;
 import org.sue.cmd.XpuCommandTx;
 import org.sue.cmd.tb.BufferTraffic;
+import org.sue.cmd.tb.XpuCommandRxRun;
+import org.sue.cmd.tb.XpuCommandTxRun;
 import org.sue.cmd.tb.QueueStoreTraffic;
 import org.sue.core.ResetStyle;
 import org.sue.instance.SueInstance;
@@ -84,28 +90,40 @@ public final class GoldenScenarios {
         AxiConfig axiByAddress = new AxiConfig(512, 48, 4, 3, 8, false, 36, 3);
         list.add(new GoldenScenario("axi_request_packer_w512_d8", () -> new AxiRequestPacker(
                 new AxiRequestPacker.Config(axiByAddress)), ResetStyle.SYNC_HIGH, 5000,
-                () -> new AxiRequestTraffic(axiByAddress, 160)));
+                () -> new RunStimulus<>((sim, seed) -> new AxiRequestRun(sim, axiByAddress, 160, seed, 80, 70),
+                        AxiRequestRun::cycle)));
         AxiConfig axiByUser = new AxiConfig(1024, 40, 3, 12, 16, true, 0, 2);
         list.add(new GoldenScenario("axi_request_packer_w1024_user", () -> new AxiRequestPacker(
                 new AxiRequestPacker.Config(axiByUser)), ResetStyle.ASYNC_LOW, 3000,
-                () -> new AxiRequestTraffic(axiByUser, 120)));
+                () -> new RunStimulus<>((sim, seed) -> new AxiRequestRun(sim, axiByUser, 120, seed, 80, 70),
+                        AxiRequestRun::cycle)));
         list.add(new GoldenScenario("axi_response_unpacker_w512", () -> new AxiResponseUnpacker(
                 new AxiResponseUnpacker.Config(axiByAddress)), ResetStyle.SYNC_HIGH, 3000,
-                () -> new AxiResponseTraffic(axiByAddress, 150)));
+                () -> new RunStimulus<>((sim, seed) -> new AxiResponseRun(sim, axiByAddress, 150, seed, 80, 70),
+                        AxiResponseRun::cycle)));
         AxiRemoteMaster.Config remote = new AxiRemoteMaster.Config(axiByAddress, 4, 4);
         list.add(new GoldenScenario("axi_remote_master_w512_e4", () -> new AxiRemoteMaster(remote), ResetStyle.SYNC_HIGH,
-                4000, () -> new AxiRemoteMasterTraffic(remote, 6)));
+                4000, () -> new RunStimulus<>((sim, seed) -> new AxiRemoteMasterRun(sim, remote.axi(),
+                        remote.masterIdWidth(), remote.maxPartsPerEntry(), new AxiRemoteMasterRun.Options(120, seed, 6,
+                        85, 70, 70, 30, true, 10, AxiRemoteMasterRun.Traffic.MIXED)), AxiRemoteMasterRun::cycle)));
         // the AXI4 pair over the command path closed on itself: writes, then reads of what was written
         AxiConfig axiLoop = new AxiConfig(512, 48, 4, 0, 8, false, 36, 4);
         AxiCommandLoopback.Config axiLoopback = new AxiCommandLoopback.Config(new AxiBridge.Config(axiLoop, 4, 4, 16,
                 8, 8, 4), new CommandLoopback.Config(CommandPath.Config.builder(axiLoop.commandTable()).dataWidth(512)
                 .destinations(8).cells(512).cmdCredits(16).dataCredits(8).build(), 8, 4));
         list.add(new GoldenScenario("axi_command_loopback_w512", () -> new AxiCommandLoopback(axiLoopback),
-                ResetStyle.SYNC_HIGH, 6000, () -> new AxiWriteReadTraffic(axiLoop, 2, 40)));
+                ResetStyle.SYNC_HIGH, 6000, () -> new RunStimulus<>((sim, seed) -> new AxiWriteReadRun(sim, axiLoop, 2, 40, seed, 85, 75),
+                        (run, rnd) -> {
+                            if (!run.finished()) {
+                                run.cycle(rnd);
+                            }
+                        })));
         list.add(new GoldenScenario("xpu_command_tx_w512_k4", () -> new XpuCommandTx(new XpuCommandTx.Config(512, 4, 2)),
-                ResetStyle.SYNC_HIGH, 2500, () -> new XpuCommandTxTraffic(512, 4, 2)));
+                ResetStyle.SYNC_HIGH, 2500, () -> new RunStimulus<>((sim, seed) -> new XpuCommandTxRun(sim, 512, 4, 2, 300, seed, 85, 40),
+                        XpuCommandTxRun::cycle)));
         list.add(new GoldenScenario("xpu_command_rx_w512_k4_v2", () -> new XpuCommandRx(new XpuCommandRx.Config(512, 4,
-                2, 2)), ResetStyle.SYNC_HIGH, 2500, () -> new XpuCommandRxTraffic(512, 4, 2, 2)));
+                2, 2)), ResetStyle.SYNC_HIGH, 2500, () -> new RunStimulus<>((sim, seed) -> new XpuCommandRxRun(sim, 512, 4, 2, 2, 300, seed,
+                        85, 60), XpuCommandRxRun::cycle)));
         list.add(creditCounter("credit_counter_m16_a3_sync_low", 16, 3, 800, ResetStyle.SYNC_LOW));
         list.add(crc("crc32_w64", CrcParams.CRC32, 64, ResetStyle.SYNC_HIGH, 1500));
         list.add(crc("crc32c_w512", CrcParams.CRC32C, 512, ResetStyle.ASYNC_HIGH, 600));
