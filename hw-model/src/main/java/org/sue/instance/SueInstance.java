@@ -280,6 +280,11 @@ public final class SueInstance extends Component {
                     null, null, null, rxVcFifoDepth);
         }
 
+        public Config withPath(CommandPath.Config p) {
+            return new Config(p, net, transport, rxCmdCredits, rxDataCredits, rxFifoDepth,
+                    llr, pfc, cbfc, rxVcFifoDepth);
+        }
+
         public Config withNet(NetConfig n) {
             return new Config(path, n, transport, rxCmdCredits, rxDataCredits, rxFifoDepth,
                     llr, pfc, cbfc, rxVcFifoDepth);

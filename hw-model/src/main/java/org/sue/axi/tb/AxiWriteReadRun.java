@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.stream.IntStream;
 import org.sue.axi.AxiConfig;
 import org.sue.axi.model.AxiRequestReference;
 import org.sue.axi.model.AxiRequestReference.Ax;
@@ -30,7 +31,9 @@ public final class AxiWriteReadRun {
     private final AxiConfig axi;
     private final int validPercent;
     private final int readyPercent;
-    private final AxiMemorySlave slave;
+    private final AxiMemorySlave far;
+    private final AxiMemorySlave own;
+    private final int[] targets;
     private final LayoutSource aw;
     private final LayoutSource w;
     private final LayoutSource ar;
@@ -40,20 +43,61 @@ public final class AxiWriteReadRun {
     private final List<Ax> writes = new ArrayList<>();
     private final Map<Integer, ArrayDeque<Object>> expected = new HashMap<>();
     private final AxiRequestReference rules;
+    /** Per ID, the bursts taken on AW (AR) and not yet answered: {cycle taken, data bytes}. */
+    private final Map<Integer, ArrayDeque<long[]>> awTaken = new HashMap<>();
+    private final Map<Integer, ArrayDeque<long[]>> arTaken = new HashMap<>();
+    private final Stats stats = new Stats();
     private boolean reading;
     private long cycle;
 
     /**
+     * What the run saw: B and completed reads by response (index: OKAY, EXOKAY, SLVERR, DECERR), the data bytes of
+     * the bursts answered OKAY, and each transaction's latency (AW or AR taken to its B or last R beat), in cycles.
+     */
+    public static final class Stats {
+        public final long[] writes = new long[4];
+        public final long[] reads = new long[4];
+        public long bytesWritten;
+        public long bytesRead;
+        public final List<Long> writeLatencies = new ArrayList<>();
+        public final List<Long> readLatencies = new ArrayList<>();
+
+        public long writesAnswered() {
+            return java.util.Arrays.stream(writes).sum();
+        }
+
+        public long readsAnswered() {
+            return java.util.Arrays.stream(reads).sum();
+        }
+    }
+
+    /**
+     * The design's requests reach its own master, whose random memory slave this run drives; the bursts go to XPUs
+     * 0..3 (or the configured ones, if fewer).
+     *
      * @param masterIdWidth the far master's AxID width ({@code AxiRemoteMaster.Config.masterIdWidth})
      */
     public AxiWriteReadRun(Simulator sim, AxiConfig axi, int masterIdWidth, int requests, long seed, int validPercent,
                            int readyPercent) {
+        this(sim, axi, memory(sim, axi, masterIdWidth), true, IntStream.range(0, Math.min(4, axi.destinations()))
+                .toArray(), requests, seed, validPercent, readyPercent);
+    }
+
+    /**
+     * @param far        the memory the requests reach (on this design's master or another's)
+     * @param drivesFar  whether this run drives {@code far} with its cycles (it is on this design)
+     * @param targets    the XPUs the bursts go to (a few more go to unconfigured ones, if there are any)
+     */
+    public AxiWriteReadRun(Simulator sim, AxiConfig axi, AxiMemorySlave far, boolean drivesFar, int[] targets,
+                           int requests, long seed, int validPercent, int readyPercent) {
         this.sim = sim;
         this.axi = axi;
         this.validPercent = validPercent;
         this.readyPercent = readyPercent;
         this.rules = new AxiRequestReference(axi);
-        slave = new AxiMemorySlave(sim, axi, "m_", masterIdWidth, 70, 20, true, 0);
+        this.far = far;
+        this.own = drivesFar ? far : null;
+        this.targets = targets.clone();
         aw = new LayoutSource(sim, "s_aw", axi.ax());
         w = new LayoutSource(sim, "s_w", axi.w());
         ar = new LayoutSource(sim, "s_ar", axi.ax());
@@ -62,13 +106,18 @@ public final class AxiWriteReadRun {
         writes(requests, new Random(seed));
     }
 
+    /** A random memory slave on the master {@code m_} of {@code sim}: 70 % ready, up to 20 cycles, R interleaved. */
+    public static AxiMemorySlave memory(Simulator sim, AxiConfig axi, int masterIdWidth) {
+        return new AxiMemorySlave(sim, axi, "m_", masterIdWidth, 70, 20, true, 0);
+    }
+
     private void writes(int requests, Random rnd) {
         RandomBursts bursts = new RandomBursts(axi, rnd);
         for (int i = 0; i < requests; i++) {
             boolean illegal = rnd.nextInt(25) == 0;
             int unconfigured = 1024 - axi.destinations();
             int dst = unconfigured > 0 && rnd.nextInt(12) == 0 ? axi.destinations() + rnd.nextInt(unconfigured)
-                    : rnd.nextInt(Math.min(4, axi.destinations()));
+                    : targets[rnd.nextInt(targets.length)];
             Ax a = bursts.request(dst, illegal);
             Ax paged = new Ax(a.addr() & ~(0xFFFFFL << 12) | (long) (i + 1) << 12, a.id(), a.len(), a.size(),
                     a.burst(), a.lock(), a.cache(), a.prot(), a.qos(), a.region(), a.user()); // a page of its own
@@ -124,10 +173,17 @@ public final class AxiWriteReadRun {
 
     /** R beats the far slave interleaved across IDs. */
     public long interleaved() {
-        return slave.interleaved();
+        return far.interleaved();
     }
 
+    /** One cycle: {@link #drive}, then {@link #taken} (for a design this run drives alone). */
     public void cycle(Random rnd) {
+        drive(rnd);
+        taken(rnd);
+    }
+
+    /** The inputs of a cycle: the master's channels, and the memory slave if this run drives it. */
+    public void drive(Random rnd) {
         if (!reading && expected.values().stream().allMatch(ArrayDeque::isEmpty)) {
             checkMemory();
             reading = true;
@@ -138,32 +194,70 @@ public final class AxiWriteReadRun {
         ar.drive(rnd, validPercent);
         b.drive(rnd, readyPercent);
         r.drive(rnd, readyPercent);
-        slave.drive(rnd);
-        aw.taken();
+        if (own != null) {
+            own.drive(rnd);
+        }
+    }
+
+    /** What moved at the clock edge to come, once every input of the design is driven: checked against the model. */
+    public void taken(Random rnd) {
+        took(aw.taken(), awTaken);
         w.taken();
-        ar.taken();
+        took(ar.taken(), arTaken);
         Layout bl = axi.b();
         Layout rl = axi.r();
         BigInteger gotB = b.taken();
         if (gotB != null) {
             Object want = queue((int) bl.field("id").get(gotB)).poll();
             check(want instanceof int[] resp && resp[0] == bl.field("resp").get(gotB), "B " + gotB.toString(16));
+            answered(gotB, bl, awTaken, stats.writes, stats.writeLatencies);
         }
         BigInteger gotR = r.taken();
         if (gotR != null) {
             Object want = queue((int) rl.field("id").get(gotR)).poll();
             check(List.of(rl.field("data").getBig(gotR), (int) rl.field("resp").get(gotR),
                     rl.field("last").get(gotR) == 1).equals(want), "R beat of ID " + rl.field("id").get(gotR));
+            if (rl.field("last").get(gotR) == 1) {
+                answered(gotR, rl, arTaken, stats.reads, stats.readLatencies);
+            }
         }
-        slave.taken(rnd);
+        if (own != null) {
+            own.taken(rnd);
+        }
         cycle++;
+    }
+
+    /** What the run saw so far. */
+    public Stats stats() {
+        return stats;
+    }
+
+    private void took(BigInteger ax, Map<Integer, ArrayDeque<long[]>> taken) {
+        if (ax != null) {
+            Ax a = Ax.unpack(axi, ax);
+            taken.computeIfAbsent(a.id(), k -> new ArrayDeque<>()).add(new long[] {cycle, (long) a.beats() << a.size()});
+        }
+    }
+
+    /** A B or a last R beat: its response counted, its latency and, if OKAY, its burst's bytes. */
+    private void answered(BigInteger got, Layout l, Map<Integer, ArrayDeque<long[]>> taken, long[] byResp,
+                          List<Long> latencies) {
+        int resp = (int) l.field("resp").get(got);
+        long[] burst = taken.get((int) l.field("id").get(got)).poll();
+        byResp[resp]++;
+        latencies.add(cycle - burst[0]);
+        if (resp == AxiConfig.OKAY && taken == arTaken) {
+            stats.bytesRead += burst[1];
+        } else if (resp == AxiConfig.OKAY) {
+            stats.bytesWritten += burst[1];
+        }
     }
 
     private void checkMemory() {
         for (Map.Entry<Long, Byte> e : model.entrySet()) {
-            check(e.getValue().equals(slave.memory(e.getKey())), "memory byte 0x" + Long.toHexString(e.getKey()));
+            check(e.getValue().equals(far.memory(e.getKey())), "memory byte 0x" + Long.toHexString(e.getKey()));
         }
-        check(model.size() == slave.memory().size(), "bytes written beyond the writes");
+        check(model.size() == far.memory().size(), "bytes written beyond the writes");
     }
 
     private void check(boolean ok, String what) {

@@ -1,5 +1,7 @@
 package org.sue.instance.tb;
 
+import org.sue.axi.AxiConfig;
+import org.sue.instance.SueAxiInstance;
 import org.sue.instance.SueInstance;
 import org.sue.link.CbfcConfig;
 import org.sue.link.FrameAction;
@@ -82,6 +84,20 @@ public final class SmallInstance {
     public static SueInstance.Config withCbfc(HeaderFormat format) {
         CbfcConfig cbfc = CbfcConfig.defaults(512).withLimits(128, 256, 1536, 2000).withSpacing(800, 16384);
         return withBigStore(config(format)).withRxFifoDepth(512).withCbfc(cbfc).withRxVcFifoDepth(256);
+    }
+
+    /**
+     * {@link #withCbfc} and {@link #llr LLR} for a link of about {@code delay} cycles, its XPU speaking AXI4 through
+     * the pair {@code axi} (256-bit data, 16 destinations), with the AXI form's command table.
+     */
+    public static SueAxiInstance.Config axi(HeaderFormat format, int delay, AxiConfig axi) {
+        SueInstance.Config c = withCbfc(format).withLlr(llr(delay));
+        return SueAxiInstance.Config.of(c.withPath(c.path().toBuilder().table(axi.commandTable()).build()), axi);
+    }
+
+    /** The AXI4 pair of {@link #axi}: 48-bit addresses (the XPU in bits 36..45), 4-bit IDs, 8 outstanding per ID. */
+    public static AxiConfig axiPair() {
+        return AxiConfig.defaults(256, 16);
     }
 
     /** The same with a 64 KiB retransmit store. */

@@ -52,6 +52,8 @@ public final class XpuSide {
     private final Random rnd;
     private final CommandSender tx;
     private final CommandReceiver rx;
+    /** The instance's path in the design: its registers for a stuck run. */
+    private final String inside;
     private final PacketBeats macIn;
     /** With LLR: frames that arrived here without (0) and with (1) a sequence number, and the bad ones of each. */
     private final long[] arrived = new long[2];
@@ -98,6 +100,16 @@ public final class XpuSide {
      */
     public XpuSide(String name, int xpu, SueInstance.Config config, Simulator sim, LinkModel toPeer, Random rnd,
                    BiConsumer<byte[], Long> tap) {
+        this(name, xpu, config, sim, toPeer, rnd, tap, true);
+    }
+
+    /**
+     * Like the other constructor; without {@code fifoInterface} the design's XPU is not on the FIFO interface (an
+     * {@code SueAxiInstance}, the instance its child {@code sue}): this side drives the network, the identity and the
+     * header table only, and whoever drives the XPU's interface does so.
+     */
+    public XpuSide(String name, int xpu, SueInstance.Config config, Simulator sim, LinkModel toPeer, Random rnd,
+                   BiConsumer<byte[], Long> tap, boolean fifoInterface) {
         this.name = name;
         this.xpu = xpu;
         this.config = config;
@@ -106,9 +118,10 @@ public final class XpuSide {
         this.rnd = rnd;
         me = identity(xpu, config.net());
         CommandPath.Config path = config.path();
-        tx = new CommandSender(sim, path.dataWidth(), path.cmdCredits(), path.dataCredits());
-        rx = new CommandReceiver(sim, path.dataWidth(), path.table(), config.rxCmdCredits(), config.rxDataCredits(),
-                "rx_xpuid");
+        tx = fifoInterface ? new CommandSender(sim, path.dataWidth(), path.cmdCredits(), path.dataCredits()) : null;
+        rx = fifoInterface ? new CommandReceiver(sim, path.dataWidth(), path.table(), config.rxCmdCredits(),
+                config.rxDataCredits(), "rx_xpuid") : null;
+        inside = fifoInterface ? "" : "sue.";
         macIn = new PacketBeats(sim, "s_axis");
         // with LLR the frame's sideband goes along (its tuser, the same on every beat)
         new StreamMonitor(sim, "m_axis", tap).onPacket(p -> toPeer.send(p.bytes(),
@@ -148,13 +161,15 @@ public final class XpuSide {
             sim.poke("local_ip", new BigInteger(1, me.ip()));
         }
         sim.poke("local_partition", me.partition());
-        sim.poke("vc_ready", 0xf);
         sim.poke("m_axis_tready", 1);
         sim.poke("s_axis_tvalid", 0);
-        sim.poke("rx_credit", 0);
-        sim.poke("tx_valid", 0);
-        sim.poke("rx_reset_in", 0);
-        sim.poke("tx_reset_in", 0);
+        if (tx != null) {
+            sim.poke("vc_ready", 0xf);
+            sim.poke("rx_credit", 0);
+            sim.poke("tx_valid", 0);
+            sim.poke("rx_reset_in", 0);
+            sim.poke("tx_reset_in", 0);
+        }
         if (macControl()) {
             sim.poke("local_mac", me.mac());
         }
@@ -196,7 +211,7 @@ public final class XpuSide {
 
     /** True while the command interface is in reset ({@code tx_reset_out}): the XPU sends nothing yet. */
     public boolean inReset() {
-        return sim.peek("tx_reset_out") == 1;
+        return tx != null && sim.peek("tx_reset_out") == 1;
     }
 
     /** Queues {@code commands} random commands (random types, sizes and VCs) to the peer. */
@@ -227,20 +242,9 @@ public final class XpuSide {
             driveFrozen(now);
             return;
         }
-        tx.drive(rnd, txValidPercent);
-        if (rxResetLeft > 0) {
-            receiveReset();
-        } else {
-            if (rxResetOn) {
-                sim.poke("rx_reset_in", 0);
-                rxResetOn = false;
-            }
-            int held = rxHeldVcs | (now < rxHoldUntil ? rxHoldMask : 0);
-            sim.poke("rx_credit", rxReturnPercent >= 100 && held == 0 ? rx.creditReturnPrompt()
-                    : rx.creditReturn(rnd, rxReturnPercent, held));
-            rx.sample();
+        if (tx != null) {
+            xpuInterface(now);
         }
-        countDeliveries();
         if (macReady != null) {
             sim.poke("m_axis_tready", macReady.nextInt(100) < macReadyPercent ? 1 : 0);
         }
@@ -263,6 +267,24 @@ public final class XpuSide {
         } else {
             sim.poke("s_axis_tvalid", 0);
         }
+    }
+
+    /** The XPU's commands and credits of one cycle on the FIFO interface. */
+    private void xpuInterface(long now) {
+        tx.drive(rnd, txValidPercent);
+        if (rxResetLeft > 0) {
+            receiveReset();
+        } else {
+            if (rxResetOn) {
+                sim.poke("rx_reset_in", 0);
+                rxResetOn = false;
+            }
+            int held = rxHeldVcs | (now < rxHoldUntil ? rxHoldMask : 0);
+            sim.poke("rx_credit", rxReturnPercent >= 100 && held == 0 ? rx.creditReturnPrompt()
+                    : rx.creditReturn(rnd, rxReturnPercent, held));
+            rx.sample();
+        }
+        countDeliveries();
     }
 
     /**
@@ -713,7 +735,8 @@ public final class XpuSide {
     public String state() {
         return name + ": store records " + counter("tp_tx_store_records") + ", beats "
                 + counter("tp_tx_store_used_beats") + ", retransmitting " + counter("tp_tx_retransmitting_any")
-                + ", sent " + tx.sent() + " (queued " + tx.queued() + "), delivered here " + rx.delivered().size()
+                + (tx == null ? "" : ", sent " + tx.sent() + " (queued " + tx.queued() + "), delivered here "
+                + rx.delivered().size())
                 + ", retransmitted " + counter("tp_tx_retransmitted_pdus") + ", timeouts "
                 + counter("tp_tx_timeouts") + ", NACKs received " + counter("tp_tx_nacks_received")
                 + ", out-of-order dropped " + counter("tp_rx_out_of_order_dropped") + ", frames good "
@@ -742,7 +765,7 @@ public final class XpuSide {
         for (String r : new String[] {"walk_state", "walk_conn", "walk_from", "walk_idx", "walk_beats", "store_rt",
                 "store_rh", "store_wp", "store_free_beats", "new_mid_pdu", "new_first", "new_offered", "tx_arb_held",
                 "tx_arb_held_index", "retx_data_valid", "reclaim_rd"}) {
-            b.append(r).append('=').append(sim.peek("transport_tx." + r)).append(' ');
+            b.append(r).append('=').append(sim.peek(inside + "transport_tx." + r)).append(' ');
         }
         return b.toString();
     }

@@ -1,0 +1,110 @@
+package org.sue.instance;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.sue.axi.AxiBridge;
+import org.sue.axi.AxiConfig;
+import org.sue.core.Component;
+import org.sue.core.ConfigException;
+import org.sue.core.Hw;
+import org.sue.core.Port;
+import org.sue.core.Signal;
+
+/**
+ * An SUE instance whose XPU speaks AXI4 (docs/protocol.md 13): an {@link AxiBridge} on the FIFO command interface of
+ * an {@link SueInstance}. The SoC's master drives the slave ({@code s_aw}, {@code s_w}, {@code s_ar}, {@code s_b},
+ * {@code s_r}), the SoC's memory answers the master ({@code m_aw}, {@code m_w}, {@code m_b}, {@code m_ar},
+ * {@code m_r}); every other port is the FIFO instance's under its own name (the MAC streams, the link control, the
+ * header table, identity, counters), the bridge's counters with the prefix {@code axi_}.
+ *
+ * <p>The bridge holds SUE's transmit credits as the command path starts them and gives the unpacker the receive
+ * credits the instance is configured with; the FIFO interface's resets are held low and every VC is ready (the
+ * AXI4 form has no xoff: the SoC's master waits on the slave's ready).
+ */
+public final class SueAxiInstance extends Component {
+    /**
+     * @param sue    the instance underneath; its command table must be the AXI form's ({@link AxiConfig#commandTable})
+     * @param bridge the AXI4 pair: its data width, destinations and credits follow {@code sue} ({@link #bridgeFor})
+     */
+    public record Config(SueInstance.Config sue, AxiBridge.Config bridge) {
+        private static final String NAME = "SueAxiInstance";
+
+        public Config {
+            if (sue == null || bridge == null) {
+                throw new IllegalArgumentException("SueAxiInstance sue and bridge configurations must be given");
+            }
+            AxiConfig axi = bridge.axi();
+            if (axi.dataWidth() != sue.path().dataWidth()) {
+                throw new ConfigException(NAME, "{bridge.axi.dataWidth} must be {sue.path.dataWidth} ("
+                        + sue.path().dataWidth() + "), got " + axi.dataWidth());
+            }
+            if (axi.destinations() != sue.path().destinations()) {
+                throw new ConfigException(NAME, "{bridge.axi.destinations} must be {sue.path.destinations} ("
+                        + sue.path().destinations() + "), got " + axi.destinations());
+            }
+            if (!axi.commandTable().equals(sue.path().table())) {
+                throw new ConfigException(NAME, "{sue.path.table} must be the AXI4 form's command table "
+                        + axi.commandTable() + " (docs/protocol.md 13.2), got " + sue.path().table());
+            }
+            if (bridge.txCmdCredits() != sue.path().cmdCredits() || bridge.txDataCredits() != sue.path().dataCredits()
+                    || bridge.rxCmdCredits() != sue.rxCmdCredits() || bridge.rxDataCredits() != sue.rxDataCredits()) {
+                throw new ConfigException(NAME, "{bridge} credits must be the instance's: transmit "
+                        + sue.path().cmdCredits() + "/" + sue.path().dataCredits() + ", receive " + sue.rxCmdCredits()
+                        + "/" + sue.rxDataCredits() + " (command/data)");
+            }
+        }
+
+        /** The bridge for {@code sue}: the AXI4 pair {@code axi}, 8 remap entries of 4 commands, its credits. */
+        public static AxiBridge.Config bridgeFor(SueInstance.Config sue, AxiConfig axi) {
+            return AxiBridge.Config.of(axi, sue.path().cmdCredits(), sue.path().dataCredits(), sue.rxCmdCredits(),
+                    sue.rxDataCredits());
+        }
+
+        /** {@code sue} with the AXI4 pair {@code axi} ({@link #bridgeFor}). */
+        public static Config of(SueInstance.Config sue, AxiConfig axi) {
+            return new Config(sue, bridgeFor(sue, axi));
+        }
+    }
+
+    private final Config config;
+
+    public SueAxiInstance(Config config) {
+        super(config);
+        this.config = config;
+        SueInstance sue = child("sue", new SueInstance(config.sue()));
+        AxiBridge bridge = child("axi", new AxiBridge(config.bridge()));
+        List<Signal> inside = commandInterface(sue, bridge);
+        exposeRest(sue, "", inside);
+        exposeRest(bridge, "", inside);
+    }
+
+    /**
+     * Joins every port of the bridge to the instance's port of the same name and the other direction (the FIFO
+     * interface); holds the instance's resets low and its VCs ready. Returns the ports joined inside.
+     */
+    private static List<Signal> commandInterface(SueInstance sue, AxiBridge bridge) {
+        Map<String, Port> suePorts = new HashMap<>();
+        sue.ports().forEach(p -> suePorts.put(p.name(), p));
+        List<Signal> inside = new ArrayList<>();
+        for (Port p : bridge.ports()) {
+            Port q = suePorts.get(p.name());
+            if (q != null && p.isInput() != q.isInput()) {
+                (p.isInput() ? p : q).set(p.isInput() ? q : p);
+                inside.add(p);
+                inside.add(q);
+            }
+        }
+        for (String tied : List.of("tx_reset_in", "rx_reset_in", "vc_ready")) {
+            Port q = suePorts.get(tied);
+            q.set(tied.endsWith("ready") ? Hw.ones(q.width()) : Hw.zeros(q.width()));
+            inside.add(q);
+        }
+        return inside;
+    }
+
+    public Config config() {
+        return config;
+    }
+}

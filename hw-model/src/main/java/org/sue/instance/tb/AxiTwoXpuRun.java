@@ -1,0 +1,192 @@
+package org.sue.instance.tb;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Random;
+import java.util.function.BiConsumer;
+import java.util.function.LongConsumer;
+import org.sue.axi.AxiConfig;
+import org.sue.axi.AxiRemoteMaster;
+import org.sue.axi.tb.AxiMemorySlave;
+import org.sue.axi.tb.AxiWriteReadRun;
+import org.sue.core.Design;
+import org.sue.instance.SueAxiInstance;
+import org.sue.net.SueMeta;
+import org.sue.net.tb.PcapWriter;
+import org.sue.sim.Simulator;
+
+/**
+ * SoC A - SUE A (AXI4) - link - SUE B (AXI4) - SoC B in the JVM simulator. Each SoC's master writes random bursts
+ * (every burst type, narrow, unaligned, partial strobes; some illegal, some to unconfigured XPUs) into the other
+ * XPU's memory, each burst to a page of its own, then reads them all back ({@link AxiWriteReadRun}); each SoC's
+ * memory answers the remote XPU's requests with random ready and latency ({@link AxiMemorySlave}); the sides'
+ * networks are {@link XpuSide}s over {@link LinkModel}s. Checked as it runs: every B and every R beat as the byte
+ * model says, in order per ID; at the end of the writes the far memory holds exactly the bytes written; at the end
+ * every credit is back, the retransmit stores are empty and the framing counters agree with what the links did.
+ */
+public final class AxiTwoXpuRun {
+    public static final int XPU_A = 1;
+    public static final int XPU_B = 2;
+
+    /** One SoC's side: what its master saw, and what its instance counted. */
+    public record Side(AxiWriteReadRun.Stats stats, long retransmitted, long timeouts, long framesSent, long lost,
+                       long damaged) {
+    }
+
+    public record Result(Side a, Side b, long cycles, boolean creditsBack, boolean storesEmpty,
+                         String countersMismatch) {
+        public boolean ok() {
+            return creditsBack && storesEmpty && countersMismatch == null;
+        }
+    }
+
+    private final SueAxiInstance.Config config;
+    private final XpuSide a;
+    private final XpuSide b;
+    private final AxiMemorySlave memoryA;
+    private final AxiMemorySlave memoryB;
+    private final AxiWriteReadRun socA;
+    private final AxiWriteReadRun socB;
+    private final Random rnd;
+    private final PcapWriter pcap;
+
+    /**
+     * @param config       both instances' configuration
+     * @param delay        cycles a frame spends on the link each way
+     * @param faults       what each direction of the link does to frames (independently seeded)
+     * @param requests     bursts each SoC writes (and then reads)
+     * @param validPercent how often the SoCs' masters offer a beat, and their memories take one (percent)
+     * @param pcapFile     both directions' frames, or null
+     */
+    public AxiTwoXpuRun(SueAxiInstance.Config config, int delay, LinkModel.Faults faults, long seed, int requests,
+                        int validPercent, Path pcapFile) {
+        this.config = config;
+        rnd = new Random(seed);
+        pcap = pcapFile == null ? null : PcapWriter.of(pcapFile, config.sue().net().format());
+        BiConsumer<byte[], Long> tap = pcap == null ? null : pcap::write;
+        Design design = Design.elaborate(new SueAxiInstance(config));
+        Simulator simA = Simulator.compile(design);
+        Simulator simB = Simulator.compile(design);
+        simA.reset();
+        simB.reset();
+        a = new XpuSide("A", XPU_A, config.sue(), simA, new LinkModel(delay, faults, new Random(seed + 1)), rnd, tap,
+                false);
+        b = new XpuSide("B", XPU_B, config.sue(), simB, new LinkModel(delay, faults, new Random(seed + 2)), rnd, tap,
+                false);
+        a.connect(b);
+        b.connect(a);
+        AxiConfig axi = config.bridge().axi();
+        int masterIds = new AxiRemoteMaster.Config(axi, config.bridge().remapEntries(),
+                config.bridge().maxPartsPerEntry()).masterIdWidth();
+        memoryA = new AxiMemorySlave(simA, axi, "m_", masterIds, validPercent, 20, true, 0);
+        memoryB = new AxiMemorySlave(simB, axi, "m_", masterIds, validPercent, 20, true, 0);
+        socA = new AxiWriteReadRun(simA, axi, memoryB, false, new int[] {XPU_B}, requests, seed + 3, validPercent,
+                validPercent);
+        socB = new AxiWriteReadRun(simB, axi, memoryA, false, new int[] {XPU_A}, requests, seed + 4, validPercent,
+                validPercent);
+        step();
+        while (!(a.endSetUp() & b.endSetUp())) {
+            step();
+        }
+    }
+
+    private void step() {
+        a.sim().step();
+        b.sim().step();
+    }
+
+    /** Every input of both designs for the cycle now, what moves checked, then the clock edge. */
+    private void cycle() {
+        long now = a.sim().cycle();
+        socA.drive(rnd);
+        socB.drive(rnd);
+        memoryA.drive(rnd);
+        memoryB.drive(rnd);
+        a.drive(now);
+        b.drive(now);
+        socA.taken(rnd);
+        socB.taken(rnd);
+        memoryA.taken(rnd);
+        memoryB.taken(rnd);
+        step();
+    }
+
+    /**
+     * Runs until both SoCs' writes and reads are answered and the instances have settled; {@code progress} (or null)
+     * hears the cycle now and then. Throws with both sides' state when nothing is answered for {@code stallCycles}.
+     */
+    public Result run(long stallCycles, LongConsumer progress) {
+        long start = a.sim().cycle();
+        long lastProgress = start;
+        long answeredBefore = 0;
+        long quiet = 0;
+        while (quiet < 3 * config.sue().transport().destinations() + 100) {
+            cycle();
+            long now = a.sim().cycle();
+            long answered = answered(socA) + answered(socB);
+            if (answered != answeredBefore) {
+                answeredBefore = answered;
+                lastProgress = now;
+            }
+            boolean settled = socA.finished() && socB.finished() && memoryA.idle() && memoryB.idle()
+                    && a.toPeer().noDataInFlight() && b.toPeer().noDataInFlight()
+                    && a.counter("tp_tx_store_records") == 0 && b.counter("tp_tx_store_records") == 0;
+            quiet = settled ? quiet + 1 : 0;
+            if (!settled && now - lastProgress > stallCycles) {
+                throw new IllegalStateException("AXI4 two-XPU run: nothing answered for " + stallCycles
+                        + " cycles at cycle " + now + " (A answered " + answered(socA) + ", B " + answered(socB)
+                        + ")\n  " + a.state() + "\n  " + b.state());
+            }
+            if (progress != null && now % 65536 == 0) {
+                progress.accept(now - start);
+            }
+        }
+        long cycles = a.sim().cycle() - start;
+        for (int i = 0; i < 100_000 && !(a.linkQuiet() && b.linkQuiet()); i++) {
+            cycle();
+        }
+        if (pcap != null) {
+            pcap.close();
+        }
+        String mismatch = a.countersAgreeWithLink();
+        if (mismatch == null) {
+            mismatch = b.countersAgreeWithLink();
+        }
+        return new Result(side(socA, a), side(socB, b), cycles, creditsBack(a) && creditsBack(b),
+                a.counter("tp_tx_store_used_beats") == 0 && b.counter("tp_tx_store_used_beats") == 0, mismatch);
+    }
+
+    private static long answered(AxiWriteReadRun soc) {
+        return soc.stats().writesAnswered() + soc.stats().readsAnswered();
+    }
+
+    private static Side side(AxiWriteReadRun soc, XpuSide x) {
+        return new Side(soc.stats(), x.counter("tp_tx_retransmitted_pdus"), x.counter("tp_tx_timeouts"),
+                x.toPeer().sent(), x.toPeer().lost(), x.toPeer().damaged());
+    }
+
+    /** The bridge's transmit credits, per VC, all back: SUE's command path holds no command of this XPU. */
+    private boolean creditsBack(XpuSide x) {
+        for (int v = 0; v < SueMeta.VCS; v++) {
+            if (x.sim().peek("axi.tx.cmd_credits_" + v) != config.sue().path().cmdCredits()
+                    || x.sim().peek("axi.tx.data_credits_" + v) != config.sue().path().dataCredits()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Side "A" or "B": its network knobs and counters. */
+    public XpuSide side(String side) {
+        return switch (side) {
+            case "A" -> a;
+            case "B" -> b;
+            default -> throw new IllegalArgumentException("side must be A or B, got '" + side + "'");
+        };
+    }
+
+    /** The SoC masters' runs, A's then B's. */
+    public List<AxiWriteReadRun> socs() {
+        return List.of(socA, socB);
+    }
+}
