@@ -36,6 +36,7 @@ import org.sue.net.FrameTransmitter;
 import org.sue.net.HeaderFormat;
 import org.sue.net.NetConfig;
 import org.sue.net.SueMeta;
+import org.sue.instance.SueAxiInstance;
 import org.sue.instance.SueInstance;
 import org.sue.transport.TransportConfig;
 import org.sue.transport.TransportTx;
@@ -43,7 +44,7 @@ import org.sue.transport.TransportRx;
 
 /**
  * The designs the test suite lints and synthesises, by name: the SUE instance of each configuration under configs/
- * (default, AFH Gen2, small; {@code ConfigsTest} checks that the files describe these) and the standalone blocks.
+ * (default, AFH Gen2, small, AXI4; {@code ConfigsTest} checks that the files describe these) and the standalone blocks.
  */
 public final class DefaultDesigns {
     private DefaultDesigns() {
@@ -57,6 +58,7 @@ public final class DefaultDesigns {
         m.put("sue_instance", () -> new SueInstance(SueInstance.Config.defaults()));
         m.put("sue_instance_w512_gen2", () -> new SueInstance(gen2Instance())); // 512-bit AFH Gen2
         m.put("sue_instance_small", () -> new SueInstance(smallInstance())); // for FPGA experiments
+        m.put("sue_axi_instance", () -> new SueAxiInstance(axiInstance())); // the XPU on AXI4
         // the transmit command path, its packing buffer on QueueStore (1024-bit cells, 512 KiB)
         m.put("cmd_path_n512", () -> new CommandPath(CommandPath.Config.defaults(CommandTable.example())));
         m.put("command_fifo", () -> new SyncFifo(new SyncFifo.Config(512, 64)));
@@ -115,7 +117,8 @@ public final class DefaultDesigns {
      * default design, these too, to LUTs.
      */
     public static Set<String> topModuleSynthesisOnly() {
-        return Set.of("sue_instance", "sue_instance_w512_gen2", "sue_instance_small", "sue_tx_w1024", "sue_rx_w1024",
+        return Set.of("sue_instance", "sue_instance_w512_gen2", "sue_instance_small", "sue_axi_instance",
+                "sue_tx_w1024", "sue_rx_w1024",
                 "sue_tx_w512_gen2c");
     }
 
@@ -133,6 +136,18 @@ public final class DefaultDesigns {
                 .llr(l -> l.outstandingFramesMax(64).outstandingBytesMax(32768))
                 .flowControl(SueInstance.Config.FlowControl.PFC).pfc(p -> p.xoffBytes(4096).xonBytes(2048))
                 .build();
+    }
+
+    /**
+     * The XPU on AXI4 (configs/axi4.json): 512-bit data on a 512-bit port, 64 destinations, 2048 cells, the AXI4
+     * form's command types, otherwise the defaults (Ethernet/IPv4/UDP, LLR, CBFC); the AXI4 pair's defaults (48-bit
+     * addresses with the XPU in bits 36..45, 4-bit IDs, 8 outstanding per ID, 8 remap entries of 4 parts).
+     */
+    public static SueAxiInstance.Config axiInstance() {
+        AxiConfig axi = AxiConfig.defaults(512, 64);
+        SueInstance.Config sue = SueInstance.Config.builder()
+                .path(p -> p.dataWidth(512).destinations(64).cells(2048).table(axi.commandTable())).build();
+        return SueAxiInstance.Config.of(sue, axi);
     }
 
     /**

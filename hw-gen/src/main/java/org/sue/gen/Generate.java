@@ -12,6 +12,7 @@ import java.util.function.Supplier;
 import org.sue.core.Component;
 import org.sue.core.Design;
 import org.sue.core.ResetStyle;
+import org.sue.instance.SueAxiInstance;
 import org.sue.instance.SueInstance;
 
 /**
@@ -61,8 +62,7 @@ public final class Generate {
     public static Emission emitInstance(InstanceConfigJson.Settings settings, Path out) throws IOException {
         long t0 = System.nanoTime();
         HdlLanguage lang = settings.language();
-        VerilogEmitter.Result r = VerilogEmitter.emit(Design.elaborate(new SueInstance(settings.instance()),
-                settings.reset()), out, lang);
+        VerilogEmitter.Result r = VerilogEmitter.emit(Design.elaborate(settings.top(), settings.reset()), out, lang);
         Path list = out.resolve("files.f");
         List<String> relative = VerilogEmitter.relativeLines(list, r.files());
         Files.write(list, relative);
@@ -114,8 +114,7 @@ public final class Generate {
             }
         }
         // the command line's --vhdl and --reset win over the file's output section
-        settings = new InstanceConfigJson.Settings(settings.instance(),
-                o.language() != null ? o.language() : settings.language(),
+        settings = settings.withOutput(o.language() != null ? o.language() : settings.language(),
                 o.reset() != null ? o.reset() : settings.reset());
         System.out.println("configuration: " + (o.config() == null ? "the default instance" : o.config()));
         Emission e = emitInstance(settings, o.out());
@@ -124,7 +123,12 @@ public final class Generate {
                 + o.out().resolve("sue_instance.core") + " (FuseSoC)");
         if (o.simulate()) { // the capture goes under --out when one is given, else to build/sim beside build/rtl
             boolean defaultOut = o.out().equals(GenerateOptions.defaults().out());
-            TwoXpuJob.run(settings.instance(), defaultOut ? Path.of("build", "sim") : o.out().resolve("sim"), 2000);
+            Path sim = defaultOut ? Path.of("build", "sim") : o.out().resolve("sim");
+            if (settings.axi() != null) {
+                AxiTwoXpuJob.run(new SueAxiInstance.Config(settings.instance(), settings.axi()), sim, 300);
+            } else {
+                TwoXpuJob.run(settings.instance(), sim, 2000);
+            }
         }
     }
 }

@@ -20,14 +20,19 @@ import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import org.sue.axi.AxiBridge;
+import org.sue.axi.AxiConfig;
+import org.sue.axi.AxiRemoteMaster;
 import org.sue.cmd.CommandIngress;
 import org.sue.cmd.CommandPath;
 import org.sue.cmd.CommandTable;
 import org.sue.cmd.CommandUnpacker;
 import org.sue.cmd.PackingBuffer;
 import org.sue.core.Bound;
+import org.sue.core.Component;
 import org.sue.core.ConfigException;
 import org.sue.core.ResetStyle;
+import org.sue.instance.SueAxiInstance;
 import org.sue.instance.SueInstance;
 import org.sue.instance.SueInstance.Config.FlowControl;
 import org.sue.link.CbfcConfig;
@@ -53,10 +58,44 @@ public final class InstanceConfigJson {
     private InstanceConfigJson() {
     }
 
-    /** What a configuration file holds: the instance, and how to write its HDL. */
-    public record Settings(SueInstance.Config instance, HdlLanguage language, ResetStyle reset) {
+    /** The XPU's command interface: SUE's FIFO interface, or AXI4 (docs/protocol.md 13). */
+    public enum CommandInterface { FIFO, AXI4 }
+
+    /**
+     * What a configuration file holds: the instance, its command interface (with AXI4, the pair on it), and how to
+     * write its HDL.
+     *
+     * @param axi the AXI4 pair ({@code commandInterface} AXI4; its data width, destinations and credits the
+     *            instance's), or null for the FIFO interface
+     */
+    public record Settings(SueInstance.Config instance, AxiBridge.Config axi, HdlLanguage language,
+                           ResetStyle reset) {
+        public Settings {
+            if (axi != null) {
+                new SueAxiInstance.Config(instance, axi); // the rules between the pair and the instance
+            }
+        }
+
+        public Settings(SueInstance.Config instance, HdlLanguage language, ResetStyle reset) {
+            this(instance, null, language, reset);
+        }
+
         public static Settings defaults() {
             return new Settings(SueInstance.Config.defaults(), HdlLanguage.VERILOG, ResetStyle.SYNC_HIGH);
+        }
+
+        public CommandInterface commandInterface() {
+            return axi == null ? CommandInterface.FIFO : CommandInterface.AXI4;
+        }
+
+        /** The top level these settings describe: the instance, or the instance under its AXI4 pair. */
+        public Component top() {
+            return axi == null ? new SueInstance(instance) : new SueAxiInstance(new SueAxiInstance.Config(instance,
+                    axi));
+        }
+
+        public Settings withOutput(HdlLanguage l, ResetStyle r) {
+            return new Settings(instance, axi, l, r);
         }
     }
 
@@ -67,11 +106,43 @@ public final class InstanceConfigJson {
         }
     }
 
-    /** What a file has set so far: the instance's builder and the output. */
+    /** What a file has set so far: the instance's builder, the command interface and its AXI4 keys, the output. */
     private static final class Draft {
         final SueInstance.Config.Builder instance = SueInstance.Config.builder();
+        boolean commandTypes;
+        CommandInterface commandInterface = CommandInterface.FIFO;
+        Axi4 axi4 = Axi4.DEFAULTS;
         HdlLanguage language = Settings.defaults().language();
         ResetStyle reset = Settings.defaults().reset();
+    }
+
+    /** The keys of section {@code axi4}, as a file sets them; with the instance they make the AXI4 pair. */
+    private record Axi4(int addrWidth, int idWidth, int userWidth, boolean dstFromUser, int dstLsb,
+                        int maxOutstanding, int remapEntries, int maxPartsPerEntry) {
+        static final Axi4 DEFAULTS = of(AxiBridge.Config.of(AxiConfig.defaults(256, 2), 1, 1, 1, 1));
+
+        static Axi4 of(AxiBridge.Config b) {
+            AxiConfig a = b.axi();
+            return new Axi4(a.addrWidth(), a.idWidth(), a.userWidth(), a.dstFromUser(), a.dstLsb(),
+                    a.maxOutstanding(), b.remapEntries(), b.maxPartsPerEntry());
+        }
+
+        /** The pair on {@code i}: its data width and destinations, its credits as the FIFO interface's. */
+        AxiBridge.Config bridge(SueInstance.Config i) {
+            AxiConfig a = new AxiConfig(i.path().dataWidth(), addrWidth, idWidth, userWidth, i.path().destinations(),
+                    dstFromUser, dstLsb, maxOutstanding);
+            AxiBridge.Config of = SueAxiInstance.Config.bridgeFor(i, a);
+            return new AxiBridge.Config(a, remapEntries, maxPartsPerEntry, of.txCmdCredits(), of.txDataCredits(),
+                    of.rxCmdCredits(), of.rxDataCredits());
+        }
+
+        Axi4 with(int index, Object v) {
+            Object[] f = {addrWidth, idWidth, userWidth, dstFromUser, dstLsb, maxOutstanding, remapEntries,
+                    maxPartsPerEntry};
+            f[index] = v;
+            return new Axi4((int) f[0], (int) f[1], (int) f[2], (boolean) f[3], (int) f[4], (int) f[5], (int) f[6],
+                    (int) f[7]);
+        }
     }
 
     /** A JSON value type: how it is read and checked, written, and described in the schema and the docs. */
@@ -197,7 +268,12 @@ public final class InstanceConfigJson {
     private record Field<V>(String section, String key, Kind<V> kind, String record, String description,
                             Function<Settings, V> get, BiConsumer<Draft, V> set) {
         String path() {
-            return section + "." + key;
+            return section.isEmpty() ? key : section + "." + key;
+        }
+
+        /** This key's node in a file, or null. */
+        JsonNode in(JsonNode root) {
+            return section.isEmpty() ? root.get(key) : root.path(section).get(key);
         }
     }
 
@@ -424,13 +500,38 @@ public final class InstanceConfigJson {
                     "CBFC: link time (bytes) after which a VC's CF_Update is sent again; at least"
                     + " cbfcCfMinSpacingBytes", c -> cbfc(c).cfMaxSpacingBytes(),
                     (d, v) -> d.instance.cbfc(f -> f.cfMaxSpacingBytes(v))),
+            choice("", "commandInterface", CommandInterface.class, null, "the XPU's command interface: SUE's FIFO"
+                    + " interface, or an AXI4 slave and master (section axi4; the command types are the AXI4 form's,"
+                    + " so commandTypes is left out)", Settings::commandInterface, (d, v) -> d.commandInterface = v),
+            integer("axi4", "addressWidth", AxiConfig.ADDR_WIDTH, "addrWidth", "AXI4: AxADDR bits",
+                    c -> axi4(c).addrWidth(), (d, v) -> d.axi4 = d.axi4.with(0, v)),
+            integer("axi4", "idWidth", AxiConfig.ID_WIDTH, "idWidth", "AXI4: AxID bits of the slave (an outstanding"
+                    + " count per ID and direction)", c -> axi4(c).idWidth(), (d, v) -> d.axi4 = d.axi4.with(1, v)),
+            integer("axi4", "userWidth", AxiConfig.USER_WIDTH, "userWidth", "AXI4: AxUSER bits, carried to the far"
+                    + " side (0: none)", c -> axi4(c).userWidth(), (d, v) -> d.axi4 = d.axi4.with(2, v)),
+            bool("axi4", "destinationFromUser", "dstFromUser", "AXI4: the destination XPU is AxUSER[9:0] (else"
+                    + " AxADDR bits from destinationLsb)", c -> axi4(c).dstFromUser(),
+                    (d, v) -> d.axi4 = d.axi4.with(3, v)),
+            integer("axi4", "destinationLsb", Bound.of(0, AxiConfig.ADDR_WIDTH.max() - SueMeta.XPU_WIDTH), "dstLsb",
+                    "AXI4: the address bit where the destination XPU's 10 bits start",
+                    c -> axi4(c).dstLsb(), (d, v) -> d.axi4 = d.axi4.with(4, v)),
+            integer("axi4", "maxOutstanding", AxiConfig.MAX_OUTSTANDING, "maxOutstanding", "AXI4: transactions one"
+                    + " ID may have outstanding in one direction", c -> axi4(c).maxOutstanding(),
+                    (d, v) -> d.axi4 = d.axi4.with(5, v)),
+            integer("axi4", "remapEntries", AxiRemoteMaster.Config.REMAP_ENTRIES, "remapEntries", "AXI4: the master's"
+                    + " ID remap entries per direction (its AxID is log2 of it)", c -> axi4(c).remapEntries(),
+                    (d, v) -> d.axi4 = d.axi4.with(6, v)),
+            integer("axi4", "maxPartsPerEntry", AxiRemoteMaster.Config.MAX_PARTS, "maxPartsPerEntry", "AXI4: parts"
+                    + " (bursts of up to 256 bytes) one remap entry may have outstanding at the SoC's slave",
+                    c -> axi4(c).maxPartsPerEntry(), (d, v) -> d.axi4 = d.axi4.with(7, v)),
             choice("output", "language", HdlLanguage.class, null, "HDL written (--vhdl overrides)",
                     Settings::language, (d, v) -> d.language = v),
             choice("output", "reset", ResetStyle.class, null, "reset style of every register (--reset overrides)",
                     Settings::reset, (d, v) -> d.reset = v));
 
+    /** The file's sections in order; "" stands for the keys at the top ({@code commandInterface}). */
     private static final List<String> SECTIONS = List.of("commandPath", "commandTypes", "network", "transport",
-            "receive", "linkLayer", "flowControl", "output");
+            "receive", "linkLayer", "flowControl", "", "axi4", "output");
 
     /** Record parameters that no key sets, because they follow one: the key a rule about them names. */
     private static final Map<String, String> FOLLOWING = Map.of(
@@ -438,6 +539,11 @@ public final class InstanceConfigJson {
             "cbfc.dataWidth", "transport.busWidth", "transport.destinations", "commandPath.destinations",
             "cbfc.codes", "linkLayer.controlCodes", "path.table", "commandTypes", "pfc", "flowControl.mode",
             "cbfc", "flowControl.mode");
+
+    /** The AXI4 pair's keys: the instance's, or the defaults under a FIFO interface. */
+    private static Axi4 axi4(Settings c) {
+        return c.axi() != null ? Axi4.of(c.axi()) : Axi4.DEFAULTS;
+    }
 
     private static CommandPath.Config path(Settings c) {
         return c.instance().path();
@@ -504,13 +610,14 @@ public final class InstanceConfigJson {
         if (root == null || !root.isObject()) {
             throw new ConfigError("the configuration must be a JSON object");
         }
-        onlyKnownKeys(root, "", SECTIONS);
+        onlyKnownKeys(root, "", topKeys());
         Draft d = new Draft();
         for (String s : SECTIONS) {
-            JsonNode n = root.get(s);
+            JsonNode n = s.isEmpty() ? null : root.get(s);
             if (n != null && s.equals("commandTypes")) {
                 CommandTable table = commandTypes(n);
                 d.instance.path(p -> p.table(table));
+                d.commandTypes = true;
             } else if (n != null && !n.isObject()) {
                 throw new ConfigError(s + ": must be an object, got " + n);
             } else if (n != null) {
@@ -518,18 +625,41 @@ public final class InstanceConfigJson {
             }
         }
         for (Field<?> f : FIELDS) {
-            JsonNode n = root.path(f.section()).get(f.key());
+            JsonNode n = f.in(root);
             if (n != null) {
                 set(f, d, n);
             }
         }
+        boolean axi = d.commandInterface == CommandInterface.AXI4;
+        if (axi && d.commandTypes) {
+            throw new ConfigError("commandTypes: with commandInterface AXI4 the command types are the AXI4 form's"
+                    + " (docs/protocol.md 13.2); leave commandTypes out");
+        }
+        if (!axi && root.has("axi4")) {
+            throw new ConfigError("axi4: only with commandInterface AXI4 (the XPU's interface is "
+                    + d.commandInterface + ")");
+        }
         try {
-            return new Settings(d.instance.build(), d.language, d.reset);
+            SueInstance.Config instance = d.instance.build();
+            AxiBridge.Config pair = null;
+            if (axi) { // the pair's command table follows its widths and the XPU data width
+                pair = d.axi4.bridge(instance);
+                instance = instance.withPath(instance.path().toBuilder().table(pair.axi().commandTable()).build());
+                pair = d.axi4.bridge(instance);
+            }
+            return new Settings(instance, pair, d.language, d.reset);
         } catch (ConfigException e) {
             throw new ConfigError(e.rule(InstanceConfigJson::key));
         } catch (IllegalArgumentException e) { // a check that does not name its parameters: the record's words
             throw new ConfigError(e.getMessage());
         }
+    }
+
+    /** The keys a file may have at its top: the sections and the keys of section "". */
+    private static List<String> topKeys() {
+        List<String> keys = new java.util.ArrayList<>(SECTIONS.stream().filter(s -> !s.isEmpty()).toList());
+        FIELDS.stream().filter(f -> f.section().isEmpty()).forEach(f -> keys.add(f.key()));
+        return keys;
     }
 
     private static <V> void set(Field<V> f, Draft d, JsonNode n) throws ConfigError {
@@ -550,7 +680,15 @@ public final class InstanceConfigJson {
     /** The configuration as JSON, every field present: what the generator writes next to the HDL. */
     public static String toJson(Settings c) {
         ObjectNode root = JSON.createObjectNode();
+        boolean axi = c.axi() != null;
         for (String s : SECTIONS) {
+            if (s.equals(axi ? "commandTypes" : "axi4")) { // what follows from the interface, or does not apply
+                continue;
+            }
+            if (s.isEmpty()) {
+                FIELDS.stream().filter(f -> f.section().isEmpty()).forEach(f -> root.set(f.key(), value(f, c)));
+                continue;
+            }
             if (s.equals("commandTypes")) {
                 ArrayNode types = root.putArray(s);
                 CommandTable t = c.instance().path().table();
@@ -595,10 +733,13 @@ public final class InstanceConfigJson {
                 ip.putObject("data").put("type", "boolean");
                 continue;
             }
-            ObjectNode section = props.putObject(s);
-            section.put("type", "object");
-            section.put("additionalProperties", false);
-            ObjectNode sp = section.putObject("properties");
+            ObjectNode sp = props;
+            if (!s.isEmpty()) {
+                ObjectNode section = props.putObject(s);
+                section.put("type", "object");
+                section.put("additionalProperties", false);
+                sp = section.putObject("properties");
+            }
             for (Field<?> f : FIELDS) {
                 if (f.section().equals(s)) {
                     ObjectNode p = sp.putObject(f.key());

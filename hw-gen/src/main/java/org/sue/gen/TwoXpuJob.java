@@ -35,7 +35,7 @@ public final class TwoXpuJob {
                 + "  goodput B/cycle  latency p50/p99/max");
         line("A -> B", r.aToB(), r.cycles());
         line("B -> A", r.bToA(), r.cycles());
-        linkLayer(config, run);
+        linkLayer(config, run::peekA, run::peekB);
         System.out.printf("  delivered once, unchanged, in order: %s; credits all back: %s; retransmit stores empty:"
                 + " %s; receiver counters agree with the link: %s%n", yes(r.intact()), yes(r.creditsBack()),
                 yes(r.storesEmpty()), r.countersMismatch() == null ? "yes" : r.countersMismatch());
@@ -51,14 +51,17 @@ public final class TwoXpuJob {
                 d.acksOnly(), (double) d.bytes() / cycles, d.latency(0.5), d.latency(0.99), d.latency(1.0));
     }
 
-    /** The link layer's counters of each direction: LLR at the sender and the receiver, CBFC or PFC. */
-    private static void linkLayer(SueInstance.Config config, TwoXpuRun run) {
+    /**
+     * The link layer's counters of each direction: LLR at the sender and the receiver, CBFC or PFC; {@code peekA}
+     * and {@code peekB} read instance A's and B's outputs.
+     */
+    static void linkLayer(SueInstance.Config config, Function<String, Long> peekA, Function<String, Long> peekB) {
         if (config.llr() != null) {
             System.out.println("  LLR        frames sent (replays included)  replays  NACKs  repaired  missing"
                     + "  duplicates");
             for (boolean ab : new boolean[] {true, false}) {
-                Function<String, Long> tx = ab ? run::peekA : run::peekB;
-                Function<String, Long> rx = ab ? run::peekB : run::peekA;
+                Function<String, Long> tx = ab ? peekA : peekB;
+                Function<String, Long> rx = ab ? peekB : peekA;
                 System.out.printf("  %-9s %31d %8d %6d %9d %8d %11d%n", ab ? "A -> B" : "B -> A",
                         tx.apply("llr_tx_ok"), tx.apply("llr_tx_replay"), rx.apply("llr_tx_nack_ctl_os"),
                         rx.apply("llr_rx_replay"), rx.apply("llr_rx_missing_seq"), rx.apply("llr_rx_duplicate_seq"));
@@ -68,8 +71,8 @@ public final class TwoXpuJob {
             System.out.println("  CBFC       most credits in use (VC 0..3)  CF_Updates  CC_Updates  credits recovered"
                     + "  overdraws  overflow drops");
             for (boolean ab : new boolean[] {true, false}) {
-                Function<String, Long> tx = ab ? run::peekA : run::peekB;
-                Function<String, Long> rx = ab ? run::peekB : run::peekA;
+                Function<String, Long> tx = ab ? peekA : peekB;
+                Function<String, Long> rx = ab ? peekB : peekA;
                 StringBuilder most = new StringBuilder();
                 for (int v = 0; v < SueMeta.VCS; v++) {
                     most.append(v == 0 ? "" : "/").append(tx.apply("cbfc_s_cu_watermark_" + v));
@@ -83,8 +86,8 @@ public final class TwoXpuJob {
         if (config.pfc() != null) {
             System.out.println("  PFC        frames sent  XOFF frames  received  overflow drops");
             for (boolean ab : new boolean[] {true, false}) {
-                Function<String, Long> tx = ab ? run::peekA : run::peekB;
-                Function<String, Long> rx = ab ? run::peekB : run::peekA;
+                Function<String, Long> tx = ab ? peekA : peekB;
+                Function<String, Long> rx = ab ? peekB : peekA;
                 System.out.printf("  %-9s %12d %12d %9d %15d%n", ab ? "A -> B" : "B -> A", tx.apply("pfc_frames_sent"),
                         tx.apply("pfc_xoff_frames_sent"), rx.apply("pfc_frames_received"),
                         rx.apply("net_drops_overflow"));
@@ -92,7 +95,7 @@ public final class TwoXpuJob {
         }
     }
 
-    private static String yes(boolean b) {
+    static String yes(boolean b) {
         return b ? "yes" : "NO";
     }
 }

@@ -25,6 +25,8 @@ import org.sue.link.LlrConfig;
 import org.sue.link.PfcConfig;
 import org.sue.net.FrameFormat;
 import org.sue.gen.InstanceConfigJson.Settings;
+import org.sue.axi.AxiConfig;
+import org.sue.instance.SueAxiInstance;
 import org.sue.instance.SueInstance;
 
 /**
@@ -43,6 +45,24 @@ class ConfigsTest {
             Settings s = InstanceConfigJson.read(CONFIGS.resolve(e.getKey()));
             assertEquals(describe(e.getValue()), describe(s.instance()), e.getKey());
         }
+    }
+
+    /** configs/axi4.json is the AXI4 instance the suite lints and synthesises; its effective form reads back the same. */
+    @Test
+    void theAxi4ConfigurationIsTheAxiInstance() throws Exception {
+        Settings s = InstanceConfigJson.read(CONFIGS.resolve("axi4.json"));
+        SueAxiInstance.Config expected = DefaultDesigns.axiInstance();
+        assertEquals(InstanceConfigJson.CommandInterface.AXI4, s.commandInterface());
+        assertEquals(expected.bridge(), s.axi());
+        assertEquals(describe(expected.sue()), describe(s.instance()));
+        assertEquals(expected.bridge().axi().commandTable(), s.instance().path().table(), "the AXI4 form's types");
+        Settings back = InstanceConfigJson.fromJson(new ObjectMapper().readTree(InstanceConfigJson.toJson(s)));
+        assertEquals(s, back);
+        Settings narrow = InstanceConfigJson.fromJson(new ObjectMapper().readTree("{\"commandInterface\": \"AXI4\","
+                + " \"commandPath\": {\"xpuDataWidth\": 256}, \"axi4\": {\"idWidth\": 6, \"remapEntries\": 16}}"));
+        assertEquals(new AxiConfig(256, 48, 6, 0, 1024, false, 36, 8), narrow.axi().axi());
+        assertEquals(16, narrow.axi().remapEntries());
+        assertEquals(narrow.axi().axi().commandTable(), narrow.instance().path().table(), "types for 256-bit data");
     }
 
     @Test
@@ -153,6 +173,13 @@ class ConfigsTest {
         "{\"receive\": {\"fifoDepth\": 8}}|receive.fifoDepth must hold a PDU's commands (commandPath.pduLimit: 2048 bytes in 128-byte beats): at least 16, got 8",
         "{\"receive\": {\"fifoDepth\": 16}}|receive.fifoDepth must be at least 32: the receive FIFO, receive.fifoDepth x 128 bytes = 2048, must hold the credits of the largest frame, flowControl.cbfcMaxFrameBytes in flowControl.cbfcCreditSize-byte credits (17 x 128), got 16",
         "{\"receive\": {\"vcFifoDepth\": 1}}|receive.vcFifoDepth: 1 is not 0 or 2..65536",
+        "{\"commandInterface\": \"PCIE\"}|commandInterface: \"PCIE\" is not one of [FIFO, AXI4]",
+        "{\"axi4\": {\"idWidth\": 2}}|axi4: only with commandInterface AXI4 (the XPU's interface is FIFO)",
+        "{\"commandInterface\": \"AXI4\", \"commandTypes\": [{\"type\": 1, \"controlBytes\": 2, \"data\": true}]}|commandTypes: with commandInterface AXI4 the command types are the AXI4 form's",
+        "{\"commandInterface\": \"AXI4\", \"axi4\": {\"idWidth\": 9}}|axi4.idWidth: 9 is outside 1..8",
+        "{\"commandInterface\": \"AXI4\", \"axi4\": {\"destinationFromUser\": true, \"userWidth\": 4}}|axi4.userWidth must be at least 10 when axi4.destinationFromUser is set (the destination is AxUSER[9:0]), got 4",
+        "{\"commandInterface\": \"AXI4\", \"axi4\": {\"addressWidth\": 40, \"destinationLsb\": 36}}|axi4.destinationLsb must be 0..30",
+        "{\"commandInterface\": \"AXI4\", \"axi4\": {\"remapEntries\": 6}}|axi4.remapEntries: 6 is not a power of two",
         "{\"receive\": {\"vcFifoDepth\": 100}}|receive.vcFifoDepth must be at least 256 (or 0: none), so that a VC's receive FIFO holds what the flow control lets a VC have in flight, flowControl.cbfcVcCreditLimit x flowControl.cbfcCreditSize = 32768 bytes, got 100 (12800 bytes)",
     })
     void badConfigurationsNameThePathTheValueAndTheRange(String json, String message) throws Exception {
