@@ -25,7 +25,8 @@ public final class AxiTwoXpuJob {
                 + " writes %d random bursts into the other's memory, then reads them back%n",
                 TwoXpuRun.describe(config.sue()), burstsEachWay);
         long t0 = System.nanoTime();
-        AxiTwoXpuRun run = new AxiTwoXpuRun(config, 200, LinkModel.Faults.loss(1e-3), 2026, burstsEachWay, 80, pcap);
+        AxiTwoXpuRun run = new AxiTwoXpuRun(config, 200, LinkModel.Faults.loss(1e-3), 2026,
+                AxiTwoXpuRun.Traffic.random(burstsEachWay, 80), pcap);
         long t1 = System.nanoTime();
         AxiTwoXpuRun.Result r;
         try (Progress progress = Progress.open()) {

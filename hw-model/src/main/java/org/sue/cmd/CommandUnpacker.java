@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.function.IntFunction;
+import java.util.stream.IntStream;
 import org.sue.core.Bound;
 import org.sue.core.Component;
 import org.sue.core.ConfigException;
@@ -189,7 +190,10 @@ public final class CommandUnpacker extends Component {
             int beatBytes = c.dataWidth() / 8;
             int slotUnits = lanes / 2;
             int sb = Hw.log2Up(slotUnits);
-            int spanUnits = (PackedCommand.MAX_CONTROL_ONLY_BYTES + beatBytes) / 2;
+            // a beat of data after the header and the longest control the table uses (a beat of data holds a
+            // control-only command, whose header and control are at most 18 bytes)
+            int spanUnits = (PackedCommand.HEADER_BYTES + beatBytes) / 2
+                    + IntStream.of(c.table().unitsUsed()).max().orElse(0);
             int slots = ringSlots(lanes, beatBytes);
             int lw = SueMeta.LEN.width();
             return new Geometry(lanes, beatBytes, slotUnits, sb, sb + 1, spanUnits, slots, Hw.log2Up(slots),

@@ -18,7 +18,7 @@ class SueAxiInstanceTest {
     @Test
     void readsAndWritesBothWaysOverALossyLink() {
         AxiTwoXpuRun run = new AxiTwoXpuRun(SmallInstance.axi(HeaderFormat.ETH_IPV4_UDP, 20, SmallInstance.axiPair()),
-                20, LinkModel.Faults.loss(0.01).withBitErrors(0.01), 7, 60, 70, null);
+                20, LinkModel.Faults.loss(0.01).withBitErrors(0.01), 7, AxiTwoXpuRun.Traffic.random(60, 70), null);
         AxiTwoXpuRun.Result r = run.run(100_000, null);
         System.out.println(r);
         assertTrue(r.ok(), r.toString());

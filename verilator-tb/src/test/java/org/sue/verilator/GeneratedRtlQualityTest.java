@@ -59,6 +59,9 @@ class GeneratedRtlQualityTest {
         Set<String> synthesised = new TreeSet<>();
         DefaultDesigns.all().keySet().stream().filter(n -> !DefaultDesigns.topModuleSynthesisOnly().contains(n))
                 .forEach(n -> DefaultDesignRtl.verilog(n).files().forEach(f -> synthesised.add(kind(f))));
+        // a top synthesised around its blocks has its own logic synthesised: an instance inside another is covered
+        DefaultDesigns.topModuleSynthesisOnly().forEach(n -> synthesised.add(kind(Path.of(
+                DefaultDesignRtl.verilog(n).topModule() + ".v"))));
         List<String> missing = new ArrayList<>();
         for (String name : DefaultDesigns.topModuleSynthesisOnly()) {
             VerilogEmitter.Result r = DefaultDesignRtl.verilog(name);

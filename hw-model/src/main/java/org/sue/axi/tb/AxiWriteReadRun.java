@@ -59,6 +59,8 @@ public final class AxiWriteReadRun {
         public final long[] reads = new long[4];
         public long bytesWritten;
         public long bytesRead;
+        /** The cycles the first burst was taken and the last one answered, writes {0, 1} and reads {2, 3}. */
+        public final long[] span = {-1, -1, -1, -1};
         public final List<Long> writeLatencies = new ArrayList<>();
         public final List<Long> readLatencies = new ArrayList<>();
 
@@ -68,6 +70,16 @@ public final class AxiWriteReadRun {
 
         public long readsAnswered() {
             return java.util.Arrays.stream(reads).sum();
+        }
+
+        /** Data bytes of the writes answered OKAY per cycle, from the first AW taken to the last B. */
+        public double writeBytesPerCycle() {
+            return (double) bytesWritten / (span[1] - span[0] + 1);
+        }
+
+        /** Data bytes of the reads answered OKAY per cycle, from the first AR taken to the last R beat. */
+        public double readBytesPerCycle() {
+            return (double) bytesRead / (span[3] - span[2] + 1);
         }
     }
 
@@ -90,6 +102,15 @@ public final class AxiWriteReadRun {
      */
     public AxiWriteReadRun(Simulator sim, AxiConfig axi, AxiMemorySlave far, boolean drivesFar, int[] targets,
                            int requests, long seed, int validPercent, int readyPercent) {
+        this(sim, axi, far, drivesFar, targets, requests, 0, seed, validPercent, readyPercent);
+    }
+
+    /**
+     * Like the constructor above; with {@code burstBytes} above 0 every burst is a legal INCR of that many bytes in
+     * full beats with full strobes, aligned to its size (throughput runs), else random bursts of every kind.
+     */
+    public AxiWriteReadRun(Simulator sim, AxiConfig axi, AxiMemorySlave far, boolean drivesFar, int[] targets,
+                           int requests, int burstBytes, long seed, int validPercent, int readyPercent) {
         this.sim = sim;
         this.axi = axi;
         this.validPercent = validPercent;
@@ -103,7 +124,7 @@ public final class AxiWriteReadRun {
         ar = new LayoutSource(sim, "s_ar", axi.ax());
         b = new LayoutSink(sim, "s_b", axi.b());
         r = new LayoutSink(sim, "s_r", axi.r());
-        writes(requests, new Random(seed));
+        writes(requests, burstBytes, new Random(seed));
     }
 
     /** A random memory slave on the master {@code m_} of {@code sim}: 70 % ready, up to 20 cycles, R interleaved. */
@@ -111,17 +132,17 @@ public final class AxiWriteReadRun {
         return new AxiMemorySlave(sim, axi, "m_", masterIdWidth, 70, 20, true, 0);
     }
 
-    private void writes(int requests, Random rnd) {
+    private void writes(int requests, int burstBytes, Random rnd) {
         RandomBursts bursts = new RandomBursts(axi, rnd);
         for (int i = 0; i < requests; i++) {
-            boolean illegal = rnd.nextInt(25) == 0;
+            boolean illegal = burstBytes == 0 && rnd.nextInt(25) == 0;
             int unconfigured = 1024 - axi.destinations();
-            int dst = unconfigured > 0 && rnd.nextInt(12) == 0 ? axi.destinations() + rnd.nextInt(unconfigured)
-                    : targets[rnd.nextInt(targets.length)];
-            Ax a = bursts.request(dst, illegal);
+            int dst = burstBytes == 0 && unconfigured > 0 && rnd.nextInt(12) == 0
+                    ? axi.destinations() + rnd.nextInt(unconfigured) : targets[rnd.nextInt(targets.length)];
+            Ax a = burstBytes > 0 ? bursts.sized(dst, burstBytes) : bursts.request(dst, illegal);
             Ax paged = new Ax(a.addr() & ~(0xFFFFFL << 12) | (long) (i + 1) << 12, a.id(), a.len(), a.size(),
                     a.burst(), a.lock(), a.cache(), a.prot(), a.qos(), a.region(), a.user()); // a page of its own
-            List<WBeat> beats = bursts.beats(paged, false);
+            List<WBeat> beats = bursts.beats(paged, burstBytes > 0);
             aw.add(paged.pack(axi));
             beats.forEach(x -> w.add(axi.w().word().set("data", x.data()).set("strb", x.strb())
                     .set("last", x.last() ? 1 : 0).toBigInteger()));
@@ -236,6 +257,10 @@ public final class AxiWriteReadRun {
         if (ax != null) {
             Ax a = Ax.unpack(axi, ax);
             taken.computeIfAbsent(a.id(), k -> new ArrayDeque<>()).add(new long[] {cycle, (long) a.beats() << a.size()});
+            int first = taken == arTaken ? 2 : 0;
+            if (stats.span[first] < 0) {
+                stats.span[first] = cycle;
+            }
         }
     }
 
@@ -246,6 +271,7 @@ public final class AxiWriteReadRun {
         long[] burst = taken.get((int) l.field("id").get(got)).poll();
         byResp[resp]++;
         latencies.add(cycle - burst[0]);
+        stats.span[taken == arTaken ? 3 : 1] = cycle;
         if (resp == AxiConfig.OKAY && taken == arTaken) {
             stats.bytesRead += burst[1];
         } else if (resp == AxiConfig.OKAY) {

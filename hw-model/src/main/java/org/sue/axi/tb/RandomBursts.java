@@ -68,6 +68,14 @@ public final class RandomBursts {
                 rnd.nextInt(8), rnd.nextInt(16), rnd.nextInt(16), user);
     }
 
+    /** An INCR burst of {@code bytes} (a multiple of the beat, at most 4 KiB) in full beats, aligned to its size. */
+    public Ax sized(int dst, int bytes) {
+        Ax page = page(dst);
+        long offset = rnd.nextInt(4096 / bytes) * (long) bytes;
+        return new Ax(page.addr() | offset, page.id(), bytes / axi.beatBytes() - 1, page.size(), page.burst(), 0, 0, 0,
+                0, 0, page.user());
+    }
+
     /** A 4 KiB INCR burst of full beats, page-aligned, to XPU {@code dst}. */
     public Ax page(int dst) {
         long addr = (rnd.nextLong() & ((1L << axi.addrWidth()) - 1)) & ~0xFFFL & ~(0x3FFL << axi.dstLsb());

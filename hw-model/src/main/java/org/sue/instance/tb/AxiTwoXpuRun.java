@@ -51,15 +51,31 @@ public final class AxiTwoXpuRun {
     private final PcapWriter pcap;
 
     /**
-     * @param config       both instances' configuration
-     * @param delay        cycles a frame spends on the link each way
-     * @param faults       what each direction of the link does to frames (independently seeded)
-     * @param requests     bursts each SoC writes (and then reads)
-     * @param validPercent how often the SoCs' masters offer a beat, and their memories take one (percent)
-     * @param pcapFile     both directions' frames, or null
+     * What the SoCs do: {@code requests} bursts each way (random ones, or INCR bursts of {@code burstBytes} in full
+     * beats), their masters offering a beat and taking an answer {@code validPercent} of the cycles, their memories
+     * ready {@code memoryReadyPercent} of the cycles and answering within {@code memoryLatency} cycles.
      */
-    public AxiTwoXpuRun(SueAxiInstance.Config config, int delay, LinkModel.Faults faults, long seed, int requests,
-                        int validPercent, Path pcapFile) {
+    public record Traffic(int requests, int burstBytes, int validPercent, int memoryReadyPercent, int memoryLatency) {
+        /** Random bursts, random gaps everywhere (memories answering within 20 cycles). */
+        public static Traffic random(int requests, int validPercent) {
+            return new Traffic(requests, 0, validPercent, validPercent, 20);
+        }
+
+        /** Bursts of {@code bytes} as fast as everything goes: no gaps, memories answering at once. */
+        public static Traffic saturating(int requests, int bytes) {
+            return new Traffic(requests, bytes, 100, 100, 0);
+        }
+    }
+
+    /**
+     * @param config   both instances' configuration
+     * @param delay    cycles a frame spends on the link each way
+     * @param faults   what each direction of the link does to frames (independently seeded)
+     * @param traffic  what each SoC writes and then reads, and how its memory answers
+     * @param pcapFile both directions' frames, or null
+     */
+    public AxiTwoXpuRun(SueAxiInstance.Config config, int delay, LinkModel.Faults faults, long seed, Traffic traffic,
+                        Path pcapFile) {
         this.config = config;
         rnd = new Random(seed);
         pcap = pcapFile == null ? null : PcapWriter.of(pcapFile, config.sue().net().format());
@@ -78,12 +94,13 @@ public final class AxiTwoXpuRun {
         AxiConfig axi = config.bridge().axi();
         int masterIds = new AxiRemoteMaster.Config(axi, config.bridge().remapEntries(),
                 config.bridge().maxPartsPerEntry()).masterIdWidth();
-        memoryA = new AxiMemorySlave(simA, axi, "m_", masterIds, validPercent, 20, true, 0);
-        memoryB = new AxiMemorySlave(simB, axi, "m_", masterIds, validPercent, 20, true, 0);
-        socA = new AxiWriteReadRun(simA, axi, memoryB, false, new int[] {XPU_B}, requests, seed + 3, validPercent,
-                validPercent);
-        socB = new AxiWriteReadRun(simB, axi, memoryA, false, new int[] {XPU_A}, requests, seed + 4, validPercent,
-                validPercent);
+        Traffic t = traffic;
+        memoryA = new AxiMemorySlave(simA, axi, "m_", masterIds, t.memoryReadyPercent(), t.memoryLatency(), true, 0);
+        memoryB = new AxiMemorySlave(simB, axi, "m_", masterIds, t.memoryReadyPercent(), t.memoryLatency(), true, 0);
+        socA = new AxiWriteReadRun(simA, axi, memoryB, false, new int[] {XPU_B}, t.requests(), t.burstBytes(),
+                seed + 3, t.validPercent(), t.validPercent());
+        socB = new AxiWriteReadRun(simB, axi, memoryA, false, new int[] {XPU_A}, t.requests(), t.burstBytes(),
+                seed + 4, t.validPercent(), t.validPercent());
         step();
         while (!(a.endSetUp() & b.endSetUp())) {
             step();
