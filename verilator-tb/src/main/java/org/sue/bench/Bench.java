@@ -47,7 +47,7 @@ public final class Bench {
 
     /** The sections of the bench, in the order a full run measures them; {@code scripts/bench SECTION ...} runs some. */
     static final List<String> SECTIONS = List.of("crc", "framing", "cmdpath", "queue_store", "sue", "line_rate",
-            "faults", "lut6");
+            "faults", "axi", "lut6");
 
     public static void main(String[] args) throws IOException {
         long cycles = 200_000;
@@ -93,6 +93,9 @@ public final class Bench {
         }
         if (all || sections.contains("faults")) { // peers that stall or die, link flaps: drops, detection, recovery
             FaultBench.measure(Bench::put);
+        }
+        if (all || sections.contains("axi")) { // the AXI4 interface: throughput and latency beside FIFO's, synthesis
+            AxiBench.measure(Bench::put, out);
         }
         if (all || sections.contains("lut6")) { // every default design (the instances too) mapped to 6-input LUTs
             timingDepth(out);

@@ -55,15 +55,16 @@ public final class AxiTwoXpuRun {
      * beats), their masters offering a beat and taking an answer {@code validPercent} of the cycles, their memories
      * ready {@code memoryReadyPercent} of the cycles and answering within {@code memoryLatency} cycles.
      */
-    public record Traffic(int requests, int burstBytes, int validPercent, int memoryReadyPercent, int memoryLatency) {
-        /** Random bursts, random gaps everywhere (memories answering within 20 cycles). */
+    public record Traffic(int requests, boolean bothWays, int burstBytes, int validPercent, int memoryReadyPercent,
+                          int memoryLatency) {
+        /** Random bursts both ways, random gaps everywhere (memories answering within 20 cycles). */
         public static Traffic random(int requests, int validPercent) {
-            return new Traffic(requests, 0, validPercent, validPercent, 20);
+            return new Traffic(requests, true, 0, validPercent, validPercent, 20);
         }
 
-        /** Bursts of {@code bytes} as fast as everything goes: no gaps, memories answering at once. */
+        /** From A only, bursts of {@code bytes} as fast as everything goes: no gaps, B's memory answering at once. */
         public static Traffic saturating(int requests, int bytes) {
-            return new Traffic(requests, bytes, 100, 100, 0);
+            return new Traffic(requests, false, bytes, 100, 100, 0);
         }
     }
 
@@ -99,7 +100,8 @@ public final class AxiTwoXpuRun {
         memoryB = new AxiMemorySlave(simB, axi, "m_", masterIds, t.memoryReadyPercent(), t.memoryLatency(), true, 0);
         socA = new AxiWriteReadRun(simA, axi, memoryB, false, new int[] {XPU_B}, t.requests(), t.burstBytes(),
                 seed + 3, t.validPercent(), t.validPercent());
-        socB = new AxiWriteReadRun(simB, axi, memoryA, false, new int[] {XPU_A}, t.requests(), t.burstBytes(),
+        socB = new AxiWriteReadRun(simB, axi, memoryA, false, new int[] {XPU_A}, t.bothWays() ? t.requests() : 0,
+                t.burstBytes(),
                 seed + 4, t.validPercent(), t.validPercent());
         step();
         while (!(a.endSetUp() & b.endSetUp())) {
