@@ -24,7 +24,8 @@ import org.sue.verilator.Yosys;
  * of that size written (read) per cycle, first AW (AR) taken to the last B (R beat); {@code fifo_bytes_per_cycle_<bytes>}:
  * the same data through the FIFO interface of the same instance (the example command table; commands of at most 256
  * data bytes, so a 4 KiB burst's payload is 16 of them), command data delivered per cycle.
- * <li>{@code axi_read_latency_cycles}: one 64-byte read into idle instances without link layer, zero link delay, from
+ * <li>{@code axi_read_latency_cycles}: one 64-byte read into idle instances without link layer (2000 cycles after its
+ * write was answered), zero link delay, from
  * AR taken at A's slave to the last R beat there; {@code axi_fifo_e2e_latency_cycles}: one 64-byte command from A's
  * FIFO interface to B's on the same instances (the target is at most twice it plus 8).
  * <li>{@code axi_slave_*}, {@code axi_master_*}: Yosys cells, flip-flops and memory bits of the slave (request packer
@@ -78,7 +79,7 @@ final class AxiBench {
     private static void latency(SueAxiInstance.Config axi, SueInstance.Config fifo, BiConsumer<String, Double> put) {
         SueAxiInstance.Config bare = new SueAxiInstance.Config(axi.sue().withoutLinkLayer(), axi.bridge());
         AxiTwoXpuRun.Result one = new AxiTwoXpuRun(bare, 0, LinkModel.Faults.NONE, 1,
-                AxiTwoXpuRun.Traffic.saturating(1, 64), null).run(10_000, null);
+                AxiTwoXpuRun.Traffic.oneReadIdle(64, 2000), null).run(10_000, null);
         long read = one.a().stats().readLatencies.get(0);
         TwoXpuRun.Result e2e = new TwoXpuRun(fifo.withoutLinkLayer(), 0, LinkModel.Faults.NONE, 1, null)
                 .run(1, 0, TwoXpuRun.fixed(64), 10_000, null);

@@ -49,6 +49,8 @@ public final class AxiWriteReadRun {
     private final Stats stats = new Stats();
     private boolean reading;
     private long cycle;
+    private long writesDone = -1;
+    private int pauseBeforeReads;
 
     /**
      * What the run saw: B and completed reads by response (index: OKAY, EXOKAY, SLVERR, DECERR), the data bytes of
@@ -187,6 +189,12 @@ public final class AxiWriteReadRun {
         return expected.computeIfAbsent(id, k -> new ArrayDeque<>());
     }
 
+    /** The reads start {@code cycles} after the last write is answered (an idle system for a latency). */
+    public AxiWriteReadRun pauseBeforeReads(int cycles) {
+        pauseBeforeReads = cycles;
+        return this;
+    }
+
     /** The writes answered and checked, then the reads. */
     public boolean finished() {
         return reading && expected.values().stream().allMatch(ArrayDeque::isEmpty);
@@ -205,8 +213,11 @@ public final class AxiWriteReadRun {
 
     /** The inputs of a cycle: the master's channels, and the memory slave if this run drives it. */
     public void drive(Random rnd) {
-        if (!reading && expected.values().stream().allMatch(ArrayDeque::isEmpty)) {
+        if (!reading && expected.values().stream().allMatch(ArrayDeque::isEmpty) && writesDone < 0) {
             checkMemory();
+            writesDone = cycle;
+        }
+        if (!reading && writesDone >= 0 && cycle >= writesDone + pauseBeforeReads) {
             reading = true;
             reads();
         }

@@ -56,15 +56,20 @@ public final class AxiTwoXpuRun {
      * ready {@code memoryReadyPercent} of the cycles and answering within {@code memoryLatency} cycles.
      */
     public record Traffic(int requests, boolean bothWays, int burstBytes, int validPercent, int memoryReadyPercent,
-                          int memoryLatency) {
+                          int memoryLatency, int pauseBeforeReads) {
         /** Random bursts both ways, random gaps everywhere (memories answering within 20 cycles). */
         public static Traffic random(int requests, int validPercent) {
-            return new Traffic(requests, true, 0, validPercent, validPercent, 20);
+            return new Traffic(requests, true, 0, validPercent, validPercent, 20, 0);
         }
 
         /** From A only, bursts of {@code bytes} as fast as everything goes: no gaps, B's memory answering at once. */
         public static Traffic saturating(int requests, int bytes) {
-            return new Traffic(requests, false, bytes, 100, 100, 0);
+            return new Traffic(requests, false, bytes, 100, 100, 0, 0);
+        }
+
+        /** From A only, one write of {@code bytes}, then {@code pause} idle cycles, then its read (a latency). */
+        public static Traffic oneReadIdle(int bytes, int pause) {
+            return new Traffic(1, false, bytes, 100, 100, 0, pause);
         }
     }
 
@@ -99,7 +104,7 @@ public final class AxiTwoXpuRun {
         memoryA = new AxiMemorySlave(simA, axi, "m_", masterIds, t.memoryReadyPercent(), t.memoryLatency(), true, 0);
         memoryB = new AxiMemorySlave(simB, axi, "m_", masterIds, t.memoryReadyPercent(), t.memoryLatency(), true, 0);
         socA = new AxiWriteReadRun(simA, axi, memoryB, false, new int[] {XPU_B}, t.requests(), t.burstBytes(),
-                seed + 3, t.validPercent(), t.validPercent());
+                seed + 3, t.validPercent(), t.validPercent()).pauseBeforeReads(t.pauseBeforeReads());
         socB = new AxiWriteReadRun(simB, axi, memoryA, false, new int[] {XPU_A}, t.bothWays() ? t.requests() : 0,
                 t.burstBytes(),
                 seed + 4, t.validPercent(), t.validPercent());
@@ -193,6 +198,13 @@ public final class AxiTwoXpuRun {
             }
         }
         return true;
+    }
+
+    /** Both sides driven for {@code cycles}, the SoCs' traffic going on, without waiting for anything. */
+    public void cycles(long cycles) {
+        for (long i = 0; i < cycles; i++) {
+            cycle();
+        }
     }
 
     /** Side "A" or "B": its network knobs and counters. */
