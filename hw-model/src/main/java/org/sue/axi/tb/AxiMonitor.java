@@ -298,7 +298,7 @@ public final class AxiMonitor {
         if (!awaitingData.isEmpty()) {
             left.add(awaitingData.size() + " AW without all their W beats (first: " + awaitingData.peek() + ")");
         }
-        if (wBeats > 0 || !leadingBursts.isEmpty()) {
+        if (awaitingData.isEmpty() && wBeats > 0 || !leadingBursts.isEmpty()) {
             left.add("W beats without their AW");
         }
         long bs = writes.values().stream().mapToLong(ArrayDeque::size).sum();
