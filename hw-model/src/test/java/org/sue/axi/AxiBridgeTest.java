@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.sue.axi.tb.AxiMonitor;
 import org.sue.axi.tb.AxiWriteReadRun;
 import org.sue.cmd.CommandLoopback;
 import org.sue.cmd.CommandPath;
@@ -26,16 +27,21 @@ class AxiBridgeTest {
         CommandPath.Config path = CommandPath.Config.builder(axi.commandTable()).dataWidth(width).destinations(8)
                 .cells(512).cmdCredits(16).dataCredits(8).build();
         AxiBridge.Config bridge = new AxiBridge.Config(axi, 4, 4, 16, 8, 8, 4);
+        int requests = 120;
         Simulator sim = Simulator.compile(Design.elaborate(new AxiCommandLoopback(new AxiCommandLoopback.Config(bridge,
                 new CommandLoopback.Config(path, 8, 4)))));
         sim.reset();
-        AxiWriteReadRun run = new AxiWriteReadRun(sim, axi, 2, 120, width, validPercent, readyPercent);
+        AxiWriteReadRun run = new AxiWriteReadRun(sim, axi, 2, requests, width, validPercent, readyPercent);
         Random rnd = new Random(width);
         for (long cycle = 0; !run.finished(); cycle++) {
             run.cycle(rnd);
             sim.step();
             assertTrue(cycle < 400_000, "the run did not finish");
         }
+        run.assertQuiet();
+        AxiMonitor.Counts seen = run.monitor().counts(); // every burst went through the monitored slave
+        assertEquals(List.of((long) requests, (long) requests, (long) requests, (long) requests),
+                List.of(seen.aw(), seen.b(), seen.ar(), seen.rBursts()), seen.toString());
         for (String drop : List.of("sue_drops_no_credit", "sue_drops_bad_command", "sue_drops_bad_destination",
                 "rx_drops_vc", "rx_overflow_error", "m_bad_commands", "s_bad_commands")) {
             assertEquals(0, sim.peek(drop), drop);

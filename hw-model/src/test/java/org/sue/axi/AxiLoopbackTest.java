@@ -1,5 +1,6 @@
 package org.sue.axi;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -7,6 +8,7 @@ import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.sue.axi.tb.AxiMonitor;
 import org.sue.axi.tb.AxiWriteReadRun;
 import org.sue.core.Component;
 import org.sue.core.Design;
@@ -52,15 +54,20 @@ class AxiLoopbackTest {
     @CsvSource({"512,80,70", "256,100,100", "1024,60,50"})
     void writesThenReadsReturnExactlyTheBytesWritten(int width, int validPercent, int readyPercent) {
         AxiConfig axi = new AxiConfig(width, 48, 4, 0, 4, false, 36, 4);
+        int requests = 150;
         Simulator sim = Simulator.compile(Design.elaborate(new Loop(new Loop.Config(axi, 4))));
         sim.reset();
-        AxiWriteReadRun run = new AxiWriteReadRun(sim, axi, 2, 150, width, validPercent, readyPercent);
+        AxiWriteReadRun run = new AxiWriteReadRun(sim, axi, 2, requests, width, validPercent, readyPercent);
         Random rnd = new Random(width);
         for (long cycle = 0; !run.finished(); cycle++) {
             run.cycle(rnd);
             sim.step();
             assertTrue(cycle < 300_000, "the run did not finish");
         }
+        run.assertQuiet();
+        AxiMonitor.Counts seen = run.monitor().counts(); // every burst went through the monitored slave
+        assertEquals(List.of((long) requests, (long) requests, (long) requests, (long) requests),
+                List.of(seen.aw(), seen.b(), seen.ar(), seen.rBursts()), seen.toString());
         assertTrue(run.interleaved() > 0 || width == 1024, "R beats interleaved at the far slave");
         assertTrue(sim.peek("s_wr_decode_errors") > 0 && sim.peek("s_rd_decode_errors") > 0);
     }

@@ -53,6 +53,7 @@ class AxiRemoteMasterTest {
             sim.step();
         }
         run.checkMemory();
+        run.assertQuiet();
         for (String name : COUNTERS) {
             assertEquals(run.expectedCounts().getOrDefault(name, 0L), sim.peek(name), name);
         }

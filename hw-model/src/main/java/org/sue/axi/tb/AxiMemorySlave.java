@@ -68,6 +68,7 @@ public final class AxiMemorySlave {
     private final int maxLatency;
     private final boolean interleave;
     private final int errorPercent;
+    private final AxiMonitor monitor;
     private boolean awReady;
     private boolean wReady;
     private boolean arReady;
@@ -98,6 +99,12 @@ public final class AxiMemorySlave {
         this.maxLatency = maxLatency;
         this.interleave = interleave;
         this.errorPercent = errorPercent;
+        this.monitor = new AxiMonitor(sim, axi, prefix, idWidth, true);
+    }
+
+    /** The AXI4 monitor on these ports: the master under test must keep every rule, bursts included. */
+    public AxiMonitor monitor() {
+        return monitor;
     }
 
     /** Nothing outstanding: every burst taken was answered. */
@@ -192,8 +199,9 @@ public final class AxiMemorySlave {
                 : AxiConfig.EXOKAY;
     }
 
-    /** What moved at this edge; checks the master's side. */
+    /** What moved at this edge (every input poked); checks the master's side. */
     public void taken(Random rnd) {
+        monitor.check();
         lastAw = null;
         lastAr = null;
         lastW = null;

@@ -347,6 +347,11 @@ public final class AxiRemoteMasterRun {
         }
     }
 
+    /** At the end: nothing outstanding on the master's ports (the AXI4 monitor's count). */
+    public void assertQuiet() {
+        slave.monitor().assertQuiet();
+    }
+
     /** The slave's memory holds every byte the reference's writes put there. */
     public void checkMemory() {
         for (Map.Entry<Long, Byte> e : shadow.entrySet()) {

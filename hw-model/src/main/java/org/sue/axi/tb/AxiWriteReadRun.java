@@ -39,6 +39,8 @@ public final class AxiWriteReadRun {
     private final LayoutSource ar;
     private final LayoutSink b;
     private final LayoutSink r;
+    /** The SoC master's side is broken on purpose (illegal bursts for SLVERR), so bursts are not checked there. */
+    private final AxiMonitor monitor;
     private final Map<Long, Byte> model = new HashMap<>();
     private final List<Ax> writes = new ArrayList<>();
     private final Map<Integer, ArrayDeque<Object>> expected = new HashMap<>();
@@ -126,6 +128,7 @@ public final class AxiWriteReadRun {
         ar = new LayoutSource(sim, "s_ar", axi.ax());
         b = new LayoutSink(sim, "s_b", axi.b());
         r = new LayoutSink(sim, "s_r", axi.r());
+        monitor = new AxiMonitor(sim, axi, "s_", axi.idWidth(), false);
         writes(requests, burstBytes, new Random(seed));
     }
 
@@ -233,6 +236,7 @@ public final class AxiWriteReadRun {
 
     /** What moved at the clock edge to come, once every input of the design is driven: checked against the model. */
     public void taken(Random rnd) {
+        monitor.check();
         took(aw.taken(), awTaken);
         w.taken();
         took(ar.taken(), arTaken);
@@ -257,6 +261,19 @@ public final class AxiWriteReadRun {
             own.taken(rnd);
         }
         cycle++;
+    }
+
+    /** The AXI4 monitor on the slave {@code s_}. */
+    public AxiMonitor monitor() {
+        return monitor;
+    }
+
+    /** At the end: nothing outstanding on the slave, nor on the master if this run drives its memory. */
+    public void assertQuiet() {
+        monitor.assertQuiet();
+        if (own != null) {
+            own.monitor().assertQuiet();
+        }
     }
 
     /** What the run saw so far. */

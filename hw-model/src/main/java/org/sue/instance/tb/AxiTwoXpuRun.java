@@ -8,6 +8,7 @@ import java.util.function.LongConsumer;
 import org.sue.axi.AxiConfig;
 import org.sue.axi.AxiRemoteMaster;
 import org.sue.axi.tb.AxiMemorySlave;
+import org.sue.axi.tb.AxiMonitor;
 import org.sue.axi.tb.AxiWriteReadRun;
 import org.sue.core.Design;
 import org.sue.instance.SueAxiInstance;
@@ -171,6 +172,9 @@ public final class AxiTwoXpuRun {
         }
         if (pcap != null) {
             pcap.close();
+        }
+        for (AxiMonitor m : List.of(socA.monitor(), socB.monitor(), memoryA.monitor(), memoryB.monitor())) {
+            m.assertQuiet();
         }
         String mismatch = a.countersAgreeWithLink();
         if (mismatch == null) {
