@@ -29,7 +29,9 @@ import org.sue.cmd.tb.XpuCommandRxRun;
 import org.sue.cmd.tb.XpuCommandTxRun;
 import org.sue.cmd.tb.QueueStoreTraffic;
 import org.sue.core.ResetStyle;
+import org.sue.instance.SueAxiInstance;
 import org.sue.instance.SueInstance;
+import org.sue.instance.tb.AxiTwoXpuRun;
 import org.sue.instance.tb.LinkModel;
 import org.sue.instance.tb.SmallInstance;
 import org.sue.lib.CreditCounter;
@@ -118,6 +120,7 @@ public final class GoldenScenarios {
                                 run.cycle(rnd);
                             }
                         })));
+        list.add(sueAxiInstance("sue_axi_instance_llr_cbfc_w512_d16", 6000));
         list.add(new GoldenScenario("xpu_command_tx_w512_k4", () -> new XpuCommandTx(new XpuCommandTx.Config(512, 4, 2)),
                 ResetStyle.SYNC_HIGH, 2500, () -> new RunStimulus<>((sim, seed) -> new XpuCommandTxRun(sim, 512, 4, 2, 300, seed, 85, 40),
                         XpuCommandTxRun::cycle)));
@@ -277,6 +280,19 @@ public final class GoldenScenarios {
         LinkModel.Faults faults = LinkModel.Faults.loss(0.01).withBitErrors(0.01);
         return new GoldenScenario(name, () -> new SueInstance(config), ResetStyle.SYNC_HIGH, cycles,
                 () -> new SueInstancePeerTraffic(config, ResetStyle.SYNC_HIGH, 20, faults).rxReturnPercent(2, 10));
+    }
+
+    /**
+     * The AXI4 instance (256-bit data on a 512-bit port, 16 XPUs, LLR and CBFC) against a scripted peer instance over
+     * a link of 20 cycles that loses and damages 1% of the frames each: both SoCs write random bursts into the other's
+     * memory and read them back ({@link AxiTwoXpuRun}, every answer checked as it is recorded).
+     */
+    static GoldenScenario sueAxiInstance(String name, long cycles) {
+        SueAxiInstance.Config config = SmallInstance.axi(HeaderFormat.ETH_IPV4_UDP, 20, SmallInstance.axiPair());
+        LinkModel.Faults faults = LinkModel.Faults.loss(0.01).withBitErrors(0.01);
+        return new GoldenScenario(name, () -> new SueAxiInstance(config), ResetStyle.SYNC_HIGH, cycles,
+                () -> new RunStimulus<>((sim, seed) -> AxiTwoXpuRun.recording(config, sim, ResetStyle.SYNC_HIGH, 20,
+                        faults, seed, AxiTwoXpuRun.Traffic.random(40, 80)), (run, rnd) -> run.driveRecorded()));
     }
 
     /**

@@ -11,6 +11,7 @@ import org.sue.axi.tb.AxiMemorySlave;
 import org.sue.axi.tb.AxiMonitor;
 import org.sue.axi.tb.AxiWriteReadRun;
 import org.sue.core.Design;
+import org.sue.core.ResetStyle;
 import org.sue.instance.SueAxiInstance;
 import org.sue.net.SueMeta;
 import org.sue.net.tb.PcapWriter;
@@ -50,6 +51,9 @@ public final class AxiTwoXpuRun {
     private final AxiWriteReadRun socB;
     private final Random rnd;
     private final PcapWriter pcap;
+    /** The cycle A was at when the sides were joined (their header tables written at the next edge). */
+    private final long start;
+    private boolean setUp;
 
     /**
      * What the SoCs do: {@code requests} bursts each way (random ones, or INCR bursts of {@code burstBytes} in full
@@ -83,36 +87,73 @@ public final class AxiTwoXpuRun {
      */
     public AxiTwoXpuRun(SueAxiInstance.Config config, int delay, LinkModel.Faults faults, long seed, Traffic traffic,
                         Path pcapFile) {
+        this(config, outOfReset(config), outOfReset(config), delay, faults, seed, traffic, pcapFile);
+        step();
+        while (!(a.endSetUp() & b.endSetUp())) {
+            step();
+        }
+        setUp = true;
+    }
+
+    /**
+     * A run whose side A is {@code recorded}, a simulator someone else steps (a golden recording) after
+     * {@link #driveRecorded}; B is compiled here with {@code reset}, held in reset as long as A has been.
+     */
+    public static AxiTwoXpuRun recording(SueAxiInstance.Config config, Simulator recorded, ResetStyle reset, int delay,
+                                         LinkModel.Faults faults, long seed, Traffic traffic) {
+        Simulator peer = compiled(config, reset);
+        peer.setReset(true);
+        peer.step(recorded.cycle());
+        peer.setReset(false);
+        return new AxiTwoXpuRun(config, recorded, peer, delay, faults, seed, traffic, null);
+    }
+
+    private static Simulator outOfReset(SueAxiInstance.Config config) {
+        Simulator sim = compiled(config, ResetStyle.SYNC_HIGH);
+        sim.reset();
+        return sim;
+    }
+
+    private static Simulator compiled(SueAxiInstance.Config config, ResetStyle reset) {
+        return Simulator.compile(Design.elaborate(new SueAxiInstance(config), reset));
+    }
+
+    private AxiTwoXpuRun(SueAxiInstance.Config config, Simulator simA, Simulator simB, int delay,
+                         LinkModel.Faults faults, long seed, Traffic t, Path pcapFile) {
         this.config = config;
         rnd = new Random(seed);
         pcap = pcapFile == null ? null : PcapWriter.of(pcapFile, config.sue().net().format());
         BiConsumer<byte[], Long> tap = pcap == null ? null : pcap::write;
-        Design design = Design.elaborate(new SueAxiInstance(config));
-        Simulator simA = Simulator.compile(design);
-        Simulator simB = Simulator.compile(design);
-        simA.reset();
-        simB.reset();
         a = new XpuSide("A", XPU_A, config.sue(), simA, new LinkModel(delay, faults, new Random(seed + 1)), rnd, tap,
                 false);
         b = new XpuSide("B", XPU_B, config.sue(), simB, new LinkModel(delay, faults, new Random(seed + 2)), rnd, tap,
                 false);
         a.connect(b);
         b.connect(a);
+        start = simA.cycle();
         AxiConfig axi = config.bridge().axi();
         int masterIds = new AxiRemoteMaster.Config(axi, config.bridge().remapEntries(),
                 config.bridge().maxPartsPerEntry()).masterIdWidth();
-        Traffic t = traffic;
         memoryA = new AxiMemorySlave(simA, axi, "m_", masterIds, t.memoryReadyPercent(), t.memoryLatency(), true, 0);
         memoryB = new AxiMemorySlave(simB, axi, "m_", masterIds, t.memoryReadyPercent(), t.memoryLatency(), true, 0);
         socA = new AxiWriteReadRun(simA, axi, memoryB, false, new int[] {XPU_B}, t.requests(), t.burstBytes(),
                 seed + 3, t.validPercent(), t.validPercent()).pauseBeforeReads(t.pauseBeforeReads());
         socB = new AxiWriteReadRun(simB, axi, memoryA, false, new int[] {XPU_A}, t.bothWays() ? t.requests() : 0,
-                t.burstBytes(),
-                seed + 4, t.validPercent(), t.validPercent());
-        step();
-        while (!(a.endSetUp() & b.endSetUp())) {
-            step();
+                t.burstBytes(), seed + 4, t.validPercent(), t.validPercent());
+    }
+
+    /**
+     * For a recording: every input of both designs for the cycle now (the header tables written at the first call,
+     * traffic from the second), then B's clock edge; the recorder steps A.
+     */
+    public void driveRecorded() {
+        if (!setUp) {
+            setUp = a.sim().cycle() > start && a.endSetUp() & b.endSetUp();
         }
+        if (setUp) {
+            driveCycle();
+        }
+        b.sim().step();
     }
 
     private void step() {
@@ -122,6 +163,12 @@ public final class AxiTwoXpuRun {
 
     /** Every input of both designs for the cycle now, what moves checked, then the clock edge. */
     private void cycle() {
+        driveCycle();
+        step();
+    }
+
+    /** Every input of both designs for the cycle now, and what moves at the coming edge checked. */
+    private void driveCycle() {
         long now = a.sim().cycle();
         socA.drive(rnd);
         socB.drive(rnd);
@@ -133,7 +180,6 @@ public final class AxiTwoXpuRun {
         socB.taken(rnd);
         memoryA.taken(rnd);
         memoryB.taken(rnd);
-        step();
     }
 
     /**
