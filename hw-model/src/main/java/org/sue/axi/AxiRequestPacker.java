@@ -7,6 +7,7 @@ import org.sue.core.Component;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
 import org.sue.core.Layout;
+import org.sue.core.Port;
 import org.sue.core.Reg;
 import org.sue.core.Tag;
 import org.sue.core.Wire;
@@ -66,6 +67,8 @@ public final class AxiRequestPacker extends Component {
     public final Flow rdone;
     public final Stream cmd;
     public final Stream local;
+    /** Bit x high: the transport has given up on XPU x (docs/protocol.md 6.7); a new request to it gets SLVERR. */
+    public final Port dstUnreachable;
 
     public AxiRequestPacker(Config config) {
         super(config);
@@ -80,6 +83,7 @@ public final class AxiRequestPacker extends Component {
         rdone = Flow.slave(this, "rdone", id);
         cmd = Stream.master(this, "cmd", beat);
         local = Stream.master(this, "local", axi.localResponse());
+        dstUnreachable = in("dst_unreachable", axi.destinations());
 
         Stream writeParts = split("wr", admit("wr", aw, wdone), config.partQueue());
         Stream readParts = split("rd", admit("rd", ar, rdone), config.partQueue());
@@ -109,11 +113,20 @@ public final class AxiRequestPacker extends Component {
         Expr dst = axi.dstFromUser() ? in.get("user").bits(SueMeta.XPU_WIDTH - 1, 0)
                 : addr.bits(axi.dstLsb() + SueMeta.XPU_WIDTH - 1, axi.dstLsb());
         Expr decode = axi.destinations() == 1 << SueMeta.XPU_WIDTH ? Hw.bool(false) : dst.ge(axi.destinations());
-        Expr resp = Hw.mux(illegalBurst(in), Hw.lit(2, AxiConfig.SLVERR),
+        List<Expr> downBits = new ArrayList<>();
+        for (int x = 0; x < axi.destinations(); x++) {
+            downBits.add(dstUnreachable.bit(x));
+        }
+        Expr illegal = illegalBurst(in);
+        // unreachable: a configured destination the transport has given up on, for a burst that is otherwise legal
+        Expr down = Hw.selectTree(downBits, dst.bits(Hw.log2Up(axi.destinations()) - 1, 0)).and(decode.not())
+                .and(illegal.not());
+        Expr resp = Hw.mux(illegal.or(down), Hw.lit(2, AxiConfig.SLVERR),
                 Hw.mux(decode, Hw.lit(2, AxiConfig.DECERR), Hw.lit(2, AxiConfig.OKAY)));
         int bw = AxiConfig.BEATS_WIDTH;
         List<Layout.Spec> fields = new ArrayList<>(specs(loaded()));
         fields.add(Layout.bits("key", SueMeta.XPU_WIDTH + 1));
+        fields.add(Layout.bits("down", 1)); // answered SLVERR because the destination is unreachable
         Layout judged = Layout.of("judged", fields);
         // where the request goes, for the ID rule: its destination, or SUE itself when SUE answers it
         Expr key = Hw.mux(resp.orR(), Hw.lit(SueMeta.XPU_WIDTH + 1, LOCAL_KEY), dst.resize(SueMeta.XPU_WIDTH + 1));
@@ -127,7 +140,8 @@ public final class AxiRequestPacker extends Component {
         Expr lenLog = Hw.mux(len.bit(3), Hw.lit(4, 4), Hw.mux(len.bit(2), Hw.lit(4, 3),
                 Hw.mux(len.bit(1), Hw.lit(4, 2), Hw.lit(4, 1)))); // windows of 2, 4, 8 or 16 beats
         Stream head = in.map(p + "_judging", judged, judged.expr().set("ax", in.payload()).set("dst", dst)
-                .set("resp", resp).set("key", key).set("first_run", Hw.mux(split, beats.sub(slot), beats))
+                .set("resp", resp).set("key", key).set("down", down)
+                .set("first_run", Hw.mux(split, beats.sub(slot), beats))
                 .set("second_run", Hw.mux(split, slot, Hw.zeros(bw)))
                 .set("window", addr.bits(11, 0).and(Hw.ones(12).shl(size.resize(4).add(lenLog)))).build())
                 .stage(p + "_judged");
@@ -158,8 +172,10 @@ public final class AxiRequestPacker extends Component {
                 "cycles a request waited: its ID has transactions outstanding to another destination, or the most");
         statusCounter(p + "_decode_errors", late(p + "_decode_taken", take.and(head.get("resp").eq(AxiConfig.DECERR))),
                 "requests answered DECERR");
-        statusCounter(p + "_burst_errors", late(p + "_burst_taken", take.and(head.get("resp").eq(AxiConfig.SLVERR))),
-                "requests answered SLVERR: a burst AXI4 forbids");
+        statusCounter(p + "_burst_errors", late(p + "_burst_taken", take.and(head.get("resp").eq(AxiConfig.SLVERR))
+                .and(head.get("down").not())), "requests answered SLVERR: a burst AXI4 forbids");
+        statusCounter(p + "_unreachable_errors", late(p + "_down_taken", take.and(head.get("down"))),
+                "requests answered SLVERR: the transport has given up on their destination");
         return new Admitted(head, free);
     }
 

@@ -17,11 +17,12 @@ import org.sue.core.Signal;
  * an {@link SueInstance}. The SoC's master drives the slave ({@code s_aw}, {@code s_w}, {@code s_ar}, {@code s_b},
  * {@code s_r}), the SoC's memory answers the master ({@code m_aw}, {@code m_w}, {@code m_b}, {@code m_ar},
  * {@code m_r}); every other port is the FIFO instance's under its own name (the MAC streams, the link control, the
- * header table, identity, counters), the bridge's counters with the prefix {@code axi_}.
+ * header table, identity, counters) and the bridge's counters ({@code s_*}, {@code m_*}, {@code commands_sent}, ...).
  *
  * <p>The bridge holds SUE's transmit credits as the command path starts them and gives the unpacker the receive
  * credits the instance is configured with; the FIFO interface's resets are held low and every VC is ready (the
- * AXI4 form has no xoff: the SoC's master waits on the slave's ready).
+ * AXI4 form has no xoff: the SoC's master waits on the slave's ready). A new request to a destination the transport
+ * has given up on ({@code tp_tx_dst_unreachable}) is answered SLVERR at once.
  */
 public final class SueAxiInstance extends Component {
     /**
@@ -96,6 +97,11 @@ public final class SueAxiInstance extends Component {
                 inside.add(q);
             }
         }
+        // the transport's unreachable destinations (a bit per XPU; one port) to the requests' judging
+        Port unreachable = bridge.ports().stream().filter(p -> p.name().equals("s_dst_unreachable")).findFirst()
+                .orElseThrow();
+        unreachable.set(suePorts.get("tp_tx_dst_unreachable"));
+        inside.add(unreachable);
         for (String tied : List.of("tx_reset_in", "rx_reset_in", "vc_ready")) {
             Port q = suePorts.get(tied);
             q.set(tied.endsWith("ready") ? Hw.ones(q.width()) : Hw.zeros(q.width()));

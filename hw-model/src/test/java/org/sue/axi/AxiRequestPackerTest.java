@@ -13,14 +13,17 @@ import org.sue.sim.Simulator;
 
 class AxiRequestPackerTest {
     @ParameterizedTest
-    @CsvSource({"512,8,false,70,70", "256,4,true,100,100", "1024,1024,false,50,90", "512,2,false,90,30"})
+    @CsvSource({"512,8,false,70,70,-1", "256,4,true,100,100,-1", "1024,1024,false,50,90,-1", "512,2,false,90,30,-1",
+        "512,8,false,80,80,1", "256,4,true,100,100,2"})
     void everyRequestBecomesTheReferenceCommandsAndTheIdRuleHolds(int width, int destinations, boolean dstFromUser,
-                                                                  int validPercent, int readyPercent) {
+                                                                  int validPercent, int readyPercent,
+                                                                  int unreachable) {
         AxiConfig axi = new AxiConfig(width, dstFromUser ? 40 : 48, 4, dstFromUser ? 12 : 3, destinations,
                 dstFromUser, 36, 3);
         Simulator sim = Simulator.compile(Design.elaborate(new AxiRequestPacker(new AxiRequestPacker.Config(axi))));
         sim.reset();
-        AxiRequestRun run = new AxiRequestRun(sim, axi, 600, width + destinations, validPercent, readyPercent);
+        AxiRequestRun run = new AxiRequestRun(sim, axi, AxiRequestRun.Traffic.MIXED, unreachable, 600,
+                width + destinations, validPercent, readyPercent);
         Random rnd = new Random(width * 31L + destinations);
         long cycles = 0;
         while (!run.finished()) {
@@ -41,6 +44,7 @@ class AxiRequestPackerTest {
         assertTrue(run.expectedCounts().get("strobe_commands") > 0 && run.expectedCounts().get("burst_errors") > 0
                 && run.expectedCounts().get("wlast_errors") > 0);
         assertTrue(destinations == 1024 || run.expectedCounts().get("decode_errors") > 0);
+        assertTrue(unreachable < 0 || run.expectedCounts().get("unreachable_errors") > 0, "SLVERR: unreachable");
         assertTrue(sim.peek("wr_id_waits") + sim.peek("rd_id_waits") > 0, "the ID rule held a request back");
     }
 

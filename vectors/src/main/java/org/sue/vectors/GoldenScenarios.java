@@ -92,8 +92,8 @@ public final class GoldenScenarios {
         AxiConfig axiByAddress = new AxiConfig(512, 48, 4, 3, 8, false, 36, 3);
         list.add(new GoldenScenario("axi_request_packer_w512_d8", () -> new AxiRequestPacker(
                 new AxiRequestPacker.Config(axiByAddress)), ResetStyle.SYNC_HIGH, 5000,
-                () -> new RunStimulus<>((sim, seed) -> new AxiRequestRun(sim, axiByAddress, 160, seed, 80, 70),
-                        AxiRequestRun::cycle)));
+                () -> new RunStimulus<>((sim, seed) -> new AxiRequestRun(sim, axiByAddress,
+                        AxiRequestRun.Traffic.MIXED, 1, 160, seed, 80, 70), AxiRequestRun::cycle))); // XPU 1 down
         AxiConfig axiByUser = new AxiConfig(1024, 40, 3, 12, 16, true, 0, 2);
         list.add(new GoldenScenario("axi_request_packer_w1024_user", () -> new AxiRequestPacker(
                 new AxiRequestPacker.Config(axiByUser)), ResetStyle.ASYNC_LOW, 3000,

@@ -107,7 +107,12 @@ public final class PerfTables {
             list("faults", "faults", "pfc_stall_overflow_drops", "cbfc_stall_overflow_drops",
                     "dead_destination_detect_cycles", "dead_destination_live_goodput",
                     "dead_destination_recovery_cycles", "llr_reinit_cycles"),
-            new Table("synthesis", "crc framing cmdpath queue_store sue", List.of("design"), true, List.of(
+            new Table("axi", "axi", List.of("burst bytes"), false, List.of(
+                    new Column("`axi_write_bytes_per_cycle_*`", "axi_write_bytes_per_cycle_([0-9]+)"),
+                    new Column("`axi_read_bytes_per_cycle_*`", "axi_read_bytes_per_cycle_([0-9]+)"),
+                    new Column("`fifo_bytes_per_cycle_*`, FIFO interface", "fifo_bytes_per_cycle_([0-9]+)"))),
+            list("axi-latency", "axi", "axi_read_latency_cycles", "axi_fifo_e2e_latency_cycles"),
+            new Table("synthesis", "crc framing cmdpath queue_store sue axi", List.of("design"), true, List.of(
                     new Column("cells", "(.+)_cells"),
                     new Column("flip-flops", "(.+)_ffs"),
                     new Column("memory bits", "(.+)_mem_bits"))),

@@ -3,7 +3,9 @@ package org.sue.axi.model;
 import java.io.ByteArrayOutputStream;
 import java.math.BigInteger;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.sue.axi.AxiConfig;
 import org.sue.core.Layout;
 
@@ -112,14 +114,22 @@ public final class AxiRequestReference {
         return new Outcome(out, null, dst);
     }
 
+    /** The destinations the transport has given up on: requests to them are answered SLVERR. */
+    public final Set<Integer> unreachable = new HashSet<>();
+
     /** The destination XPU the request names. */
     public int destination(Ax a) {
         return (int) (axi.dstFromUser() ? a.user() & 0x3FF : a.addr() >>> axi.dstLsb() & 0x3FF);
     }
 
-    /** SLVERR for a burst AXI4 forbids, DECERR for a destination not configured, else null (the request is sent). */
+    /**
+     * SLVERR for a burst AXI4 forbids, DECERR for a destination not configured, SLVERR for one the transport has
+     * given up on ({@link #unreachable}), else null (the request is sent).
+     */
     public LocalResponse answer(Ax a, boolean write) {
-        int resp = !legal(a) ? AxiConfig.SLVERR : destination(a) >= axi.destinations() ? AxiConfig.DECERR : -1;
+        int dst = destination(a);
+        int resp = !legal(a) ? AxiConfig.SLVERR : dst >= axi.destinations() ? AxiConfig.DECERR
+                : unreachable.contains(dst) ? AxiConfig.SLVERR : -1;
         return resp < 0 ? null : new LocalResponse(write, a.id(), resp, write ? 0 : a.beats());
     }
 

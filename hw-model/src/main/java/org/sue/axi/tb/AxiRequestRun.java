@@ -77,6 +77,15 @@ public final class AxiRequestRun {
 
     public AxiRequestRun(Simulator sim, AxiConfig axi, Traffic traffic, int requests, long seed, int validPercent,
                          int readyPercent) {
+        this(sim, axi, traffic, -1, requests, seed, validPercent, readyPercent);
+    }
+
+    /**
+     * @param unreachable an XPU the transport has given up on for the whole run ({@code dst_unreachable}), or -1:
+     *                    the legal requests to it are answered SLVERR
+     */
+    public AxiRequestRun(Simulator sim, AxiConfig axi, Traffic traffic, int unreachable, int requests, long seed,
+                         int validPercent, int readyPercent) {
         this.sim = sim;
         this.axi = axi;
         this.validPercent = validPercent;
@@ -87,12 +96,16 @@ public final class AxiRequestRun {
         cmd = new LayoutSink(sim, "cmd", axi.commandBeat());
         local = new LayoutSink(sim, "local", axi.localResponse());
         gathered = new AxiCommandBeats(axi);
-        generate(traffic, requests, new Random(seed));
+        sim.poke("dst_unreachable", unreachable < 0 ? BigInteger.ZERO : BigInteger.ONE.shiftLeft(unreachable));
+        generate(traffic, unreachable, requests, new Random(seed));
     }
 
-    private void generate(Traffic traffic, int requests, Random rnd) {
+    private void generate(Traffic traffic, int unreachable, int requests, Random rnd) {
         RandomBursts bursts = new RandomBursts(axi, rnd);
         AxiRequestReference ref = new AxiRequestReference(axi);
+        if (unreachable >= 0) {
+            ref.unreachable.add(unreachable);
+        }
         Layout wl = axi.w();
         for (int i = 0; i < requests; i++) {
             boolean mixed = traffic == Traffic.MIXED;
@@ -122,7 +135,8 @@ public final class AxiRequestRun {
             if (o.answer() != null) {
                 (write ? writeAnswers : readAnswers).add(tx);
                 (write ? answerValues : readAnswerValues).add(o.answer());
-                count(o.answer().resp() == AxiConfig.DECERR ? "decode_errors" : "burst_errors", 1);
+                count(o.answer().resp() == AxiConfig.DECERR ? "decode_errors" : ref.legal(a) ? "unreachable_errors"
+                        : "burst_errors", 1);
             }
             for (int c = 0; c < o.commands().size(); c++) {
                 AxiCommand command = o.commands().get(c);
