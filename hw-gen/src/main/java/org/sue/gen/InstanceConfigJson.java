@@ -111,20 +111,34 @@ public final class InstanceConfigJson {
         final SueInstance.Config.Builder instance = SueInstance.Config.builder();
         boolean commandTypes;
         CommandInterface commandInterface = CommandInterface.FIFO;
-        Axi4 axi4 = Axi4.DEFAULTS;
+        final Axi4 axi4 = new Axi4(null);
         HdlLanguage language = Settings.defaults().language();
         ResetStyle reset = Settings.defaults().reset();
     }
 
     /** The keys of section {@code axi4}, as a file sets them; with the instance they make the AXI4 pair. */
-    private record Axi4(int addrWidth, int idWidth, int userWidth, boolean dstFromUser, int dstLsb,
-                        int maxOutstanding, int remapEntries, int maxPartsPerEntry) {
-        static final Axi4 DEFAULTS = of(AxiBridge.Config.of(AxiConfig.defaults(256, 2), 1, 1, 1, 1));
+    private static final class Axi4 {
+        int addrWidth;
+        int idWidth;
+        int userWidth;
+        boolean dstFromUser;
+        int dstLsb;
+        int maxOutstanding;
+        int remapEntries;
+        int maxPartsPerEntry;
 
-        static Axi4 of(AxiBridge.Config b) {
-            AxiConfig a = b.axi();
-            return new Axi4(a.addrWidth(), a.idWidth(), a.userWidth(), a.dstFromUser(), a.dstLsb(),
-                    a.maxOutstanding(), b.remapEntries(), b.maxPartsPerEntry());
+        /** The keys of {@code b}; the defaults of a pair ({@link AxiConfig#defaults}, 8 remap entries of 4) without. */
+        Axi4(AxiBridge.Config b) {
+            AxiBridge.Config d = b != null ? b : AxiBridge.Config.of(AxiConfig.defaults(256, 2), 1, 1, 1, 1);
+            AxiConfig a = d.axi();
+            addrWidth = a.addrWidth();
+            idWidth = a.idWidth();
+            userWidth = a.userWidth();
+            dstFromUser = a.dstFromUser();
+            dstLsb = a.dstLsb();
+            maxOutstanding = a.maxOutstanding();
+            remapEntries = d.remapEntries();
+            maxPartsPerEntry = d.maxPartsPerEntry();
         }
 
         /** The pair on {@code i}: its data width and destinations, its credits as the FIFO interface's. */
@@ -134,14 +148,6 @@ public final class InstanceConfigJson {
             AxiBridge.Config of = SueAxiInstance.Config.bridgeFor(i, a);
             return new AxiBridge.Config(a, remapEntries, maxPartsPerEntry, of.txCmdCredits(), of.txDataCredits(),
                     of.rxCmdCredits(), of.rxDataCredits());
-        }
-
-        Axi4 with(int index, Object v) {
-            Object[] f = {addrWidth, idWidth, userWidth, dstFromUser, dstLsb, maxOutstanding, remapEntries,
-                    maxPartsPerEntry};
-            f[index] = v;
-            return new Axi4((int) f[0], (int) f[1], (int) f[2], (boolean) f[3], (int) f[4], (int) f[5], (int) f[6],
-                    (int) f[7]);
         }
     }
 
@@ -504,26 +510,26 @@ public final class InstanceConfigJson {
                     + " interface, or an AXI4 slave and master (section axi4; the command types are the AXI4 form's,"
                     + " so commandTypes is left out)", Settings::commandInterface, (d, v) -> d.commandInterface = v),
             integer("axi4", "addressWidth", AxiConfig.ADDR_WIDTH, "addrWidth", "AXI4: AxADDR bits",
-                    c -> axi4(c).addrWidth(), (d, v) -> d.axi4 = d.axi4.with(0, v)),
+                    c -> axi4(c).addrWidth, (d, v) -> d.axi4.addrWidth = v),
             integer("axi4", "idWidth", AxiConfig.ID_WIDTH, "idWidth", "AXI4: AxID bits of the slave (an outstanding"
-                    + " count per ID and direction)", c -> axi4(c).idWidth(), (d, v) -> d.axi4 = d.axi4.with(1, v)),
+                    + " count per ID and direction)", c -> axi4(c).idWidth, (d, v) -> d.axi4.idWidth = v),
             integer("axi4", "userWidth", AxiConfig.USER_WIDTH, "userWidth", "AXI4: AxUSER bits, carried to the far"
-                    + " side (0: none)", c -> axi4(c).userWidth(), (d, v) -> d.axi4 = d.axi4.with(2, v)),
+                    + " side (0: none)", c -> axi4(c).userWidth, (d, v) -> d.axi4.userWidth = v),
             bool("axi4", "destinationFromUser", "dstFromUser", "AXI4: the destination XPU is AxUSER[9:0] (else"
-                    + " AxADDR bits from destinationLsb)", c -> axi4(c).dstFromUser(),
-                    (d, v) -> d.axi4 = d.axi4.with(3, v)),
+                    + " AxADDR bits from destinationLsb)", c -> axi4(c).dstFromUser,
+                    (d, v) -> d.axi4.dstFromUser = v),
             integer("axi4", "destinationLsb", Bound.of(0, AxiConfig.ADDR_WIDTH.max() - SueMeta.XPU_WIDTH), "dstLsb",
                     "AXI4: the address bit where the destination XPU's 10 bits start",
-                    c -> axi4(c).dstLsb(), (d, v) -> d.axi4 = d.axi4.with(4, v)),
+                    c -> axi4(c).dstLsb, (d, v) -> d.axi4.dstLsb = v),
             integer("axi4", "maxOutstanding", AxiConfig.MAX_OUTSTANDING, "maxOutstanding", "AXI4: transactions one"
-                    + " ID may have outstanding in one direction", c -> axi4(c).maxOutstanding(),
-                    (d, v) -> d.axi4 = d.axi4.with(5, v)),
+                    + " ID may have outstanding in one direction", c -> axi4(c).maxOutstanding,
+                    (d, v) -> d.axi4.maxOutstanding = v),
             integer("axi4", "remapEntries", AxiRemoteMaster.Config.REMAP_ENTRIES, "remapEntries", "AXI4: the master's"
-                    + " ID remap entries per direction (its AxID is log2 of it)", c -> axi4(c).remapEntries(),
-                    (d, v) -> d.axi4 = d.axi4.with(6, v)),
+                    + " ID remap entries per direction (its AxID is log2 of it)", c -> axi4(c).remapEntries,
+                    (d, v) -> d.axi4.remapEntries = v),
             integer("axi4", "maxPartsPerEntry", AxiRemoteMaster.Config.MAX_PARTS, "maxPartsPerEntry", "AXI4: parts"
                     + " (bursts of up to 256 bytes) one remap entry may have outstanding at the SoC's slave",
-                    c -> axi4(c).maxPartsPerEntry(), (d, v) -> d.axi4 = d.axi4.with(7, v)),
+                    c -> axi4(c).maxPartsPerEntry, (d, v) -> d.axi4.maxPartsPerEntry = v),
             choice("output", "language", HdlLanguage.class, null, "HDL written (--vhdl overrides)",
                     Settings::language, (d, v) -> d.language = v),
             choice("output", "reset", ResetStyle.class, null, "reset style of every register (--reset overrides)",
@@ -542,7 +548,7 @@ public final class InstanceConfigJson {
 
     /** The AXI4 pair's keys: the instance's, or the defaults under a FIFO interface. */
     private static Axi4 axi4(Settings c) {
-        return c.axi() != null ? Axi4.of(c.axi()) : Axi4.DEFAULTS;
+        return new Axi4(c.axi());
     }
 
     private static CommandPath.Config path(Settings c) {
@@ -645,7 +651,6 @@ public final class InstanceConfigJson {
             if (axi) { // the pair's command table follows its widths and the XPU data width
                 pair = d.axi4.bridge(instance);
                 instance = instance.withPath(instance.path().toBuilder().table(pair.axi().commandTable()).build());
-                pair = d.axi4.bridge(instance);
             }
             return new Settings(instance, pair, d.language, d.reset);
         } catch (ConfigException e) {
