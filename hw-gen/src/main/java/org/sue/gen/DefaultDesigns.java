@@ -99,6 +99,8 @@ public final class DefaultDesigns {
                 AxiConfig.defaults(512, 1024))));
         m.put("axi_bridge_w512", () -> new AxiBridge(AxiBridge.Config.of(AxiConfig.defaults(512, 1024), 64, 32, 16,
                 8)));
+        m.put("axi_bridge_w512_p2", () -> new AxiBridge(AxiBridge.Config.of(AxiConfig.defaults(512, 1024), 64, 32, 16,
+                8).withPairs(2))); // two pairs on one FIFO interface
         m.put("axi_remote_master_w512", () -> new AxiRemoteMaster(new AxiRemoteMaster.Config(
                 AxiConfig.defaults(512, 1024))));
         m.put("xpu_command_tx_n512", () -> new XpuCommandTx(new XpuCommandTx.Config(512, 64, 32)));
@@ -145,9 +147,8 @@ public final class DefaultDesigns {
      */
     public static SueAxiInstance.Config axiInstance() {
         AxiConfig axi = AxiConfig.defaults(512, 64);
-        SueInstance.Config sue = SueInstance.Config.builder()
-                .path(p -> p.dataWidth(512).destinations(64).cells(2048).table(axi.commandTable())).build();
-        return SueAxiInstance.Config.of(sue, axi);
+        return SueAxiInstance.Config.of(SueInstance.Config.builder().path(p -> p.dataWidth(512).destinations(64)
+                .cells(2048)).build(), axi);
     }
 
     /**

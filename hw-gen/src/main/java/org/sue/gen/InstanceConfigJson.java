@@ -126,6 +126,7 @@ public final class InstanceConfigJson {
         int maxOutstanding;
         int remapEntries;
         int maxPartsPerEntry;
+        int pairs; // 0: one per 400 Gb/s of the port
 
         /** The keys of {@code b}; the defaults of a pair ({@link AxiConfig#defaults}, 8 remap entries of 4) without. */
         Axi4(AxiBridge.Config b) {
@@ -139,6 +140,7 @@ public final class InstanceConfigJson {
             maxOutstanding = a.maxOutstanding();
             remapEntries = d.remapEntries();
             maxPartsPerEntry = d.maxPartsPerEntry();
+            pairs = b != null ? b.pairs() : 0;
         }
 
         /** The pair on {@code i}: its data width and destinations, its credits as the FIFO interface's. */
@@ -147,7 +149,7 @@ public final class InstanceConfigJson {
                     dstFromUser, dstLsb, maxOutstanding);
             AxiBridge.Config of = SueAxiInstance.Config.bridgeFor(i, a);
             return new AxiBridge.Config(a, remapEntries, maxPartsPerEntry, of.txCmdCredits(), of.txDataCredits(),
-                    of.rxCmdCredits(), of.rxDataCredits());
+                    of.rxCmdCredits(), of.rxDataCredits(), pairs > 0 ? pairs : of.pairs());
         }
     }
 
@@ -530,6 +532,11 @@ public final class InstanceConfigJson {
             integer("axi4", "maxPartsPerEntry", AxiRemoteMaster.Config.MAX_PARTS, "maxPartsPerEntry", "AXI4: parts"
                     + " (bursts of up to 256 bytes) one remap entry may have outstanding at the SoC's slave",
                     c -> axi4(c).maxPartsPerEntry, (d, v) -> d.axi4.maxPartsPerEntry = v),
+            integer("axi4", "pairs", AxiBridge.Config.PAIRS, "pairs", "AXI4: slave/master pairs on the instance,"
+                    + " sharing its command path (ports s<p>_*, m<p>_* when more than one; idWidth + log2(pairs) at"
+                    + " most 8); default one per 400 Gb/s of the port: transport.busWidth / 512, at least 1",
+                    c -> c.axi() != null ? c.axi().pairs() : SueAxiInstance.Config.defaultPairs(c.instance()),
+                    (d, v) -> d.axi4.pairs = v),
             choice("output", "language", HdlLanguage.class, null, "HDL written (--vhdl overrides)",
                     Settings::language, (d, v) -> d.language = v),
             choice("output", "reset", ResetStyle.class, null, "reset style of every register (--reset overrides)",
@@ -544,7 +551,7 @@ public final class InstanceConfigJson {
             "llr.dataWidth", "transport.busWidth", "pfc.dataWidth", "transport.busWidth",
             "cbfc.dataWidth", "transport.busWidth", "transport.destinations", "commandPath.destinations",
             "cbfc.codes", "linkLayer.controlCodes", "path.table", "commandTypes", "pfc", "flowControl.mode",
-            "cbfc", "flowControl.mode");
+            "cbfc", "flowControl.mode", "axi.idWidth", "axi4.idWidth");
 
     /** The AXI4 pair's keys: the instance's, or the defaults under a FIFO interface. */
     private static Axi4 axi4(Settings c) {
@@ -650,7 +657,7 @@ public final class InstanceConfigJson {
             AxiBridge.Config pair = null;
             if (axi) { // the pair's command table follows its widths and the XPU data width
                 pair = d.axi4.bridge(instance);
-                instance = instance.withPath(instance.path().toBuilder().table(pair.axi().commandTable()).build());
+                instance = instance.withPath(instance.path().toBuilder().table(pair.wire().commandTable()).build());
             }
             return new Settings(instance, pair, d.language, d.reset);
         } catch (ConfigException e) {

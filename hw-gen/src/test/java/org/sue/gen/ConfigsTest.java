@@ -63,6 +63,10 @@ class ConfigsTest {
         assertEquals(new AxiConfig(256, 48, 6, 0, 1024, false, 36, 8), narrow.axi().axi());
         assertEquals(16, narrow.axi().remapEntries());
         assertEquals(narrow.axi().axi().commandTable(), narrow.instance().path().table(), "types for 256-bit data");
+        assertEquals(1, narrow.axi().pairs(), "a 256-bit port: one pair");
+        Settings wide = InstanceConfigJson.fromJson(new ObjectMapper().readTree("{\"commandInterface\": \"AXI4\"}"));
+        assertEquals(2, wide.axi().pairs(), "the default 1024-bit port (800G): a pair per 400G");
+        assertEquals(wide.axi().wire().commandTable(), wide.instance().path().table(), "the pair bits in the IDs");
     }
 
     @Test
@@ -180,6 +184,8 @@ class ConfigsTest {
         "{\"commandInterface\": \"AXI4\", \"axi4\": {\"destinationFromUser\": true, \"userWidth\": 4}}|axi4.userWidth must be at least 10 when axi4.destinationFromUser is set (the destination is AxUSER[9:0]), got 4",
         "{\"commandInterface\": \"AXI4\", \"axi4\": {\"addressWidth\": 40, \"destinationLsb\": 36}}|axi4.destinationLsb must be 0..30",
         "{\"commandInterface\": \"AXI4\", \"axi4\": {\"remapEntries\": 6}}|axi4.remapEntries: 6 is not a power of two",
+        "{\"commandInterface\": \"AXI4\", \"axi4\": {\"idWidth\": 8, \"pairs\": 2}}|axi4.idWidth must be at most 7 with axi4.pairs = 2",
+        "{\"commandInterface\": \"AXI4\", \"axi4\": {\"pairs\": 3}}|axi4.pairs: 3 is not 1, 2 or 4",
         "{\"receive\": {\"vcFifoDepth\": 100}}|receive.vcFifoDepth must be at least 256 (or 0: none), so that a VC's receive FIFO holds what the flow control lets a VC have in flight, flowControl.cbfcVcCreditLimit x flowControl.cbfcCreditSize = 32768 bytes, got 100 (12800 bytes)",
     })
     void badConfigurationsNameThePathTheValueAndTheRange(String json, String message) throws Exception {

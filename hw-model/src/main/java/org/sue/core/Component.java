@@ -303,6 +303,12 @@ public abstract class Component {
      * {@link #statusList()}. How a top level offers the interfaces and status of the blocks it joins.
      */
     protected final void exposeRest(Component child, String prefix, java.util.Collection<? extends Signal> inside) {
+        exposeRest(child, name -> prefixed(prefix, name), inside);
+    }
+
+    /** {@link #exposeRest(Component, String, java.util.Collection)} with each port named by {@code rename}. */
+    protected final void exposeRest(Component child, java.util.function.UnaryOperator<String> rename,
+                                    java.util.Collection<? extends Signal> inside) {
         java.util.Set<Signal> connected = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         connected.addAll(inside);
         java.util.Map<Port, Status> status = new java.util.IdentityHashMap<>();
@@ -311,7 +317,7 @@ public abstract class Component {
             if (connected.contains(p)) {
                 continue;
             }
-            Port mine = expose(p, prefixed(prefix, p.name()));
+            Port mine = expose(p, rename.apply(p.name()));
             Status st = status.get(p);
             if (st != null) {
                 listStatus(mine, st.kind(), st.description());

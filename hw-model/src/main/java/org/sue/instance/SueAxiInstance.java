@@ -26,7 +26,8 @@ import org.sue.core.Signal;
  */
 public final class SueAxiInstance extends Component {
     /**
-     * @param sue    the instance underneath; its command table must be the AXI form's ({@link AxiConfig#commandTable})
+     * @param sue    the instance underneath; its command table must be the AXI form's ({@link AxiConfig#commandTable} of
+     *               the bridge's {@link AxiBridge.Config#wire})
      * @param bridge the AXI4 pair: its data width, destinations and credits follow {@code sue} ({@link #bridgeFor})
      */
     public record Config(SueInstance.Config sue, AxiBridge.Config bridge) {
@@ -45,9 +46,10 @@ public final class SueAxiInstance extends Component {
                 throw new ConfigException(NAME, "{bridge.axi.destinations} must be {sue.path.destinations} ("
                         + sue.path().destinations() + "), got " + axi.destinations());
             }
-            if (!axi.commandTable().equals(sue.path().table())) {
+            if (!bridge.wire().commandTable().equals(sue.path().table())) {
                 throw new ConfigException(NAME, "{sue.path.table} must be the AXI4 form's command table "
-                        + axi.commandTable() + " (docs/protocol.md 13.2), got " + sue.path().table());
+                        + bridge.wire().commandTable() + " (docs/protocol.md 13.2; its IDs carry the pair), got "
+                        + sue.path().table());
             }
             if (bridge.txCmdCredits() != sue.path().cmdCredits() || bridge.txDataCredits() != sue.path().dataCredits()
                     || bridge.rxCmdCredits() != sue.rxCmdCredits() || bridge.rxDataCredits() != sue.rxDataCredits()) {
@@ -57,15 +59,36 @@ public final class SueAxiInstance extends Component {
             }
         }
 
-        /** The bridge for {@code sue}: the AXI4 pair {@code axi}, 8 remap entries of 4 commands, its credits. */
+        /**
+         * The bridge for {@code sue}: pairs of {@code axi}, one per 400 Gb/s of the port ({@link #defaultPairs}), 8
+         * remap entries of 4 commands, the instance's credits.
+         */
         public static AxiBridge.Config bridgeFor(SueInstance.Config sue, AxiConfig axi) {
             return AxiBridge.Config.of(axi, sue.path().cmdCredits(), sue.path().dataCredits(), sue.rxCmdCredits(),
-                    sue.rxDataCredits());
+                    sue.rxDataCredits()).withPairs(defaultPairs(sue));
         }
 
-        /** {@code sue} with the AXI4 pair {@code axi} ({@link #bridgeFor}). */
+        /**
+         * One AXI4 pair per 400 Gb/s of the port (SUE spec 3.2.2) [ours: the rate from the bus]: a 512-bit port runs
+         * 400G at the reference clock of 781.25 MHz, so a pair per 512 bits of the bus, at least one.
+         */
+        public static int defaultPairs(SueInstance.Config sue) {
+            return Math.max(1, sue.busWidth() / 512);
+        }
+
+        /** {@code sue} with the AXI4 pairs of {@code axi} ({@link #bridgeFor}) and their command table. */
         public static Config of(SueInstance.Config sue, AxiConfig axi) {
-            return new Config(sue, bridgeFor(sue, axi));
+            return with(sue, bridgeFor(sue, axi));
+        }
+
+        /** The same with {@code pairs} AXI4 pairs (and the command table their IDs make). */
+        public Config withPairs(int pairs) {
+            return with(sue, bridge.withPairs(pairs));
+        }
+
+        private static Config with(SueInstance.Config sue, AxiBridge.Config bridge) {
+            return new Config(sue.withPath(sue.path().toBuilder().table(bridge.wire().commandTable()).build()),
+                    bridge);
         }
     }
 
@@ -97,11 +120,13 @@ public final class SueAxiInstance extends Component {
                 inside.add(q);
             }
         }
-        // the transport's unreachable destinations (a bit per XPU; one port) to the requests' judging
-        Port unreachable = bridge.ports().stream().filter(p -> p.name().equals("s_dst_unreachable")).findFirst()
-                .orElseThrow();
-        unreachable.set(suePorts.get("tp_tx_dst_unreachable"));
-        inside.add(unreachable);
+        // the transport's unreachable destinations (a bit per XPU; one port) to every pair's judging of requests
+        for (Port p : bridge.ports()) {
+            if (p.name().matches("s[0-9]*_dst_unreachable")) {
+                p.set(suePorts.get("tp_tx_dst_unreachable"));
+                inside.add(p);
+            }
+        }
         for (String tied : List.of("tx_reset_in", "rx_reset_in", "vc_ready")) {
             Port q = suePorts.get(tied);
             q.set(tied.endsWith("ready") ? Hw.ones(q.width()) : Hw.zeros(q.width()));

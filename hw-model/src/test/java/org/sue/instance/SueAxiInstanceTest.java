@@ -32,9 +32,7 @@ class SueAxiInstanceTest {
     @Test
     void requestsToADestinationTheTransportGaveUpOnGetSlverrAtOnce() {
         AxiConfig axi = SmallInstance.axiPair();
-        SueInstance.Config bare = SmallInstance.config(HeaderFormat.ETH_IPV4_UDP);
-        SueAxiInstance.Config config = SueAxiInstance.Config.of(bare.withPath(bare.path().toBuilder()
-                .table(axi.commandTable()).build()), axi);
+        SueAxiInstance.Config config = SueAxiInstance.Config.of(SmallInstance.config(HeaderFormat.ETH_IPV4_UDP), axi);
         Design design = Design.elaborate(new SueAxiInstance(config));
         Simulator simA = Simulator.compile(design);
         Simulator simB = Simulator.compile(design);
@@ -130,6 +128,21 @@ class SueAxiInstanceTest {
             }
         }
         return null;
+    }
+
+    /** Two AXI4 pairs on each instance, all four SoC masters busy at once: each pair's traffic reaches its peer pair. */
+    @Test
+    void twoPairsShareEachInstance() {
+        AxiTwoXpuRun run = new AxiTwoXpuRun(SmallInstance.axi(HeaderFormat.ETH_IPV4_UDP, 20, SmallInstance.axiPair())
+                .withPairs(2), 20, LinkModel.Faults.loss(0.005), 3, AxiTwoXpuRun.Traffic.random(30, 80), null);
+        AxiTwoXpuRun.Result r = run.run(100_000, null);
+        assertTrue(r.ok(), r.toString());
+        assertEquals(4, run.socs().size());
+        for (var soc : run.socs()) {
+            assertEquals(30, soc.stats().writesAnswered());
+            assertEquals(30, soc.stats().readsAnswered());
+        }
+        assertTrue(run.side("A").counter("m1_writes_issued") > 0 && run.side("B").counter("m0_reads_issued") > 0);
     }
 
     @Test

@@ -68,6 +68,26 @@ public final class AxiWriteReadRun {
         public final List<Long> writeLatencies = new ArrayList<>();
         public final List<Long> readLatencies = new ArrayList<>();
 
+        /** The figures of several runs together (several pairs of one XPU): counts added, spans joined. */
+        public static Stats sum(List<Stats> parts) {
+            Stats t = new Stats();
+            for (Stats s : parts) {
+                for (int k = 0; k < 4; k++) {
+                    t.writes[k] += s.writes[k];
+                    t.reads[k] += s.reads[k];
+                    boolean first = k % 2 == 0;
+                    if (s.span[k] >= 0 && (t.span[k] < 0 || first == s.span[k] < t.span[k])) {
+                        t.span[k] = s.span[k];
+                    }
+                }
+                t.bytesWritten += s.bytesWritten;
+                t.bytesRead += s.bytesRead;
+                t.writeLatencies.addAll(s.writeLatencies);
+                t.readLatencies.addAll(s.readLatencies);
+            }
+            return t;
+        }
+
         public long writesAnswered() {
             return java.util.Arrays.stream(writes).sum();
         }
@@ -95,26 +115,31 @@ public final class AxiWriteReadRun {
      */
     public AxiWriteReadRun(Simulator sim, AxiConfig axi, int masterIdWidth, int requests, long seed, int validPercent,
                            int readyPercent) {
-        this(sim, axi, memory(sim, axi, masterIdWidth), true, IntStream.range(0, Math.min(4, axi.destinations()))
-                .toArray(), requests, seed, validPercent, readyPercent);
+        this(sim, axi, "", masterIdWidth, requests, seed, validPercent, readyPercent);
     }
 
     /**
+     * Like the constructor above on the pair whose slave's ports are {@code s<pair>_*} and master's {@code m<pair>_*}
+     * (a bridge with several pairs; "" for {@code s_*}, {@code m_*}).
+     */
+    public AxiWriteReadRun(Simulator sim, AxiConfig axi, String pair, int masterIdWidth, int requests, long seed,
+                           int validPercent, int readyPercent) {
+        this(sim, axi, "s" + pair + "_", new AxiMemorySlave(sim, axi, "m" + pair + "_", masterIdWidth, 70, 20, true,
+                0), true, IntStream.range(0, Math.min(4, axi.destinations())).toArray(), requests, 0, seed,
+                validPercent, readyPercent);
+    }
+
+    /**
+     * @param slave      the prefix of the slave's ports this run drives ({@code s_})
      * @param far        the memory the requests reach (on this design's master or another's)
      * @param drivesFar  whether this run drives {@code far} with its cycles (it is on this design)
      * @param targets    the XPUs the bursts go to (a few more go to unconfigured ones, if there are any)
+     * @param burstBytes above 0: every burst a legal INCR of that many bytes in full beats with full strobes, aligned
+     *                   to its size (throughput runs); 0: random bursts of every kind
      */
-    public AxiWriteReadRun(Simulator sim, AxiConfig axi, AxiMemorySlave far, boolean drivesFar, int[] targets,
-                           int requests, long seed, int validPercent, int readyPercent) {
-        this(sim, axi, far, drivesFar, targets, requests, 0, seed, validPercent, readyPercent);
-    }
-
-    /**
-     * Like the constructor above; with {@code burstBytes} above 0 every burst is a legal INCR of that many bytes in
-     * full beats with full strobes, aligned to its size (throughput runs), else random bursts of every kind.
-     */
-    public AxiWriteReadRun(Simulator sim, AxiConfig axi, AxiMemorySlave far, boolean drivesFar, int[] targets,
-                           int requests, int burstBytes, long seed, int validPercent, int readyPercent) {
+    public AxiWriteReadRun(Simulator sim, AxiConfig axi, String slave, AxiMemorySlave far, boolean drivesFar,
+                           int[] targets, int requests, int burstBytes, long seed, int validPercent,
+                           int readyPercent) {
         this.sim = sim;
         this.axi = axi;
         this.validPercent = validPercent;
@@ -123,18 +148,13 @@ public final class AxiWriteReadRun {
         this.far = far;
         this.own = drivesFar ? far : null;
         this.targets = targets.clone();
-        aw = new LayoutSource(sim, "s_aw", axi.ax());
-        w = new LayoutSource(sim, "s_w", axi.w());
-        ar = new LayoutSource(sim, "s_ar", axi.ax());
-        b = new LayoutSink(sim, "s_b", axi.b());
-        r = new LayoutSink(sim, "s_r", axi.r());
-        monitor = new AxiMonitor(sim, axi, "s_", axi.idWidth(), false);
+        aw = new LayoutSource(sim, slave + "aw", axi.ax());
+        w = new LayoutSource(sim, slave + "w", axi.w());
+        ar = new LayoutSource(sim, slave + "ar", axi.ax());
+        b = new LayoutSink(sim, slave + "b", axi.b());
+        r = new LayoutSink(sim, slave + "r", axi.r());
+        monitor = new AxiMonitor(sim, axi, slave, axi.idWidth(), false);
         writes(requests, burstBytes, new Random(seed));
-    }
-
-    /** A random memory slave on the master {@code m_} of {@code sim}: 70 % ready, up to 20 cycles, R interleaved. */
-    public static AxiMemorySlave memory(Simulator sim, AxiConfig axi, int masterIdWidth) {
-        return new AxiMemorySlave(sim, axi, "m_", masterIdWidth, 70, 20, true, 0);
     }
 
     private void writes(int requests, int burstBytes, Random rnd) {

@@ -1,6 +1,7 @@
 package org.sue.instance.tb;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.function.BiConsumer;
@@ -8,7 +9,6 @@ import java.util.function.LongConsumer;
 import org.sue.axi.AxiConfig;
 import org.sue.axi.AxiRemoteMaster;
 import org.sue.axi.tb.AxiMemorySlave;
-import org.sue.axi.tb.AxiMonitor;
 import org.sue.axi.tb.AxiWriteReadRun;
 import org.sue.core.Design;
 import org.sue.core.ResetStyle;
@@ -45,10 +45,11 @@ public final class AxiTwoXpuRun {
     private final SueAxiInstance.Config config;
     private final XpuSide a;
     private final XpuSide b;
-    private final AxiMemorySlave memoryA;
-    private final AxiMemorySlave memoryB;
-    private final AxiWriteReadRun socA;
-    private final AxiWriteReadRun socB;
+    /** Per pair: each side's memory (on its master) and SoC master (on its slave). */
+    private final List<AxiMemorySlave> memoriesA = new ArrayList<>();
+    private final List<AxiMemorySlave> memoriesB = new ArrayList<>();
+    private final List<AxiWriteReadRun> socsA = new ArrayList<>();
+    private final List<AxiWriteReadRun> socsB = new ArrayList<>();
     private final Random rnd;
     private final PcapWriter pcap;
     /** The cycle A was at when the sides were joined (their header tables written at the next edge). */
@@ -134,12 +135,22 @@ public final class AxiTwoXpuRun {
         AxiConfig axi = config.bridge().axi();
         int masterIds = new AxiRemoteMaster.Config(axi, config.bridge().remapEntries(),
                 config.bridge().maxPartsPerEntry()).masterIdWidth();
-        memoryA = new AxiMemorySlave(simA, axi, "m_", masterIds, t.memoryReadyPercent(), t.memoryLatency(), true, 0);
-        memoryB = new AxiMemorySlave(simB, axi, "m_", masterIds, t.memoryReadyPercent(), t.memoryLatency(), true, 0);
-        socA = new AxiWriteReadRun(simA, axi, memoryB, false, new int[] {XPU_B}, t.requests(), t.burstBytes(),
-                seed + 3, t.validPercent(), t.validPercent()).pauseBeforeReads(t.pauseBeforeReads());
-        socB = new AxiWriteReadRun(simB, axi, memoryA, false, new int[] {XPU_A}, t.bothWays() ? t.requests() : 0,
-                t.burstBytes(), seed + 4, t.validPercent(), t.validPercent());
+        for (int p = 0; p < config.bridge().pairs(); p++) { // pair p's requests reach the far side's pair p
+            String s = config.bridge().prefix("s", p);
+            String m = config.bridge().prefix("m", p);
+            AxiMemorySlave memoryA = new AxiMemorySlave(simA, axi, m, masterIds, t.memoryReadyPercent(),
+                    t.memoryLatency(), true, 0);
+            AxiMemorySlave memoryB = new AxiMemorySlave(simB, axi, m, masterIds, t.memoryReadyPercent(),
+                    t.memoryLatency(), true, 0);
+            memoriesA.add(memoryA);
+            memoriesB.add(memoryB);
+            socsA.add(new AxiWriteReadRun(simA, axi, s, memoryB, false, new int[] {XPU_B}, t.requests(),
+                    t.burstBytes(), seed + 3 + 2 * p, t.validPercent(), t.validPercent())
+                    .pauseBeforeReads(t.pauseBeforeReads()));
+            socsB.add(new AxiWriteReadRun(simB, axi, s, memoryA, false, new int[] {XPU_A},
+                    t.bothWays() ? t.requests() : 0, t.burstBytes(), seed + 4 + 2 * p, t.validPercent(),
+                    t.validPercent()));
+        }
     }
 
     /**
@@ -170,16 +181,12 @@ public final class AxiTwoXpuRun {
     /** Every input of both designs for the cycle now, and what moves at the coming edge checked. */
     private void driveCycle() {
         long now = a.sim().cycle();
-        socA.drive(rnd);
-        socB.drive(rnd);
-        memoryA.drive(rnd);
-        memoryB.drive(rnd);
+        socs().forEach(r -> r.drive(rnd));
+        memories().forEach(m -> m.drive(rnd));
         a.drive(now);
         b.drive(now);
-        socA.taken(rnd);
-        socB.taken(rnd);
-        memoryA.taken(rnd);
-        memoryB.taken(rnd);
+        socs().forEach(r -> r.taken(rnd));
+        memories().forEach(m -> m.taken(rnd));
     }
 
     /**
@@ -194,18 +201,19 @@ public final class AxiTwoXpuRun {
         while (quiet < 3 * config.sue().transport().destinations() + 100) {
             cycle();
             long now = a.sim().cycle();
-            long answered = answered(socA) + answered(socB);
+            long answered = answered(socsA) + answered(socsB);
             if (answered != answeredBefore) {
                 answeredBefore = answered;
                 lastProgress = now;
             }
-            boolean settled = socA.finished() && socB.finished() && memoryA.idle() && memoryB.idle()
+            boolean settled = socs().stream().allMatch(AxiWriteReadRun::finished)
+                    && memories().stream().allMatch(AxiMemorySlave::idle)
                     && a.toPeer().noDataInFlight() && b.toPeer().noDataInFlight()
                     && a.counter("tp_tx_store_records") == 0 && b.counter("tp_tx_store_records") == 0;
             quiet = settled ? quiet + 1 : 0;
             if (!settled && now - lastProgress > stallCycles) {
                 throw new IllegalStateException("AXI4 two-XPU run: nothing answered for " + stallCycles
-                        + " cycles at cycle " + now + " (A answered " + answered(socA) + ", B " + answered(socB)
+                        + " cycles at cycle " + now + " (A answered " + answered(socsA) + ", B " + answered(socsB)
                         + ")\n  " + a.state() + "\n  " + b.state());
             }
             if (progress != null && now % 65536 == 0) {
@@ -219,24 +227,31 @@ public final class AxiTwoXpuRun {
         if (pcap != null) {
             pcap.close();
         }
-        for (AxiMonitor m : List.of(socA.monitor(), socB.monitor(), memoryA.monitor(), memoryB.monitor())) {
-            m.assertQuiet();
-        }
+        socs().forEach(r -> r.monitor().assertQuiet());
+        memories().forEach(m -> m.monitor().assertQuiet());
         String mismatch = a.countersAgreeWithLink();
         if (mismatch == null) {
             mismatch = b.countersAgreeWithLink();
         }
-        return new Result(side(socA, a), side(socB, b), cycles, creditsBack(a) && creditsBack(b),
+        return new Result(side(socsA, a), side(socsB, b), cycles, creditsBack(a) && creditsBack(b),
                 a.counter("tp_tx_store_used_beats") == 0 && b.counter("tp_tx_store_used_beats") == 0, mismatch);
     }
 
-    private static long answered(AxiWriteReadRun soc) {
-        return soc.stats().writesAnswered() + soc.stats().readsAnswered();
+    private static long answered(List<AxiWriteReadRun> socs) {
+        return socs.stream().mapToLong(r -> r.stats().writesAnswered() + r.stats().readsAnswered()).sum();
     }
 
-    private static Side side(AxiWriteReadRun soc, XpuSide x) {
-        return new Side(soc.stats(), x.counter("tp_tx_retransmitted_pdus"), x.counter("tp_tx_timeouts"),
-                x.toPeer().sent(), x.toPeer().lost(), x.toPeer().damaged());
+    /** A side's figures: what its SoC's masters saw, all pairs together, and its instance's counts. */
+    private static Side side(List<AxiWriteReadRun> socs, XpuSide x) {
+        return new Side(AxiWriteReadRun.Stats.sum(socs.stream().map(AxiWriteReadRun::stats).toList()),
+                x.counter("tp_tx_retransmitted_pdus"), x.counter("tp_tx_timeouts"), x.toPeer().sent(),
+                x.toPeer().lost(), x.toPeer().damaged());
+    }
+
+    private List<AxiMemorySlave> memories() {
+        List<AxiMemorySlave> all = new ArrayList<>(memoriesA);
+        all.addAll(memoriesB);
+        return all;
     }
 
     /** The bridge's transmit credits, per VC, all back: SUE's command path holds no command of this XPU. */
@@ -266,8 +281,10 @@ public final class AxiTwoXpuRun {
         };
     }
 
-    /** The SoC masters' runs, A's then B's. */
+    /** The SoC masters' runs, A's pairs then B's. */
     public List<AxiWriteReadRun> socs() {
-        return List.of(socA, socB);
+        List<AxiWriteReadRun> all = new ArrayList<>(socsA);
+        all.addAll(socsB);
+        return all;
     }
 }

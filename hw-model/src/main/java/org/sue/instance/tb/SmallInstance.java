@@ -91,8 +91,7 @@ public final class SmallInstance {
      * the pair {@code axi} (256-bit data, 16 destinations), with the AXI form's command table.
      */
     public static SueAxiInstance.Config axi(HeaderFormat format, int delay, AxiConfig axi) {
-        SueInstance.Config c = withCbfc(format).withLlr(llr(delay));
-        return SueAxiInstance.Config.of(c.withPath(c.path().toBuilder().table(axi.commandTable()).build()), axi);
+        return SueAxiInstance.Config.of(withCbfc(format).withLlr(llr(delay)), axi);
     }
 
     /** The AXI4 pair of {@link #axi}: 48-bit addresses (the XPU in bits 36..45), 4-bit IDs, 8 outstanding per ID. */
