@@ -387,7 +387,8 @@ public final class AxiRemoteMaster extends Component {
         mR.ready().set(blocked.not().and(rlast.not().or(doneIn.ready())));
         Expr fire = mR.fire();
         buffer.write(fire, Hw.cat(s, k), mR.get("data"));
-        ReadOut out = readOut(doneIn.queue("rd_done", slots), buffer);
+        // falling through: a part's read-out starts the cycle after its last R beat
+        ReadOut out = readOut(doneIn.queueFallThrough("rd_done", slots), buffer);
         Expr taken = Hw.mux(fire.and(hasSlot.not()), Hw.lit(slots, 1).shl(newSlot), Hw.zeros(slots));
         Expr released = Hw.mux(out.release(), Hw.lit(slots, 1).shl(out.slot()), Hw.zeros(slots));
         freeSlots.set(freeSlots.and(taken.not()).or(released));

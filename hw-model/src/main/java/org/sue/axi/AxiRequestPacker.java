@@ -268,7 +268,8 @@ public final class AxiRequestPacker extends Component {
         Layout loaded = loaded();
         Layout.ExprBuilder fieldsOf = loaded.expr();
         loaded.fields().forEach(f -> fieldsOf.set(f.name(), judged.get(f.name())));
-        Stream head = judged.map(p + "_to_load", loaded, fieldsOf.build()).queue(p + "_cleared", 4);
+        // falling through: a request the splitter can take loads the cycle after its verdict
+        Stream head = judged.map(p + "_to_load", loaded, fieldsOf.build()).queueFallThrough(p + "_cleared", 4);
         head.ready().set(active.not().or(finishing));
         when(head.fire(), () -> {
             Expr in = head.get("ax");
@@ -286,7 +287,7 @@ public final class AxiRequestPacker extends Component {
             step.set(Hw.lit(bw, pb).shl(size));
             window.set(head.get("window"));
         });
-        return out.queue(p + "_parts", depth);
+        return out.queueFallThrough(p + "_parts", depth);
     }
 
     /**

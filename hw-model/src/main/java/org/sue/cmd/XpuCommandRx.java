@@ -22,9 +22,10 @@ import org.sue.net.SueMeta;
 /**
  * The XPU's side of the FIFO interface's receive half (SUE spec Table 2, docs/protocol.md 11.1, 11.5, 11.8), in
  * hardware: a block that takes commands (the AXI4 master's requests, the slave's responses) gets them from SUE
- * through it. {@code rx_*} beats are registered on entry, marked with their command's last beat, and go into a FIFO of
- * their VC, whose head leaves as {@link CommandBeat}s on {@code out_<v>}, so a VC whose taker waits does not hold up
- * the others.
+ * through it. {@code rx_*} beats, marked with their command's last beat, go into a FIFO of their VC, whose head
+ * leaves as {@link CommandBeat}s on {@code out_<v>} through a register stage, so a VC whose taker waits does not hold
+ * up the others. A beat arriving while its FIFO is empty and the stage can take it goes straight into the stage: on
+ * {@code out_<v>} the next cycle.
  *
  * <p>Credits: SUE starts holding {@code cmdCredits} command and {@code dataCredits} data credits per VC (its unpacker's
  * configuration must say the same); a VC's FIFO holds what they can bring, a beat per command without data and
@@ -97,7 +98,10 @@ public final class XpuCommandRx extends Component {
         rxCredit.set(returns(cmdFreed, dataFreed));
     }
 
-    /** rx_* registered on entry, as command beats with their last marked (the length is on beat 0). */
+    /**
+     * rx_* as command beats with their last marked (the length is on beat 0). Not registered here: SUE's unpacker
+     * drives them from registers, and each goes into its VC's output stage or FIFO.
+     */
     private Flow entry() {
         int n = config.dataWidth();
         Port valid = in("rx_valid", 2);
@@ -106,29 +110,16 @@ public final class XpuCommandRx extends Component {
         Port xpu = in("rx_xpuid", SueMeta.XPU_WIDTH);
         Port control = in("rx_control", CommandUnpacker.CONTROL_BITS);
         Port data = in("rx_data", n);
-        Reg v = reg("in_valid", 1, 0);
-        Reg last = reg("in_last", 1, 0);
-        Reg inVc = reg("in_vc", SueMeta.VC_WIDTH, 0);
-        Reg inXpu = reg("in_xpuid", SueMeta.XPU_WIDTH, 0);
-        Reg inControl = regNoReset("in_control", CommandUnpacker.CONTROL_BITS);
-        Reg inData = regNoReset("in_data", n);
-        // the command's last beat, judged on the way in: its length's beats, at least one; later beats keep beat
-        // 0's count
+        // the command's last beat: its length's beats, at least one; later beats keep beat 0's count
         Reg heldBeats = reg("command_beats", 4, 0);
         Expr length = CommandControl.length(control);
         Expr beats0 = length.add(n / 8 - 1).shr(Hw.log2Up(n / 8)).resize(4);
         Expr first = cycle.eq(0);
         Expr beats = Hw.mux(first, Hw.mux(beats0.eq(0), Hw.lit(4, 1), beats0), heldBeats);
         when(valid.ne(0).and(first), () -> heldBeats.set(beats));
-        v.set(valid.ne(0));
-        last.set(cycle.add(1).eq(beats));
-        inVc.set(vc);
-        inXpu.set(xpu);
-        inControl.set(control);
-        inData.set(data);
-        Expr w = beat.expr().set("data", inData).set("control", inControl).set("xpuid", inXpu).set("vc", inVc)
-                .set("tlast", last).build();
-        return Flow.of(this, "rx_beat", v, beat, w);
+        Expr w = beat.expr().set("data", data).set("control", control).set("xpuid", xpu).set("vc", vc)
+                .set("tlast", cycle.add(1).eq(beats)).build();
+        return Flow.of(this, "rx_beat", valid.ne(0), beat, w);
     }
 
     private Expr hasData(Channel s) {
@@ -140,12 +131,17 @@ public final class XpuCommandRx extends Component {
     }
 
     private Freed vcFifo(int v, Flow in, Expr here) {
+        // out_<v> from a register stage: a beat arriving while the FIFO holds nothing loads into it directly (on
+        // out_<v> the next cycle); one the stage cannot take then goes into the FIFO, whose head has priority
         SyncFifo fifo = child("vc" + v + "_fifo", new SyncFifo(new SyncFifo.Config(beat.width(),
-                config.fifoBeats(), false)));
-        fifo.push.valid().set(here);
-        fifo.push.data().set(in.payload());
-        Stream pop = fifo.pop.as("vc" + v + "_head", beat);
-        pop.into(out.get(v));
+                config.fifoBeats())));
+        unused("vc" + v + "_fifo", fifo.creditReturn, fifo.overflow);
+        Stream direct = Stream.of(this, "vc" + v + "_direct", here.and(fifo.level.eq(0)), beat, in.payload());
+        Stream queued = fifo.pop.as("vc" + v + "_queued", beat);
+        Stream.mux("vc" + v + "_next", List.of(direct, queued), queued.valid()).stage("vc" + v + "_head")
+                .into(out.get(v));
+        Stream push = Stream.of(this, "vc" + v + "_push", here.and(direct.fire().not()), beat, in.payload());
+        push.translateInto(fifo.push, push.payload());
         Reg first = reg("vc" + v + "_at_first", 1, 1);
         Reg withData = reg("vc" + v + "_with_data", 1, 0);
         Stream o = out.get(v);
@@ -155,7 +151,7 @@ public final class XpuCommandRx extends Component {
             withData.set(data);
         });
         Expr end = o.fire().and(o.get("tlast"));
-        return new Freed(end, end.and(data), here.and(fifo.push.ready().not()));
+        return new Freed(end, end.and(data), here.and(push.ready().not()));
     }
 
     /** Owed credits per VC, one of each kind back a cycle, round robin. */

@@ -16,7 +16,8 @@ import org.sue.net.SueMeta;
 /**
  * The XPU's side of the FIFO interface's transmit half (SUE spec Table 1, docs/protocol.md 11.1 to 11.5), in
  * hardware: a block that makes commands (the AXI4 slave's requests, the master's responses) sends them to SUE through
- * it. Commands come in as {@link CommandBeat}s and leave on {@code tx_*}, one beat a cycle, every output registered.
+ * it. Commands come in as {@link CommandBeat}s and leave on {@code tx_*} the next cycle, one beat a cycle, every
+ * output registered.
  *
  * <p>Credits: per VC it starts with {@code cmdCredits} command and {@code dataCredits} data credits, SUE's initial
  * counts (11.5); a command starts only while its VC has a command credit and, with data, a data credit, and takes
@@ -42,14 +43,18 @@ public final class XpuCommandTx extends Component {
     }
 
     public final Stream cmd;
-    /** The beat at the head, from a register stage: the credit check reads registers only. */
+    /**
+     * The beat offered, through a skid buffer: {@code cmd}'s own beat goes out the cycle after it came, one waiting
+     * for credits waits in the buffer, and {@code cmd}'s ready comes from a register (the credit check reads the
+     * beat's VC and length, which must not reach back into the blocks feeding {@code cmd}).
+     */
     private final Stream head;
 
     public XpuCommandTx(Config config) {
         super(config);
         int n = config.dataWidth();
         cmd = Stream.slave(this, "cmd", CommandBeat.layout(n));
-        head = cmd.stage("cmd_head");
+        head = cmd.skid("cmd_head");
         Port txCredit = in("tx_credit", CommandUnpacker.CREDIT.width());
         Port resetOut = in("tx_reset_out", 1);
 

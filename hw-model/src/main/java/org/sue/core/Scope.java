@@ -63,6 +63,10 @@ public final class Scope {
         return component.regNoReset(name, width);
     }
 
+    public Mem mem(String name, int depth, int width, ReadUnderWrite readUnderWrite) {
+        return component.mem(name, depth, width, readUnderWrite);
+    }
+
     public <T extends Component> T child(String name, T child) {
         return component.child(name, child);
     }

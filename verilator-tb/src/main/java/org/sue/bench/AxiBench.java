@@ -39,15 +39,28 @@ final class AxiBench {
     static final int DELAY = 50;
     static final int[] SIZES = {64, 256, 4096};
 
-    /** Alone: {@code java ... org.sue.bench.AxiBench}, the figures printed, nothing written. */
+    /**
+     * Alone: {@code java ... org.sue.bench.AxiBench}, the figures printed, nothing written; with the argument
+     * {@code latency} only the latencies (seconds instead of minutes).
+     */
     public static void main(String[] args) {
-        measure((k, v) -> System.out.println(k + " = " + v), Path.of("build", "bench"));
+        BiConsumer<String, Double> print = (k, v) -> System.out.println(k + " = " + v);
+        if (args.length > 0 && args[0].equals("latency")) {
+            SueAxiInstance.Config axi = DefaultDesigns.axiInstance();
+            latency(axi, fifoInstance(axi), print);
+            return;
+        }
+        measure(print, Path.of("build", "bench"));
+    }
+
+    /** The same instance with the FIFO interface and the example command table. */
+    private static SueInstance.Config fifoInstance(SueAxiInstance.Config axi) {
+        return axi.sue().withPath(axi.sue().path().toBuilder().table(CommandTable.example()).build());
     }
 
     static void measure(BiConsumer<String, Double> put, Path out) {
         SueAxiInstance.Config axi = DefaultDesigns.axiInstance();
-        SueInstance.Config fifo = axi.sue().withPath(axi.sue().path().toBuilder().table(CommandTable.example())
-                .build());
+        SueInstance.Config fifo = fifoInstance(axi);
         for (int bytes : SIZES) {
             long t0 = System.nanoTime();
             AxiTwoXpuRun.Result r = new AxiTwoXpuRun(axi, DELAY, LinkModel.Faults.NONE, 1,

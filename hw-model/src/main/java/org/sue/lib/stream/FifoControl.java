@@ -37,6 +37,20 @@ public record FifoControl(Reg wrPtr, Reg rdPtr, Expr rdNext, Expr write, Expr lo
      * prefix for an empty name).
      */
     public static FifoControl of(String name, int depth, Stream in) {
+        return of(name, depth, in, false);
+    }
+
+    /**
+     * As {@link #of(String, int, Stream)}, but a word written while the storage holds none loads into the output
+     * register at once (when it is empty or its word is taken): it shows the cycle after its push. The storage must
+     * give the word being written to a read of its address in the same cycle (a {@code WRITE_FIRST} memory): the
+     * word is written as usual and read straight back.
+     */
+    public static FifoControl fallThrough(String name, int depth, Stream in) {
+        return of(name, depth, in, true);
+    }
+
+    private static FifoControl of(String name, int depth, Stream in, boolean fallThrough) {
         if (depth < 2) {
             throw new HdlException("FIFO control '" + name + "': depth must be at least 2, got " + depth,
                     SourceLoc.here());
@@ -53,7 +67,8 @@ public record FifoControl(Reg wrPtr, Reg rdPtr, Expr rdNext, Expr write, Expr lo
         Expr write = s.wire(p + "write", in.valid().and(full.not()));
         Reg valid = s.reg(p + "valid", 1, 0);
         Wire ready = s.wire(p + "head_ready", 1);
-        Expr load = s.wire(p + "load", stored.ne(0).and(valid.not().or(ready)));
+        Expr available = fallThrough ? stored.ne(0).or(write) : stored.ne(0);
+        Expr load = s.wire(p + "load", available.and(valid.not().or(ready)));
         Expr rdNext = next(rdPtr, depth);
         s.when(load, () -> valid.set(1)).elseWhen(ready, () -> valid.set(0));
         s.when(write, () -> wrPtr.set(next(wrPtr, depth)));

@@ -12,6 +12,7 @@ import org.sue.core.Hw;
 import org.sue.core.Layout;
 import org.sue.core.Mem;
 import org.sue.core.PortDirection;
+import org.sue.core.ReadUnderWrite;
 import org.sue.core.Reg;
 import org.sue.core.Scope;
 import org.sue.core.Signal;
@@ -307,6 +308,19 @@ public final class Stream extends Channel {
         SyncFifo fifo = s.child(newName + "_fifo", new SyncFifo(new SyncFifo.Config(layout.width(), depth, false)));
         translateInto(fifo.push, payload());
         return fifo.pop.as(newName, layout);
+    }
+
+    /**
+     * A FIFO of {@code depth} beats in this stream's reader whose beat shows the cycle after its push when it holds
+     * none ({@link #queue}: two cycles), for a path where latency counts: the memory's written word bypasses its read
+     * ({@code WRITE_FIRST}), so the output is the read register or the bypass register, a multiplexer after them.
+     */
+    public Stream queueFallThrough(String newName, int depth) {
+        Scope s = scope();
+        Mem ram = s.mem(newName + "_ram", depth, layout.width(), ReadUnderWrite.WRITE_FIRST);
+        FifoControl fifo = FifoControl.fallThrough(newName + "_fifo", depth, this);
+        ram.write(fifo.write(), fifo.wrPtr(), payload());
+        return fifo.output(newName, layout, ram.readSync(newName + "_word", fifo.rdPtr(), fifo.load()));
     }
 
     /**
