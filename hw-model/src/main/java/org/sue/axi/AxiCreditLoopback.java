@@ -10,7 +10,7 @@ import org.sue.core.Signal;
  * loop on each of its ten channels, and the SoC's side of every loop) on SUE's command path closed on itself. Every
  * beat of every AXI4 channel crosses its credit loop on the way in and out, so one design carries the credit form
  * end to end without a network, for tests and golden vectors. Ports as {@link AxiCommandLoopback}'s, plus the loops'
- * counters ({@code s_aw_overflow_beats}, ..., {@code soc_s_aw_excess_returns}, ...).
+ * counters ({@code sue_s_aw_overflow_beats}, ..., {@code soc_s_aw_excess_returns}, ...).
  */
 public final class AxiCreditLoopback extends Component {
     public record Config(AxiCreditPair.Config pair, CommandLoopback.Config sue) {

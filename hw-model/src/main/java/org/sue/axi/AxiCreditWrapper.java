@@ -18,7 +18,7 @@ import org.sue.lib.stream.Stream;
  * ready toward the SoC while one is held, one spent per beat, one back per {@code sue_<channel>_credit} pulse. From
  * SUE (the slave's B, R, the master's AW, W, AR) a {@link CreditReceiver} per channel is the SoC's buffer: it takes
  * SUE's beats, offers them with valid/ready, and pulses {@code sue_<channel>_credit} per beat the SoC took. Each loop's
- * credits are the pair's ({@link AxiCredits}).
+ * credits are the pair's ({@link AxiCredits}). The loops' counters are named {@code soc_<channel>_...}.
  *
  * @param axi           the pair's AXI4 widths
  * @param masterIdWidth the AxID width of the master's channels (the far master's remapped IDs)
@@ -41,6 +41,11 @@ public final class AxiCreditWrapper extends Component {
 
     /** The prefix of the credit form's ports, toward SUE. */
     public static final String SUE = "sue_";
+    /**
+     * The prefix of the loops' counters ({@code soc_s_aw_excess_returns}, {@code soc_m_w_overflow_beats}): a name
+     * that starts with a channel's would read as part of its payload where the channel has a ready.
+     */
+    public static final String STATUS = "soc_";
 
     public AxiCreditWrapper(Config config) {
         super(config);
@@ -61,7 +66,7 @@ public final class AxiCreditWrapper extends Component {
         in.translateInto(tx.in, in.payload());
         Flow.master(this, SUE + loop.name(), loop.layout()).drive(tx.out.valid(), tx.out.data());
         tx.creditReturn.set(in(SUE + loop.name() + "_credit", 1));
-        exposeStatus(tx, loop.name() + "_");
+        exposeStatus(tx, STATUS + loop.name() + "_");
     }
 
     /** SUE's beats toward the SoC: buffered, offered with valid/ready, a credit back to SUE per beat taken. */
@@ -72,6 +77,6 @@ public final class AxiCreditWrapper extends Component {
         rx.in.drive(in.valid(), in.payload());
         rx.out.translateInto(Stream.master(this, loop.name(), loop.layout()), rx.out.data());
         out(SUE + loop.name() + "_credit", 1).set(rx.creditReturn);
-        exposeStatus(rx, loop.name() + "_");
+        exposeStatus(rx, STATUS + loop.name() + "_");
     }
 }

@@ -53,8 +53,8 @@ class AxiCreditLoopbackTest {
         for (AxiCredits.Loop loop : pair.loops()) {
             String n = loop.name();
             // SUE's buffers are the pair's receivers, the SoC's the wrapper's: each loop's receiver on one side
-            String rx = loop.intoSue() ? n : "soc_" + n;
-            String tx = loop.intoSue() ? "soc_" + n : n;
+            String rx = (loop.intoSue() ? "sue_" : "soc_") + n;
+            String tx = (loop.intoSue() ? "soc_" : "sue_") + n;
             assertEquals(0, sim.peek(rx + "_overflow_beats"), rx + "_overflow_beats");
             assertEquals(0, sim.peek(tx + "_excess_returns"), tx + "_excess_returns");
             assertEquals(loop.credits(), sim.peek(tx + "_credits"), tx + " holds all its credits again");
