@@ -4,6 +4,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import org.sue.axi.AxiBridge;
+import org.sue.axi.AxiCreditPair;
+import org.sue.axi.AxiCreditWrapper;
 import org.sue.axi.AxiConfig;
 import org.sue.axi.AxiRemoteMaster;
 import org.sue.axi.AxiRequestPacker;
@@ -16,6 +18,8 @@ import org.sue.cmd.CommandTable;
 import org.sue.cmd.CommandUnpacker;
 import org.sue.core.Component;
 import org.sue.lib.CreditCounter;
+import org.sue.lib.stream.CreditReceiver;
+import org.sue.lib.stream.CreditSender;
 import org.sue.lib.stream.StreamConfig;
 import org.sue.lib.stream.StreamNarrow;
 import org.sue.lib.stream.SyncFifo;
@@ -105,6 +109,15 @@ public final class DefaultDesigns {
                 AxiConfig.defaults(512, 1024))));
         m.put("xpu_command_tx_n512", () -> new XpuCommandTx(new XpuCommandTx.Config(512, 64, 32)));
         m.put("xpu_command_rx_n512_v2", () -> new XpuCommandRx(new XpuCommandRx.Config(512, 16, 8, 2)));
+        // the AXI4 pair in the spec's credit form (default credits): the two ends of a loop at the W channel's width,
+        // the SoC's side of the ten loops, and the pair (its bridge is axi_bridge_w512's)
+        AxiConfig axi512 = AxiConfig.defaults(512, 1024);
+        int wWidth = axi512.w().width();
+        m.put("credit_receiver_w577", () -> new CreditReceiver(new CreditReceiver.Config(wWidth, 8)));
+        m.put("credit_sender_w577", () -> new CreditSender(new CreditSender.Config(wWidth, 8)));
+        AxiCreditPair.Config creditPair = AxiCreditPair.Config.of(AxiBridge.Config.of(axi512, 64, 32, 16, 8));
+        m.put("axi_credit_wrapper_w512", () -> new AxiCreditWrapper(creditPair.wrapper()));
+        m.put("axi_credit_pair_w512", () -> new AxiCreditPair(creditPair));
         m.put("axi_response_unpacker_w512", () -> new AxiResponseUnpacker(new AxiResponseUnpacker.Config(
                 AxiConfig.defaults(512, 1024))));
         return m;
@@ -120,8 +133,7 @@ public final class DefaultDesigns {
      */
     public static Set<String> topModuleSynthesisOnly() {
         return Set.of("sue_instance", "sue_instance_w512_gen2", "sue_instance_small", "sue_axi_instance",
-                "sue_tx_w1024", "sue_rx_w1024",
-                "sue_tx_w512_gen2c");
+                "sue_tx_w1024", "sue_rx_w1024", "sue_tx_w512_gen2c", "axi_credit_pair_w512");
     }
 
     /**

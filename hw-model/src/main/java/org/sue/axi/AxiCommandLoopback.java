@@ -31,24 +31,44 @@ public final class AxiCommandLoopback extends Component {
         super(config);
         AxiBridge bridge = child("bridge", new AxiBridge(config.bridge()));
         CommandLoopback sue = child("sue", new CommandLoopback(config.sue()));
+        List<Signal> inside = onCommandPath(bridge, sue);
+        exposeRest(bridge, "", inside);
+        exposeRest(sue, "sue_", inside);
+    }
+
+    /**
+     * Joins the FIFO interface of {@code pair} (an {@link AxiBridge} or a design with its ports) to the command path:
+     * every port the command path has under the same name, the other way; the command path's resets held low, every VC
+     * and destination ready. Returns the ports joined and tied.
+     */
+    static List<Signal> onCommandPath(Component pair, CommandLoopback sue) {
+        List<Signal> inside = joinByName(pair, sue, "");
         Map<String, Port> suePorts = new HashMap<>();
         sue.ports().forEach(p -> suePorts.put(p.name(), p));
-        List<Signal> inside = new ArrayList<>();
-        // the FIFO interface: every port of the bridge that the command path has under the same name, the other way
-        for (Port p : bridge.ports()) {
-            Port q = suePorts.get(p.name());
-            if (q != null && p.isInput() != q.isInput()) {
-                (p.isInput() ? p : q).set(p.isInput() ? q : p);
-                inside.add(p);
-                inside.add(q);
-            }
-        }
         for (String tied : List.of("tx_reset_in", "rx_reset_in", "vc_ready", "dst_ready")) {
             Port q = suePorts.get(tied);
             q.set(tied.endsWith("ready") ? Hw.ones(q.width()) : Hw.zeros(q.width()));
             inside.add(q);
         }
-        exposeRest(bridge, "", inside);
-        exposeRest(sue, "sue_", inside);
+        return inside;
+    }
+
+    /**
+     * Joins every port of {@code a} to the port of {@code b} named {@code prefix} + its name, where one is an input and
+     * the other an output (the output drives the input); returns the ports joined.
+     */
+    static List<Signal> joinByName(Component a, Component b, String prefix) {
+        Map<String, Port> bPorts = new HashMap<>();
+        b.ports().forEach(p -> bPorts.put(p.name(), p));
+        List<Signal> joined = new ArrayList<>();
+        for (Port p : a.ports()) {
+            Port q = bPorts.get(prefix + p.name());
+            if (q != null && p.isInput() != q.isInput()) {
+                (p.isInput() ? p : q).set(p.isInput() ? q : p);
+                joined.add(p);
+                joined.add(q);
+            }
+        }
+        return joined;
     }
 }

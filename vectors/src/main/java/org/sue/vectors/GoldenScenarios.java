@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Random;
 import org.sue.axi.AxiBridge;
 import org.sue.axi.AxiCommandLoopback;
+import org.sue.axi.AxiCreditLoopback;
+import org.sue.axi.AxiCreditPair;
 import org.sue.axi.AxiConfig;
 import org.sue.axi.AxiRemoteMaster;
 import org.sue.axi.AxiRequestPacker;
@@ -35,6 +37,8 @@ import org.sue.instance.tb.AxiTwoXpuRun;
 import org.sue.instance.tb.LinkModel;
 import org.sue.instance.tb.SmallInstance;
 import org.sue.lib.CreditCounter;
+import org.sue.lib.stream.CreditReceiver;
+import org.sue.lib.stream.CreditSender;
 import org.sue.lib.stream.SyncFifo;
 import org.sue.lib.crc.CrcParams;
 import org.sue.lib.crc.ParallelCrc;
@@ -78,6 +82,11 @@ public final class GoldenScenarios {
         list.add(fifo("fifo_w72_d5", 72, 5, ResetStyle.SYNC_HIGH, 1500));
         list.add(fifo("fifo_w256_d16_async_low", 256, 16, ResetStyle.ASYNC_LOW, 600));
         list.add(creditCounter("credit_counter_m1000_a8", 1000, 8, 3000));
+        // the two ends of a credit loop, the other end in the testbench (it breaks the rules now and then)
+        list.add(new GoldenScenario("credit_receiver_w12_c5", () -> new CreditReceiver(new CreditReceiver.Config(12, 5)),
+                ResetStyle.SYNC_HIGH, 3000, () -> CreditTraffic.toReceiver(12, 5)));
+        list.add(new GoldenScenario("credit_sender_w12_c3", () -> new CreditSender(new CreditSender.Config(12, 3)),
+                ResetStyle.SYNC_HIGH, 3000, () -> CreditTraffic.fromSender(12, 3)));
         TransportConfig tx4 = TransportConfig.builder(256).destinations(4).storeBytes(16384).windowPdus(8)
                 .rtoCycles(400).ackDelay(60).ackCount(2).build();
         list.add(new GoldenScenario("transport_tx_w256_d4", () -> new TransportTx(tx4), ResetStyle.SYNC_HIGH, 8000,
@@ -121,6 +130,16 @@ public final class GoldenScenarios {
                             }
                         })));
         list.add(sueAxiInstance("sue_axi_instance_llr_cbfc_w512_d16", 6000));
+        // the same pair in the spec's credit form, through the SoC's side of every loop (default credits)
+        AxiCreditLoopback.Config axiCredit = new AxiCreditLoopback.Config(AxiCreditPair.Config.of(
+                axiLoopback.bridge()), axiLoopback.sue());
+        list.add(new GoldenScenario("axi_credit_loopback_w512", () -> new AxiCreditLoopback(axiCredit),
+                ResetStyle.SYNC_HIGH, 6000, () -> new RunStimulus<>((sim, seed) -> new AxiWriteReadRun(sim, axiLoop, 2,
+                        40, seed, 85, 75), (run, rnd) -> {
+                            if (!run.finished()) {
+                                run.cycle(rnd);
+                            }
+                        })));
         list.add(new GoldenScenario("xpu_command_tx_w512_k4", () -> new XpuCommandTx(new XpuCommandTx.Config(512, 4, 2)),
                 ResetStyle.SYNC_HIGH, 2500, () -> new RunStimulus<>((sim, seed) -> new XpuCommandTxRun(sim, 512, 4, 2, 300, seed, 85, 40),
                         XpuCommandTxRun::cycle)));

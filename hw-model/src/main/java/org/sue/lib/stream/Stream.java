@@ -11,6 +11,7 @@ import org.sue.core.HdlException;
 import org.sue.core.Hw;
 import org.sue.core.Layout;
 import org.sue.core.Mem;
+import org.sue.core.Port;
 import org.sue.core.PortDirection;
 import org.sue.core.ReadUnderWrite;
 import org.sue.core.Reg;
@@ -59,6 +60,32 @@ public final class Stream extends Channel {
     /** Packet output {@code m_axis_*} (with tready). */
     public static Stream master(Component c, StreamConfig cfg) {
         return master(c, "m_axis", cfg.layout());
+    }
+
+    /**
+     * The ports {@code <name>_valid}, {@code <name>_ready} and {@code <name>_<field>} that component {@code c} already
+     * has (a child that exposes a grandchild's stream with {@code exposeRest}), seen as one stream again, so that its
+     * parent connects it with the operators.
+     */
+    public static Stream ofPorts(Component c, String name, Layout payload) {
+        Map<String, Port> byName = new LinkedHashMap<>();
+        c.ports().forEach(p -> byName.put(p.name(), p));
+        Map<String, Signal> fields = new LinkedHashMap<>();
+        for (Layout.Field f : payload.fields()) {
+            fields.put(f.name(), port(byName, c, name + "_" + f.name(), f.width()));
+        }
+        boolean ax = isPacket(payload);
+        return new Stream(name, ax, port(byName, c, memberName(name, "valid", ax), 1), port(byName, c,
+                memberName(name, "ready", ax), 1), payload, fields);
+    }
+
+    private static Port port(Map<String, Port> byName, Component c, String portName, int width) {
+        Port p = byName.get(portName);
+        if (p == null || p.width() != width) {
+            throw new HdlException(c.moduleName() + " has no port " + portName + " of " + width + " bits" + (p == null
+                    ? "" : " (it has " + p.width() + ")"), SourceLoc.here());
+        }
+        return p;
     }
 
     private static Stream streamPorts(Component c, String name, Layout payload, boolean withReady, PortDirection forward) {
