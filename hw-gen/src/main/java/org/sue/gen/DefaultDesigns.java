@@ -10,6 +10,7 @@ import org.sue.axi.AxiConfig;
 import org.sue.axi.AxiRemoteMaster;
 import org.sue.axi.AxiRequestPacker;
 import org.sue.axi.AxiResponseUnpacker;
+import org.sue.axi.AxiWrappedPair;
 import org.sue.cmd.XpuCommandRx;
 import org.sue.cmd.XpuCommandTx;
 import java.util.function.Supplier;
@@ -118,6 +119,7 @@ public final class DefaultDesigns {
         AxiCreditPair.Config creditPair = AxiCreditPair.Config.of(AxiBridge.Config.of(axi512, 64, 32, 16, 8));
         m.put("axi_credit_wrapper_w512", () -> new AxiCreditWrapper(creditPair.wrapper()));
         m.put("axi_credit_pair_w512", () -> new AxiCreditPair(creditPair));
+        m.put("axi_wrapped_pair_w512", () -> new AxiWrappedPair(creditPair)); // the AXI4 instance's default form
         m.put("axi_response_unpacker_w512", () -> new AxiResponseUnpacker(new AxiResponseUnpacker.Config(
                 AxiConfig.defaults(512, 1024))));
         return m;
@@ -133,7 +135,8 @@ public final class DefaultDesigns {
      */
     public static Set<String> topModuleSynthesisOnly() {
         return Set.of("sue_instance", "sue_instance_w512_gen2", "sue_instance_small", "sue_axi_instance",
-                "sue_tx_w1024", "sue_rx_w1024", "sue_tx_w512_gen2c", "axi_credit_pair_w512");
+                "sue_tx_w1024", "sue_rx_w1024", "sue_tx_w512_gen2c", "axi_credit_pair_w512",
+                "axi_wrapped_pair_w512");
     }
 
     /**

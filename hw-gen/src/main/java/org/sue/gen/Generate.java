@@ -12,7 +12,6 @@ import java.util.function.Supplier;
 import org.sue.core.Component;
 import org.sue.core.Design;
 import org.sue.core.ResetStyle;
-import org.sue.instance.SueAxiInstance;
 import org.sue.instance.SueInstance;
 
 /**
@@ -125,7 +124,7 @@ public final class Generate {
             boolean defaultOut = o.out().equals(GenerateOptions.defaults().out());
             Path sim = defaultOut ? Path.of("build", "sim") : o.out().resolve("sim");
             if (settings.axi() != null) {
-                AxiTwoXpuJob.run(new SueAxiInstance.Config(settings.instance(), settings.axi()), sim, 300);
+                AxiTwoXpuJob.run(settings.axi(), sim, 300);
             } else {
                 TwoXpuJob.run(settings.instance(), sim, 2000);
             }

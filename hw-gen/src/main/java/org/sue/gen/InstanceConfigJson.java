@@ -22,6 +22,7 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.sue.axi.AxiBridge;
 import org.sue.axi.AxiConfig;
+import org.sue.axi.AxiCredits;
 import org.sue.axi.AxiRemoteMaster;
 import org.sue.cmd.CommandIngress;
 import org.sue.cmd.CommandPath;
@@ -40,6 +41,7 @@ import org.sue.link.FrameAction;
 import org.sue.link.LinkControl;
 import org.sue.link.LlrConfig;
 import org.sue.link.PfcConfig;
+import org.sue.lib.stream.CreditReceiver;
 import org.sue.net.FrameReceiver;
 import org.sue.net.HeaderFormat;
 import org.sue.net.NetConfig;
@@ -62,22 +64,27 @@ public final class InstanceConfigJson {
     public enum CommandInterface { FIFO, AXI4 }
 
     /**
-     * What a configuration file holds: the instance, its command interface (with AXI4, the pair on it), and how to
+     * What a configuration file holds: the instance, its command interface (with AXI4, the pairs on it), and how to
      * write its HDL.
      *
-     * @param axi the AXI4 pair ({@code commandInterface} AXI4; its data width, destinations and credits the
-     *            instance's), or null for the FIFO interface
+     * @param axi the AXI4 instance ({@code commandInterface} AXI4; its {@code sue} is {@code instance}), or null for
+     *            the FIFO interface
      */
-    public record Settings(SueInstance.Config instance, AxiBridge.Config axi, HdlLanguage language,
+    public record Settings(SueInstance.Config instance, SueAxiInstance.Config axi, HdlLanguage language,
                            ResetStyle reset) {
         public Settings {
-            if (axi != null) {
-                new SueAxiInstance.Config(instance, axi); // the rules between the pair and the instance
+            if (axi != null && !axi.sue().equals(instance)) {
+                throw new IllegalArgumentException("Settings: the AXI4 instance must be on the instance given");
             }
         }
 
         public Settings(SueInstance.Config instance, HdlLanguage language, ResetStyle reset) {
             this(instance, null, language, reset);
+        }
+
+        /** The AXI4 instance's settings. */
+        public Settings(SueAxiInstance.Config axi, HdlLanguage language, ResetStyle reset) {
+            this(axi.sue(), axi, language, reset);
         }
 
         public static Settings defaults() {
@@ -88,10 +95,9 @@ public final class InstanceConfigJson {
             return axi == null ? CommandInterface.FIFO : CommandInterface.AXI4;
         }
 
-        /** The top level these settings describe: the instance, or the instance under its AXI4 pair. */
+        /** The top level these settings describe: the instance, or the instance under its AXI4 pairs. */
         public Component top() {
-            return axi == null ? new SueInstance(instance) : new SueAxiInstance(new SueAxiInstance.Config(instance,
-                    axi));
+            return axi == null ? new SueInstance(instance) : new SueAxiInstance(axi);
         }
 
         public Settings withOutput(HdlLanguage l, ResetStyle r) {
@@ -116,7 +122,7 @@ public final class InstanceConfigJson {
         ResetStyle reset = Settings.defaults().reset();
     }
 
-    /** The keys of section {@code axi4}, as a file sets them; with the instance they make the AXI4 pair. */
+    /** The keys of section {@code axi4}, as a file sets them; with the instance they make the AXI4 instance. */
     private static final class Axi4 {
         int addrWidth;
         int idWidth;
@@ -127,10 +133,13 @@ public final class InstanceConfigJson {
         int remapEntries;
         int maxPartsPerEntry;
         int pairs; // 0: one per 400 Gb/s of the port
+        SueAxiInstance.Form form;
+        int[] slaveCredits;
+        int[] masterCredits;
 
-        /** The keys of {@code b}; the defaults of a pair ({@link AxiConfig#defaults}, 8 remap entries of 4) without. */
-        Axi4(AxiBridge.Config b) {
-            AxiBridge.Config d = b != null ? b : AxiBridge.Config.of(AxiConfig.defaults(256, 2), 1, 1, 1, 1);
+        /** The keys of {@code c}; without, the defaults of a pair ({@link AxiConfig#defaults}, 8 remap entries of 4). */
+        Axi4(SueAxiInstance.Config c) {
+            AxiBridge.Config d = c != null ? c.bridge() : AxiBridge.Config.of(AxiConfig.defaults(256, 2), 1, 1, 1, 1);
             AxiConfig a = d.axi();
             addrWidth = a.addrWidth();
             idWidth = a.idWidth();
@@ -140,16 +149,28 @@ public final class InstanceConfigJson {
             maxOutstanding = a.maxOutstanding();
             remapEntries = d.remapEntries();
             maxPartsPerEntry = d.maxPartsPerEntry();
-            pairs = b != null ? b.pairs() : 0;
+            pairs = c != null ? d.pairs() : 0;
+            form = c != null ? c.form() : SueAxiInstance.Form.WRAPPER;
+            slaveCredits = credits(c != null ? c.slave() : AxiCredits.defaults());
+            masterCredits = credits(c != null ? c.master() : AxiCredits.defaults());
         }
 
-        /** The pair on {@code i}: its data width and destinations, its credits as the FIFO interface's. */
-        AxiBridge.Config bridge(SueInstance.Config i) {
+        private static int[] credits(AxiCredits k) {
+            return new int[] {k.aw(), k.w(), k.ar(), k.b(), k.r()};
+        }
+
+        private static AxiCredits credits(int[] k) {
+            return new AxiCredits(k[0], k[1], k[2], k[3], k[4]);
+        }
+
+        /** The AXI4 instance on {@code i}: its data width and destinations, its credits as the FIFO interface's. */
+        SueAxiInstance.Config instance(SueInstance.Config i) {
             AxiConfig a = new AxiConfig(i.path().dataWidth(), addrWidth, idWidth, userWidth, i.path().destinations(),
                     dstFromUser, dstLsb, maxOutstanding);
             AxiBridge.Config of = SueAxiInstance.Config.bridgeFor(i, a);
-            return new AxiBridge.Config(a, remapEntries, maxPartsPerEntry, of.txCmdCredits(), of.txDataCredits(),
-                    of.rxCmdCredits(), of.rxDataCredits(), pairs > 0 ? pairs : of.pairs());
+            AxiBridge.Config bridge = new AxiBridge.Config(a, remapEntries, maxPartsPerEntry, of.txCmdCredits(),
+                    of.txDataCredits(), of.rxCmdCredits(), of.rxDataCredits(), pairs > 0 ? pairs : of.pairs());
+            return SueAxiInstance.Config.with(i, bridge, form, credits(slaveCredits), credits(masterCredits));
         }
     }
 
@@ -535,8 +556,17 @@ public final class InstanceConfigJson {
             integer("axi4", "pairs", AxiBridge.Config.PAIRS, "pairs", "AXI4: slave/master pairs on the instance,"
                     + " sharing its command path (ports s<p>_*, m<p>_* when more than one; idWidth + log2(pairs) at"
                     + " most 8); default one per 400 Gb/s of the port: transport.busWidth / 512, at least 1",
-                    c -> c.axi() != null ? c.axi().pairs() : SueAxiInstance.Config.defaultPairs(c.instance()),
-                    (d, v) -> d.axi4.pairs = v),
+                    c -> c.axi() != null ? c.axi().bridge().pairs() : SueAxiInstance.Config.defaultPairs(
+                    c.instance()), (d, v) -> d.axi4.pairs = v),
+            choice("axi4", "form", SueAxiInstance.Form.class, "form", "AXI4: how the pairs meet the SoC: WRAPPER"
+                    + " (standard valid/ready AXI4 through the credit loops, closed inside), CREDITS (the spec's"
+                    + " credit form: valid and payload, a credit port per channel), DIRECT (valid/ready straight in,"
+                    + " no loops)", c -> axi4(c).form, (d, v) -> d.axi4.form = v),
+            integers("axi4", "slaveCredits", 5, CreditReceiver.CREDITS, "slave", "AXI4 credit forms: credits of the"
+                    + " slave's AW, W, AR, B, R", c -> axi4(c).slaveCredits, (d, v) -> d.axi4.slaveCredits = v),
+            integers("axi4", "masterCredits", 5, CreditReceiver.CREDITS, "master", "AXI4 credit forms: credits of"
+                    + " the master's AW, W, AR, B, R", c -> axi4(c).masterCredits,
+                    (d, v) -> d.axi4.masterCredits = v),
             choice("output", "language", HdlLanguage.class, null, "HDL written (--vhdl overrides)",
                     Settings::language, (d, v) -> d.language = v),
             choice("output", "reset", ResetStyle.class, null, "reset style of every register (--reset overrides)",
@@ -654,12 +684,8 @@ public final class InstanceConfigJson {
         }
         try {
             SueInstance.Config instance = d.instance.build();
-            AxiBridge.Config pair = null;
-            if (axi) { // the pair's command table follows its widths and the XPU data width
-                pair = d.axi4.bridge(instance);
-                instance = instance.withPath(instance.path().toBuilder().table(pair.wire().commandTable()).build());
-            }
-            return new Settings(instance, pair, d.language, d.reset);
+            return axi ? new Settings(d.axi4.instance(instance), d.language, d.reset) // its own command table
+                    : new Settings(instance, d.language, d.reset);
         } catch (ConfigException e) {
             throw new ConfigError(e.rule(InstanceConfigJson::key));
         } catch (IllegalArgumentException e) { // a check that does not name its parameters: the record's words

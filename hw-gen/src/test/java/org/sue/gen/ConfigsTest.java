@@ -25,7 +25,9 @@ import org.sue.link.LlrConfig;
 import org.sue.link.PfcConfig;
 import org.sue.net.FrameFormat;
 import org.sue.gen.InstanceConfigJson.Settings;
+import org.sue.axi.AxiBridge;
 import org.sue.axi.AxiConfig;
+import org.sue.axi.AxiCredits;
 import org.sue.instance.SueAxiInstance;
 import org.sue.instance.SueInstance;
 
@@ -53,20 +55,26 @@ class ConfigsTest {
         Settings s = InstanceConfigJson.read(CONFIGS.resolve("axi4.json"));
         SueAxiInstance.Config expected = DefaultDesigns.axiInstance();
         assertEquals(InstanceConfigJson.CommandInterface.AXI4, s.commandInterface());
-        assertEquals(expected.bridge(), s.axi());
+        assertEquals(expected, s.axi());
         assertEquals(describe(expected.sue()), describe(s.instance()));
         assertEquals(expected.bridge().axi().commandTable(), s.instance().path().table(), "the AXI4 form's types");
+        assertEquals(SueAxiInstance.Form.WRAPPER, s.axi().form(), "the wrapper by default");
         Settings back = InstanceConfigJson.fromJson(new ObjectMapper().readTree(InstanceConfigJson.toJson(s)));
         assertEquals(s, back);
         Settings narrow = InstanceConfigJson.fromJson(new ObjectMapper().readTree("{\"commandInterface\": \"AXI4\","
-                + " \"commandPath\": {\"xpuDataWidth\": 256}, \"axi4\": {\"idWidth\": 6, \"remapEntries\": 16}}"));
-        assertEquals(new AxiConfig(256, 48, 6, 0, 1024, false, 36, 8), narrow.axi().axi());
-        assertEquals(16, narrow.axi().remapEntries());
-        assertEquals(narrow.axi().axi().commandTable(), narrow.instance().path().table(), "types for 256-bit data");
-        assertEquals(1, narrow.axi().pairs(), "a 256-bit port: one pair");
+                + " \"commandPath\": {\"xpuDataWidth\": 256}, \"axi4\": {\"idWidth\": 6, \"remapEntries\": 16,"
+                + " \"form\": \"CREDITS\", \"slaveCredits\": [2, 16, 2, 3, 16]}}"));
+        AxiBridge.Config bridge = narrow.axi().bridge();
+        assertEquals(new AxiConfig(256, 48, 6, 0, 1024, false, 36, 8), bridge.axi());
+        assertEquals(16, bridge.remapEntries());
+        assertEquals(bridge.axi().commandTable(), narrow.instance().path().table(), "types for 256-bit data");
+        assertEquals(1, bridge.pairs(), "a 256-bit port: one pair");
+        assertEquals(SueAxiInstance.Form.CREDITS, narrow.axi().form());
+        assertEquals(new AxiCredits(2, 16, 2, 3, 16), narrow.axi().slave());
+        assertEquals(AxiCredits.defaults(), narrow.axi().master());
         Settings wide = InstanceConfigJson.fromJson(new ObjectMapper().readTree("{\"commandInterface\": \"AXI4\"}"));
-        assertEquals(2, wide.axi().pairs(), "the default 1024-bit port (800G): a pair per 400G");
-        assertEquals(wide.axi().wire().commandTable(), wide.instance().path().table(), "the pair bits in the IDs");
+        assertEquals(2, wide.axi().bridge().pairs(), "the default 1024-bit port (800G): a pair per 400G");
+        assertEquals(wide.axi().bridge().wire().commandTable(), wide.instance().path().table(), "the pair bits in IDs");
     }
 
     @Test
@@ -186,6 +194,8 @@ class ConfigsTest {
         "{\"commandInterface\": \"AXI4\", \"axi4\": {\"remapEntries\": 6}}|axi4.remapEntries: 6 is not a power of two",
         "{\"commandInterface\": \"AXI4\", \"axi4\": {\"idWidth\": 8, \"pairs\": 2}}|axi4.idWidth must be at most 7 with axi4.pairs = 2",
         "{\"commandInterface\": \"AXI4\", \"axi4\": {\"pairs\": 3}}|axi4.pairs: 3 is not 1, 2 or 4",
+        "{\"commandInterface\": \"AXI4\", \"axi4\": {\"form\": \"PCIE\"}}|axi4.form: \"PCIE\" is not one of [WRAPPER, CREDITS, DIRECT]",
+        "{\"commandInterface\": \"AXI4\", \"axi4\": {\"masterCredits\": [4, 0, 4, 4, 8]}}|axi4.masterCredits[1]: 0 is outside",
         "{\"receive\": {\"vcFifoDepth\": 100}}|receive.vcFifoDepth must be at least 256 (or 0: none), so that a VC's receive FIFO holds what the flow control lets a VC have in flight, flowControl.cbfcVcCreditLimit x flowControl.cbfcCreditSize = 32768 bytes, got 100 (12800 bytes)",
     })
     void badConfigurationsNameThePathTheValueAndTheRange(String json, String message) throws Exception {

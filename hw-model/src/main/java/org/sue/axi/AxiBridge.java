@@ -93,8 +93,13 @@ public final class AxiBridge extends Component {
 
         /** Prefix of pair {@code p}'s slave ({@code s}) or master ({@code m}) ports. */
         public String prefix(String side, int p) {
-            return side + (pairs == 1 ? "" : Integer.toString(p)) + "_";
+            return AxiBridge.prefix(side, pairs, p);
         }
+    }
+
+    /** Prefix of pair {@code p}'s slave ({@code s}) or master ({@code m}) ports among {@code pairs}: s_, or s0_, s1_. */
+    public static String prefix(String side, int pairs, int p) {
+        return side + (pairs == 1 ? "" : Integer.toString(p)) + "_";
     }
 
     private final Config config;

@@ -57,7 +57,7 @@ public final class AxiCommandLoopback extends Component {
      * Joins every port of {@code a} to the port of {@code b} named {@code prefix} + its name, where one is an input and
      * the other an output (the output drives the input); returns the ports joined.
      */
-    static List<Signal> joinByName(Component a, Component b, String prefix) {
+    public static List<Signal> joinByName(Component a, Component b, String prefix) {
         Map<String, Port> bPorts = new HashMap<>();
         b.ports().forEach(p -> bPorts.put(p.name(), p));
         List<Signal> joined = new ArrayList<>();

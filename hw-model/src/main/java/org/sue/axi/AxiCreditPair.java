@@ -45,12 +45,12 @@ public final class AxiCreditPair extends Component {
 
         /** The ten channels with their payloads and credits. */
         public List<AxiCredits.Loop> loops() {
-            return AxiCredits.loops(bridge.axi(), masterIdWidth(), slave, master);
+            return AxiCredits.loops(bridge.axi(), masterIdWidth(), bridge.pairs(), slave, master);
         }
 
         /** The SoC's side of these loops ({@link AxiCreditWrapper}): the same channels, the same credits. */
         public AxiCreditWrapper.Config wrapper() {
-            return new AxiCreditWrapper.Config(bridge.axi(), masterIdWidth(), slave, master);
+            return new AxiCreditWrapper.Config(bridge.axi(), masterIdWidth(), slave, master, bridge.pairs());
         }
     }
 

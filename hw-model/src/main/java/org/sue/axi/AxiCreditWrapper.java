@@ -26,16 +26,23 @@ import org.sue.lib.stream.Stream;
  * @param master        the master's channels' credits
  */
 public final class AxiCreditWrapper extends Component {
-    public record Config(AxiConfig axi, @Tag("mi") int masterIdWidth, AxiCredits slave, AxiCredits master) {
+    public record Config(AxiConfig axi, @Tag("mi") int masterIdWidth, AxiCredits slave, AxiCredits master,
+                         @Tag("p") int pairs) {
         public Config {
             if (axi == null || slave == null || master == null) {
                 throw new IllegalArgumentException("AxiCreditWrapper axi, slave and master must be given");
             }
             AxiConfig.ID_WIDTH.check("AxiCreditWrapper", "masterIdWidth", masterIdWidth);
+            AxiBridge.Config.PAIRS.check("AxiCreditWrapper", "pairs", pairs);
+        }
+
+        /** One pair. */
+        public Config(AxiConfig axi, int masterIdWidth, AxiCredits slave, AxiCredits master) {
+            this(axi, masterIdWidth, slave, master, 1);
         }
 
         public List<AxiCredits.Loop> loops() {
-            return AxiCredits.loops(axi, masterIdWidth, slave, master);
+            return AxiCredits.loops(axi, masterIdWidth, pairs, slave, master);
         }
     }
 

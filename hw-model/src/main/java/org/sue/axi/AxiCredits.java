@@ -1,5 +1,6 @@
 package org.sue.axi;
 
+import java.util.ArrayList;
 import java.util.List;
 import org.sue.core.Layout;
 import org.sue.core.Tag;
@@ -44,16 +45,22 @@ public record AxiCredits(@Tag("aw") int aw, @Tag("w") int w, @Tag("ar") int ar, 
     }
 
     /**
-     * The ten channels of a slave/master pair: the slave's with {@code axi}'s IDs, the master's with
-     * {@code masterIdWidth}-bit IDs (the far master's remapped ones).
+     * The ten channels of each of {@code pairs} slave/master pairs (named as {@link AxiBridge} names them): the
+     * slave's with {@code axi}'s IDs, the master's with {@code masterIdWidth}-bit IDs (the far master's remapped ones).
      */
-    public static List<Loop> loops(AxiConfig axi, int masterIdWidth, AxiCredits slave, AxiCredits master) {
-        return List.of(new Loop("s_aw", axi.ax(), true, slave.aw()), new Loop("s_w", axi.w(), true, slave.w()),
-                new Loop("s_ar", axi.ax(), true, slave.ar()), new Loop("s_b", axi.b(), false, slave.b()),
-                new Loop("s_r", axi.r(), false, slave.r()),
-                new Loop("m_aw", axi.ax(masterIdWidth), false, master.aw()), new Loop("m_w", axi.w(), false,
-                        master.w()), new Loop("m_ar", axi.ax(masterIdWidth), false, master.ar()),
-                new Loop("m_b", axi.b(masterIdWidth), true, master.b()), new Loop("m_r", axi.r(masterIdWidth), true,
-                        master.r()));
+    public static List<Loop> loops(AxiConfig axi, int masterIdWidth, int pairs, AxiCredits slave, AxiCredits master) {
+        List<Loop> all = new ArrayList<>();
+        for (int p = 0; p < pairs; p++) {
+            String s = AxiBridge.prefix("s", pairs, p);
+            String m = AxiBridge.prefix("m", pairs, p);
+            all.addAll(List.of(new Loop(s + "aw", axi.ax(), true, slave.aw()), new Loop(s + "w", axi.w(), true,
+                    slave.w()), new Loop(s + "ar", axi.ax(), true, slave.ar()), new Loop(s + "b", axi.b(), false,
+                    slave.b()), new Loop(s + "r", axi.r(), false, slave.r()),
+                    new Loop(m + "aw", axi.ax(masterIdWidth), false, master.aw()), new Loop(m + "w", axi.w(), false,
+                            master.w()), new Loop(m + "ar", axi.ax(masterIdWidth), false, master.ar()),
+                    new Loop(m + "b", axi.b(masterIdWidth), true, master.b()), new Loop(m + "r",
+                            axi.r(masterIdWidth), true, master.r())));
+        }
+        return all;
     }
 }

@@ -1,11 +1,14 @@
 package org.sue.instance;
 
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.sue.axi.AxiBridge;
+import org.sue.axi.AxiCommandLoopback;
+import org.sue.axi.AxiCreditPair;
+import org.sue.axi.AxiCredits;
 import org.sue.axi.AxiConfig;
+import org.sue.axi.AxiWrappedPair;
 import org.sue.core.Component;
 import org.sue.core.ConfigException;
 import org.sue.core.Hw;
@@ -13,8 +16,9 @@ import org.sue.core.Port;
 import org.sue.core.Signal;
 
 /**
- * An SUE instance whose XPU speaks AXI4 (docs/protocol.md 13): an {@link AxiBridge} on the FIFO command interface of
- * an {@link SueInstance}. The SoC's master drives the slave ({@code s_aw}, {@code s_w}, {@code s_ar}, {@code s_b},
+ * An SUE instance whose XPU speaks AXI4 (docs/protocol.md 13): an {@link AxiBridge} (its pairs) on the FIFO command
+ * interface of an {@link SueInstance}, met by the SoC in one of three forms ({@link Form}: the spec's credit loops, the
+ * same closed by a standard valid/ready wrapper (default), or valid/ready straight in). The SoC's master drives the slave ({@code s_aw}, {@code s_w}, {@code s_ar}, {@code s_b},
  * {@code s_r}), the SoC's memory answers the master ({@code m_aw}, {@code m_w}, {@code m_b}, {@code m_ar},
  * {@code m_r}); every other port is the FIFO instance's under its own name (the MAC streams, the link control, the
  * header table, identity, counters) and the bridge's counters ({@code s_*}, {@code m_*}, {@code commands_sent}, ...).
@@ -29,13 +33,17 @@ public final class SueAxiInstance extends Component {
      * @param sue    the instance underneath; its command table must be the AXI form's ({@link AxiConfig#commandTable} of
      *               the bridge's {@link AxiBridge.Config#wire})
      * @param bridge the AXI4 pair: its data width, destinations and credits follow {@code sue} ({@link #bridgeFor})
+     * @param form   how the pairs meet the SoC ({@link Form})
+     * @param slave  with a credit form, the credits of each slave's channels ({@link AxiCredits})
+     * @param master with a credit form, the credits of each master's channels
      */
-    public record Config(SueInstance.Config sue, AxiBridge.Config bridge) {
+    public record Config(SueInstance.Config sue, AxiBridge.Config bridge, Form form, AxiCredits slave,
+                         AxiCredits master) {
         private static final String NAME = "SueAxiInstance";
 
         public Config {
-            if (sue == null || bridge == null) {
-                throw new IllegalArgumentException("SueAxiInstance sue and bridge configurations must be given");
+            if (sue == null || bridge == null || form == null || slave == null || master == null) {
+                throw new IllegalArgumentException("SueAxiInstance sue, bridge, form and credits must be given");
             }
             AxiConfig axi = bridge.axi();
             if (axi.dataWidth() != sue.path().dataWidth()) {
@@ -76,21 +84,58 @@ public final class SueAxiInstance extends Component {
             return Math.max(1, sue.busWidth() / 512);
         }
 
-        /** {@code sue} with the AXI4 pairs of {@code axi} ({@link #bridgeFor}) and their command table. */
+        /**
+         * {@code sue} with the AXI4 pairs of {@code axi} ({@link #bridgeFor}) and their command table, in the
+         * default form ({@link Form#WRAPPER}) with the default credits.
+         */
         public static Config of(SueInstance.Config sue, AxiConfig axi) {
-            return with(sue, bridgeFor(sue, axi));
+            return with(sue, bridgeFor(sue, axi), Form.WRAPPER, AxiCredits.defaults(), AxiCredits.defaults());
         }
 
         /** The same with {@code pairs} AXI4 pairs (and the command table their IDs make). */
         public Config withPairs(int pairs) {
-            return with(sue, bridge.withPairs(pairs));
+            return with(sue, bridge.withPairs(pairs), form, slave, master);
         }
 
-        private static Config with(SueInstance.Config sue, AxiBridge.Config bridge) {
+        /** The same without Link Layer Retry and flow control on the port ({@link SueInstance.Config#withoutLinkLayer}). */
+        public Config withoutLinkLayer() {
+            return new Config(sue.withoutLinkLayer(), bridge, form, slave, master);
+        }
+
+        /** The same in form {@code f}. */
+        public Config withForm(Form f) {
+            return new Config(sue, bridge, f, slave, master);
+        }
+
+        /** {@code bridge} on {@code sue}, whose command table becomes the one the bridge's IDs make. */
+        public static Config with(SueInstance.Config sue, AxiBridge.Config bridge, Form form, AxiCredits slave,
+                                  AxiCredits master) {
             return new Config(sue.withPath(sue.path().toBuilder().table(bridge.wire().commandTable()).build()),
-                    bridge);
+                    bridge, form, slave, master);
+        }
+
+        /** The pairs with their credit loops ({@link Form#CREDITS}, {@link Form#WRAPPER}). */
+        public AxiCreditPair.Config creditPair() {
+            return new AxiCreditPair.Config(bridge, slave, master);
+        }
+
+        /** Where the bridge sits in the design, for a testbench that looks inside: {@code axi.}, ... */
+        public String bridgePath() {
+            return switch (form) {
+                case DIRECT -> "axi.";
+                case CREDITS -> "axi.bridge.";
+                case WRAPPER -> "axi.pair.bridge.";
+            };
         }
     }
+
+    /**
+     * How the AXI4 pairs meet the SoC (SUE spec 3.2.2, docs/protocol.md 13.12): {@code CREDITS} the spec's credit
+     * form, a credit loop per channel ({@link AxiCreditPair}); {@code WRAPPER} (default) the same loops closed inside
+     * by the SoC side's buffers and counters ({@link AxiWrappedPair}), so the SoC sees standard valid/ready AXI4;
+     * {@code DIRECT} [ours] valid/ready AXI4 straight into the pairs, without the loops (the least area and latency).
+     */
+    public enum Form { WRAPPER, CREDITS, DIRECT }
 
     private final Config config;
 
@@ -98,28 +143,24 @@ public final class SueAxiInstance extends Component {
         super(config);
         this.config = config;
         SueInstance sue = child("sue", new SueInstance(config.sue()));
-        AxiBridge bridge = child("axi", new AxiBridge(config.bridge()));
-        List<Signal> inside = commandInterface(sue, bridge);
+        Component pairs = child("axi", switch (config.form()) {
+            case DIRECT -> new AxiBridge(config.bridge());
+            case CREDITS -> new AxiCreditPair(config.creditPair());
+            case WRAPPER -> new AxiWrappedPair(config.creditPair());
+        });
+        List<Signal> inside = commandInterface(sue, pairs);
         exposeRest(sue, "", inside);
-        exposeRest(bridge, "", inside);
+        exposeRest(pairs, "", inside);
     }
 
     /**
-     * Joins every port of the bridge to the instance's port of the same name and the other direction (the FIFO
-     * interface); holds the instance's resets low and its VCs ready. Returns the ports joined inside.
+     * Joins every port of the pairs to the instance's port of the same name and the other direction (the FIFO
+     * interface); the transport's unreachable destinations to every pair; holds the instance's resets low and its VCs ready. Returns the ports joined inside.
      */
-    private static List<Signal> commandInterface(SueInstance sue, AxiBridge bridge) {
+    private static List<Signal> commandInterface(SueInstance sue, Component bridge) {
         Map<String, Port> suePorts = new HashMap<>();
         sue.ports().forEach(p -> suePorts.put(p.name(), p));
-        List<Signal> inside = new ArrayList<>();
-        for (Port p : bridge.ports()) {
-            Port q = suePorts.get(p.name());
-            if (q != null && p.isInput() != q.isInput()) {
-                (p.isInput() ? p : q).set(p.isInput() ? q : p);
-                inside.add(p);
-                inside.add(q);
-            }
-        }
+        List<Signal> inside = AxiCommandLoopback.joinByName(bridge, sue, "");
         // the transport's unreachable destinations (a bit per XPU; one port) to every pair's judging of requests
         for (Port p : bridge.ports()) {
             if (p.name().matches("s[0-9]*_dst_unreachable")) {

@@ -1,6 +1,7 @@
 package org.sue.bench;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.function.BiConsumer;
 import org.sue.cmd.CommandTable;
 import org.sue.core.Design;
@@ -78,6 +79,7 @@ final class AxiBench {
         latency(axi, fifo, put);
         synthesis("axi_slave", put, out, "axi_request_packer_w512", "axi_response_unpacker_w512");
         synthesis("axi_master", put, out, "axi_remote_master_w512");
+        synthesis("axi_wrapper", put, out, "axi_credit_wrapper_w512");
     }
 
     /** Data bytes per cycle of {@code bytes} through the FIFO interface: commands of up to 256 data bytes. */
@@ -89,18 +91,21 @@ final class AxiBench {
         return (double) r.aToB().delivered() * data / r.aToB().deliverySpan();
     }
 
+    /** The read latency in the default form (the wrapper) and without the credit loops ({@code _direct}). */
     private static void latency(SueAxiInstance.Config axi, SueInstance.Config fifo, BiConsumer<String, Double> put) {
-        SueAxiInstance.Config bare = new SueAxiInstance.Config(axi.sue().withoutLinkLayer(), axi.bridge());
-        AxiTwoXpuRun.Result one = new AxiTwoXpuRun(bare, 0, LinkModel.Faults.NONE, 1,
-                AxiTwoXpuRun.Traffic.oneReadIdle(64, 2000), null).run(10_000, null);
-        long read = one.a().stats().readLatencies.get(0);
         TwoXpuRun.Result e2e = new TwoXpuRun(fifo.withoutLinkLayer(), 0, LinkModel.Faults.NONE, 1, null)
                 .run(1, 0, TwoXpuRun.fixed(64), 10_000, null);
-        put.accept("axi_read_latency_cycles", (double) read);
-        put.accept("axi_fifo_e2e_latency_cycles", (double) e2e.aToB().latency(0));
-        System.out.printf("axi: one 64-byte read, idle, zero link delay, no link layer: %d cycles AR to the last R"
-                + " beat (target at most 2 x %d + 8 = %d, the FIFO interface's one-way latency)%n", read,
-                e2e.aToB().latency(0), 2 * e2e.aToB().latency(0) + 8);
+        long oneWay = e2e.aToB().latency(0);
+        put.accept("axi_fifo_e2e_latency_cycles", (double) oneWay);
+        for (SueAxiInstance.Form form : List.of(axi.form(), SueAxiInstance.Form.DIRECT)) {
+            AxiTwoXpuRun.Result one = new AxiTwoXpuRun(axi.withoutLinkLayer().withForm(form), 0,
+                    LinkModel.Faults.NONE, 1, AxiTwoXpuRun.Traffic.oneReadIdle(64, 2000), null).run(10_000, null);
+            long read = one.a().stats().readLatencies.get(0);
+            put.accept("axi_read_latency_cycles" + (form == axi.form() ? "" : "_direct"), (double) read);
+            System.out.printf("axi: one 64-byte read, idle, zero link delay, no link layer, %s: %d cycles AR to the"
+                    + " last R beat (target at most 2 x %d + 8 = %d, the FIFO interface's one-way latency)%n", form,
+                    read, oneWay, 2 * oneWay + 8);
+        }
     }
 
     /** Yosys figures of default designs, summed under {@code name}. */

@@ -111,7 +111,8 @@ public final class PerfTables {
                     new Column("`axi_write_bytes_per_cycle_*`", "axi_write_bytes_per_cycle_([0-9]+)"),
                     new Column("`axi_read_bytes_per_cycle_*`", "axi_read_bytes_per_cycle_([0-9]+)"),
                     new Column("`fifo_bytes_per_cycle_*`, FIFO interface", "fifo_bytes_per_cycle_([0-9]+)"))),
-            list("axi-latency", "axi", "axi_read_latency_cycles", "axi_fifo_e2e_latency_cycles"),
+            list("axi-latency", "axi", "axi_read_latency_cycles", "axi_read_latency_cycles_direct",
+                    "axi_fifo_e2e_latency_cycles"),
             new Table("synthesis", "crc framing cmdpath queue_store sue axi", List.of("design"), true, List.of(
                     new Column("cells", "(.+)_cells"),
                     new Column("flip-flops", "(.+)_ffs"),

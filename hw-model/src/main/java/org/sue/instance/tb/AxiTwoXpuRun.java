@@ -257,8 +257,9 @@ public final class AxiTwoXpuRun {
     /** The bridge's transmit credits, per VC, all back: SUE's command path holds no command of this XPU. */
     private boolean creditsBack(XpuSide x) {
         for (int v = 0; v < SueMeta.VCS; v++) {
-            if (x.sim().peek("axi.tx.cmd_credits_" + v) != config.sue().path().cmdCredits()
-                    || x.sim().peek("axi.tx.data_credits_" + v) != config.sue().path().dataCredits()) {
+            String tx = config.bridgePath() + "tx.";
+            if (x.sim().peek(tx + "cmd_credits_" + v) != config.sue().path().cmdCredits()
+                    || x.sim().peek(tx + "data_credits_" + v) != config.sue().path().dataCredits()) {
                 return false;
             }
         }
