@@ -139,8 +139,10 @@ public abstract class Component {
         java.util.Map<Port, List<Port>> all = new java.util.LinkedHashMap<>(payloadOf);
         java.util.Map<Port, Port> exposing = new java.util.IdentityHashMap<>(); // child port -> this component's
         exposedFrom.forEach((mine, childs) -> exposing.put(childs, mine));
+        // each child's groups once: asking again per exposed port grows with ports to the power of the depth
+        java.util.Map<Component, java.util.Map<Port, List<Port>>> ofChild = new java.util.IdentityHashMap<>();
         exposedFrom.forEach((mine, childs) -> {
-            List<Port> childPayload = childs.owner().payloads().get(childs);
+            List<Port> childPayload = ofChild.computeIfAbsent(childs.owner(), Component::payloads).get(childs);
             if (childPayload != null && !all.containsKey(mine)) {
                 List<Port> exposed = new ArrayList<>();
                 for (Port c : childPayload) {
