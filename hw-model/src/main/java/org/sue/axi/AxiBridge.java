@@ -147,11 +147,8 @@ public final class AxiBridge extends Component {
         toSue.add(master.rsp);
         requestsIn.into(master.req);
         responsesIn.into(responses.rsp);
-        requests.local.into(responses.local);
-        responses.wdone.into(requests.wdone);
-        responses.rdone.into(requests.rdone);
-        for (Channel c : List.of(requests.cmd, requests.local, requests.wdone, requests.rdone, responses.rsp,
-                responses.local, responses.wdone, responses.rdone, master.req, master.rsp)) {
+        inside.addAll(requests.join(responses));
+        for (Channel c : List.of(requests.cmd, responses.rsp, master.req, master.rsp)) {
             inside.addAll(c.signals());
         }
         String s = config.prefix("s", p);
@@ -194,9 +191,9 @@ public final class AxiBridge extends Component {
     }
 
     /**
-     * The commands of {@code in} to the pair their control names (the top bits of its {@code id} field in
-     * {@code control}: a response's ID is where the write and read responses both have it), a command's beats all
-     * with its first's: the control is read on the first beat only.
+     * The commands of {@code in} to the pair their control names (the top bits of the ID below its epoch, in the
+     * {@code id} field of {@code control}: a response's ID is where the write and read responses both have it), a
+     * command's beats all with its first's: the control is read on the first beat only.
      */
     private List<Stream> byPair(String name, Stream in, Layout control) {
         if (config.pairs() == 1) {
@@ -205,7 +202,8 @@ public final class AxiBridge extends Component {
         int pb = config.pairBits();
         Expr bits = CommandControl.LAYOUT.get(in.get("control"), "control");
         Expr id = control.get(bits.bits(control.width() - 1, 0), "id");
-        Expr live = id.bits(id.width() - 1, id.width() - pb);
+        int top = config.wire().idWidth();
+        Expr live = id.bits(top - 1, top - pb);
         Reg first = reg(name + "_at_first", 1, 1);
         Reg held = reg(name + "_pair", pb, 0);
         when(in.fire(), () -> {

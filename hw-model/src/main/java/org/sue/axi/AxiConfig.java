@@ -56,6 +56,11 @@ public record AxiConfig(@Tag("n") int dataWidth, @Tag("a") int addrWidth, @Tag("
     /** Requests travel on VC0, responses on VC1 (SUE spec 3.2.2). */
     public static final int REQUEST_VC = 0;
     public static final int RESPONSE_VC = 1;
+    /**
+     * Bits of an ID's epoch above AxID in the commands' ID (docs/protocol.md 13.3): bumped when the transport gives
+     * up on the destination of the ID's outstanding transactions, so that their late responses are told apart.
+     */
+    public static final int EPOCH_BITS = 2;
     /** AxLEN + 1 of a burst told in one record: up to 256 beats. */
     public static final int BEATS_WIDTH = 9;
     /** Bits of the request control besides address, ID and user: len, size, burst, lock, cache, prot, qos, region, last. */
@@ -70,9 +75,10 @@ public record AxiConfig(@Tag("n") int dataWidth, @Tag("a") int addrWidth, @Tag("
         USER_WIDTH.check(NAME, "userWidth", userWidth);
         SueMeta.DESTINATIONS.check(NAME, "destinations", destinations);
         MAX_OUTSTANDING.check(NAME, "maxOutstanding", maxOutstanding);
-        if (addrWidth + idWidth + userWidth + REQUEST_FIXED_BITS > CONTROL_BITS) {
+        if (addrWidth + idWidth + userWidth + REQUEST_FIXED_BITS + EPOCH_BITS > CONTROL_BITS) {
             throw new ConfigException(NAME, "{addrWidth} + {idWidth} + {userWidth} must be at most "
-                    + (CONTROL_BITS - REQUEST_FIXED_BITS) + " (a request's control is at most " + CONTROL_BITS
+                    + (CONTROL_BITS - REQUEST_FIXED_BITS - EPOCH_BITS) + " (a request's control is at most "
+                    + CONTROL_BITS
                     + " bits), got " + (addrWidth + idWidth + userWidth));
         }
         if (dstFromUser && userWidth < SueMeta.XPU_WIDTH) {
@@ -147,6 +153,11 @@ public record AxiConfig(@Tag("n") int dataWidth, @Tag("a") int addrWidth, @Tag("
         return r(idWidth);
     }
 
+    /** Bits of the ID the commands carry: the ID's epoch, then AxID. */
+    public int commandIdWidth() {
+        return EPOCH_BITS + idWidth;
+    }
+
     /** {@link #r()} with an RID of {@code idWidth} bits. */
     public Layout r(int idWidth) {
         return Layout.of("r", Layout.bits("data", dataWidth), Layout.bits("id", idWidth), Layout.bits("resp", 2),
@@ -154,29 +165,30 @@ public record AxiConfig(@Tag("n") int dataWidth, @Tag("a") int addrWidth, @Tag("
     }
 
     /**
-     * The control of a WRITE_RESPONSE command (one per WRITE or WRITE_STROBED part): the requester's ID, the part's
+     * The control of a WRITE_RESPONSE command (one per WRITE or WRITE_STROBED part): the request's command ID, the part's
      * BRESP, and whether the part was the burst's last (the requester merges the parts' responses up to it).
      */
     public Layout writeResponseControl() {
-        return Layout.of("write_response_control", Layout.bits("id", idWidth), Layout.bits("resp", 2),
+        return Layout.of("write_response_control", Layout.bits("id", commandIdWidth()), Layout.bits("resp", 2),
                 Layout.bits("last", 1));
     }
 
     /**
-     * The control of a READ_RESPONSE command (one per READ part; its data the part's R beats): the requester's ID,
+     * The control of a READ_RESPONSE command (one per READ part; its data the part's R beats): the request's command ID,
      * whether the part is the burst's last, and the response of each beat, beat k in bits [2k+1:2k].
      */
     public Layout readResponseControl() {
-        return Layout.of("read_response_control", Layout.bits("id", idWidth), Layout.bits("last", 1),
+        return Layout.of("read_response_control", Layout.bits("id", commandIdWidth()), Layout.bits("last", 1),
                 Layout.bits("resp", 2 * partBeats()));
     }
 
     /**
      * The control of a WRITE or READ command: one part of a burst as the far master issues it (its address, its
-     * AxLEN, INCR for a WRAP part), the request's other fields unchanged, and whether it is the burst's last part.
+     * AxLEN, INCR for a WRAP part), its command ID ({@link #commandIdWidth}), the request's other fields unchanged, and
+     * whether it is the burst's last part.
      */
     public Layout requestControl() {
-        List<Layout.Spec> f = new ArrayList<>(ax().fields().stream()
+        List<Layout.Spec> f = new ArrayList<>(ax(commandIdWidth()).fields().stream()
                 .map(x -> Layout.bits(x.name(), x.width())).toList());
         f.add(Layout.bits("last", 1));
         return Layout.of("request_control", f);
@@ -192,6 +204,11 @@ public record AxiConfig(@Tag("n") int dataWidth, @Tag("a") int addrWidth, @Tag("
     public Layout localResponse() {
         return Layout.of("local_response", Layout.bits("write", 1), Layout.bits("id", idWidth),
                 Layout.bits("resp", 2), Layout.bits("beats", BEATS_WIDTH));
+    }
+
+    /** A response the response side has begun to give: its direction (write: a B) and ID. */
+    public Layout committed() {
+        return Layout.of("committed", Layout.bits("write", 1), Layout.bits("id", idWidth));
     }
 
     /** A command beat toward or from the FIFO interface ({@link CommandBeat}). */

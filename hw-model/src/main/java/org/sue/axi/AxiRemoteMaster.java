@@ -171,7 +171,7 @@ public final class AxiRemoteMaster extends Component {
         for (int i = 0; i < n; i++) {
             count.add(reg(p + "_count_" + i, cw, 0));
             xpu.add(reg(p + "_xpu_" + i, SueMeta.XPU_WIDTH, 0));
-            sid.add(reg(p + "_sid_" + i, axi.idWidth(), 0));
+            sid.add(reg(p + "_sid_" + i, axi.commandIdWidth(), 0));
             lasts.add(reg(p + "_lasts_" + i, config.maxPartsPerEntry(), 0));
             Expr inUse = count.get(i).ne(0);
             used.add(inUse);
@@ -343,7 +343,7 @@ public final class AxiRemoteMaster extends Component {
     private Layout donePart() {
         return Layout.of("done_part", Layout.bits("slot", Hw.log2Up(slots())),
                 Layout.bits("beats", Hw.log2Up(axi.partBeats()) + 1), Layout.bits("last", 1),
-                Layout.bits("xpu", SueMeta.XPU_WIDTH), Layout.bits("id", axi.idWidth()),
+                Layout.bits("xpu", SueMeta.XPU_WIDTH), Layout.bits("id", axi.commandIdWidth()),
                 Layout.bits("resp", 2 * axi.partBeats()));
     }
 

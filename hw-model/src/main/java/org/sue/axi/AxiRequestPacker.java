@@ -8,10 +8,14 @@ import org.sue.core.Expr;
 import org.sue.core.Hw;
 import org.sue.core.Layout;
 import org.sue.core.Port;
+import org.sue.core.Mem;
+import org.sue.core.ReadUnderWrite;
 import org.sue.core.Reg;
+import org.sue.core.Signal;
 import org.sue.core.Tag;
 import org.sue.core.Wire;
 import org.sue.lib.stream.Arbiter;
+import org.sue.lib.stream.Channel;
 import org.sue.lib.stream.Flow;
 import org.sue.lib.stream.Stream;
 import org.sue.net.SueMeta;
@@ -67,8 +71,16 @@ public final class AxiRequestPacker extends Component {
     public final Flow rdone;
     public final Stream cmd;
     public final Stream local;
-    /** Bit x high: the transport has given up on XPU x (docs/protocol.md 6.7); a new request to it gets SLVERR. */
+    /**
+     * Bit x high: the transport has given up on XPU x (docs/protocol.md 6.7); a new request to it gets SLVERR, and so
+     * does every transaction outstanding to it.
+     */
     public final Port dstUnreachable;
+    /** Each ID's epoch for writes and for reads, ID i in bits [2i+1:2i]: the response side drops a response of another. */
+    public final Port wrEpochs;
+    public final Port rdEpochs;
+    /** A response of this direction and ID the response side has begun to give: it completes its transaction itself. */
+    public final Flow committed;
 
     public AxiRequestPacker(Config config) {
         super(config);
@@ -84,23 +96,70 @@ public final class AxiRequestPacker extends Component {
         cmd = Stream.master(this, "cmd", beat);
         local = Stream.master(this, "local", axi.localResponse());
         dstUnreachable = in("dst_unreachable", axi.destinations());
+        int epochs = AxiConfig.EPOCH_BITS << axi.idWidth();
+        wrEpochs = out("wr_epochs", epochs);
+        rdEpochs = out("rd_epochs", epochs);
+        committed = Flow.slave(this, "committed", axi.committed());
 
-        Stream writeParts = split("wr", admit("wr", aw, wdone), config.partQueue());
-        Stream readParts = split("rd", admit("rd", ar, rdone), config.partQueue());
-        Split writes = writeData(writeParts);
-        Split reads = readCommands(readParts);
+        Admitted writeIds = admit("wr", aw, wdone);
+        Admitted readIds = admit("rd", ar, rdone);
+        wrEpochs.set(Hw.cat(writeIds.ids().epochsMsbFirst()));
+        rdEpochs.set(Hw.cat(readIds.ids().epochsMsbFirst()));
+        Split writes = writeData(split("wr", writeIds, config.partQueue()));
+        Split reads = readCommands(split("rd", readIds, config.partQueue()));
         Arbiter.roundRobinPackets("cmd_arb", List.of(writes.commands(), reads.commands())).out().into(cmd);
-        Arbiter.roundRobin("local_arb", List.of(writes.answered(), reads.answered())).out().into(local);
+        Stream writesLost = abandoned("wr", writeIds.ids(), wdone, dataIn(writes.dataIn(), writeIds.ids()));
+        Stream readsLost = abandoned("rd", readIds.ids(), rdone, List.of());
+        Arbiter.roundRobin("local_arb", List.of(writes.answered(), reads.answered(), writesLost, readsLost)).out()
+                .into(local);
         statusCounter("writes", late("aw_taken", aw.fire()), "AW requests taken");
         statusCounter("reads", late("ar_taken", ar.fire()), "AR requests taken");
     }
 
-    /** A stage's two outputs: commands toward the FIFO interface, requests SUE answers itself. */
-    private record Split(Stream commands, Stream answered) {
+    /**
+     * Joins this request side to its response side (SUE's own answers, completions, epochs, responses under way);
+     * returns the signals the join keeps inside.
+     */
+    public List<Signal> join(AxiResponseUnpacker responses) {
+        local.into(responses.local);
+        responses.wdone.into(wdone);
+        responses.rdone.into(rdone);
+        responses.committed.into(committed);
+        responses.wrEpochs.set(wrEpochs);
+        responses.rdEpochs.set(rdEpochs);
+        List<Signal> inside = new ArrayList<>(List.of(wrEpochs, rdEpochs, responses.wrEpochs, responses.rdEpochs));
+        for (Channel c : List.of(local, wdone, rdone, committed, responses.local, responses.wdone, responses.rdone,
+                responses.committed)) {
+            inside.addAll(c.signals());
+        }
+        return inside;
     }
 
-    /** A judged request (its fields, destination and answer, OKAY: it is sent) and whether its ID lets it go. */
-    private record Admitted(Stream head, Expr free) {
+    /**
+     * A stage's outputs: commands toward the FIFO interface, requests SUE answers itself, and (writes) the ID of each
+     * burst whose last W beat is in.
+     */
+    private record Split(Stream commands, Stream answered, Flow dataIn) {
+    }
+
+    /**
+     * A judged request (its fields, destination and answer, OKAY: it is sent), whether its ID lets it go, and the
+     * per-ID state.
+     */
+    private record Admitted(Stream head, Expr free, Ids ids) {
+    }
+
+    /**
+     * Per ID of one direction: transactions taken and completed, whether the transport gave up on where they go
+     * (abandoned: they are answered SLVERR), the epoch the ID's commands carry, and (reads) the lengths of the
+     * outstanding bursts, at {ID, taken count}.
+     */
+    private record Ids(List<Reg> taken, List<Reg> completed, List<Reg> abandoned, List<Reg> epochs, Mem lengths) {
+        List<Expr> epochsMsbFirst() {
+            List<Expr> l = new ArrayList<>(epochs);
+            java.util.Collections.reverse(l);
+            return l;
+        }
     }
 
     /**
@@ -149,14 +208,19 @@ public final class AxiRequestPacker extends Component {
         Expr id = head.get("ax.id");
         Expr take = head.fire();
         List<Expr> frees = new ArrayList<>();
+        Ids ids = new Ids(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>(),
+                p.equals("rd") ? mem("rd_lengths", 1 << axi.idWidth() + cw, 8, ReadUnderWrite.READ_FIRST) : null);
         for (int i = 0; i < 1 << axi.idWidth(); i++) {
             // taken and completed counts; as many taken as completed: none outstanding; as many as limit: the most
             Reg taken = reg(p + "_taken_" + i, cw, 0);
             Reg completed = reg(p + "_completed_" + i, cw, 0);
             Reg limit = reg(p + "_limit_" + i, cw, axi.maxOutstanding());
             Reg k = reg(p + "_dst_" + i, SueMeta.XPU_WIDTH + 1, 0);
+            Reg abandoned = reg(p + "_abandoned_" + i, 1, 0);
+            Reg epoch = reg(p + "_epoch_" + i, AxiConfig.EPOCH_BITS, 0);
             Expr none = taken.eq(completed);
-            frees.add(none.or(k.eq(head.get("key")).and(taken.ne(limit))));
+            // an abandoned ID takes nothing until SUE has answered all it had outstanding
+            frees.add(abandoned.not().and(none.or(k.eq(head.get("key")).and(taken.ne(limit)))));
             when(take.and(id.eq(i)), () -> {
                 taken.set(taken.add(1));
                 k.set(head.get("key"));
@@ -165,6 +229,21 @@ public final class AxiRequestPacker extends Component {
                 completed.set(completed.add(1));
                 limit.set(limit.add(1));
             });
+            // the transport gave up on where the ID's transactions went: they are abandoned, and the ID's commands
+            // from now on carry the next epoch, so that the abandoned ones' late responses are dropped
+            Expr lost = k.bit(SueMeta.XPU_WIDTH).not().and(Hw.selectTree(downBits,
+                    k.bits(Hw.log2Up(axi.destinations()) - 1, 0)));
+            when(none, () -> abandoned.set(0)).elseWhen(lost.and(abandoned.not()), () -> {
+                abandoned.set(1);
+                epoch.set(epoch.add(1));
+            });
+            ids.taken().add(taken);
+            ids.completed().add(completed);
+            ids.abandoned().add(abandoned);
+            ids.epochs().add(epoch);
+        }
+        if (ids.lengths() != null) { // a read's AxLEN, for answering it SLVERR should it be abandoned
+            ids.lengths().write(take, Hw.cat(id, Hw.selectTree(ids.taken(), id)), head.get("ax.len"));
         }
         Expr free = wire(p + "_id_free", Hw.selectTree(frees, id));
         // counted a cycle late, from registers: the ID check is a long path already
@@ -176,7 +255,7 @@ public final class AxiRequestPacker extends Component {
                 .and(head.get("down").not())), "requests answered SLVERR: a burst AXI4 forbids");
         statusCounter(p + "_unreachable_errors", late(p + "_down_taken", take.and(head.get("down"))),
                 "requests answered SLVERR: the transport has given up on their destination");
-        return new Admitted(head, free);
+        return new Admitted(head, free, ids);
     }
 
     /** A request as the splitter loads it: its fields, destination, answer, runs and WRAP window. */
@@ -240,16 +319,21 @@ public final class AxiRequestPacker extends Component {
         Reg aligned = reg(p + "_size_mask", 12, 0);  // clears the address bits below the beat size
         Reg step = reg(p + "_step", bw, 0);          // bytes of a full part
         Reg window = reg(p + "_window", 12, 0);
+        Reg epoch = reg(p + "_req_epoch", AxiConfig.EPOCH_BITS, 0); // the ID's epoch when the request was taken
         Expr burst = ax.get(fields, "burst");
         Wire n = wire(p + "_part_beats", Hw.mux(runEnds, run, Hw.lit(bw, pb)));
         Expr lastPart = runEnds.and(lastRun);
         // the request's length and low address bits are in run, second and low now; n is at most 256 beats
         unused(p + "_loaded", ax.get(fields, "len"), ax.get(fields, "addr").bits(11, 0), n.bit(bw - 1));
         Expr partAddr = Hw.cat(ax.get(fields, "addr").bits(axi.addrWidth() - 1, 12), low);
-        Expr asIssued = ax.with(ax.with(ax.with(fields, "addr", partAddr), "len", n.sub(1).resize(8)), "burst",
-                Hw.mux(burst.eq(AxiConfig.WRAP), Hw.lit(2, AxiConfig.INCR), burst));
+        Layout ctl = axi.requestControl();
+        Layout.ExprBuilder asIssued = ctl.expr();
+        ax.fields().stream().filter(f -> !f.name().equals("id")).forEach(f -> asIssued.set(f.name(), ax.get(fields,
+                f.name())));
+        asIssued.set("addr", partAddr).set("len", n.sub(1).resize(8)).set("id", Hw.cat(epoch, ax.get(fields, "id")))
+                .set("burst", Hw.mux(burst.eq(AxiConfig.WRAP), Hw.lit(2, AxiConfig.INCR), burst)).set("last", lastPart);
         Stream out = Stream.of(this, p + "_part", active, part, part.expr()
-                .set("control", Hw.cat(lastPart, asIssued)).set("dst", dst).set("resp", resp).build());
+                .set("control", asIssued.build()).set("dst", dst).set("resp", resp).build());
         when(out.fire(), () -> when(runEnds, () -> {
             run.set(second);
             runEnds.set(second.le(pb));
@@ -265,9 +349,12 @@ public final class AxiRequestPacker extends Component {
         // the next request loads as the last part leaves
         // the ID rule's verdict goes through a FIFO: the check waits on no logic after it, the loading on none before
         Stream judged = a.head().continueWhen(p + "_id_clear", a.free());
-        Layout loaded = loaded();
+        List<Layout.Spec> withEpoch = new ArrayList<>(specs(loaded()));
+        withEpoch.add(Layout.bits("epoch", AxiConfig.EPOCH_BITS));
+        Layout loaded = Layout.of("loading", withEpoch);
         Layout.ExprBuilder fieldsOf = loaded.expr();
-        loaded.fields().forEach(f -> fieldsOf.set(f.name(), judged.get(f.name())));
+        loaded().fields().forEach(f -> fieldsOf.set(f.name(), judged.get(f.name())));
+        fieldsOf.set("epoch", Hw.selectTree(a.ids().epochs(), judged.get("ax.id")));
         // falling through: a request the splitter can take loads the cycle after its verdict
         Stream head = judged.map(p + "_to_load", loaded, fieldsOf.build()).queueFallThrough(p + "_cleared", 4);
         head.ready().set(active.not().or(finishing));
@@ -286,6 +373,7 @@ public final class AxiRequestPacker extends Component {
             aligned.set(Hw.ones(12).shl(size));
             step.set(Hw.lit(bw, pb).shl(size));
             window.set(head.get("window"));
+            epoch.set(head.get("epoch"));
         });
         return out.queueFallThrough(p + "_parts", depth);
     }
@@ -320,8 +408,8 @@ public final class AxiRequestPacker extends Component {
                 readyPart.expr().set("control", parts.get("control"))
                         .set("dst", parts.get("dst")).set("strobes", gathered).set("full", allFull).build());
         Stream answerIn = Stream.of(this, "wr_answer_in", go.and(answered).and(lastBeat).and(lastOfBurst),
-                axi.localResponse(), axi.localResponse().expr().set("write", 1).set("id", ctl.get(parts.get("control"),
-                        "id")).set("resp", parts.get("resp")).build());
+                axi.localResponse(), axi.localResponse().expr().set("write", 1).set("id", socId(parts.get("control")))
+                        .set("resp", parts.get("resp")).build());
         Expr room = Hw.mux(answered, answerIn.ready().or(lastBeat.and(lastOfBurst).not()),
                 beatsIn.ready().and(readyIn.ready().or(lastBeat.not())));
         go.set(w.valid().and(parts.valid()).and(room));
@@ -335,7 +423,83 @@ public final class AxiRequestPacker extends Component {
         statusCounter("wlast_errors", go.and(w.get("last").ne(lastBeat.and(lastOfBurst))),
                 "W beats whose WLAST disagrees with the AW's length (the length rules)");
         Stream cmds = writeCommands(readyIn.queue("wr_ready", 4), beatsIn.queue("wr_beats", 2 * pb + 4));
-        return new Split(cmds, answerIn.queue("wr_answers", 4));
+        Flow dataIn = Flow.of(this, "wr_data_in", go.and(lastBeat).and(lastOfBurst), Layout.plain("id",
+                axi.idWidth()), socId(parts.get("control")));
+        return new Split(cmds, answerIn.queue("wr_answers", 4), dataIn);
+    }
+
+    /** AxID of a request control (its command ID without the epoch). */
+    private Expr socId(Expr control) {
+        return axi.requestControl().get(control, "id").bits(axi.idWidth() - 1, 0);
+    }
+
+    /**
+     * Per ID, whether its oldest outstanding write has all its W beats in: a count of the bursts whose last W beat
+     * went in ({@code in}), ahead of the completed count (W beats come in AW order).
+     */
+    private List<Expr> dataIn(Flow in, Ids ids) {
+        List<Expr> ahead = new ArrayList<>();
+        for (int i = 0; i < 1 << axi.idWidth(); i++) {
+            Reg bursts = reg("wr_data_in_" + i, axi.countWidth(), 0);
+            when(in.valid().and(in.get("id").eq(i)), () -> bursts.set(bursts.add(1)));
+            ahead.add(bursts.ne(ids.completed().get(i)));
+        }
+        return ahead;
+    }
+
+    /**
+     * SUE's SLVERR answers for abandoned transactions, one at a time, oldest first per ID: an ID is a candidate while
+     * it is abandoned with transactions outstanding, none of its answers is on the way, the response side has not
+     * begun to give one of its responses ({@code committed}: that one completes itself), and (writes, {@code ready})
+     * its oldest write has all its W beats in (a B never comes before its burst's last W beat). Candidates are
+     * registered, then the lowest one is taken and its answer offered the next cycle: a write's B, or a read's
+     * AxLEN + 1 R beats, of which the response side gives those its part-responses have not given. Counted as
+     * {@code abandoned}.
+     */
+    private Stream abandoned(String p, Ids ids, Flow done, List<Expr> ready) {
+        boolean write = p.equals("wr");
+        int n = 1 << axi.idWidth();
+        List<Expr> candidates = new ArrayList<>();
+        List<Reg> answering = new ArrayList<>();
+        Expr mine = committed.valid().and(committed.get("write").eq(write ? 1 : 0));
+        for (int i = 0; i < n; i++) {
+            Reg a = reg(p + "_answering_" + i, 1, 0);
+            Reg candidate = reg(p + "_lost_candidate_" + i, 1, 0);
+            Expr outstanding = ids.taken().get(i).ne(ids.completed().get(i));
+            Expr beginGiven = mine.and(committed.get("id").eq(i));
+            // registered, so a completion this cycle may still change what it saw
+            Expr completing = done.valid().and(done.get("id").eq(i));
+            candidate.set(ids.abandoned().get(i).and(outstanding).and(beginGiven.not()).and(completing.not())
+                    .and(write ? ready.get(i) : Hw.bool(true)));
+            candidates.add(candidate.and(a.not()));
+            answering.add(a);
+        }
+        Reg offered = reg(p + "_lost_offered", 1, 0);
+        Reg id = reg(p + "_lost_pick", axi.idWidth(), 0);
+        Layout lr = axi.localResponse();
+        Expr any = Hw.cat(candidates).orR();
+        Expr pick = Arbiter.firstPick(candidates);
+        Wire take = wire(p + "_lost_take", 1);
+        Expr beats = write ? Hw.zeros(AxiConfig.BEATS_WIDTH) : ids.lengths().readSync(p + "_lost_len",
+                Hw.cat(pick, Hw.selectTree(ids.completed(), pick)), take).resize(AxiConfig.BEATS_WIDTH).add(1);
+        Stream out = Stream.of(this, p + "_lost", offered, lr, lr.expr().set("write", write ? 1 : 0).set("id", id)
+                .set("resp", Hw.lit(2, AxiConfig.SLVERR)).set("beats", beats).build());
+        take.set(any.and(offered.not().or(out.fire())));
+        when(out.fire(), () -> offered.set(0));
+        when(take, () -> {
+            offered.set(1);
+            id.set(pick);
+        });
+        for (int i = 0; i < n; i++) {
+            Reg a = answering.get(i);
+            int k = i;
+            when(take.and(pick.eq(k)), () -> a.set(1))
+                    .elseWhen(done.valid().and(done.get("id").eq(k)), () -> a.set(0));
+        }
+        statusCounter(p + "_abandoned", late(p + "_abandoned_taken", out.fire()),
+                "transactions answered SLVERR because the transport gave up on their destination while they were "
+                        + "outstanding");
+        return out;
     }
 
     /**
@@ -423,9 +587,9 @@ public final class AxiRequestPacker extends Component {
                 .set("control", CommandControl.of(AxiConfig.READ, Hw.zeros(16), control))
                 .set("xpuid", parts.get("dst")).set("vc", AxiConfig.REQUEST_VC).set("tlast", 1).build());
         Stream answers = route.get(1).map("rd_answer", axi.localResponse(), axi.localResponse().expr()
-                .set("write", 0).set("id", ctl.get(control, "id")).set("resp", parts.get("resp"))
+                .set("write", 0).set("id", socId(control)).set("resp", parts.get("resp"))
                 .set("beats", ctl.get(control, "len").resize(AxiConfig.BEATS_WIDTH).add(1)).build());
         statusCounter("read_commands", cmds.fire(), "READ commands sent (parts of read bursts)");
-        return new Split(cmds, answers);
+        return new Split(cmds, answers, null);
     }
 }

@@ -7,6 +7,7 @@ import org.sue.core.Component;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
 import org.sue.core.Layout;
+import org.sue.core.Port;
 import org.sue.core.Reg;
 import org.sue.lib.stream.Arbiter;
 import org.sue.lib.stream.Flow;
@@ -45,6 +46,15 @@ public final class AxiResponseUnpacker extends Component {
     public final Stream r;
     public final Flow wdone;
     public final Flow rdone;
+    /** Each ID's epoch for writes and for reads (the request side's): a response command of another is stale. */
+    public final Port wrEpochs;
+    public final Port rdEpochs;
+    /** The response command being given: it completes its transaction, so SUE does not answer that one itself. */
+    public final Flow committed;
+    /** Per ID, a B answered by SUE itself: the ID's merged parts so far (of an abandoned burst) are forgotten. */
+    private final List<Reg> partSeen = new ArrayList<>();
+    /** Per ID, the R beats of its burst under way given to the SoC. */
+    private final List<Reg> beatsGiven = new ArrayList<>();
 
     public AxiResponseUnpacker(Config config) {
         super(config);
@@ -58,12 +68,28 @@ public final class AxiResponseUnpacker extends Component {
         Layout id = Layout.plain("id", axi.idWidth());
         wdone = Flow.master(this, "wdone", id);
         rdone = Flow.master(this, "rdone", id);
+        int epochs = AxiConfig.EPOCH_BITS << axi.idWidth();
+        wrEpochs = in("wr_epochs", epochs);
+        rdEpochs = in("rd_epochs", epochs);
+        committed = Flow.master(this, "committed", axi.committed());
 
+        for (int i = 0; i < 1 << axi.idWidth(); i++) {
+            beatsGiven.add(reg("r_beats_given_" + i, AxiConfig.BEATS_WIDTH, 0));
+        }
         Channels remote = unpack(rsp);
         Channels answers = answer(local);
+        for (int i = 0; i < partSeen.size(); i++) {
+            Reg sr = partSeen.get(i);
+            when(answers.b().fire().and(answers.b().get("id").eq(i)), () -> sr.set(0));
+        }
         Arbiter.roundRobin("b_arb", List.of(remote.b(), answers.b())).out().into(b);
         Stream rOut = Arbiter.roundRobinPackets("r_arb", List.of(remote.r(), answers.r())).out();
         rOut.map("r_beat", axi.r(), rOut.get("r")).into(r);
+        for (int i = 0; i < beatsGiven.size(); i++) {
+            Reg g = beatsGiven.get(i);
+            when(r.fire().and(r.get("id").eq(i)), () -> g.set(Hw.mux(r.get("last"), Hw.zeros(AxiConfig.BEATS_WIDTH),
+                    g.add(1))));
+        }
         wdone.drive(b.fire(), b.get("id"));
         rdone.drive(r.fire().and(r.get("last")), r.get("id"));
         statusCounter("write_responses", b.fire(), "B responses given to the SoC");
@@ -89,19 +115,22 @@ public final class AxiResponseUnpacker extends Component {
         // 0: WRITE_RESPONSE, 1: READ_RESPONSE (and every later beat), 2: anything else
         Expr route = Hw.mux(first.not().or(type.eq(AxiConfig.READ_RESPONSE)), Hw.lit(2, 1),
                 Hw.mux(type.eq(AxiConfig.WRITE_RESPONSE), Hw.lit(2, 0), Hw.lit(2, 2)));
+        Expr stale = stale(in, first, type, live);
+        // a held command is a READ_RESPONSE being given: its epoch was judged on its first beat
+        unused("rsp_held_epoch", held.bits(axi.commandIdWidth() - 1, axi.idWidth()));
         when(in.fire(), () -> {
             first.set(in.get("tlast"));
             beat.set(Hw.mux(in.get("tlast"), Hw.lit(8, 0), beat.add(1)));
             when(first, () -> held.set(live));
         });
         List<Stream> routes = in.demux("rsp_route", route, 3);
-        Stream bs = merged(routes.get(0), live);
+        Stream bs = merged(routes.get(0).throwWhen("rsp_b_stale", stale), live);
         Layout rc = axi.readResponseControl();
         Expr resps = rc.get(control, "resp");
         Expr resp = resps.shr(Hw.cat(beat.bits(Hw.log2Up(axi.partBeats()) - 1, 0), Hw.lit(1, 0))).bits(1, 0);
         Expr last = in.get("tlast");
-        Stream rs = routes.get(1).map("rsp_r", rPart, rPart.expr().set("r", axi.r().expr()
-                .set("data", in.get("data")).set("id", rc.get(control, "id")).set("resp", resp)
+        Stream rs = routes.get(1).throwWhen("rsp_r_stale", stale).map("rsp_r", rPart, rPart.expr().set("r", axi.r()
+                .expr().set("data", in.get("data")).set("id", socId(rc.get(control, "id"))).set("resp", resp)
                 .set("last", last.and(rc.get(control, "last"))).build()).set("tlast", last).build());
         Stream bad = routes.get(2);
         bad.ready().set(1);
@@ -113,6 +142,52 @@ public final class AxiResponseUnpacker extends Component {
         return new Channels(bs, rs);
     }
 
+    /** AxID of a command ID (without its epoch). */
+    private Expr socId(Expr commandId) {
+        return commandId.bits(axi.idWidth() - 1, 0);
+    }
+
+    /**
+     * Whether the response command on {@code in} is stale: its ID's epoch is not the ID's epoch now, so the request
+     * side has answered its transaction itself (docs/protocol.md 13.3); all its beats are dropped, and counted. Judged
+     * on its first beat and held for the rest; once a first beat has been offered and found current it stays
+     * current until taken, so that a beat offered is never withdrawn. A command being given is {@code committed}.
+     */
+    private Expr stale(Stream in, Reg first, Expr type, Expr live) {
+        Reg held = reg("rsp_stale", 1, 0);
+        Reg offered = reg("rsp_offered", 1, 0); // the first beat waits, found current
+        Reg heldId = reg("rsp_held_id", axi.idWidth(), 0);
+        Expr commandId = axi.writeResponseControl().get(live.resize(axi.writeResponseControl().width()), "id");
+        Expr id = socId(commandId);
+        Expr epoch = commandId.bits(commandId.width() - 1, axi.idWidth());
+        Expr write = type.eq(AxiConfig.WRITE_RESPONSE);
+        Expr now = Hw.mux(write, Hw.selectTree(slices(wrEpochs), id), Hw.selectTree(slices(rdEpochs), id));
+        Expr response = write.or(type.eq(AxiConfig.READ_RESPONSE));
+        Expr stale = wire("rsp_stale_now", Hw.mux(first, response.and(epoch.ne(now)).and(offered.not()), held));
+        when(in.fire(), () -> {
+            offered.set(0);
+            when(first, () -> {
+                held.set(stale);
+                heldId.set(id);
+            });
+        }).elseWhen(in.valid().and(first).and(stale.not()), () -> offered.set(1));
+        // only a READ_RESPONSE has beats after its first: a command under way is a read's
+        committed.drive(Hw.mux(first, in.valid().and(offered), held.not()), axi.committed().expr()
+                .set("write", first.and(write)).set("id", Hw.mux(first, id, heldId)).build());
+        statusCounter("stale_responses", in.fire().and(first).and(stale), "response commands dropped: their "
+                + "transaction was answered SLVERR when the transport gave up on its destination");
+        return stale;
+    }
+
+    /** A port of an epoch per ID as its slices, ID 0 first. */
+    private List<Expr> slices(Port epochs) {
+        List<Expr> l = new ArrayList<>();
+        for (int i = 0; i < 1 << axi.idWidth(); i++) {
+            l.add(epochs.bits(AxiConfig.EPOCH_BITS * i + AxiConfig.EPOCH_BITS - 1, AxiConfig.EPOCH_BITS * i));
+        }
+        return l;
+    }
+
     /**
      * WRITE_RESPONSEs, one per part, merged per ID into the burst's one B, given with the last part's: the worse
      * response wins (DECERR, SLVERR, OKAY, EXOKAY, in that order).
@@ -120,7 +195,7 @@ public final class AxiResponseUnpacker extends Component {
     private Stream merged(Stream parts, Expr live) {
         Layout wc = axi.writeResponseControl();
         Expr control = live.resize(wc.width());
-        Expr id = wc.get(control, "id");
+        Expr id = socId(wc.get(control, "id"));
         Expr resp = wc.get(control, "resp");
         Expr last = wc.get(control, "last");
         List<Expr> seen = new ArrayList<>();
@@ -129,6 +204,7 @@ public final class AxiResponseUnpacker extends Component {
         List<Reg> worstRegs = new ArrayList<>();
         for (int i = 0; i < 1 << axi.idWidth(); i++) {
             seenRegs.add(reg("wr_part_seen_" + i, 1, 0));
+            partSeen.add(seenRegs.get(i));
             worstRegs.add(reg("wr_part_resp_" + i, 2, 0));
             seen.add(seenRegs.get(i));
             worst.add(worstRegs.get(i));
@@ -159,13 +235,13 @@ public final class AxiResponseUnpacker extends Component {
         Stream bs = routes.get(1).map("local_b", axi.b(), axi.b().expr().set("id", in.get("id"))
                 .set("resp", in.get("resp")).build());
         Stream reads = routes.get(0);
-        Reg given = reg("local_beats_given", AxiConfig.BEATS_WIDTH, 0);
+        // the burst's beats given so far, its part-responses' included (an abandoned read's answer gives the rest)
+        Expr given = Hw.selectTree(beatsGiven, reads.get("id"));
         Expr last = given.add(1).eq(reads.get("beats"));
         Stream rs = Stream.of(this, "local_r", reads.valid(), rPart, rPart.expr().set("r", axi.r().expr()
                 .set("id", reads.get("id")).set("resp", reads.get("resp")).set("last", last).build())
                 .set("tlast", last).build());
         reads.ready().set(rs.ready().and(last));
-        when(rs.fire(), () -> given.set(Hw.mux(last, Hw.zeros(AxiConfig.BEATS_WIDTH), given.add(1))));
         return new Channels(bs, rs);
     }
 }

@@ -13,8 +13,8 @@ class AxiConfigTest {
     void theCommandTableFitsTheControlLayouts() {
         AxiConfig axi = AxiConfig.defaults(512, 1024);
         CommandTable t = axi.commandTable();
-        // docs/protocol.md 13.2: 82 request bits in 6 units, either response in 1
-        assertEquals(82, axi.requestControl().width());
+        // docs/protocol.md 13.2: 84 request bits in 6 units, either response in 1
+        assertEquals(84, axi.requestControl().width());
         assertEquals(12, t.controlBytes(AxiConfig.WRITE));
         assertEquals(12, t.controlBytes(AxiConfig.READ));
         assertEquals(12, t.controlBytes(AxiConfig.WRITE_STROBED));
@@ -23,7 +23,7 @@ class AxiConfigTest {
         assertTrue(t.hasData(AxiConfig.WRITE) && t.hasData(AxiConfig.READ_RESPONSE) && !t.hasData(AxiConfig.READ));
         assertEquals(4, axi.partBeats());
         // the widest request the rule allows fills the 14 control bytes
-        AxiConfig wide = new AxiConfig(1024, 64, 8, 10, 1024, true, 0, 15);
+        AxiConfig wide = new AxiConfig(1024, 64, 6, 10, 1024, true, 0, 15);
         assertEquals(CommandTable.MAX_CONTROL_UNITS * 2, wide.commandTable().controlBytes(AxiConfig.WRITE));
     }
 

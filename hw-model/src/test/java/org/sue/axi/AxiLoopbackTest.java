@@ -36,12 +36,8 @@ class AxiLoopbackTest {
                     new AxiResponseUnpacker.Config(c.axi())));
             packer.cmd.into(master.req);
             master.rsp.into(unpacker.rsp);
-            packer.local.into(unpacker.local);
-            unpacker.wdone.into(packer.wdone);
-            unpacker.rdone.into(packer.rdone);
-            List<Signal> inside = new ArrayList<>();
-            for (Channel ch : List.of(packer.cmd, packer.local, packer.wdone, packer.rdone, master.req, master.rsp,
-                    unpacker.rsp, unpacker.local, unpacker.wdone, unpacker.rdone)) {
+            List<Signal> inside = new ArrayList<>(packer.join(unpacker));
+            for (Channel ch : List.of(packer.cmd, master.req, master.rsp, unpacker.rsp)) {
                 inside.addAll(ch.signals());
             }
             exposeRest(packer, "s_", inside);

@@ -4,8 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Random;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.sue.axi.AxiConfig;
 import org.sue.axi.AxiRemoteMaster;
 import org.sue.axi.tb.AxiMemorySlave;
@@ -25,12 +30,13 @@ import org.sue.net.HeaderFormat;
  */
 class SueAxiInstanceTest {
     /**
-     * B stops answering (its MAC takes nothing, what reaches it is lost): A's read to it waits; once A's transport
-     * gives up on B, a new read and a new write to B are answered SLVERR at once and counted; when B comes back, the
-     * first read completes with the bytes B's memory holds.
+     * B stops answering (its MAC takes nothing, what reaches it is lost) while A has a read and a write outstanding to
+     * it: once A's transport gives up on B, both are answered SLVERR at once, and a new read and a new write to B too,
+     * all counted; when B comes back, the late responses of the two are dropped (nothing reaches A's SoC twice), and
+     * a new read with the first one's ID completes from B's memory.
      */
     @Test
-    void requestsToADestinationTheTransportGaveUpOnGetSlverrAtOnce() {
+    void requestsToADestinationTheTransportGaveUpOnGetSlverr() {
         AxiConfig axi = SmallInstance.axiPair();
         SueAxiInstance.Config config = SueAxiInstance.Config.of(SmallInstance.config(HeaderFormat.ETH_IPV4_UDP), axi);
         Design design = Design.elaborate(new SueAxiInstance(config));
@@ -47,12 +53,20 @@ class SueAxiInstanceTest {
         b.connect(a);
         AxiMemorySlave memory = new AxiMemorySlave(simB, axi, "m_", new AxiRemoteMaster.Config(axi).masterIdWidth(),
                 100, 0, true, 0);
+        List<Answer> answers = new ArrayList<>(); // every B and R beat A's SoC is given
         Runnable step = () -> {
             long now = simA.cycle();
             memory.drive(rnd);
             a.drive(now);
             b.drive(now);
             memory.taken(rnd);
+            if (simA.peek("s_b_valid") == 1) {
+                answers.add(new Answer(true, (int) simA.peek("s_b_id"), (int) simA.peek("s_b_resp"), true));
+            }
+            if (simA.peek("s_r_valid") == 1) {
+                answers.add(new Answer(false, (int) simA.peek("s_r_id"), (int) simA.peek("s_r_resp"),
+                        simA.peek("s_r_last") == 1));
+            }
             simA.step();
             simB.step();
         };
@@ -62,72 +76,93 @@ class SueAxiInstanceTest {
         simA.poke("s_r_ready", 1);
         simA.poke("s_b_ready", 1);
         b.frozen(true);
-        RBeat first = read(simA, axi, 1, step, 100);
-        assertEquals(null, first, "B is frozen: no answer yet");
+        read(simA, axi, 1, step);
+        write(simA, axi, 4, step);
+        for (int i = 0; i < 200; i++) {
+            step.run();
+        }
+        assertEquals(List.of(), answers, "B is frozen: no answer yet");
         for (int i = 0; i < 40_000 && (simA.peek("tp_tx_dst_unreachable") >> 2 & 1) == 0; i++) {
             step.run();
         }
         assertEquals(1, simA.peek("tp_tx_dst_unreachable") >> 2 & 1, "A's transport gave up on B");
-        RBeat refused = read(simA, axi, 2, step, 30);
-        assertEquals(new RBeat(2, AxiConfig.SLVERR), refused, "a new read to B: SLVERR at once");
-        assertEquals(1, simA.peek("s_rd_unreachable_errors"));
-        // a write: AW and its one W beat, answered SLVERR
-        Layout ax = axi.ax();
-        LayoutPorts.poke(simA, "s_aw", ax, request(axi, 3));
-        LayoutPorts.poke(simA, "s_w", axi.w(), axi.w().word().set("strb", BigInteger.ONE.shiftLeft(32)
-                .subtract(BigInteger.ONE)).set("last", 1).toBigInteger());
-        simA.poke("s_aw_valid", 1);
-        simA.poke("s_w_valid", 1);
-        int resp = -1;
-        for (int i = 0; i < 30 && resp < 0; i++) {
-            boolean awTaken = simA.peek("s_aw_ready") == 1;
-            boolean wTaken = simA.peek("s_w_ready") == 1;
-            resp = simA.peek("s_b_valid") == 1 ? (int) simA.peek("s_b_resp") : -1;
+        for (int i = 0; i < 30; i++) {
             step.run();
-            simA.poke("s_aw_valid", awTaken ? 0 : simA.peek("s_aw_valid"));
-            simA.poke("s_w_valid", wTaken ? 0 : simA.peek("s_w_valid"));
         }
-        assertEquals(AxiConfig.SLVERR, resp, "a new write to B: SLVERR at once");
+        assertEquals(Set.of(new Answer(false, 1, AxiConfig.SLVERR, true), new Answer(true, 4, AxiConfig.SLVERR, true)),
+                Set.copyOf(answers), "the outstanding read and write: SLVERR once B is given up on");
+        assertEquals(2, answers.size());
+        assertEquals(1, simA.peek("s_rd_abandoned"));
+        assertEquals(1, simA.peek("s_wr_abandoned"));
+        answers.clear();
+        read(simA, axi, 2, step);
+        write(simA, axi, 3, step);
+        for (int i = 0; i < 30; i++) {
+            step.run();
+        }
+        assertEquals(Set.of(new Answer(false, 2, AxiConfig.SLVERR, true), new Answer(true, 3, AxiConfig.SLVERR, true)),
+                Set.copyOf(answers), "a new read and a new write to B: SLVERR at once");
+        assertEquals(1, simA.peek("s_rd_unreachable_errors"));
         assertEquals(1, simA.peek("s_wr_unreachable_errors"));
-        // B comes back: the transport's probe gets through and the first read completes from B's memory
+        // B comes back: the probe gets through, the first read and write reach B's memory, their responses are stale
+        answers.clear();
         b.frozen(false);
-        RBeat late = read(simA, axi, -1, step, 60_000);
-        assertEquals(new RBeat(1, AxiConfig.OKAY), late, "the first read, once B is back");
+        for (int i = 0; i < 60_000 && simA.peek("s_stale_responses") < 2; i++) {
+            step.run();
+        }
+        assertEquals(2, simA.peek("s_stale_responses"), "the late responses of the two given up on, dropped");
         assertEquals(0, simA.peek("tp_tx_dst_unreachable") >> 2 & 1, "B reachable again");
+        read(simA, axi, 1, step);
+        for (int i = 0; i < 2_000 && answers.isEmpty(); i++) {
+            step.run();
+        }
+        for (int i = 0; i < 200; i++) {
+            step.run();
+        }
+        assertEquals(List.of(new Answer(false, 1, AxiConfig.OKAY, true)), answers,
+                "a new read with the first one's ID: B's answer, once");
     }
 
-    /** An R beat's ID and response. */
-    private record RBeat(int id, int resp) {
+    /** A B (write) or an R beat: its ID, response and RLAST. */
+    private record Answer(boolean write, int id, int resp, boolean last) {
+    }
+
+    /** Offers a one-beat read with ID {@code id} to B until taken. */
+    private static void read(Simulator sim, AxiConfig axi, int id, Runnable step) {
+        LayoutPorts.poke(sim, "s_ar", axi.ax(), request(axi, id));
+        sim.poke("s_ar_valid", 1);
+        for (int i = 0; i < 100; i++) {
+            boolean taken = sim.peek("s_ar_ready") == 1;
+            step.run();
+            if (taken) {
+                sim.poke("s_ar_valid", 0);
+                return;
+            }
+        }
+        throw new AssertionError("AR not taken");
+    }
+
+    /** Offers a one-beat write with ID {@code id} to B (AW and its W beat) until both are taken. */
+    private static void write(Simulator sim, AxiConfig axi, int id, Runnable step) {
+        LayoutPorts.poke(sim, "s_aw", axi.ax(), request(axi, id));
+        LayoutPorts.poke(sim, "s_w", axi.w(), axi.w().word().set("strb", BigInteger.ONE.shiftLeft(axi.beatBytes())
+                .subtract(BigInteger.ONE)).set("last", 1).toBigInteger());
+        sim.poke("s_aw_valid", 1);
+        sim.poke("s_w_valid", 1);
+        for (int i = 0; i < 100 && (sim.peek("s_aw_valid") == 1 || sim.peek("s_w_valid") == 1); i++) {
+            boolean awTaken = sim.peek("s_aw_ready") == 1;
+            boolean wTaken = sim.peek("s_w_ready") == 1;
+            step.run();
+            sim.poke("s_aw_valid", awTaken ? 0 : sim.peek("s_aw_valid"));
+            sim.poke("s_w_valid", wTaken ? 0 : sim.peek("s_w_valid"));
+        }
+        assertEquals(0, sim.peek("s_aw_valid") | sim.peek("s_w_valid"), "AW and W taken");
     }
 
     /** A one-beat INCR request with ID {@code id} to XPU 2 (B). */
     private static BigInteger request(AxiConfig axi, int id) {
         return axi.ax().word().set("addr", BigInteger.valueOf(2L << axi.dstLsb() | 0x1000L * id)).set("id", id)
                 .set("size", axi.fullSize()).set("burst", AxiConfig.INCR).toBigInteger();
-    }
-
-    /**
-     * Offers a read with ID {@code id} (none with -1) and steps up to {@code cycles} until its R beat (one beat, so
-     * RLAST) comes; null if none does.
-     */
-    private static RBeat read(Simulator sim, AxiConfig axi, int id, Runnable step, int cycles) {
-        if (id >= 0) {
-            LayoutPorts.poke(sim, "s_ar", axi.ax(), request(axi, id));
-            sim.poke("s_ar_valid", 1);
-        }
-        for (int i = 0; i < cycles; i++) {
-            boolean taken = sim.peek("s_ar_valid") == 1 && sim.peek("s_ar_ready") == 1;
-            RBeat r = sim.peek("s_r_valid") == 1 ? new RBeat((int) sim.peek("s_r_id"), (int) sim.peek("s_r_resp"))
-                    : null;
-            step.run();
-            if (taken) {
-                sim.poke("s_ar_valid", 0);
-            }
-            if (r != null) {
-                return r;
-            }
-        }
-        return null;
     }
 
     /** Two AXI4 pairs on each instance, all four SoC masters busy at once: each pair's traffic reaches its peer pair. */
@@ -143,6 +178,30 @@ class SueAxiInstanceTest {
             assertEquals(30, soc.stats().readsAnswered());
         }
         assertTrue(run.side("A").counter("m1_writes_issued") > 0 && run.side("B").counter("m0_reads_issued") > 0);
+    }
+
+    /**
+     * Random reads and writes both ways while B's network stops for long enough that A's transport gives up on B
+     * (during A's writes, or during its reads), then comes back: every request still gets exactly one answer, in order
+     * per ID, with the bytes the model says or SLVERR; transactions of that direction were answered SLVERR while
+     * outstanding, their late responses dropped, and at the end every credit is back and the stores are empty.
+     */
+    @ParameterizedTest
+    @CsvSource({"300, wr", "3500, rd"})
+    void trafficBothWaysSurvivesAPeerThatStopsAndReturns(int freezeAfter, String direction) {
+        AxiTwoXpuRun run = new AxiTwoXpuRun(SueAxiInstance.Config.of(SmallInstance.config(HeaderFormat.ETH_IPV4_UDP),
+                SmallInstance.axiPair()), 20, LinkModel.Faults.loss(0.005), 11, AxiTwoXpuRun.Traffic.random(60, 70),
+                null).freezeB(freezeAfter, 20_000);
+        AxiTwoXpuRun.Result r = run.run(100_000, null);
+        assertTrue(r.ok(), r.toString());
+        for (AxiTwoXpuRun.Side s : new AxiTwoXpuRun.Side[] {r.a(), r.b()}) {
+            assertEquals(60, s.stats().writesAnswered());
+            assertEquals(60, s.stats().readsAnswered());
+        }
+        XpuSide a = run.side("A");
+        assertEquals(1, a.counter("tp_tx_destinations_lost"));
+        assertTrue(a.counter("s_" + direction + "_abandoned") > 0, "answered SLVERR while outstanding");
+        assertTrue(a.counter("s_stale_responses") > 0, "late responses dropped");
     }
 
     @Test

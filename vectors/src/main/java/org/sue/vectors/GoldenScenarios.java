@@ -130,6 +130,7 @@ public final class GoldenScenarios {
                             }
                         })));
         list.add(sueAxiInstance("sue_axi_instance_llr_cbfc_w512_d16", 6000));
+        list.add(sueAxiInstanceDeadPeer("sue_axi_instance_dead_peer_w512_d16", 8500));
         // the same pair in the spec's credit form, through the SoC's side of every loop (default credits)
         AxiCreditLoopback.Config axiCredit = new AxiCreditLoopback.Config(AxiCreditPair.Config.of(
                 axiLoopback.bridge()), axiLoopback.sue());
@@ -312,6 +313,21 @@ public final class GoldenScenarios {
         return new GoldenScenario(name, () -> new SueAxiInstance(config), ResetStyle.SYNC_HIGH, cycles,
                 () -> new RunStimulus<>((sim, seed) -> AxiTwoXpuRun.recording(config, sim, ResetStyle.SYNC_HIGH, 20,
                         faults, seed, AxiTwoXpuRun.Traffic.random(40, 80)), (run, rnd) -> run.driveRecorded()));
+    }
+
+    /**
+     * The AXI4 instance (no LLR, a short retransmit timeout) while its peer's network stops twice for 2,500 cycles,
+     * from cycle 300 (during its SoC's writes) and from 5,000 (during its reads): each time the transport gives up on
+     * the peer, outstanding requests are answered SLVERR, and the late responses after the peer's return are dropped.
+     */
+    static GoldenScenario sueAxiInstanceDeadPeer(String name, long cycles) {
+        SueInstance.Config sue = SmallInstance.config(HeaderFormat.ETH_IPV4_UDP);
+        SueAxiInstance.Config config = SueAxiInstance.Config.of(sue.withTransport(sue.transport().toBuilder()
+                .rtoCycles(250).probeCycles(1000).build()), SmallInstance.axiPair());
+        return new GoldenScenario(name, () -> new SueAxiInstance(config), ResetStyle.SYNC_HIGH, cycles,
+                () -> new RunStimulus<>((sim, seed) -> AxiTwoXpuRun.recording(config, sim, ResetStyle.SYNC_HIGH, 20,
+                        LinkModel.Faults.NONE, seed, AxiTwoXpuRun.Traffic.random(40, 80)).freezeB(300, 2500).freezeB(5000, 2500),
+                        (run, rnd) -> run.driveRecorded()));
     }
 
     /**

@@ -45,8 +45,8 @@ public final class AxiRemoteMasterReference {
             return null;
         }
         BigInteger control = command.bits();
-        Ax ax = Ax.unpack(axi, control);
-        boolean last = control.testBit(axi.ax().width());
+        Ax ax = Ax.ofControl(axi, control);
+        boolean last = axi.requestControl().field("last").get(control) == 1;
         if (type == AxiConfig.READ) {
             return new Part(source, false, ax, last, List.of());
         }

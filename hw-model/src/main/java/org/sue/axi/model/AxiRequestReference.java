@@ -26,7 +26,15 @@ public final class AxiRequestReference {
         }
 
         public static Ax unpack(AxiConfig axi, BigInteger packed) {
-            Layout l = axi.ax();
+            return unpack(axi, axi.ax(), packed);
+        }
+
+        /** The part a request control describes, its ID the command ID (epoch and AxID). */
+        public static Ax ofControl(AxiConfig axi, BigInteger control) {
+            return unpack(axi, axi.requestControl(), control);
+        }
+
+        private static Ax unpack(AxiConfig axi, Layout l, BigInteger packed) {
             return new Ax(l.field("addr").get(packed), (int) l.field("id").get(packed),
                     (int) l.field("len").get(packed), (int) l.field("size").get(packed),
                     (int) l.field("burst").get(packed), (int) l.field("lock").get(packed),
@@ -185,7 +193,20 @@ public final class AxiRequestReference {
         Ax issued = new Ax(beatAddress(a, part[0]), a.id(), part[1] - 1, a.size(),
                 a.burst() == AxiConfig.FIXED ? AxiConfig.FIXED : AxiConfig.INCR, a.lock(), a.cache(), a.prot(), a.qos(),
                 a.region(), a.user());
-        return issued.pack(axi).or(last ? BigInteger.ONE.shiftLeft(axi.ax().width()) : BigInteger.ZERO);
+        return control(axi, issued.pack(axi), 0, last);
+    }
+
+    /**
+     * A request control: the fields of {@code ax} (packed in {@link AxiConfig#ax}), the command ID the ID with
+     * {@code epoch} above it, and the last-part flag.
+     */
+    public static BigInteger control(AxiConfig axi, BigInteger ax, int epoch, boolean last) {
+        Layout.Word w = axi.requestControl().word();
+        for (Layout.Field f : axi.ax().fields()) {
+            w.set(f.name(), f.getBig(ax));
+        }
+        return w.set("id", BigInteger.valueOf((long) epoch << axi.idWidth() | axi.ax().field("id").get(ax)))
+                .set("last", last ? 1 : 0).toBigInteger();
     }
 
     /** The low {@code n} bytes of a value, least significant first. */

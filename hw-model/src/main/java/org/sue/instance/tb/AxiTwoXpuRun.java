@@ -55,6 +55,8 @@ public final class AxiTwoXpuRun {
     /** The cycle A was at when the sides were joined (their header tables written at the next edge). */
     private final long start;
     private boolean setUp;
+    /** The windows B is frozen in: {first cycle of A's, cycles}. */
+    private final List<long[]> freezes = new ArrayList<>();
 
     /**
      * What the SoCs do: {@code requests} bursts each way (random ones, or INCR bursts of {@code burstBytes} in full
@@ -178,9 +180,23 @@ public final class AxiTwoXpuRun {
         step();
     }
 
+    /**
+     * B's network stops for {@code cycles} from {@code after} cycles on (its MAC takes nothing, what reaches it is
+     * lost; see {@link XpuSide#frozen}; its SoC goes on): A's transport may give up on B, so the SoCs may see SLVERR
+     * where OKAY was due ({@link AxiWriteReadRun#givingUpAllowed}). Called again, another window.
+     */
+    public AxiTwoXpuRun freezeB(long after, long cycles) {
+        freezes.add(new long[] {a.sim().cycle() + after, cycles});
+        socs().forEach(AxiWriteReadRun::givingUpAllowed);
+        return this;
+    }
+
     /** Every input of both designs for the cycle now, and what moves at the coming edge checked. */
     private void driveCycle() {
         long now = a.sim().cycle();
+        if (!freezes.isEmpty()) {
+            b.frozen(freezes.stream().anyMatch(f -> now >= f[0] && now < f[0] + f[1]));
+        }
         socs().forEach(r -> r.drive(rnd));
         memories().forEach(m -> m.drive(rnd));
         a.drive(now);
