@@ -210,45 +210,19 @@ public final class AxiTwoXpuRun {
      * hears the cycle now and then. Throws with both sides' state when nothing is answered for {@code stallCycles}.
      */
     public Result run(long stallCycles, LongConsumer progress) {
-        long start = a.sim().cycle();
-        long lastProgress = start;
-        long answeredBefore = 0;
-        long quiet = 0;
-        while (quiet < 3 * config.sue().transport().destinations() + 100) {
+        long cycles = Settling.settle(a, b, () -> {
             cycle();
-            long now = a.sim().cycle();
-            long answered = answered(socsA) + answered(socsB);
-            if (answered != answeredBefore) {
-                answeredBefore = answered;
-                lastProgress = now;
-            }
-            boolean settled = socs().stream().allMatch(AxiWriteReadRun::finished)
-                    && memories().stream().allMatch(AxiMemorySlave::idle)
-                    && a.toPeer().noDataInFlight() && b.toPeer().noDataInFlight()
-                    && a.counter("tp_tx_store_records") == 0 && b.counter("tp_tx_store_records") == 0;
-            quiet = settled ? quiet + 1 : 0;
-            if (!settled && now - lastProgress > stallCycles) {
-                throw new IllegalStateException("AXI4 two-XPU run: nothing answered for " + stallCycles
-                        + " cycles at cycle " + now + " (A answered " + answered(socsA) + ", B " + answered(socsB)
-                        + ")\n  " + a.state() + "\n  " + b.state());
-            }
-            if (progress != null && now % 65536 == 0) {
-                progress.accept(now - start);
-            }
-        }
-        long cycles = a.sim().cycle() - start;
-        for (int i = 0; i < 100_000 && !(a.linkQuiet() && b.linkQuiet()); i++) {
-            cycle();
-        }
-        if (pcap != null) {
-            pcap.close();
-        }
+            return a.sim().cycle();
+        }, () -> socs().stream().allMatch(AxiWriteReadRun::finished)
+                && memories().stream().allMatch(AxiMemorySlave::idle)
+                && a.toPeer().noDataInFlight() && b.toPeer().noDataInFlight()
+                && a.counter("tp_tx_store_records") == 0 && b.counter("tp_tx_store_records") == 0,
+                () -> answered(socsA) + answered(socsB), 3L * config.sue().transport().destinations() + 100,
+                stallCycles, progress, () -> "AXI4 two-XPU run: nothing answered (A answered " + answered(socsA)
+                        + ", B " + answered(socsB) + ")");
+        String mismatch = Settling.countersAtQuiet(a, b, this::cycle, pcap);
         socs().forEach(r -> r.monitor().assertQuiet());
         memories().forEach(m -> m.monitor().assertQuiet());
-        String mismatch = a.countersAgreeWithLink();
-        if (mismatch == null) {
-            mismatch = b.countersAgreeWithLink();
-        }
         return new Result(side(socsA, a), side(socsB, b), cycles, creditsBack(a) && creditsBack(b),
                 a.counter("tp_tx_store_used_beats") == 0 && b.counter("tp_tx_store_used_beats") == 0, mismatch);
     }

@@ -248,49 +248,21 @@ public final class TwoXpuRun {
     /** Like {@link #run(int, int, long, LongConsumer)} with the commands drawn from {@code mix}. */
     public Result run(int commandsAToB, int commandsBToA, Mix mix, long stallCycles, LongConsumer progress) {
         add(commandsAToB, commandsBToA, mix);
-        long start = a.sim().cycle();
-        long lastProgress = start;
-        int deliveredBefore = 0;
-        long quiet = 0;
-        while (quiet < 3 * config.transport().destinations() + 100) {
-            long now = cycle();
-            int delivered = a.rx().delivered().size() + b.rx().delivered().size();
-            if (delivered != deliveredBefore) {
-                deliveredBefore = delivered;
-                lastProgress = now;
-            }
-            boolean settled = a.deliveredAll() && b.deliveredAll() && a.tx().idle() && b.tx().idle()
-                    && a.rx().held() == 0 && b.rx().held() == 0 && a.tx().creditsBack() && b.tx().creditsBack()
-                    && a.toPeer().noDataInFlight() && b.toPeer().noDataInFlight()
-                    && (relay == null || relay.noDataInFlight())
-                    && a.counter("tp_tx_store_records") == 0
-                    && b.counter("tp_tx_store_records") == 0;
-            quiet = settled ? quiet + 1 : 0;
-            if (!settled && now - lastProgress > stallCycles) {
-                throw new IllegalStateException("two-XPU run: nothing delivered for " + stallCycles + " cycles at cycle "
-                        + now + (a.deliveredAll() && b.deliveredAll() ? " (all delivered, not settled)" : "")
-                        + "\n  " + a.state() + "\n  " + b.state());
-            }
-            if (progress != null && now % 65536 == 0) {
-                progress.accept(now - start);
-            }
-        }
-        long cycles = a.sim().cycle() - start;
-        // MAC Control frames (CC_Updates, PFC refreshes) never stop: compare counters with the link between two of them
-        for (int i = 0; i < 100_000 && !(a.linkQuiet() && b.linkQuiet()); i++) {
-            cycle();
-        }
-        if (pcap != null) {
-            pcap.close();
-        }
+        long cycles = Settling.settle(a, b, this::cycle, () -> a.deliveredAll() && b.deliveredAll()
+                && a.tx().idle() && b.tx().idle() && a.rx().held() == 0 && b.rx().held() == 0
+                && a.tx().creditsBack() && b.tx().creditsBack()
+                && a.toPeer().noDataInFlight() && b.toPeer().noDataInFlight()
+                && (relay == null || relay.noDataInFlight())
+                && a.counter("tp_tx_store_records") == 0 && b.counter("tp_tx_store_records") == 0,
+                () -> a.rx().delivered().size() + b.rx().delivered().size(),
+                3L * config.transport().destinations() + 100, stallCycles, progress,
+                () -> "two-XPU run: nothing delivered" + (a.deliveredAll() && b.deliveredAll()
+                        ? " (all delivered, not settled)" : ""));
+        String mismatch = Settling.countersAtQuiet(a, b, this::cycle, pcap);
         boolean intact = b.deliveredIntact(true) && a.deliveredIntact(true);
         boolean credits = a.tx().creditsBack() && b.tx().creditsBack() && a.rx().creditsBack()
                 && b.rx().creditsBack();
         boolean stores = a.counter("tp_tx_store_used_beats") == 0 && b.counter("tp_tx_store_used_beats") == 0;
-        String mismatch = b.countersAgreeWithLink();
-        if (mismatch == null) {
-            mismatch = a.countersAgreeWithLink();
-        }
         return new Result(direction(a, b), direction(b, a), cycles, intact, credits, stores, mismatch);
     }
 

@@ -1,0 +1,61 @@
+package org.sue.instance.tb;
+
+import java.util.function.BooleanSupplier;
+import java.util.function.LongConsumer;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import org.sue.net.tb.PcapWriter;
+
+/** The end of a run of two XPUs over links: stepping until it settles, then until the links are quiet. */
+final class Settling {
+    private Settling() {
+    }
+
+    /**
+     * Steps {@code cycle} (which returns A's cycle after the step) until {@code settled} has held for
+     * {@code quietCycles} cycles in a row; {@code progress} (or null) hears the cycles run now and then. Throws with
+     * {@code stalled}'s words when {@code done} (what the run counts: commands delivered, transactions answered) has
+     * not moved for {@code stallCycles} while unsettled. Returns the cycles until settled.
+     */
+    static long settle(XpuSide a, XpuSide b, LongSupplier cycle, BooleanSupplier settled, LongSupplier done,
+                       long quietCycles, long stallCycles, LongConsumer progress, Supplier<String> stalled) {
+        long start = a.sim().cycle();
+        long lastProgress = start;
+        long doneBefore = 0;
+        long quiet = 0;
+        while (quiet < quietCycles) {
+            long now = cycle.getAsLong();
+            long d = done.getAsLong();
+            if (d != doneBefore) {
+                doneBefore = d;
+                lastProgress = now;
+            }
+            boolean s = settled.getAsBoolean();
+            quiet = s ? quiet + 1 : 0;
+            if (!s && now - lastProgress > stallCycles) {
+                throw new IllegalStateException(stalled.get() + " for " + stallCycles + " cycles at cycle " + now
+                        + "\n  " + a.state() + "\n  " + b.state());
+            }
+            if (progress != null && now % 65536 == 0) {
+                progress.accept(now - start);
+            }
+        }
+        return a.sim().cycle() - start;
+    }
+
+    /**
+     * MAC Control frames (CC_Updates, PFC refreshes) never stop: steps until both links are quiet, to compare the
+     * counters with the links between two of them; closes {@code pcap} (or null). Returns the first side's counter
+     * that disagrees with its link, or null.
+     */
+    static String countersAtQuiet(XpuSide a, XpuSide b, Runnable cycle, PcapWriter pcap) {
+        for (int i = 0; i < 100_000 && !(a.linkQuiet() && b.linkQuiet()); i++) {
+            cycle.run();
+        }
+        if (pcap != null) {
+            pcap.close();
+        }
+        String mismatch = b.countersAgreeWithLink();
+        return mismatch != null ? mismatch : a.countersAgreeWithLink();
+    }
+}
