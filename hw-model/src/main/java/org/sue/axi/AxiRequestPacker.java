@@ -7,8 +7,8 @@ import org.sue.core.Component;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
 import org.sue.core.Layout;
-import org.sue.core.Port;
 import org.sue.core.Mem;
+import org.sue.core.Port;
 import org.sue.core.ReadUnderWrite;
 import org.sue.core.Reg;
 import org.sue.core.Signal;
@@ -42,7 +42,12 @@ import org.sue.net.SueMeta;
  *   beats of an answered write are taken and dropped. WLAST is checked against the AW's length and counted when
  *   wrong ({@code wlast_errors}); the AW's length rules.</li>
  *   <li><b>Commands.</b> WRITE, WRITE_STROBED and READ commands on VC0 to the part's destination, one beat of
- *   {@code cmd} a bus beat, round robin between writes and reads by whole commands.</li>
+ *   {@code cmd} a bus beat, round robin between writes and reads by whole commands. Their ID is the command ID: the
+ *   ID's epoch above AxID.</li>
+ *   <li><b>Abandoning.</b> An ID whose outstanding transactions go to an XPU the transport has given up on is
+ *   abandoned: its epoch moves on ({@code wr_epochs}, {@code rd_epochs}, so that the response side drops their late
+ *   responses), it takes nothing new, and SUE answers each of those transactions SLVERR on {@code local}, oldest
+ *   first, unless the response side has begun to give its response ({@code committed}).</li>
  * </ul>
  */
 public final class AxiRequestPacker extends Component {
@@ -108,12 +113,15 @@ public final class AxiRequestPacker extends Component {
         Split writes = writeData(split("wr", writeIds, config.partQueue()));
         Split reads = readCommands(split("rd", readIds, config.partQueue()));
         Arbiter.roundRobinPackets("cmd_arb", List.of(writes.commands(), reads.commands())).out().into(cmd);
-        Stream writesLost = abandoned("wr", writeIds.ids(), wdone, dataIn(writes.dataIn(), writeIds.ids()));
-        Stream readsLost = abandoned("rd", readIds.ids(), rdone, List.of());
+        // a cycle late, from a register: the response side's verdict is a long path
+        Flow given = committed.stage("committed_late");
+        Stream writesLost = abandoned("wr", writeIds.ids(), wdone, given,
+                dataIn(writes.dataIn(), writeIds.ids()));
+        Stream readsLost = abandoned("rd", readIds.ids(), rdone, given, List.of());
         Arbiter.roundRobin("local_arb", List.of(writes.answered(), reads.answered(), writesLost, readsLost)).out()
                 .into(local);
-        statusCounter("writes", late("aw_taken", aw.fire()), "AW requests taken");
-        statusCounter("reads", late("ar_taken", ar.fire()), "AR requests taken");
+        lateStatusCounter("writes", aw.fire(), "AW requests taken");
+        lateStatusCounter("reads", ar.fire(), "AR requests taken");
     }
 
     /**
@@ -247,13 +255,13 @@ public final class AxiRequestPacker extends Component {
         }
         Expr free = wire(p + "_id_free", Hw.selectTree(frees, id));
         // counted a cycle late, from registers: the ID check is a long path already
-        statusCounter(p + "_id_waits", late(p + "_id_waited", head.valid().and(free.not())),
+        lateStatusCounter(p + "_id_waits", head.valid().and(free.not()),
                 "cycles a request waited: its ID has transactions outstanding to another destination, or the most");
-        statusCounter(p + "_decode_errors", late(p + "_decode_taken", take.and(head.get("resp").eq(AxiConfig.DECERR))),
+        lateStatusCounter(p + "_decode_errors", take.and(head.get("resp").eq(AxiConfig.DECERR)),
                 "requests answered DECERR");
-        statusCounter(p + "_burst_errors", late(p + "_burst_taken", take.and(head.get("resp").eq(AxiConfig.SLVERR))
-                .and(head.get("down").not())), "requests answered SLVERR: a burst AXI4 forbids");
-        statusCounter(p + "_unreachable_errors", late(p + "_down_taken", take.and(head.get("down"))),
+        lateStatusCounter(p + "_burst_errors", take.and(head.get("resp").eq(AxiConfig.SLVERR))
+                .and(head.get("down").not()), "requests answered SLVERR: a burst AXI4 forbids");
+        lateStatusCounter(p + "_unreachable_errors", take.and(head.get("down")),
                 "requests answered SLVERR: the transport has given up on their destination");
         return new Admitted(head, free, ids);
     }
@@ -269,13 +277,6 @@ public final class AxiRequestPacker extends Component {
     private static List<Layout.Spec> specs(Layout l) {
         return l.fields().stream().map(f -> f.nested() == null ? Layout.bits(f.name(), f.width())
                 : Layout.nested(f.name(), f.nested())).toList();
-    }
-
-    /** An event a cycle later, from a register. */
-    private Reg late(String name, Expr event) {
-        Reg r = reg(name, 1, 0);
-        r.set(event);
-        return r;
     }
 
     /** A burst AXI4 forbids. */
@@ -450,26 +451,31 @@ public final class AxiRequestPacker extends Component {
     /**
      * SUE's SLVERR answers for abandoned transactions, one at a time, oldest first per ID: an ID is a candidate while
      * it is abandoned with transactions outstanding, none of its answers is on the way, the response side has not
-     * begun to give one of its responses ({@code committed}: that one completes itself), and (writes, {@code ready})
+     * begun to give one of its responses ({@code given}: that one completes itself), and (writes, {@code ready})
      * its oldest write has all its W beats in (a B never comes before its burst's last W beat). Candidates are
      * registered, then the lowest one is taken and its answer offered the next cycle: a write's B, or a read's
      * AxLEN + 1 R beats, of which the response side gives those its part-responses have not given. Counted as
      * {@code abandoned}.
      */
-    private Stream abandoned(String p, Ids ids, Flow done, List<Expr> ready) {
+    private Stream abandoned(String p, Ids ids, Flow done, Flow given, List<Expr> ready) {
         boolean write = p.equals("wr");
         int n = 1 << axi.idWidth();
         List<Expr> candidates = new ArrayList<>();
         List<Reg> answering = new ArrayList<>();
-        Expr mine = committed.valid().and(committed.get("write").eq(write ? 1 : 0));
+        Expr mine = given.valid().and(given.get("write").eq(write ? 1 : 0));
         for (int i = 0; i < n; i++) {
             Reg a = reg(p + "_answering_" + i, 1, 0);
             Reg candidate = reg(p + "_lost_candidate_" + i, 1, 0);
+            // given is a cycle late: an ID is a candidate from the second cycle of its abandonment on, when
+            // no response of it can still begin to be given unseen
+            Reg abandonedBefore = reg(p + "_abandoned_before_" + i, 1, 0);
+            abandonedBefore.set(ids.abandoned().get(i));
             Expr outstanding = ids.taken().get(i).ne(ids.completed().get(i));
-            Expr beginGiven = mine.and(committed.get("id").eq(i));
+            Expr beginGiven = mine.and(given.get("id").eq(i));
             // registered, so a completion this cycle may still change what it saw
             Expr completing = done.valid().and(done.get("id").eq(i));
-            candidate.set(ids.abandoned().get(i).and(outstanding).and(beginGiven.not()).and(completing.not())
+            candidate.set(abandonedBefore.and(ids.abandoned().get(i)).and(outstanding).and(beginGiven.not())
+                    .and(completing.not())
                     .and(write ? ready.get(i) : Hw.bool(true)));
             candidates.add(candidate.and(a.not()));
             answering.add(a);
@@ -496,7 +502,7 @@ public final class AxiRequestPacker extends Component {
             when(take.and(pick.eq(k)), () -> a.set(1))
                     .elseWhen(done.valid().and(done.get("id").eq(k)), () -> a.set(0));
         }
-        statusCounter(p + "_abandoned", late(p + "_abandoned_taken", out.fire()),
+        lateStatusCounter(p + "_abandoned", out.fire(),
                 "transactions answered SLVERR because the transport gave up on their destination while they were "
                         + "outstanding");
         return out;

@@ -92,8 +92,8 @@ public final class AxiResponseUnpacker extends Component {
         }
         wdone.drive(b.fire(), b.get("id"));
         rdone.drive(r.fire().and(r.get("last")), r.get("id"));
-        statusCounter("write_responses", b.fire(), "B responses given to the SoC");
-        statusCounter("read_bursts", r.fire().and(r.get("last")), "R bursts given to the SoC (beats with RLAST)");
+        lateStatusCounter("write_responses", b.fire(), "B responses given to the SoC");
+        lateStatusCounter("read_bursts", r.fire().and(r.get("last")), "R bursts given to the SoC (beats with RLAST)");
     }
 
     /** What goes to the B and R channels from one source. */
@@ -104,7 +104,9 @@ public final class AxiResponseUnpacker extends Component {
      * Response commands: the type on a command's first beat routes it (later beats follow it to R); the control,
      * on the first beat only, is held for the rest of the command.
      */
-    private Channels unpack(Stream in) {
+    private Channels unpack(Stream rsp) {
+        // ready registered: the judging (stale) decides this stream's ready, a long path back into the FIFO interface
+        Stream in = rsp.skid("rsp_skid");
         Reg first = reg("rsp_at_first", 1, 1);
         Reg held = reg("rsp_held_control", axi.readResponseControl().width(), 0);
         Reg beat = reg("rsp_beat_index", 8, 0);
@@ -134,7 +136,7 @@ public final class AxiResponseUnpacker extends Component {
                 .set("last", last.and(rc.get(control, "last"))).build()).set("tlast", last).build());
         Stream bad = routes.get(2);
         bad.ready().set(1);
-        statusCounter("bad_commands", bad.fire().and(first), "response commands of a type that is not a response");
+        lateStatusCounter("bad_commands", bad.fire().and(first), "response commands of a type that is not a response");
         // the length follows from the beats; control bytes past the response's control are zero
         Expr bits = CommandControl.LAYOUT.get(word, "control");
         unused("rsp_rest", in.get("xpuid"), in.get("vc"), CommandControl.length(word),
@@ -174,7 +176,7 @@ public final class AxiResponseUnpacker extends Component {
         // only a READ_RESPONSE has beats after its first: a command under way is a read's
         committed.drive(Hw.mux(first, in.valid().and(offered), held.not()), axi.committed().expr()
                 .set("write", first.and(write)).set("id", Hw.mux(first, id, heldId)).build());
-        statusCounter("stale_responses", in.fire().and(first).and(stale), "response commands dropped: their "
+        lateStatusCounter("stale_responses", in.fire().and(first).and(stale), "response commands dropped: their "
                 + "transaction was answered SLVERR when the transport gave up on its destination");
         return stale;
     }

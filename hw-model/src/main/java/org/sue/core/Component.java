@@ -290,6 +290,16 @@ public abstract class Component {
     }
 
     /**
+     * {@link #statusCounter}, counting from a register a cycle after each event: for an event at the end of a long
+     * path, so that the counter's carry does not add to it.
+     */
+    protected final Port lateStatusCounter(String name, Expr increment, String description) {
+        Reg event = reg(name + "_event", 1, 0);
+        event.set(increment);
+        return statusCounter(name, event, description);
+    }
+
+    /**
      * Exposes every status of {@code child} as a port of this component named {@code prefix + name}, listed in this
      * component's {@link #statusList()} with the child's kind and description.
      */

@@ -129,7 +129,7 @@ public final class GoldenScenarios {
                                 run.cycle(rnd);
                             }
                         })));
-        list.add(sueAxiInstance("sue_axi_instance_llr_cbfc_w512_d16", 6000));
+        list.add(sueAxiInstance("sue_axi_instance_llr_cbfc_w512_d16", 6000, 40));
         list.add(sueAxiInstanceDeadPeer("sue_axi_instance_dead_peer_w512_d16", 8500));
         // the same pair in the spec's credit form, through the SoC's side of every loop (default credits)
         AxiCreditLoopback.Config axiCredit = new AxiCreditLoopback.Config(AxiCreditPair.Config.of(
@@ -305,14 +305,15 @@ public final class GoldenScenarios {
     /**
      * The AXI4 instance (256-bit data on a 512-bit port, 16 XPUs, LLR and CBFC) against a scripted peer instance over
      * a link of 20 cycles that loses and damages 1% of the frames each: both SoCs write random bursts into the other's
-     * memory and read them back ({@link AxiTwoXpuRun}, every answer checked as it is recorded).
+     * memory and read them back ({@link AxiTwoXpuRun}, every answer checked as it is recorded), {@code requests}
+     * bursts each way.
      */
-    static GoldenScenario sueAxiInstance(String name, long cycles) {
+    public static GoldenScenario sueAxiInstance(String name, long cycles, int requests) {
         SueAxiInstance.Config config = SmallInstance.axi(HeaderFormat.ETH_IPV4_UDP, 20, SmallInstance.axiPair());
         LinkModel.Faults faults = LinkModel.Faults.loss(0.01).withBitErrors(0.01);
         return new GoldenScenario(name, () -> new SueAxiInstance(config), ResetStyle.SYNC_HIGH, cycles,
                 () -> new RunStimulus<>((sim, seed) -> AxiTwoXpuRun.recording(config, sim, ResetStyle.SYNC_HIGH, 20,
-                        faults, seed, AxiTwoXpuRun.Traffic.random(40, 80)), (run, rnd) -> run.driveRecorded()));
+                        faults, seed, AxiTwoXpuRun.Traffic.random(requests, 80)), (run, rnd) -> run.driveRecorded()));
     }
 
     /**

@@ -12,6 +12,9 @@ import org.sue.instance.SueInstance;
 import org.sue.instance.tb.AxiTwoXpuRun;
 import org.sue.instance.tb.LinkModel;
 import org.sue.instance.tb.TwoXpuRun;
+import org.sue.vectors.GoldenFiles;
+import org.sue.vectors.GoldenScenario;
+import org.sue.vectors.GoldenScenarios;
 import org.sue.verilator.SynthReport;
 import org.sue.verilator.Yosys;
 
@@ -77,9 +80,20 @@ final class AxiBench {
                     write / viaFifo, read / viaFifo, (System.nanoTime() - t0) / 1e9);
         }
         latency(axi, fifo, put);
+        SimSpeedBench.measure(speedCase(), out, put, 2, true);
         synthesis("axi_slave", put, out, "axi_request_packer_w512", "axi_response_unpacker_w512");
         synthesis("axi_master", put, out, "axi_remote_master_w512");
         synthesis("axi_wrapper", put, out, "axi_credit_wrapper_w512");
+    }
+
+    /**
+     * The simulators' speed on the AXI4 instance of the golden vectors (256-bit data, LLR and CBFC) against its peer
+     * over a lossy link, 400 random bursts each way: figures {@code sue_axi_*} ({@link SimSpeedBench}).
+     */
+    static SimSpeedBench.Case speedCase() {
+        GoldenScenario scenario = GoldenScenarios.sueAxiInstance("sue_axi_speed", 20_000, 400);
+        return new SimSpeedBench.Case("sue_axi", "SUE AXI4 instance", () -> GoldenFiles.elaborate(scenario),
+                (design, manifest) -> GoldenFiles.record(scenario, manifest));
     }
 
     /** Data bytes per cycle of {@code bytes} through the FIFO interface: commands of up to 256 data bytes. */

@@ -52,7 +52,7 @@ public final class PerfTables {
     }
 
     static final List<Table> TABLES = List.of(
-            new Table("simulator-speed", "crc framing cmdpath queue_store sue", List.of("design"), true, List.of(
+            new Table("simulator-speed", "crc framing cmdpath queue_store sue axi", List.of("design"), true, List.of(
                     new Column("JVM, cycles/s", "(.+)_jvm_cycles_per_s"),
                     new Column("Verilator, cycles/s", "(.+)_verilator_cycles_per_s"),
                     new Column("JVM / Verilator", "(.+)_sim_speed_ratio"),

@@ -53,7 +53,7 @@ public final class SimSpeedBench {
     static Map<String, Case> cases() {
         Map<String, Case> m = new LinkedHashMap<>();
         for (Case c : List.of(Bench.crcCase(), FramingBench.receiverCase(), CommandPathBench.speedCase(),
-                QueueStoreBench.speedCase(), SueBench.speedCase())) {
+                QueueStoreBench.speedCase(), SueBench.speedCase(), AxiBench.speedCase())) {
             m.put(c.name(), c);
         }
         return m;

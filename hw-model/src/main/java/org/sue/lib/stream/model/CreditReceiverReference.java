@@ -6,7 +6,7 @@ import java.util.ArrayDeque;
 /**
  * Transaction-level reference of {@code CreditReceiver}, written from its rules: at most {@code credits} beats held; a
  * beat arriving while that many are held (a leaving beat's place not yet free) is dropped and counted; beats leave in
- * arrival order, one credit back for each.
+ * arrival order, one credit back for each; a beat arriving while none is held may leave in the same cycle.
  */
 public final class CreditReceiverReference {
     private final int credits;
@@ -24,16 +24,16 @@ public final class CreditReceiverReference {
      */
     public BigInteger cycle(BigInteger in, boolean leave) {
         boolean room = held.size() < credits; // judged before this edge's leaving beat
-        BigInteger left = leave ? held.removeFirst() : null;
-        if (left != null) {
-            returned++;
-        }
         if (in != null) {
             if (room) {
                 held.addLast(in);
             } else {
                 overflowBeats++;
             }
+        }
+        BigInteger left = leave ? held.removeFirst() : null; // the arriving beat, when none was held
+        if (left != null) {
+            returned++;
         }
         return left;
     }
