@@ -106,18 +106,21 @@ public final class AxiRequestPacker extends Component {
         rdEpochs = out("rd_epochs", epochs);
         committed = Flow.slave(this, "committed", axi.committed());
 
-        Admitted writeIds = admit("wr", aw, wdone);
-        Admitted readIds = admit("rd", ar, rdone);
+        // completions a cycle late, from registers: they come at the end of the response side's long paths
+        Flow writesDone = wdone.stage("wdone_late");
+        Flow readsDone = rdone.stage("rdone_late");
+        Admitted writeIds = admit("wr", aw, writesDone);
+        Admitted readIds = admit("rd", ar, readsDone);
         wrEpochs.set(Hw.cat(writeIds.ids().epochsMsbFirst()));
         rdEpochs.set(Hw.cat(readIds.ids().epochsMsbFirst()));
         Split writes = writeData(split("wr", writeIds, config.partQueue()));
         Split reads = readCommands(split("rd", readIds, config.partQueue()));
         Arbiter.roundRobinPackets("cmd_arb", List.of(writes.commands(), reads.commands())).out().into(cmd);
-        // a cycle late, from a register: the response side's verdict is a long path
+        // a cycle late like the completions, from a register: the response side's verdict is a long path
         Flow given = committed.stage("committed_late");
-        Stream writesLost = abandoned("wr", writeIds.ids(), wdone, given,
+        Stream writesLost = abandoned("wr", writeIds.ids(), writesDone, given,
                 dataIn(writes.dataIn(), writeIds.ids()));
-        Stream readsLost = abandoned("rd", readIds.ids(), rdone, given, List.of());
+        Stream readsLost = abandoned("rd", readIds.ids(), readsDone, given, List.of());
         Arbiter.roundRobin("local_arb", List.of(writes.answered(), reads.answered(), writesLost, readsLost)).out()
                 .into(local);
         lateStatusCounter("writes", aw.fire(), "AW requests taken");
