@@ -129,14 +129,15 @@ public final class DefaultDesigns {
      * Designs the test suite elaborates whole (latches, drivers, loops, memories) but synthesises to gates only around
      * their blocks: the top module, its submodules black boxes. Every module below their tops is, kind for kind, in a
      * design that is synthesised whole ({@code GeneratedRtlQualityTest} checks that it stays so): the instances' blocks
-     * are default designs of their own, and the 1024-bit framing and the AFH Gen2 transmitter are made of the
-     * modules of the 512-bit framing. Whole, the instances take Yosys 7 to 12 CPU minutes each; the bench maps every
+     * are default designs of their own, the 1024-bit framing and the AFH Gen2 transmitter are made of the modules of
+     * the 512-bit framing, and the AXI4 bridges and pairs of the AXI4 blocks, the credit loops' ends and the XPU
+     * ends of the FIFO interface (whole, each bridge would synthesise the slave's request side again). Whole, the instances take Yosys 7 to 12 CPU minutes each; the bench maps every
      * default design, these too, to LUTs.
      */
     public static Set<String> topModuleSynthesisOnly() {
         return Set.of("sue_instance", "sue_instance_w512_gen2", "sue_instance_small", "sue_axi_instance",
-                "sue_tx_w1024", "sue_rx_w1024", "sue_tx_w512_gen2c", "axi_credit_pair_w512",
-                "axi_wrapped_pair_w512");
+                "sue_tx_w1024", "sue_rx_w1024", "sue_tx_w512_gen2c", "axi_bridge_w512", "axi_bridge_w512_p2",
+                "axi_credit_pair_w512", "axi_wrapped_pair_w512");
     }
 
     /**

@@ -173,6 +173,33 @@ public final class AxiRequestPacker extends Component {
         }
     }
 
+    /** The scanner's finding: ID {@code id}'s transactions to {@code key} go where the transport has given up. */
+    private record LostKey(Expr valid, Expr id, Expr key) {
+    }
+
+    /**
+     * Whether the transport has given up on where an ID's transactions go, looked up for one ID a cycle in turn: one
+     * select over the destinations per direction instead of one per ID. Registered twice (the ID's key, then the
+     * destination's bit), so an ID is found within 2^idWidth + 2 cycles of its destination's bit rising; the finding
+     * holds only while the ID's key is still the one looked up.
+     */
+    private LostKey lostKeys(String p, List<Reg> keys, List<Expr> downBits) {
+        Reg idx = reg(p + "_scan_id", axi.idWidth(), 0);
+        idx.set(idx.add(1));
+        Reg scannedId = regNoReset(p + "_scan_key_id", axi.idWidth());
+        Reg scannedKey = regNoReset(p + "_scan_key", SueMeta.XPU_WIDTH + 1);
+        scannedId.set(idx);
+        scannedKey.set(Hw.selectTree(keys, idx));
+        Reg lostId = regNoReset(p + "_scan_lost_id", axi.idWidth());
+        Reg lostKey = regNoReset(p + "_scan_lost_key", SueMeta.XPU_WIDTH + 1);
+        Reg lost = reg(p + "_scan_lost", 1, 0);
+        lostId.set(scannedId);
+        lostKey.set(scannedKey);
+        lost.set(scannedKey.bit(SueMeta.XPU_WIDTH).not().and(Hw.selectTree(downBits,
+                scannedKey.bits(Hw.log2Up(axi.destinations()) - 1, 0))));
+        return new LostKey(lost, lostId, lostKey);
+    }
+
     /**
      * Admission of one channel's requests: a register stage judges each (destination, answer), then the ID rule. The
      * splitter drives the judged stream's ready (it has room and the ID is free); per ID, a count of the requests
@@ -188,25 +215,29 @@ public final class AxiRequestPacker extends Component {
             downBits.add(dstUnreachable.bit(x));
         }
         Expr illegal = illegalBurst(in);
-        // unreachable: a configured destination the transport has given up on, for a burst that is otherwise legal
-        Expr down = Hw.selectTree(downBits, dst.bits(Hw.log2Up(axi.destinations()) - 1, 0)).and(decode.not())
-                .and(illegal.not());
-        Expr resp = Hw.mux(illegal.or(down), Hw.lit(2, AxiConfig.SLVERR),
-                Hw.mux(decode, Hw.lit(2, AxiConfig.DECERR), Hw.lit(2, AxiConfig.OKAY)));
+        // unreachable: a configured destination the transport has given up on, for a burst that is otherwise legal;
+        // its bit comes out of a select over every destination (5 LUT levels at 1024), so it enters each judged field
+        // last, beside what the rest of the request decides
+        Expr gaveUp = Hw.selectTree(downBits, dst.bits(Hw.log2Up(axi.destinations()) - 1, 0));
+        Expr routable = illegal.or(decode).not(); // legal, to a configured XPU
+        Expr down = gaveUp.and(routable);
+        Expr resp = Hw.mux(down, Hw.lit(2, AxiConfig.SLVERR), Hw.mux(illegal, Hw.lit(2, AxiConfig.SLVERR),
+                Hw.mux(decode, Hw.lit(2, AxiConfig.DECERR), Hw.lit(2, AxiConfig.OKAY))));
         int bw = AxiConfig.BEATS_WIDTH;
         List<Layout.Spec> fields = new ArrayList<>(specs(loaded()));
         fields.add(Layout.bits("key", SueMeta.XPU_WIDTH + 1));
         fields.add(Layout.bits("down", 1)); // answered SLVERR because the destination is unreachable
         Layout judged = Layout.of("judged", fields);
         // where the request goes, for the ID rule: its destination, or SUE itself when SUE answers it
-        Expr key = Hw.mux(resp.orR(), Hw.lit(SueMeta.XPU_WIDTH + 1, LOCAL_KEY), dst.resize(SueMeta.XPU_WIDTH + 1));
+        Expr key = Hw.mux(down.or(routable.not()), Hw.lit(SueMeta.XPU_WIDTH + 1, LOCAL_KEY),
+                dst.resize(SueMeta.XPU_WIDTH + 1));
         // a WRAP burst is two runs of consecutive addresses: from its start to the window's end, then from the
         // window's start; any other burst, and an answered one, is one run
         Expr len = in.get("len");
         Expr size = in.get("size");
         Expr beats = len.resize(bw).add(1);
         Expr slot = addr.resize(15).shr(size).resize(bw).and(len.resize(bw)); // the start's place in its window
-        Expr split = in.get("burst").eq(AxiConfig.WRAP).and(resp.eq(AxiConfig.OKAY));
+        Expr split = in.get("burst").eq(AxiConfig.WRAP).and(routable).and(gaveUp.not());
         Expr lenLog = Hw.mux(len.bit(3), Hw.lit(4, 4), Hw.mux(len.bit(2), Hw.lit(4, 3),
                 Hw.mux(len.bit(1), Hw.lit(4, 2), Hw.lit(4, 1)))); // windows of 2, 4, 8 or 16 beats
         Stream head = in.map(p + "_judging", judged, judged.expr().set("ax", in.payload()).set("dst", dst)
@@ -218,6 +249,11 @@ public final class AxiRequestPacker extends Component {
         int cw = axi.countWidth();
         Expr id = head.get("ax.id");
         Expr take = head.fire();
+        List<Reg> keys = new ArrayList<>();
+        for (int i = 0; i < 1 << axi.idWidth(); i++) {
+            keys.add(reg(p + "_dst_" + i, SueMeta.XPU_WIDTH + 1, 0)); // where the ID's outstanding transactions go
+        }
+        LostKey lost = lostKeys(p, keys, downBits);
         List<Expr> frees = new ArrayList<>();
         Ids ids = new Ids(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>(),
                 p.equals("rd") ? mem("rd_lengths", 1 << axi.idWidth() + cw, 8, ReadUnderWrite.READ_FIRST) : null);
@@ -226,7 +262,7 @@ public final class AxiRequestPacker extends Component {
             Reg taken = reg(p + "_taken_" + i, cw, 0);
             Reg completed = reg(p + "_completed_" + i, cw, 0);
             Reg limit = reg(p + "_limit_" + i, cw, axi.maxOutstanding());
-            Reg k = reg(p + "_dst_" + i, SueMeta.XPU_WIDTH + 1, 0);
+            Reg k = keys.get(i);
             Reg abandoned = reg(p + "_abandoned_" + i, 1, 0);
             Reg epoch = reg(p + "_epoch_" + i, AxiConfig.EPOCH_BITS, 0);
             Expr none = taken.eq(completed);
@@ -242,9 +278,8 @@ public final class AxiRequestPacker extends Component {
             });
             // the transport gave up on where the ID's transactions went: they are abandoned, and the ID's commands
             // from now on carry the next epoch, so that the abandoned ones' late responses are dropped
-            Expr lost = k.bit(SueMeta.XPU_WIDTH).not().and(Hw.selectTree(downBits,
-                    k.bits(Hw.log2Up(axi.destinations()) - 1, 0)));
-            when(none, () -> abandoned.set(0)).elseWhen(lost.and(abandoned.not()), () -> {
+            Expr found = lost.valid().and(lost.id().eq(i)).and(lost.key().eq(k));
+            when(none, () -> abandoned.set(0)).elseWhen(found.and(abandoned.not()), () -> {
                 abandoned.set(1);
                 epoch.set(epoch.add(1));
             });

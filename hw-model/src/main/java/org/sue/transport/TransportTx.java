@@ -43,7 +43,8 @@ import org.sue.net.SueMeta;
  * the record the retransmission is reading; while the store is over half full, has the oldest record of a stalled
  * connection (a timeout since its {@code una} moved) relocated to the tail and frees it once the copy is stored;</li>
  * <li><b>scanner</b>: visits one connection per cycle, queues a retransmission from {@code una} on a timeout
- * (no new PDU, no retransmission and no advancing ACK for {@code rtoCycles}) and recomputes the window bit;</li>
+ * (no new PDU, no retransmission and no advancing ACK for {@code rtoCycles}; a connection whose go-back waits is
+ * struck without another), counts strikes towards unreachable and recomputes the window bit;</li>
  * <li><b>retransmission</b>: takes queued requests one at a time, walks the records from the oldest (two cycles per
  * record it skips) and sends the connection's PDUs from the requested PSN in PSN order (another lap when relocated
  * records came after younger ones), then clears {@code retransmitting}; {@code t_retx}; a NACK for the connection it
@@ -137,7 +138,8 @@ public final class TransportTx extends Component {
         reachability(unreachable, ack, scan);
         Reg stalled = stalled(ack, scan);
         Handoffs handoffs = new Handoffs();
-        Walk walk = walk(init, retransmitQueue(ack.request(), scan.request()), tables, store, clock, ack, handoffs);
+        Walk walk = walk(init, retransmitQueue(ack.request(), scan.request()), tables, store, clock, ack, scan,
+                handoffs);
         List<Stream> resent = resend(walk.sending()); // to the wire, and relocations back into the store
         Written written = writer(admission(init, tables, retransmitting), resent.get(1), tables, store, clock,
                 handoffs);
@@ -169,7 +171,8 @@ public final class TransportTx extends Component {
 
     /**
      * The per-connection tables, each written by one stage: next_psn and t_send by the writer, una and t_ack by the
-     * ACK engine, t_retx by the walk, strikes (timeouts since the last advancing ACK) by the scanner.
+     * ACK engine, t_retx by the walk (and by the scanner's timeouts, when the walk does not), strikes (timeouts since
+     * the last advancing ACK) by the scanner.
      */
     private record Tables(Table nextPsn, Table una, Table tSend, Table tAck, Table tRetx, Table strikes) {
     }
@@ -208,9 +211,12 @@ public final class TransportTx extends Component {
 
     /**
      * The scanner's connection of this cycle ({@code conn}, where {@code valid}): its window bit, its timeout, whether
-     * it is unreachable after this visit ({@code down}) and was declared so now ({@code declared}).
+     * it is unreachable after this visit ({@code down}) and was declared so now ({@code declared}); a timeout restarting
+     * its timer ({@code restartsTimer}: t_retx written), which waits while the walk writes t_retx
+     * ({@code walkWritesRetx}, set by the walk); whether the walk moves ({@code walkMoving}, set by the walk).
      */
-    private record Scan(Expr valid, Expr conn, Expr windowFull, Request request, Expr down, Expr declared) {
+    private record Scan(Expr valid, Expr conn, Expr windowFull, Request request, Expr down, Expr declared,
+                        Expr restartsTimer, Wire walkWritesRetx, Wire walkMoving) {
     }
 
     /** The walk's states: waiting for a request, reading a record, checking it, sending its PDU. */
@@ -538,12 +544,22 @@ public final class TransportTx extends Component {
                 .and(older(ago, clock, resent));
         Expr quiet = wire("scan_quiet", Hw.mux(wasDown, quietSince.apply(clock.probeAgo()),
                 quietSince.apply(clock.rtoAgo())));
-        Expr timeout = wire("scan_timeout", valid.and(next.ne(oldest)).and(quiet)
-                .and(retransmitting.follow("scan_prev_retransmitting", go, idx, prev).not()));
+        Expr overdue = valid.and(next.ne(oldest)).and(quiet);
+        Expr goingBack = retransmitting.follow("scan_prev_retransmitting", go, idx, prev);
+        Expr timeout = wire("scan_timeout", overdue.and(goingBack.not()));
+        // a timeout restarts the connection's timer through t_retx's write port, which the walk has first: the next
+        // timeout is rtoCycles later even when its go-back cannot start
+        Wire walkWritesRetx = wire("scan_walk_writes_t_retx", 1);
+        Wire walkMoving = wire("scan_walk_moving", 1); // the walk is idle, or found a PDU to send or ended a go-back
+        Expr walkHeld = walkHeld(walkMoving);
+        // a go-back that sent nothing for as long, while the walk as a whole is held too, is a timeout without another
+        // go-back: the link holds it (LLR in INIT, a VC paused), and a peer that never lets it go must still be
+        // declared unreachable (section 6.7); one queued behind go-backs that move is not struck
         // one request per cycle: the ACK engine's goes first, this one again
-        Expr deferred = timeout.and(ackRequest.push());
+        Expr deferred = timeout.and(ackRequest.push()).or(overdue.and(walkWritesRetx));
         when(go, () -> idx.set(Hw.mux(deferred, prev, idx.add(1))));
         Expr push = wire("scan_resend", timeout.and(deferred.not()));
+        Expr waited = wire("scan_waited", overdue.and(goingBack).and(walkHeld).and(deferred.not()));
         statusCounter("timeouts", push, "Go-backs queued by the retransmit timeout (no new PDU, retransmission or"
                 + " advancing ACK on a connection for rtoCycles; probes of unreachable destinations included).");
         // strikes: timeouts since the last advancing ACK (one within rtoCycles, seen at a visit: the scan comes round
@@ -555,15 +571,28 @@ public final class TransportTx extends Component {
         movedConn.set(ack.conn());
         Expr progress = wire("scan_progress", old(clock, ackd).not().or(moved.and(movedConn.eq(prev))));
         Expr struck = Hw.mux(strikes.eq((1 << STRIKE_WIDTH) - 1), strikes, strikes.add(1).resize(STRIKE_WIDTH));
+        Expr strike = push.or(waited);
         Expr strikesNext = wire("scan_strikes_next", Hw.mux(progress, Hw.zeros(STRIKE_WIDTH),
-                Hw.mux(push, struck, strikes)));
+                Hw.mux(strike, struck, strikes)));
         tables.strikes().write(valid, prev, strikesNext);
         Expr down = wire("scan_down", valid.and(strikesNext.ge(config.unreachableTimeouts())));
-        Expr declared = wire("scan_declared", push.and(strikes.eq(config.unreachableTimeouts() - 1)));
+        Expr declared = wire("scan_declared", strike.and(strikes.eq(config.unreachableTimeouts() - 1)));
+        statusCounter("go_back_waits", waited, "Timeouts of a connection whose go-back sent nothing for rtoCycles"
+                + " (held by the link): a strike towards unreachable, no new go-back.");
         statusCounter("probes", push.and(down), "Probes of unreachable destinations: one PDU, the oldest"
                 + " unacknowledged, sent again after probeCycles without progress.");
         return new Scan(valid, prev, outstanding.ge(config.windowPdus()), new Request(push, prev, oldest, down),
-                down, declared);
+                down, declared, strike, walkWritesRetx, walkMoving);
+    }
+
+    /** High once the walk has been busy for rtoCycles without finding a PDU to send or ending its go-back. */
+    private Expr walkHeld(Expr moving) {
+        int w = Hw.log2Up(config.rtoCycles() + 1);
+        Reg cycles = reg("walk_held_cycles", w, 0);
+        Reg held = reg("walk_held", 1, 0);
+        cycles.set(Hw.mux(moving.or(held), Hw.zeros(w), cycles.add(1)));
+        held.set(moving.not().and(held.or(cycles.eq(config.rtoCycles() - 1))));
+        return held;
     }
 
     /**
@@ -634,7 +663,7 @@ public final class TransportTx extends Component {
      * relocations the reclaimer asks for (the head record's beats read and written back at the store's tail, not
      * sent), taking turns with the requests while both wait.
      */
-    private Walk walk(Init init, Stream requests, Tables tables, Store store, Clock clock, AckEvent ack,
+    private Walk walk(Init init, Stream requests, Tables tables, Store store, Clock clock, AckEvent ack, Scan scan,
                       Handoffs handoffs) {
         State<WalkState> state = state("walk_state", WalkState.IDLE);
         Reg wConn = regNoReset("walk_conn", cw);
@@ -739,7 +768,10 @@ public final class TransportTx extends Component {
                 + " connection being walked.");
         statusCounter("nacks_ignored", ack.nackQueued().and(restart.nacked().not()), "NACKs in the window for a"
                 + " connection already queued for a go-back, which covers them.");
-        tables.tRetx().write(done.or(match), wConn, clock.now());
+        Expr walkWrites = done.or(match);
+        scan.walkWritesRetx().set(walkWrites);
+        scan.walkMoving().set(walkWrites.or(walking.not()));
+        tables.tRetx().write(walkWrites.or(scan.restartsTimer()), Hw.mux(walkWrites, wConn, scan.conn()), clock.now());
         statusCounter("retransmitted_pdus", match, "PDUs sent again by a go-back.");
         return new Walk(walking, wConn, wIdx, starting.or(wrapping).or(restart.restarting()), done,
                 new Sending(beats, remaining, meta, wRelocate));

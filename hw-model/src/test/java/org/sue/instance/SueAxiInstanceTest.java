@@ -187,11 +187,14 @@ class SueAxiInstanceTest {
      * outstanding, their late responses dropped, and at the end every credit is back and the stores are empty.
      */
     @ParameterizedTest
-    @CsvSource({"300, wr", "3500, rd"})
-    void trafficBothWaysSurvivesAPeerThatStopsAndReturns(int freezeAfter, String direction) {
-        AxiTwoXpuRun run = new AxiTwoXpuRun(SueAxiInstance.Config.of(SmallInstance.config(HeaderFormat.ETH_IPV4_UDP),
-                SmallInstance.axiPair()), 20, LinkModel.Faults.loss(0.005), 11, AxiTwoXpuRun.Traffic.random(60, 70),
-                null).freezeB(freezeAfter, 20_000);
+    @CsvSource({"300, wr, false", "3500, rd, false", "300, wr, true"})
+    void trafficBothWaysSurvivesAPeerThatStopsAndReturns(int freezeAfter, String direction, boolean llr) {
+        // with LLR and CBFC on the direct link, A's LLR sits in INIT holding every frame and B returns no credits:
+        // the go-back waits at the link, and its timeouts still strike (docs/protocol.md 6.7)
+        SueAxiInstance.Config config = llr ? SmallInstance.axi(HeaderFormat.ETH_IPV4_UDP, 20, SmallInstance.axiPair())
+                : SueAxiInstance.Config.of(SmallInstance.config(HeaderFormat.ETH_IPV4_UDP), SmallInstance.axiPair());
+        AxiTwoXpuRun run = new AxiTwoXpuRun(config, 20, LinkModel.Faults.loss(0.005), 11,
+                AxiTwoXpuRun.Traffic.random(60, 70), null).freezeB(freezeAfter, 20_000);
         AxiTwoXpuRun.Result r = run.run(100_000, null);
         assertTrue(r.ok(), r.toString());
         for (AxiTwoXpuRun.Side s : new AxiTwoXpuRun.Side[] {r.a(), r.b()}) {

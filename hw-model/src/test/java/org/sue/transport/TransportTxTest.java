@@ -175,6 +175,32 @@ class TransportTxTest {
                 + (r.sim.peek("ack_only_sent") - ackOnlyBefore));
     }
 
+    /**
+     * The link holds every VC (as LLR in INIT holds every frame) while the peer is silent: the timeout's go-back cannot
+     * start, and its later timeouts strike without another go-back (scan_waited, as the model counts them), so each
+     * destination with PDUs outstanding is declared unreachable 4 timeouts after its last ACK, not never; once the
+     * link lets go and the peer answers, every destination is back and every PDU delivered once and in order.
+     */
+    @Test
+    void aGoBackTheLinkHoldsStillCountsTowardsUnreachable() {
+        Run r = new Run(small(), 23, 0);
+        r.traffic(200, 8);
+        r.peerSilent = true;
+        r.heldVcs = 0b1111;
+        r.trafficFor(500, 8);
+        r.idle(6 * small().rtoCycles());
+        long lost = r.sim.peek("destinations_lost");
+        assertTrue(lost >= 1, "destinations declared unreachable while their go-back waited: " + lost);
+        assertEquals(r.waits, r.sim.peek("go_back_waits"));
+        assertTrue(r.waits >= 3 * lost, "3 strikes after the first timeout each, got " + r.waits);
+        assertTrue(r.heldStarts <= 1, "nothing but one PDU offered before the hold left on a held VC: " + r.heldStarts);
+        r.heldVcs = 0;
+        r.peerSilent = false;
+        r.drain(400_000);
+        r.checkDelivered();
+        assertEquals(lost, r.sim.peek("destinations_back"), "every one back");
+    }
+
     @Test
     void losslessTrafficNeedsNoRetransmission() {
         Run r = new Run(small(), 3, 0);
@@ -279,6 +305,7 @@ class TransportTxTest {
         long declaredCycles;  // cycles with some destination declared unreachable
         int seenPackets;
         int goBacks;
+        int waits;            // timeouts while a go-back waited (scan_waited), as the model counted them
         int heldVcs;          // link_vc_ready low for these VCs
         long heldStarts;      // retransmitted or ACK-only PDUs on a held VC leaving m_axis
         long freshDuringHold; // PDUs sent the first time while some VC is held
@@ -506,6 +533,9 @@ class TransportTxTest {
                 TransportTxModel.Timeout t = model.timeout(scanned, now, 4);
                 declared = t.declared();
                 assertEquals(t.probe() ? 1 : 0, sim.peek("scan_down"), "a probe of connection " + scanned + " at " + now);
+            } else if (sim.peek("scan_waited") == 1) {
+                declared = model.waited(scanned);
+                waits++;
             }
             assertEquals(declared ? 1 : 0, sim.peek("dst_down_valid"), "dst_down at cycle " + now);
             if (declared) {

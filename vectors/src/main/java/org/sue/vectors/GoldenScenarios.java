@@ -327,7 +327,7 @@ public final class GoldenScenarios {
                 .rtoCycles(250).probeCycles(1000).build()), SmallInstance.axiPair());
         return new GoldenScenario(name, () -> new SueAxiInstance(config), ResetStyle.SYNC_HIGH, cycles,
                 () -> new RunStimulus<>((sim, seed) -> AxiTwoXpuRun.recording(config, sim, ResetStyle.SYNC_HIGH, 20,
-                        LinkModel.Faults.NONE, seed, AxiTwoXpuRun.Traffic.random(40, 80)).freezeB(300, 2500).freezeB(5000, 2500),
+                        LinkModel.Faults.NONE, seed, AxiTwoXpuRun.Traffic.random(40, 80)).freezeB(300, 2500).freezeB(4300, 2500),
                         (run, rnd) -> run.driveRecorded()));
     }
 

@@ -15,8 +15,8 @@ import java.util.Map;
  * to the oldest unacknowledged PSN. {@link #onWire} checks a PDU the transmitter sent: either the next of its
  * connection's sequence or a jump to a go-back asked for since the last jump, never to one older than the last jump's,
  * with the bytes first sent under that PSN. Reachability (section 6.7): {@code unreachableTimeouts} timeouts without
- * an ACK moving una in between declare the destination unreachable; its timeouts are then probes, a go-back of one
- * PDU; an ACK moving una makes it reachable again.
+ * an ACK moving una in between declare the destination unreachable (a timeout while a go-back waits counts without
+ * another go-back); its timeouts are then probes, a go-back of one PDU; an ACK moving una makes it reachable again.
  */
 public final class TransportTxModel {
     private static final int PSN_MOD = 1 << 16;
@@ -109,11 +109,24 @@ public final class TransportTxModel {
             }
         }
         k.goBacks.add(k.una);
+        boolean declared = strike(k);
+        k.probing = k.down;
+        return new Timeout(k.down, declared);
+    }
+
+    /**
+     * Connection {@code c} timed out while its go-back waited (the link held it): a strike, no go-back; true when it
+     * declared the destination unreachable.
+     */
+    public boolean waited(int c) {
+        return strike(conn(c));
+    }
+
+    private boolean strike(Connection k) {
         k.strikes = Math.min(15, k.strikes + 1);
         boolean declared = k.strikes == unreachableTimeouts;
         k.down = k.strikes >= unreachableTimeouts;
-        k.probing = k.down;
-        return new Timeout(k.down, declared);
+        return declared;
     }
 
     /** Whether connection {@code c}'s destination is declared unreachable. */
