@@ -24,6 +24,7 @@ import org.sue.axi.AxiBridge;
 import org.sue.axi.AxiConfig;
 import org.sue.axi.AxiCredits;
 import org.sue.axi.AxiRemoteMaster;
+import org.sue.axi.AxiRequestPacker;
 import org.sue.cmd.CommandIngress;
 import org.sue.cmd.CommandPath;
 import org.sue.cmd.CommandTable;
@@ -133,6 +134,7 @@ public final class InstanceConfigJson {
         int remapEntries;
         int maxPartsPerEntry;
         int pairs; // 0: one per 400 Gb/s of the port
+        int responseTimeoutCycles;
         SueAxiInstance.Form form;
         int[] slaveCredits;
         int[] masterCredits;
@@ -150,6 +152,7 @@ public final class InstanceConfigJson {
             remapEntries = d.remapEntries();
             maxPartsPerEntry = d.maxPartsPerEntry();
             pairs = c != null ? d.pairs() : 0;
+            responseTimeoutCycles = d.responseTimeoutCycles();
             form = c != null ? c.form() : SueAxiInstance.Form.WRAPPER;
             slaveCredits = credits(c != null ? c.slave() : AxiCredits.defaults());
             masterCredits = credits(c != null ? c.master() : AxiCredits.defaults());
@@ -169,7 +172,8 @@ public final class InstanceConfigJson {
                     dstFromUser, dstLsb, maxOutstanding);
             AxiBridge.Config of = SueAxiInstance.Config.bridgeFor(i, a);
             AxiBridge.Config bridge = new AxiBridge.Config(a, remapEntries, maxPartsPerEntry, of.txCmdCredits(),
-                    of.txDataCredits(), of.rxCmdCredits(), of.rxDataCredits(), pairs > 0 ? pairs : of.pairs());
+                    of.txDataCredits(), of.rxCmdCredits(), of.rxDataCredits(), pairs > 0 ? pairs : of.pairs(),
+                    responseTimeoutCycles);
             return SueAxiInstance.Config.with(i, bridge, form, credits(slaveCredits), credits(masterCredits));
         }
     }
@@ -558,6 +562,10 @@ public final class InstanceConfigJson {
                     + " most 8); default one per 400 Gb/s of the port: transport.busWidth / 512, at least 1",
                     c -> c.axi() != null ? c.axi().bridge().pairs() : SueAxiInstance.Config.defaultPairs(
                     c.instance()), (d, v) -> d.axi4.pairs = v),
+            integer("axi4", "responseTimeoutCycles", AxiRequestPacker.Config.RESPONSE_TIMEOUT,
+                    "responseTimeoutCycles", "AXI4: an ID with transactions outstanding none of which completed for"
+                    + " this many cycles (to half as many again) is answered SLVERR as if the transport had given up"
+                    + " on their destination; 0: never", c -> axi4(c).responseTimeoutCycles, (d, v) -> d.axi4.responseTimeoutCycles = v),
             choice("axi4", "form", SueAxiInstance.Form.class, "form", "AXI4: how the pairs meet the SoC: WRAPPER"
                     + " (standard valid/ready AXI4 through the credit loops, closed inside), CREDITS (the spec's"
                     + " credit form: valid and payload, a credit port per channel), DIRECT (valid/ready straight in,"

@@ -36,11 +36,12 @@ import org.sue.lib.stream.Stream;
  * @param rxCmdCredits  command credits per VC this bridge gives SUE's receive side (its unpacker's {@code cmdCredits})
  * @param rxDataCredits data credits per VC given ({@code dataCredits} of the unpacker)
  * @param pairs         slave/master pairs (1, 2 or 4), sharing the FIFO interface
+ * @param responseTimeoutCycles the request side's response timeout ({@link AxiRequestPacker.Config}; 0: none)
  */
 public final class AxiBridge extends Component {
     public record Config(AxiConfig axi, @Tag("re") int remapEntries, @Tag("mp") int maxPartsPerEntry,
                          @Tag("k") int txCmdCredits, @Tag("kd") int txDataCredits, @Tag("rk") int rxCmdCredits,
-                         @Tag("rkd") int rxDataCredits, @Tag("p") int pairs) {
+                         @Tag("rkd") int rxDataCredits, @Tag("p") int pairs, @Tag("rt") int responseTimeoutCycles) {
         public static final Bound PAIRS = Bound.powerOfTwo(1, 4);
 
         public Config {
@@ -55,6 +56,8 @@ public final class AxiBridge extends Component {
                         + " more ID bits), got " + axi.idWidth());
             }
             master(axi, remapEntries, maxPartsPerEntry);
+            AxiRequestPacker.Config.RESPONSE_TIMEOUT.check("AxiBridge", "responseTimeoutCycles",
+                    responseTimeoutCycles);
             new XpuCommandTx.Config(axi.dataWidth(), txCmdCredits, txDataCredits);
             new XpuCommandRx.Config(axi.dataWidth(), rxCmdCredits, rxDataCredits, 2);
         }
@@ -63,6 +66,13 @@ public final class AxiBridge extends Component {
         public Config(AxiConfig axi, int remapEntries, int maxPartsPerEntry, int txCmdCredits, int txDataCredits,
                       int rxCmdCredits, int rxDataCredits) {
             this(axi, remapEntries, maxPartsPerEntry, txCmdCredits, txDataCredits, rxCmdCredits, rxDataCredits, 1);
+        }
+
+        /** With the default response timeout. */
+        public Config(AxiConfig axi, int remapEntries, int maxPartsPerEntry, int txCmdCredits, int txDataCredits,
+                      int rxCmdCredits, int rxDataCredits, int pairs) {
+            this(axi, remapEntries, maxPartsPerEntry, txCmdCredits, txDataCredits, rxCmdCredits, rxDataCredits, pairs,
+                    AxiRequestPacker.Config.DEFAULT_RESPONSE_TIMEOUT);
         }
 
         private static AxiRemoteMaster.Config master(AxiConfig axi, int entries, int parts) {
@@ -76,7 +86,12 @@ public final class AxiBridge extends Component {
 
         public Config withPairs(int p) {
             return new Config(axi, remapEntries, maxPartsPerEntry, txCmdCredits, txDataCredits, rxCmdCredits,
-                    rxDataCredits, p);
+                    rxDataCredits, p, responseTimeoutCycles);
+        }
+
+        public Config withResponseTimeout(int cycles) {
+            return new Config(axi, remapEntries, maxPartsPerEntry, txCmdCredits, txDataCredits, rxCmdCredits,
+                    rxDataCredits, pairs, cycles);
         }
 
         /** Bits of a pair's number: 0, 1 or 2. */
@@ -138,7 +153,8 @@ public final class AxiBridge extends Component {
     private void pair(int p, Stream requestsIn, Stream responsesIn, List<Stream> toSue, List<Signal> inside) {
         AxiConfig wire = config.wire();
         String n = config.pairs() == 1 ? "" : "_" + p;
-        AxiRequestPacker requests = child("requests" + n, new AxiRequestPacker(new AxiRequestPacker.Config(wire)));
+        AxiRequestPacker requests = child("requests" + n, new AxiRequestPacker(new AxiRequestPacker.Config(wire,
+                config.responseTimeoutCycles())));
         AxiResponseUnpacker responses = child("responses" + n, new AxiResponseUnpacker(
                 new AxiResponseUnpacker.Config(wire)));
         AxiRemoteMaster master = child("master" + n, new AxiRemoteMaster(Config.master(wire,

@@ -3,6 +3,7 @@ package org.sue.axi;
 import java.util.ArrayList;
 import java.util.List;
 import org.sue.cmd.CommandControl;
+import org.sue.core.Bound;
 import org.sue.core.Component;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
@@ -47,19 +48,35 @@ import org.sue.net.SueMeta;
  *   <li><b>Abandoning.</b> An ID whose outstanding transactions go to an XPU the transport has given up on is
  *   abandoned: its epoch moves on ({@code wr_epochs}, {@code rd_epochs}, so that the response side drops their late
  *   responses), it takes nothing new, and SUE answers each of those transactions SLVERR on {@code local}, oldest
- *   first, unless the response side has begun to give its response ({@code committed}).</li>
+ *   first, unless the response side has begun to give its response ({@code committed}). So is an ID none of whose
+ *   outstanding transactions completed for {@code responseTimeoutCycles} (the far side took the request and never
+ *   answered).</li>
  * </ul>
  */
 public final class AxiRequestPacker extends Component {
-    public record Config(AxiConfig axi, @Tag("wq") int partQueue) {
+    /**
+     * @param responseTimeoutCycles an ID with transactions outstanding none of which completed for this long (to
+     *                              half as long again) is abandoned as if the transport had given up; 0: never
+     */
+    public record Config(AxiConfig axi, @Tag("wq") int partQueue, @Tag("rt") int responseTimeoutCycles) {
+        /** About 1 ms at 1 GHz: far beyond the transport's giving up (4 x 8192 cycles by default). */
+        public static final int DEFAULT_RESPONSE_TIMEOUT = 1 << 20;
+        public static final Bound RESPONSE_TIMEOUT = Bound.of(64, 1 << 30).orZero()
+                .because("counted in ticks of half of it");
+
         public Config {
             if (axi == null) {
                 throw new IllegalArgumentException("AxiRequestPacker axi must be given");
             }
+            RESPONSE_TIMEOUT.check("AxiRequestPacker", "responseTimeoutCycles", responseTimeoutCycles);
+        }
+
+        public Config(AxiConfig axi, int responseTimeoutCycles) {
+            this(axi, 4, responseTimeoutCycles);
         }
 
         public Config(AxiConfig axi) {
-            this(axi, 4);
+            this(axi, DEFAULT_RESPONSE_TIMEOUT);
         }
     }
 
@@ -109,8 +126,9 @@ public final class AxiRequestPacker extends Component {
         // completions a cycle late, from registers: they come at the end of the response side's long paths
         Flow writesDone = wdone.stage("wdone_late");
         Flow readsDone = rdone.stage("rdone_late");
-        Admitted writeIds = admit("wr", aw, writesDone);
-        Admitted readIds = admit("rd", ar, readsDone);
+        Expr tick = responseTick(config.responseTimeoutCycles());
+        Admitted writeIds = admit("wr", aw, writesDone, tick);
+        Admitted readIds = admit("rd", ar, readsDone, tick);
         wrEpochs.set(Hw.cat(writeIds.ids().epochsMsbFirst()));
         rdEpochs.set(Hw.cat(readIds.ids().epochsMsbFirst()));
         Split writes = writeData(split("wr", writeIds, config.partQueue()));
@@ -173,6 +191,24 @@ public final class AxiRequestPacker extends Component {
         }
     }
 
+    /**
+     * A pulse every half response timeout, which the IDs count; none when the timeout is off. At the third tick after
+     * an ID's last completion it has waited more than the timeout and at most half as long again.
+     */
+    private Expr responseTick(int timeoutCycles) {
+        if (timeoutCycles == 0) {
+            return Hw.bool(false);
+        }
+        int half = timeoutCycles / 2;
+        int w = Hw.log2Up(half);
+        Reg count = reg("response_tick_count", w, 0);
+        Reg tick = reg("response_tick", 1, 0);
+        Expr end = count.eq(half - 1);
+        count.set(Hw.mux(end, Hw.zeros(w), count.add(1)));
+        tick.set(end);
+        return tick;
+    }
+
     /** The scanner's finding: ID {@code id}'s transactions to {@code key} go where the transport has given up. */
     private record LostKey(Expr valid, Expr id, Expr key) {
     }
@@ -205,7 +241,7 @@ public final class AxiRequestPacker extends Component {
      * splitter drives the judged stream's ready (it has room and the ID is free); per ID, a count of the requests
      * taken and one of those reported done (their difference is what is outstanding) and the destination they go to.
      */
-    private Admitted admit(String p, Stream in, Flow done) {
+    private Admitted admit(String p, Stream in, Flow done, Expr tick) {
         Expr addr = in.get("addr");
         Expr dst = axi.dstFromUser() ? in.get("user").bits(SueMeta.XPU_WIDTH - 1, 0)
                 : addr.bits(axi.dstLsb() + SueMeta.XPU_WIDTH - 1, axi.dstLsb());
@@ -249,6 +285,7 @@ public final class AxiRequestPacker extends Component {
         int cw = axi.countWidth();
         Expr id = head.get("ax.id");
         Expr take = head.fire();
+        List<Expr> timeouts = new ArrayList<>();
         List<Reg> keys = new ArrayList<>();
         for (int i = 0; i < 1 << axi.idWidth(); i++) {
             keys.add(reg(p + "_dst_" + i, SueMeta.XPU_WIDTH + 1, 0)); // where the ID's outstanding transactions go
@@ -279,7 +316,14 @@ public final class AxiRequestPacker extends Component {
             // the transport gave up on where the ID's transactions went: they are abandoned, and the ID's commands
             // from now on carry the next epoch, so that the abandoned ones' late responses are dropped
             Expr found = lost.valid().and(lost.id().eq(i)).and(lost.key().eq(k));
-            when(none, () -> abandoned.set(0)).elseWhen(found.and(abandoned.not()), () -> {
+            // ticks of half the response timeout since the ID's last completion (or since it had none outstanding)
+            Reg waited = reg(p + "_waited_ticks_" + i, 2, 0);
+            Expr completing = done.valid().and(done.get("id").eq(i));
+            when(none.or(completing).or(abandoned), () -> waited.set(0))
+                    .elseWhen(tick.and(waited.ne(3)), () -> waited.set(waited.add(1)));
+            Expr timedOut = waited.eq(3);
+            timeouts.add(timedOut.and(abandoned.not()));
+            when(none, () -> abandoned.set(0)).elseWhen(found.or(timedOut).and(abandoned.not()), () -> {
                 abandoned.set(1);
                 epoch.set(epoch.add(1));
             });
@@ -292,6 +336,8 @@ public final class AxiRequestPacker extends Component {
             ids.lengths().write(take, Hw.cat(id, Hw.selectTree(ids.taken(), id)), head.get("ax.len"));
         }
         Expr free = wire(p + "_id_free", Hw.selectTree(frees, id));
+        lateStatusCounter(p + "_response_timeouts", Hw.cat(timeouts).orR(), "IDs abandoned because none of their"
+                + " outstanding transactions completed for responseTimeoutCycles");
         // counted a cycle late, from registers: the ID check is a long path already
         lateStatusCounter(p + "_id_waits", head.valid().and(free.not()),
                 "cycles a request waited: its ID has transactions outstanding to another destination, or the most");

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.sue.axi.AxiConfig;
+import org.sue.axi.AxiCredits;
 import org.sue.axi.AxiRemoteMaster;
 import org.sue.axi.tb.AxiMemorySlave;
 import org.sue.core.Design;
@@ -37,29 +38,134 @@ class SueAxiInstanceTest {
      */
     @Test
     void requestsToADestinationTheTransportGaveUpOnGetSlverr() {
+        Pair p = new Pair(SueAxiInstance.Config.of(SmallInstance.config(HeaderFormat.ETH_IPV4_UDP),
+                SmallInstance.axiPair()));
+        Simulator simA = p.simA;
+        AxiConfig axi = p.axi;
+        p.b.frozen(true);
+        read(simA, axi, 1, p::step);
+        write(simA, axi, 4, p::step);
+        p.run(200);
+        assertEquals(List.of(), p.answers, "B is frozen: no answer yet");
+        for (int i = 0; i < 40_000 && (simA.peek("tp_tx_dst_unreachable") >> 2 & 1) == 0; i++) {
+            p.step();
+        }
+        assertEquals(1, simA.peek("tp_tx_dst_unreachable") >> 2 & 1, "A's transport gave up on B");
+        p.run(30);
+        assertEquals(Set.of(new Answer(false, 1, AxiConfig.SLVERR, true), new Answer(true, 4, AxiConfig.SLVERR, true)),
+                Set.copyOf(p.answers), "the outstanding read and write: SLVERR once B is given up on");
+        assertEquals(2, p.answers.size());
+        assertEquals(1, simA.peek("s_rd_abandoned"));
+        assertEquals(1, simA.peek("s_wr_abandoned"));
+        p.answers.clear();
+        read(simA, axi, 2, p::step);
+        write(simA, axi, 3, p::step);
+        p.run(30);
+        assertEquals(Set.of(new Answer(false, 2, AxiConfig.SLVERR, true), new Answer(true, 3, AxiConfig.SLVERR, true)),
+                Set.copyOf(p.answers), "a new read and a new write to B: SLVERR at once");
+        assertEquals(1, simA.peek("s_rd_unreachable_errors"));
+        assertEquals(1, simA.peek("s_wr_unreachable_errors"));
+        // B comes back: the probe gets through, the first read and write reach B's memory, their responses are stale
+        p.answers.clear();
+        p.b.frozen(false);
+        for (int i = 0; i < 60_000 && simA.peek("s_stale_responses") < 2; i++) {
+            p.step();
+        }
+        assertEquals(2, simA.peek("s_stale_responses"), "the late responses of the two given up on, dropped");
+        assertEquals(0, simA.peek("tp_tx_dst_unreachable") >> 2 & 1, "B reachable again");
+        p.rereadAnswersOnce(axi);
+    }
+
+    /**
+     * B's SoC slave takes nothing (its master's requests wait at B), while B's transport acknowledges everything: A's
+     * transport never gives up, and A's read and write are answered SLVERR by the response timeout (between 4,000 and
+     * 6,000 cycles); when B's slave wakes, their late responses are dropped, and a new read completes from B's memory.
+     */
+    @Test
+    void requestsAFarSlaveNeverAnswersTimeOutWithSlverr() {
+        SueInstance.Config sue = SmallInstance.config(HeaderFormat.ETH_IPV4_UDP);
         AxiConfig axi = SmallInstance.axiPair();
-        SueAxiInstance.Config config = SueAxiInstance.Config.of(SmallInstance.config(HeaderFormat.ETH_IPV4_UDP), axi);
-        Design design = Design.elaborate(new SueAxiInstance(config));
-        Simulator simA = Simulator.compile(design);
-        Simulator simB = Simulator.compile(design);
-        simA.reset();
-        simB.reset();
-        Random rnd = new Random(5);
-        XpuSide a = new XpuSide("A", 1, config.sue(), simA, new LinkModel(10, LinkModel.Faults.NONE, new Random(1)),
-                rnd, null, false);
-        XpuSide b = new XpuSide("B", 2, config.sue(), simB, new LinkModel(10, LinkModel.Faults.NONE, new Random(2)),
-                rnd, null, false);
-        a.connect(b);
-        b.connect(a);
-        AxiMemorySlave memory = new AxiMemorySlave(simB, axi, "m_", new AxiRemoteMaster.Config(axi).masterIdWidth(),
-                100, 0, true, 0);
-        List<Answer> answers = new ArrayList<>(); // every B and R beat A's SoC is given
-        Runnable step = () -> {
+        Pair p = new Pair(SueAxiInstance.Config.with(sue, SueAxiInstance.Config.bridgeFor(sue, axi)
+                .withResponseTimeout(4000), SueAxiInstance.Form.WRAPPER, AxiCredits.defaults(), AxiCredits.defaults()));
+        Simulator simA = p.simA;
+        p.slaveHung = true;
+        long from = simA.cycle();
+        read(simA, axi, 1, p::step);
+        write(simA, axi, 4, p::step);
+        while (p.answers.size() < 2 && simA.cycle() < from + 10_000) {
+            p.step();
+        }
+        long waited = simA.cycle() - from;
+        assertEquals(Set.of(new Answer(false, 1, AxiConfig.SLVERR, true), new Answer(true, 4, AxiConfig.SLVERR, true)),
+                Set.copyOf(p.answers), "the read and the write: SLVERR by the response timeout");
+        assertTrue(waited > 4000 && waited <= 6000 + 200, "answered after " + waited + " cycles");
+        p.run(5); // the counters count a cycle late
+        assertEquals(0, simA.peek("tp_tx_destinations_lost"), "A's transport never gave up: B acknowledged");
+        assertEquals(1, simA.peek("s_rd_response_timeouts"));
+        assertEquals(1, simA.peek("s_wr_response_timeouts"));
+        assertEquals(1, simA.peek("s_rd_abandoned"));
+        assertEquals(1, simA.peek("s_wr_abandoned"));
+        p.answers.clear();
+        p.slaveHung = false;
+        for (int i = 0; i < 5_000 && simA.peek("s_stale_responses") < 2; i++) {
+            p.step();
+        }
+        assertEquals(2, simA.peek("s_stale_responses"), "the late responses of the two timed out, dropped");
+        p.rereadAnswersOnce(axi);
+    }
+
+    /**
+     * Two small AXI4 instances A (XPU 1) and B (XPU 2) on a clean 10-cycle link, B's master on a memory; every B and
+     * R beat A's SoC is given, with A's B and R always ready. {@code slaveHung}: B's SoC slave takes and answers
+     * nothing.
+     */
+    private static final class Pair {
+        final AxiConfig axi;
+        final Simulator simA;
+        final Simulator simB;
+        final XpuSide a;
+        final XpuSide b;
+        final AxiMemorySlave memory;
+        final Random rnd = new Random(5);
+        final List<Answer> answers = new ArrayList<>();
+        boolean slaveHung;
+
+        Pair(SueAxiInstance.Config config) {
+            axi = config.bridge().axi();
+            Design design = Design.elaborate(new SueAxiInstance(config));
+            simA = Simulator.compile(design);
+            simB = Simulator.compile(design);
+            simA.reset();
+            simB.reset();
+            a = new XpuSide("A", 1, config.sue(), simA, new LinkModel(10, LinkModel.Faults.NONE, new Random(1)), rnd,
+                    null, false);
+            b = new XpuSide("B", 2, config.sue(), simB, new LinkModel(10, LinkModel.Faults.NONE, new Random(2)), rnd,
+                    null, false);
+            a.connect(b);
+            b.connect(a);
+            memory = new AxiMemorySlave(simB, axi, "m_", new AxiRemoteMaster.Config(axi).masterIdWidth(), 100, 0,
+                    true, 0);
+            step();
+            a.endSetUp();
+            b.endSetUp();
+            simA.poke("s_r_ready", 1);
+            simA.poke("s_b_ready", 1);
+        }
+
+        void step() {
             long now = simA.cycle();
-            memory.drive(rnd);
+            if (slaveHung) {
+                for (String port : List.of("m_aw_ready", "m_w_ready", "m_ar_ready", "m_b_valid", "m_r_valid")) {
+                    simB.poke(port, 0);
+                }
+            } else {
+                memory.drive(rnd);
+            }
             a.drive(now);
             b.drive(now);
-            memory.taken(rnd);
+            if (!slaveHung) {
+                memory.taken(rnd);
+            }
             if (simA.peek("s_b_valid") == 1) {
                 answers.add(new Answer(true, (int) simA.peek("s_b_id"), (int) simA.peek("s_b_resp"), true));
             }
@@ -69,58 +175,25 @@ class SueAxiInstanceTest {
             }
             simA.step();
             simB.step();
-        };
-        step.run();
-        a.endSetUp();
-        b.endSetUp();
-        simA.poke("s_r_ready", 1);
-        simA.poke("s_b_ready", 1);
-        b.frozen(true);
-        read(simA, axi, 1, step);
-        write(simA, axi, 4, step);
-        for (int i = 0; i < 200; i++) {
-            step.run();
         }
-        assertEquals(List.of(), answers, "B is frozen: no answer yet");
-        for (int i = 0; i < 40_000 && (simA.peek("tp_tx_dst_unreachable") >> 2 & 1) == 0; i++) {
-            step.run();
+
+        void run(int cycles) {
+            for (int i = 0; i < cycles; i++) {
+                step();
+            }
         }
-        assertEquals(1, simA.peek("tp_tx_dst_unreachable") >> 2 & 1, "A's transport gave up on B");
-        for (int i = 0; i < 30; i++) {
-            step.run();
+
+        /** A new read with ID 1 to B after the ones answered SLVERR: B's answer, once. */
+        void rereadAnswersOnce(AxiConfig axi) {
+            answers.clear();
+            read(simA, axi, 1, this::step);
+            for (int i = 0; i < 2_000 && answers.isEmpty(); i++) {
+                step();
+            }
+            run(200);
+            assertEquals(List.of(new Answer(false, 1, AxiConfig.OKAY, true)), answers,
+                    "a new read with the first one's ID: B's answer, once");
         }
-        assertEquals(Set.of(new Answer(false, 1, AxiConfig.SLVERR, true), new Answer(true, 4, AxiConfig.SLVERR, true)),
-                Set.copyOf(answers), "the outstanding read and write: SLVERR once B is given up on");
-        assertEquals(2, answers.size());
-        assertEquals(1, simA.peek("s_rd_abandoned"));
-        assertEquals(1, simA.peek("s_wr_abandoned"));
-        answers.clear();
-        read(simA, axi, 2, step);
-        write(simA, axi, 3, step);
-        for (int i = 0; i < 30; i++) {
-            step.run();
-        }
-        assertEquals(Set.of(new Answer(false, 2, AxiConfig.SLVERR, true), new Answer(true, 3, AxiConfig.SLVERR, true)),
-                Set.copyOf(answers), "a new read and a new write to B: SLVERR at once");
-        assertEquals(1, simA.peek("s_rd_unreachable_errors"));
-        assertEquals(1, simA.peek("s_wr_unreachable_errors"));
-        // B comes back: the probe gets through, the first read and write reach B's memory, their responses are stale
-        answers.clear();
-        b.frozen(false);
-        for (int i = 0; i < 60_000 && simA.peek("s_stale_responses") < 2; i++) {
-            step.run();
-        }
-        assertEquals(2, simA.peek("s_stale_responses"), "the late responses of the two given up on, dropped");
-        assertEquals(0, simA.peek("tp_tx_dst_unreachable") >> 2 & 1, "B reachable again");
-        read(simA, axi, 1, step);
-        for (int i = 0; i < 2_000 && answers.isEmpty(); i++) {
-            step.run();
-        }
-        for (int i = 0; i < 200; i++) {
-            step.run();
-        }
-        assertEquals(List.of(new Answer(false, 1, AxiConfig.OKAY, true)), answers,
-                "a new read with the first one's ID: B's answer, once");
     }
 
     /** A B (write) or an R beat: its ID, response and RLAST. */

@@ -9,6 +9,7 @@ import org.sue.axi.AxiCommandLoopback;
 import org.sue.axi.AxiCreditLoopback;
 import org.sue.axi.AxiCreditPair;
 import org.sue.axi.AxiConfig;
+import org.sue.axi.AxiCredits;
 import org.sue.axi.AxiRemoteMaster;
 import org.sue.axi.AxiRequestPacker;
 import org.sue.axi.AxiResponseUnpacker;
@@ -323,8 +324,12 @@ public final class GoldenScenarios {
      */
     static GoldenScenario sueAxiInstanceDeadPeer(String name, long cycles) {
         SueInstance.Config sue = SmallInstance.config(HeaderFormat.ETH_IPV4_UDP);
-        SueAxiInstance.Config config = SueAxiInstance.Config.of(sue.withTransport(sue.transport().toBuilder()
-                .rtoCycles(250).probeCycles(1000).build()), SmallInstance.axiPair());
+        // a response timeout short enough to fire during a freeze, before the transport gives up, as well
+        SueInstance.Config fast = sue.withTransport(sue.transport().toBuilder().rtoCycles(250).probeCycles(1000)
+                .build());
+        SueAxiInstance.Config config = SueAxiInstance.Config.with(fast, SueAxiInstance.Config.bridgeFor(fast,
+                SmallInstance.axiPair()).withResponseTimeout(900), SueAxiInstance.Form.WRAPPER, AxiCredits.defaults(),
+                AxiCredits.defaults());
         return new GoldenScenario(name, () -> new SueAxiInstance(config), ResetStyle.SYNC_HIGH, cycles,
                 () -> new RunStimulus<>((sim, seed) -> AxiTwoXpuRun.recording(config, sim, ResetStyle.SYNC_HIGH, 20,
                         LinkModel.Faults.NONE, seed, AxiTwoXpuRun.Traffic.random(40, 80)).freezeB(300, 2500).freezeB(4300, 2500),
