@@ -1,6 +1,7 @@
 package org.sue.axi;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import org.sue.cmd.CommandControl;
 import org.sue.core.Bound;
@@ -131,14 +132,13 @@ public final class AxiRequestPacker extends Component {
         Admitted readIds = admit("rd", ar, readsDone, tick);
         wrEpochs.set(Hw.cat(writeIds.ids().epochsMsbFirst()));
         rdEpochs.set(Hw.cat(readIds.ids().epochsMsbFirst()));
-        Split writes = writeData(split("wr", writeIds, config.partQueue()));
+        Split writes = writeData(split("wr", writeIds, config.partQueue()), writeIds.ids());
         Split reads = readCommands(split("rd", readIds, config.partQueue()));
         Arbiter.roundRobinPackets("cmd_arb", List.of(writes.commands(), reads.commands())).out().into(cmd);
         // a cycle late like the completions, from a register: the response side's verdict is a long path
         Flow given = committed.stage("committed_late");
-        Stream writesLost = abandoned("wr", writeIds.ids(), writesDone, given,
-                dataIn(writes.dataIn(), writeIds.ids()));
-        Stream readsLost = abandoned("rd", readIds.ids(), readsDone, given, List.of());
+        Stream writesLost = abandoned("wr", writeIds.ids(), writesDone, given, writes.answerable());
+        Stream readsLost = abandoned("rd", readIds.ids(), readsDone, given, reads.answerable());
         Arbiter.roundRobin("local_arb", List.of(writes.answered(), reads.answered(), writesLost, readsLost)).out()
                 .into(local);
         lateStatusCounter("writes", aw.fire(), "AW requests taken");
@@ -165,10 +165,10 @@ public final class AxiRequestPacker extends Component {
     }
 
     /**
-     * A stage's outputs: commands toward the FIFO interface, requests SUE answers itself, and (writes) the ID of each
-     * burst whose last W beat is in.
+     * A stage's outputs: commands toward the FIFO interface, requests SUE answers itself, and per ID whether its
+     * oldest outstanding transaction may be answered by SUE (a write once its last W beat is in, a read always).
      */
-    private record Split(Stream commands, Stream answered, Flow dataIn) {
+    private record Split(Stream commands, Stream answered, List<Expr> answerable) {
     }
 
     /**
@@ -468,7 +468,7 @@ public final class AxiRequestPacker extends Component {
      * part whose last beat is in is ready. An answered write's beats are dropped, its B answered when its last beat
      * has gone.
      */
-    private Split writeData(Stream parts) {
+    private Split writeData(Stream parts, Ids ids) {
         int pb = axi.partBeats();
         Layout ctl = axi.requestControl();
         Expr len = parts.get("control.len");
@@ -510,7 +510,7 @@ public final class AxiRequestPacker extends Component {
         Stream cmds = writeCommands(readyIn.queue("wr_ready", 4), beatsIn.queue("wr_beats", 2 * pb + 4));
         Flow dataIn = Flow.of(this, "wr_data_in", go.and(lastBeat).and(lastOfBurst), Layout.plain("id",
                 axi.idWidth()), socId(parts.get("control")));
-        return new Split(cmds, answerIn.queue("wr_answers", 4), dataIn);
+        return new Split(cmds, answerIn.queue("wr_answers", 4), dataIn(dataIn, ids));
     }
 
     /** AxID of a request control (its command ID without the epoch). */
@@ -535,8 +535,9 @@ public final class AxiRequestPacker extends Component {
     /**
      * SUE's SLVERR answers for abandoned transactions, one at a time, oldest first per ID: an ID is a candidate while
      * it is abandoned with transactions outstanding, none of its answers is on the way, the response side has not
-     * begun to give one of its responses ({@code given}: that one completes itself), and (writes, {@code ready})
-     * its oldest write has all its W beats in (a B never comes before its burst's last W beat). Candidates are
+     * begun to give one of its responses ({@code given}: that one completes itself), and its oldest transaction is
+     * ready to be answered ({@code ready}: for a write, all its W beats are in, since a B never comes before its
+     * burst's last W beat; a read always is). Candidates are
      * registered, then the lowest one is taken and its answer offered the next cycle: a write's B, or a read's
      * AxLEN + 1 R beats, of which the response side gives those its part-responses have not given. Counted as
      * {@code abandoned}.
@@ -560,7 +561,7 @@ public final class AxiRequestPacker extends Component {
             Expr completing = done.valid().and(done.get("id").eq(i));
             candidate.set(abandonedBefore.and(ids.abandoned().get(i)).and(outstanding).and(beginGiven.not())
                     .and(completing.not())
-                    .and(write ? ready.get(i) : Hw.bool(true)));
+                    .and(ready.get(i)));
             candidates.add(candidate.and(a.not()));
             answering.add(a);
         }
@@ -587,8 +588,8 @@ public final class AxiRequestPacker extends Component {
                     .elseWhen(done.valid().and(done.get("id").eq(k)), () -> a.set(0));
         }
         lateStatusCounter(p + "_abandoned", out.fire(),
-                "transactions answered SLVERR because the transport gave up on their destination while they were "
-                        + "outstanding");
+                "transactions answered SLVERR while outstanding: the transport gave up on their destination, or"
+                        + " the response timeout passed");
         return out;
     }
 
@@ -680,6 +681,6 @@ public final class AxiRequestPacker extends Component {
                 .set("write", 0).set("id", socId(control)).set("resp", parts.get("resp"))
                 .set("beats", ctl.get(control, "len").resize(AxiConfig.BEATS_WIDTH).add(1)).build());
         statusCounter("read_commands", cmds.fire(), "READ commands sent (parts of read bursts)");
-        return new Split(cmds, answers, null);
+        return new Split(cmds, answers, Collections.nCopies(1 << axi.idWidth(), Hw.bool(true)));
     }
 }

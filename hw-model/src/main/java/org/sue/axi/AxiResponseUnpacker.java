@@ -200,23 +200,17 @@ public final class AxiResponseUnpacker extends Component {
         Expr id = socId(wc.get(control, "id"));
         Expr resp = wc.get(control, "resp");
         Expr last = wc.get(control, "last");
-        List<Expr> seen = new ArrayList<>();
-        List<Expr> worst = new ArrayList<>();
-        List<Reg> seenRegs = new ArrayList<>();
-        List<Reg> worstRegs = new ArrayList<>();
+        List<Reg> worst = new ArrayList<>();
         for (int i = 0; i < 1 << axi.idWidth(); i++) {
-            seenRegs.add(reg("wr_part_seen_" + i, 1, 0));
-            partSeen.add(seenRegs.get(i));
-            worstRegs.add(reg("wr_part_resp_" + i, 2, 0));
-            seen.add(seenRegs.get(i));
-            worst.add(worstRegs.get(i));
+            partSeen.add(reg("wr_part_seen_" + i, 1, 0));
+            worst.add(reg("wr_part_resp_" + i, 2, 0));
         }
         Expr before = Hw.selectTree(worst, id);
-        Expr merged = wire("wr_merged_resp", Hw.mux(Hw.selectTree(seen, id).and(rank(before).ge(rank(resp))), before,
-                resp));
+        Expr merged = wire("wr_merged_resp", Hw.mux(Hw.selectTree(partSeen, id).and(rank(before).ge(rank(resp))),
+                before, resp));
         for (int i = 0; i < 1 << axi.idWidth(); i++) {
-            Reg sr = seenRegs.get(i);
-            Reg wr = worstRegs.get(i);
+            Reg sr = partSeen.get(i);
+            Reg wr = worst.get(i);
             when(parts.fire().and(id.eq(i)), () -> {
                 sr.set(last.not());
                 wr.set(merged);
