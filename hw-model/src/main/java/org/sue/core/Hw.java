@@ -120,6 +120,19 @@ public final class Hw {
     }
 
     /**
+     * {@code x + 1} in its width, each bit flipped where every bit below it is high: each carry is a reduction of its
+     * own, which maps to a tree ({@code abc -lut 6} can map an adder's ripple carry to a chain of a LUT per bit or
+     * two).
+     */
+    public static Expr increment(Expr x) {
+        List<Expr> bits = new ArrayList<>();
+        for (int i = x.width() - 1; i >= 0; i--) {
+            bits.add(i == 0 ? x.bit(0).not() : x.bit(i).xor(x.bits(i - 1, 0).andR()));
+        }
+        return cat(bits);
+    }
+
+    /**
      * {@code a - b} in their width, for a wide difference on a late path: each 8-bit block is formed for both borrows
      * in beside the others and the borrow only chooses (carry select), so the borrow runs across blocks, not bits
      * ({@code abc -lut 6} maps a 32-bit subtraction's ripple to about 12 levels, this to about 6).

@@ -86,6 +86,12 @@ public final class TransportTx extends Component {
 
     /** Bits of a connection's strike count. */
     private static final int STRIKE_WIDTH = 4;
+    /**
+     * The scanner's row of a connection: its strikes, and its clock for a waiting go-back (the flips of the scanner's
+     * phase bit it has seen since its last timeout, up to three; the phase at its last visit).
+     */
+    private static final Layout SCAN_ENTRY = Layout.of("scan_entry", Layout.bits("strikes", STRIKE_WIDTH),
+            Layout.bits("flips", 2), Layout.bits("phase", 1));
 
     private final TransportConfig config;
     private final int cw;       // connection index bits
@@ -171,8 +177,8 @@ public final class TransportTx extends Component {
 
     /**
      * The per-connection tables, each written by one stage: next_psn and t_send by the writer, una and t_ack by the
-     * ACK engine, t_retx by the walk (and by the scanner's timeouts, when the walk does not), strikes (timeouts since
-     * the last advancing ACK) by the scanner.
+     * ACK engine, t_retx by the walk, strikes (timeouts since the last advancing ACK, and the scanner's clock for a
+     * waiting go-back: {@link #SCAN_ENTRY}) by the scanner.
      */
     private record Tables(Table nextPsn, Table una, Table tSend, Table tAck, Table tRetx, Table strikes) {
     }
@@ -211,12 +217,11 @@ public final class TransportTx extends Component {
 
     /**
      * The scanner's connection of this cycle ({@code conn}, where {@code valid}): its window bit, its timeout, whether
-     * it is unreachable after this visit ({@code down}) and was declared so now ({@code declared}); a timeout restarting
-     * its timer ({@code restartsTimer}: t_retx written), which waits while the walk writes t_retx
-     * ({@code walkWritesRetx}, set by the walk); whether the walk moves ({@code walkMoving}, set by the walk).
+     * it is unreachable after this visit ({@code down}) and was declared so now ({@code declared}); whether the walk
+     * moves ({@code walkMoving}, set by the walk).
      */
     private record Scan(Expr valid, Expr conn, Expr windowFull, Request request, Expr down, Expr declared,
-                        Expr restartsTimer, Wire walkWritesRetx, Wire walkMoving) {
+                        Wire walkMoving) {
     }
 
     /** The walk's states: waiting for a request, reading a record, checking it, sending its PDU. */
@@ -280,7 +285,7 @@ public final class TransportTx extends Component {
                 table(mem("t_send", d, TransportConfig.TIME_WIDTH, ReadUnderWrite.READ_FIRST), init),
                 table(mem("t_ack", d, TransportConfig.TIME_WIDTH, ReadUnderWrite.READ_FIRST), init),
                 table(mem("t_retx", d, TransportConfig.TIME_WIDTH, ReadUnderWrite.READ_FIRST), init),
-                table(mem("strikes", d, STRIKE_WIDTH, ReadUnderWrite.WRITE_FIRST), init));
+                table(mem("strikes", d, SCAN_ENTRY.width(), ReadUnderWrite.WRITE_FIRST), init));
     }
 
     private Table table(Mem m, Init init) {
@@ -534,7 +539,8 @@ public final class TransportTx extends Component {
         Expr sent = tables.tSend().mem().readSync("scan_t_send", idx, go);
         Expr ackd = tables.tAck().mem().readSync("scan_t_ack", idx, go);
         Expr resent = tables.tRetx().mem().readSync("scan_t_retx", idx, go);
-        Expr strikes = tables.strikes().mem().readSync("scan_strikes", idx, go);
+        Expr read = tables.strikes().mem().readSync("scan_strikes", idx, go);
+        Expr strikes = SCAN_ENTRY.get(read, "strikes");
         valid.set(go);
         when(go, () -> prev.set(idx));
         Expr outstanding = wire("scan_outstanding", Hw.subCarrySelect(next, oldest));
@@ -547,19 +553,20 @@ public final class TransportTx extends Component {
         Expr overdue = valid.and(next.ne(oldest)).and(quiet);
         Expr goingBack = retransmitting.follow("scan_prev_retransmitting", go, idx, prev);
         Expr timeout = wire("scan_timeout", overdue.and(goingBack.not()));
-        // a timeout restarts the connection's timer through t_retx's write port, which the walk has first: the next
-        // timeout is rtoCycles later even when its go-back cannot start
-        Wire walkWritesRetx = wire("scan_walk_writes_t_retx", 1);
-        Wire walkMoving = wire("scan_walk_moving", 1); // the walk is idle, or found a PDU to send or ended a go-back
-        Expr walkHeld = walkHeld(walkMoving);
-        // a go-back that sent nothing for as long, while the walk as a whole is held too, is a timeout without another
-        // go-back: the link holds it (LLR in INIT, a VC paused), and a peer that never lets it go must still be
-        // declared unreachable (section 6.7); one queued behind go-backs that move is not struck
         // one request per cycle: the ACK engine's goes first, this one again
-        Expr deferred = timeout.and(ackRequest.push()).or(overdue.and(walkWritesRetx));
+        Expr deferred = timeout.and(ackRequest.push());
         when(go, () -> idx.set(Hw.mux(deferred, prev, idx.add(1))));
         Expr push = wire("scan_resend", timeout.and(deferred.not()));
-        Expr waited = wire("scan_waited", overdue.and(goingBack).and(walkHeld).and(deferred.not()));
+        // a go-back that sent nothing for as long, while the walk as a whole is held too, is a timeout without another
+        // go-back: the link holds it (LLR in INIT, a VC paused), and a peer that never lets it go must still be
+        // declared unreachable (section 6.7); one queued behind go-backs that move is not struck. Its timer: three
+        // flips of a phase bit since its last timeout, more than rtoCycles and at most half as long again
+        Wire walkMoving = wire("scan_walk_moving", 1); // the walk is idle, or found a PDU to send or ended a go-back
+        Expr phase = rtoPhase();
+        Expr seen = SCAN_ENTRY.get(read, "flips");
+        Expr flips = wire("scan_phase_flips", Hw.mux(SCAN_ENTRY.get(read, "phase").ne(phase).and(seen.ne(3)),
+                seen.add(1).resize(2), seen));
+        Expr waited = wire("scan_waited", overdue.and(goingBack).and(walkHeld(walkMoving)).and(flips.eq(3)));
         statusCounter("timeouts", push, "Go-backs queued by the retransmit timeout (no new PDU, retransmission or"
                 + " advancing ACK on a connection for rtoCycles; probes of unreachable destinations included).");
         // strikes: timeouts since the last advancing ACK (one within rtoCycles, seen at a visit: the scan comes round
@@ -574,7 +581,8 @@ public final class TransportTx extends Component {
         Expr strike = push.or(waited);
         Expr strikesNext = wire("scan_strikes_next", Hw.mux(progress, Hw.zeros(STRIKE_WIDTH),
                 Hw.mux(strike, struck, strikes)));
-        tables.strikes().write(valid, prev, strikesNext);
+        tables.strikes().write(valid, prev, SCAN_ENTRY.expr().set("strikes", strikesNext)
+                .set("flips", Hw.mux(strike, Hw.zeros(2), flips)).set("phase", phase).build());
         Expr down = wire("scan_down", valid.and(strikesNext.ge(config.unreachableTimeouts())));
         Expr declared = wire("scan_declared", strike.and(strikes.eq(config.unreachableTimeouts() - 1)));
         statusCounter("go_back_waits", waited, "Timeouts of a connection whose go-back sent nothing for rtoCycles"
@@ -582,16 +590,33 @@ public final class TransportTx extends Component {
         statusCounter("probes", push.and(down), "Probes of unreachable destinations: one PDU, the oldest"
                 + " unacknowledged, sent again after probeCycles without progress.");
         return new Scan(valid, prev, outstanding.ge(config.windowPdus()), new Request(push, prev, oldest, down),
-                down, declared, strike, walkWritesRetx, walkMoving);
+                down, declared, walkMoving);
     }
 
-    /** High once the walk has been busy for rtoCycles without finding a PDU to send or ending its go-back. */
+    /** A bit that flips every rtoCycles / 2: the scanner visits every connection once between flips. */
+    private Expr rtoPhase() {
+        int half = config.rtoCycles() / 2;
+        int w = Hw.log2Up(half);
+        Reg count = reg("scan_phase_count", w, 0);
+        Reg phase = reg("scan_phase", 1, 0);
+        Expr end = count.eq(half - 1);
+        count.set(Hw.mux(end, Hw.zeros(w), count.add(1)));
+        when(end, () -> phase.set(phase.not()));
+        return phase;
+    }
+
+    /**
+     * High once the walk has been busy for rtoCycles without finding a PDU to send or ending its go-back
+     * ({@code moving}, taken a cycle late: the walk's decisions are long paths).
+     */
     private Expr walkHeld(Expr moving) {
         int w = Hw.log2Up(config.rtoCycles() + 1);
+        Reg late = reg("walk_moving_late", 1, 1);
         Reg cycles = reg("walk_held_cycles", w, 0);
         Reg held = reg("walk_held", 1, 0);
-        cycles.set(Hw.mux(moving.or(held), Hw.zeros(w), cycles.add(1)));
-        held.set(moving.not().and(held.or(cycles.eq(config.rtoCycles() - 1))));
+        late.set(moving);
+        cycles.set(Hw.mux(late.or(held), Hw.zeros(w), cycles.add(1)));
+        held.set(late.not().and(held.or(cycles.eq(config.rtoCycles() - 1))));
         return held;
     }
 
@@ -747,7 +772,7 @@ public final class TransportTx extends Component {
                     passed.set(1);
                     when(passed.not(), () -> firstPassed.set(recPsn));
                 });
-                wIdx.set(wIdx.add(1));
+                wIdx.set(Hw.increment(wIdx));
                 state.set(WalkState.READ);
             });
         });
@@ -756,7 +781,7 @@ public final class TransportTx extends Component {
             remaining.set(remaining.sub(1));
         });
         when(lastLoad, () -> {
-            wIdx.set(wIdx.add(1));
+            wIdx.set(Hw.increment(wIdx));
             state.set(Hw.mux(probed, state.code(WalkState.IDLE), state.code(WalkState.READ)));
             wRelocate.set(0);
         });
@@ -768,10 +793,8 @@ public final class TransportTx extends Component {
                 + " connection being walked.");
         statusCounter("nacks_ignored", ack.nackQueued().and(restart.nacked().not()), "NACKs in the window for a"
                 + " connection already queued for a go-back, which covers them.");
-        Expr walkWrites = done.or(match);
-        scan.walkWritesRetx().set(walkWrites);
-        scan.walkMoving().set(walkWrites.or(walking.not()));
-        tables.tRetx().write(walkWrites.or(scan.restartsTimer()), Hw.mux(walkWrites, wConn, scan.conn()), clock.now());
+        tables.tRetx().write(done.or(match), wConn, clock.now());
+        scan.walkMoving().set(done.or(match).or(walking.not()));
         statusCounter("retransmitted_pdus", match, "PDUs sent again by a go-back.");
         return new Walk(walking, wConn, wIdx, starting.or(wrapping).or(restart.restarting()), done,
                 new Sending(beats, remaining, meta, wRelocate));
