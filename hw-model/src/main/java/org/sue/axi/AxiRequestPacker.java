@@ -250,7 +250,8 @@ public final class AxiRequestPacker extends Component {
         for (int x = 0; x < axi.destinations(); x++) {
             downBits.add(dstUnreachable.bit(x));
         }
-        Expr illegal = illegalBurst(in);
+        Burst burst = illegalBurst(in);
+        Expr illegal = burst.illegal();
         // unreachable: a configured destination the transport has given up on, for a burst that is otherwise legal;
         // its bit comes out of a select over every destination (5 LUT levels at 1024), so it enters each judged field
         // last, beside what the rest of the request decides
@@ -273,7 +274,9 @@ public final class AxiRequestPacker extends Component {
         Expr size = in.get("size");
         Expr beats = len.resize(bw).add(1);
         Expr slot = addr.resize(15).shr(size).resize(bw).and(len.resize(bw)); // the start's place in its window
-        Expr split = in.get("burst").eq(AxiConfig.WRAP).and(routable).and(gaveUp.not());
+        // (only an INCR burst can cross its page, so a WRAP's split does not wait for that sum; nor for gaveUp: the
+        // splitter gives an answered request one run of all its beats)
+        Expr split = in.get("burst").eq(AxiConfig.WRAP).and(burst.wrong().or(decode).not());
         Expr lenLog = Hw.mux(len.bit(3), Hw.lit(4, 4), Hw.mux(len.bit(2), Hw.lit(4, 3),
                 Hw.mux(len.bit(1), Hw.lit(4, 2), Hw.lit(4, 1)))); // windows of 2, 4, 8 or 16 beats
         Stream head = in.map(p + "_judging", judged, judged.expr().set("ax", in.payload()).set("dst", dst)
@@ -364,7 +367,7 @@ public final class AxiRequestPacker extends Component {
     }
 
     /** A burst AXI4 forbids. */
-    private Expr illegalBurst(Stream head) {
+    private Burst illegalBurst(Stream head) {
         Expr len = head.get("len");
         Expr size = head.get("size");
         Expr burst = head.get("burst");
@@ -375,11 +378,25 @@ public final class AxiRequestPacker extends Component {
                 .or(burst.eq(AxiConfig.WRAP).and(wrapLen.not().or(addr12.and(belowSize).orR())))
                 .or(burst.eq(AxiConfig.FIXED).and(len.gt(15)))
                 .or(size.gt(axi.fullSize()));
-        // INCR: the first beat's aligned address plus the burst's bytes must stay within the 4 KiB page
-        Expr start = addr12.and(belowSize.not()).resize(20);
-        Expr bytes = len.resize(20).add(1).shl(size);
-        Expr crosses = burst.eq(AxiConfig.INCR).and(start.add(bytes).gt(4096));
-        return wrong.or(crosses);
+        // INCR: the first beat's aligned address plus the burst's bytes must stay within the 4 KiB page; with AxSIZE
+        // s that is: the beat index addr[11:s] plus AxLEN below 2^(12 - s). Formed for every size beside the others
+        // (a short sum each) and chosen by AxSIZE, instead of a shift, an add and a compare in a row
+        List<Expr> crossesBySize = new ArrayList<>();
+        for (int s = 0; s < 8; s++) {
+            int w = 12 - s;
+            int sw = Math.max(w, 8) + 1;
+            Expr sum = Hw.addShallow(addr12.bits(11, s).resize(sw), len.resize(sw));
+            crossesBySize.add(sum.bits(sw - 1, w).orR());
+        }
+        Expr crosses = burst.eq(AxiConfig.INCR).and(Hw.selectTree(crossesBySize, size));
+        return new Burst(wrong, crosses);
+    }
+
+    /** What AXI4 forbids of a burst: its kind, length, size or alignment ({@code wrong}), or an INCR across 4 KiB. */
+    private record Burst(Expr wrong, Expr crosses) {
+        Expr illegal() {
+            return wrong.or(crosses);
+        }
     }
 
     /**
@@ -450,10 +467,12 @@ public final class AxiRequestPacker extends Component {
             fields.set(in);
             dst.set(head.get("dst"));
             resp.set(head.get("resp"));
-            run.set(head.get("first_run"));
-            runEnds.set(head.get("resp").orR().or(head.get("first_run").le(pb)));
+            // a request SUE answers is one part of all its beats (a WRAP to an unreachable XPU was judged two runs)
+            Expr answered = head.get("resp").orR();
+            run.set(Hw.mux(answered, ax.get(in, "len").resize(bw).add(1), head.get("first_run")));
+            runEnds.set(answered.or(head.get("first_run").le(pb)));
             second.set(head.get("second_run"));
-            lastRun.set(head.get("second_run").eq(0));
+            lastRun.set(answered.or(head.get("second_run").eq(0)));
             low.set(ax.get(in, "addr").bits(11, 0));
             aligned.set(Hw.ones(12).shl(size));
             step.set(Hw.lit(bw, pb).shl(size));

@@ -121,8 +121,8 @@ public final class Hw {
 
     /**
      * {@code x + 1} in its width, each bit flipped where every bit below it is high: each carry is a reduction of its
-     * own, which maps to a tree ({@code abc -lut 6} can map an adder's ripple carry to a chain of a LUT per bit or
-     * two).
+     * own, a tree of ANDs with no carry chain for {@code abc -lut 6} to map as one (as it may an adder's, or
+     * {@link #addShallow}'s prefix network for a constant).
      */
     public static Expr increment(Expr x) {
         List<Expr> bits = new ArrayList<>();
