@@ -12,8 +12,8 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.function.ThrowingConsumer;
 
 /**
- * Dynamic tests whose bodies run two (or as many as there are cores) at a time: the external tools they drive
- * (Verilator, Yosys, GHDL) are single-threaded, so the suite would otherwise leave a core idle. Every body is
+ * Dynamic tests whose bodies run one more at a time than there are cores (at least three): the external tools they
+ * drive (Verilator, Yosys, GHDL) are single-threaded, so the suite would otherwise leave a core idle. Every body is
  * submitted when the factory runs; each dynamic test waits for its own and reports its failure. While working on one
  * block, {@code -Dsue.only=<regex>} keeps only the items whose name matches (e.g. {@code -Dsue.only='llr_.*'}).
  */
@@ -21,8 +21,10 @@ final class InParallel {
     private InParallel() {
     }
 
+    // one more than the cores: a body spends part of its time in the JVM (elaboration, emission) between the tools,
+    // and a core would sit idle then
     private static final ExecutorService POOL = Executors.newFixedThreadPool(
-            Math.max(2, Runtime.getRuntime().availableProcessors()), r -> {
+            Math.max(2, Runtime.getRuntime().availableProcessors()) + 1, r -> {
                 Thread t = new Thread(r, "in-parallel");
                 t.setDaemon(true);
                 return t;
