@@ -565,7 +565,8 @@ public final class InstanceConfigJson {
             integer("axi4", "responseTimeoutCycles", AxiRequestPacker.Config.RESPONSE_TIMEOUT,
                     "responseTimeoutCycles", "AXI4: an ID with transactions outstanding none of which completed for"
                     + " this many cycles (to half as many again) is answered SLVERR as if the transport had given up"
-                    + " on their destination; 0: never", c -> axi4(c).responseTimeoutCycles, (d, v) -> d.axi4.responseTimeoutCycles = v),
+                    + " on their destination; 0: never", c -> axi4(c).responseTimeoutCycles,
+                    (d, v) -> d.axi4.responseTimeoutCycles = v),
             choice("axi4", "form", SueAxiInstance.Form.class, "form", "AXI4: how the pairs meet the SoC: WRAPPER"
                     + " (standard valid/ready AXI4 through the credit loops, closed inside), CREDITS (the spec's"
                     + " credit form: valid and payload, a credit port per channel), DIRECT (valid/ready straight in,"
