@@ -19,6 +19,8 @@ import org.sue.cmd.CommandTable;
 import org.sue.cmd.CommandUnpacker;
 import org.sue.core.Component;
 import org.sue.lib.CreditCounter;
+import org.sue.mgmt.MgmtRegisters;
+import org.sue.mgmt.tb.ExampleMaps;
 import org.sue.lib.stream.CreditReceiver;
 import org.sue.lib.stream.CreditSender;
 import org.sue.lib.stream.StreamConfig;
@@ -71,6 +73,8 @@ public final class DefaultDesigns {
         m.put("narrow_w1024_r2", () -> new StreamNarrow(new StreamNarrow.Config(new StreamConfig(1024, SueMeta.WIDTH),
                 2)));
         m.put("credit_counter", () -> new CreditCounter(new CreditCounter.Config(1024, 8)));
+        m.put("mgmt_registers_example", () -> new MgmtRegisters(new MgmtRegisters.Config(ExampleMaps.everyAccess(),
+                12)));
         m.put("transport_tx", () -> new TransportTx(TransportConfig.defaults(1024)));
         m.put("crc32_w64", () -> new ParallelCrc(new ParallelCrc.Config(CrcParams.CRC32, 64)));
         m.put("crc32_w512", () -> new ParallelCrc(new ParallelCrc.Config(CrcParams.CRC32, 512)));

@@ -34,7 +34,8 @@ class PackagesByRoleTest {
 
     /** The layer packages: hardware, and the helpers and formats it is built from. */
     static final String[] LAYERS = {"org.sue.core", "org.sue.lib", "org.sue.lib.crc", "org.sue.lib.stream",
-        "org.sue.net", "org.sue.cmd", "org.sue.transport", "org.sue.link", "org.sue.instance"};
+        "org.sue.net", "org.sue.cmd", "org.sue.transport", "org.sue.link", "org.sue.instance", "org.sue.axi",
+        "org.sue.mgmt"};
 
     /** Layer packages (hardware and its formats) do not reach into simulation or testbenches either. */
     static final ArchRule LAYERS_ARE_HARDWARE = noClasses().that().resideInAnyPackage(LAYERS)

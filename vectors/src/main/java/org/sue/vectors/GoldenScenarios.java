@@ -4,6 +4,8 @@ import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import org.sue.mgmt.MgmtRegisters;
+import org.sue.mgmt.tb.ExampleMaps;
 import org.sue.axi.AxiBridge;
 import org.sue.axi.AxiCommandLoopback;
 import org.sue.axi.AxiCreditLoopback;
@@ -83,6 +85,9 @@ public final class GoldenScenarios {
         list.add(fifo("fifo_w72_d5", 72, 5, ResetStyle.SYNC_HIGH, 1500));
         list.add(fifo("fifo_w256_d16_async_low", 256, 16, ResetStyle.ASYNC_LOW, 600));
         list.add(creditCounter("credit_counter_m1000_a8", 1000, 8, 3000));
+        list.add(new GoldenScenario("mgmt_registers_example", () -> new MgmtRegisters(new MgmtRegisters.Config(
+                ExampleMaps.everyAccess(), 12)), ResetStyle.SYNC_HIGH, 3000,
+                () -> MgmtTraffic.of(ExampleMaps.everyAccess())));
         // the two ends of a credit loop, the other end in the testbench (it breaks the rules now and then)
         list.add(new GoldenScenario("credit_receiver_w12_c5", () -> new CreditReceiver(new CreditReceiver.Config(12, 5)),
                 ResetStyle.SYNC_HIGH, 3000, () -> CreditTraffic.toReceiver(12, 5)));
