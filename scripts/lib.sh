@@ -13,6 +13,8 @@ ensure_tools() {
   command -v make >/dev/null 2>&1 || need+=(make)
   command -v ccache >/dev/null 2>&1 || need+=(ccache)
   command -v tshark >/dev/null 2>&1 || need+=(tshark)
+  command -v npm >/dev/null 2>&1 || need+=(npm)
+  [ -f /usr/include/tree_sitter/api.h ] || need+=(libtree-sitter-dev) # the SystemRDL syntax check's runtime
   command -v mvn >/dev/null 2>&1 || need+=(maven)
   command -v javac >/dev/null 2>&1 || need+=(openjdk-17-jdk-headless)
   if ((${#need[@]})); then

@@ -45,6 +45,7 @@ import org.sue.net.NetConfig;
 import org.sue.net.SueMeta;
 import org.sue.instance.SueAxiInstance;
 import org.sue.instance.SueInstance;
+import org.sue.instance.SueManagedInstance;
 import org.sue.transport.TransportConfig;
 import org.sue.transport.TransportTx;
 import org.sue.transport.TransportRx;
@@ -75,6 +76,11 @@ public final class DefaultDesigns {
         m.put("credit_counter", () -> new CreditCounter(new CreditCounter.Config(1024, 8)));
         m.put("mgmt_registers_example", () -> new MgmtRegisters(new MgmtRegisters.Config(ExampleMaps.everyAccess(),
                 12)));
+        // the default instance's register block alone, and a managed instance (small, for the suite's time)
+        m.put("mgmt_registers_sue", () -> new MgmtRegisters(new MgmtRegisters.Config(RegisterMapFiles.defaultMap(),
+                SueManagedInstance.Config.defaults().addrWidth())));
+        m.put("sue_managed_instance_small", () -> new SueManagedInstance(new SueManagedInstance.Config(
+                smallInstance(), 16)));
         m.put("transport_tx", () -> new TransportTx(TransportConfig.defaults(1024)));
         m.put("crc32_w64", () -> new ParallelCrc(new ParallelCrc.Config(CrcParams.CRC32, 64)));
         m.put("crc32_w512", () -> new ParallelCrc(new ParallelCrc.Config(CrcParams.CRC32, 512)));
@@ -140,6 +146,7 @@ public final class DefaultDesigns {
      */
     public static Set<String> topModuleSynthesisOnly() {
         return Set.of("sue_instance", "sue_instance_w512_gen2", "sue_instance_small", "sue_axi_instance",
+                "sue_managed_instance_small",
                 "sue_tx_w1024", "sue_rx_w1024", "sue_tx_w512_gen2c", "axi_bridge_w512", "axi_bridge_w512_p2",
                 "axi_credit_pair_w512", "axi_wrapped_pair_w512");
     }

@@ -15,8 +15,10 @@ import org.sue.core.Hw;
  * a reset value and a description. The register block's RTL ({@link MgmtRegisters}), the docs, the C header, the
  * SystemRDL and the JSON description are all made from this one description.
  *
- * <p>Addresses: block {@code b} starts at {@code b * blockStride()} (a power of two, at least 256 bytes, large enough
- * for the largest block), its registers at consecutive 4-byte offsets in the order they were added. A register wider
+ * <p>Addresses: a block in slot {@code s} starts at {@code s * blockStride()}; blocks take consecutive slots unless
+ * placed ({@link Builder#blockAt}); the stride is a power of two, at least 256 bytes and large enough for the largest
+ * block, unless set ({@link Builder#stride}). A block's registers are at consecutive 4-byte offsets in the order they
+ * were added. A map that places its blocks and sets its stride keeps every block's base across configurations. A register wider
  * than 32 bits (one field of up to 128 bits) takes consecutive words, least significant word first; how its words are
  * read and written together is {@link MgmtRegisters}'s atomicity rule.
  *
@@ -119,7 +121,7 @@ public final class RegisterMap implements Described {
 
     /** Bytes the map spans (a power of two). */
     public int span() {
-        return 1 << Hw.log2Up((long) blockStride * blocks.size());
+        return 1 << Hw.log2Up((long) blockStride * (blocks.get(blocks.size() - 1).base() / blockStride + 1));
     }
 
     public List<Register> registers() {
@@ -168,24 +170,52 @@ public final class RegisterMap implements Described {
         private final String name;
         private final Map<String, PendingBlock> blocks = new LinkedHashMap<>();
         private PendingBlock current;
+        private int nextSlot;
+        private int ownSlot = -1;
+        private int stride;
 
         private Builder(String name) {
             this.name = name;
         }
 
-        private record PendingBlock(String name, String description, List<PendingRegister> registers) { }
+        private record PendingBlock(String name, int slot, String description, List<PendingRegister> registers) { }
 
         private record PendingRegister(String name, String description, List<Field> fields) { }
 
-        /** Starts a block; the registers added next belong to it. */
+        /** Starts a block in the next slot; the registers added next belong to it. */
         public Builder block(String blockName, String description) {
+            return blockAt(nextSlot, blockName, description);
+        }
+
+        /** Starts a block in slot {@code slot} (after every slot used so far). */
+        public Builder blockAt(int slot, String blockName, String description) {
+            if (slot < nextSlot) {
+                throw new IllegalArgumentException("block '" + blockName + "' slot " + slot + " is taken: slots from "
+                        + nextSlot + " are free");
+            }
             checkName("block", blockName);
             checkDescription(blockName, description);
             if (blocks.containsKey(blockName) || blockName.equals(OWN_BLOCK)) {
                 throw new IllegalArgumentException("block '" + blockName + "' is already in map " + name);
             }
-            current = new PendingBlock(blockName, description, new ArrayList<>());
+            current = new PendingBlock(blockName, slot, description, new ArrayList<>());
             blocks.put(blockName, current);
+            nextSlot = slot + 1;
+            return this;
+        }
+
+        /** Bytes between two blocks' bases (a power of two, at least 256), instead of what the largest block needs. */
+        public Builder stride(int bytes) {
+            if (bytes < 256 || Integer.bitCount(bytes) != 1) {
+                throw new IllegalArgumentException("stride must be a power of two of at least 256 bytes, got " + bytes);
+            }
+            stride = bytes;
+            return this;
+        }
+
+        /** The slot of block {@code mgmt} (default: the one after the last block). */
+        public Builder ownBlockAt(int slot) {
+            ownSlot = slot;
             return this;
         }
 
@@ -226,30 +256,39 @@ public final class RegisterMap implements Described {
         }
 
         public RegisterMap build() {
-            PendingBlock own = new PendingBlock(OWN_BLOCK, "The management port's own counters", new ArrayList<>());
-            own.registers().add(new PendingRegister(RO_WRITES, "Writes to a read-only register (ignored), saturating",
-                    List.of(new Field(RO_WRITES, 0, WORD_BITS, Access.RO, 0,
-                            "Writes to a read-only register (ignored), saturating"))));
-            own.registers().add(new PendingRegister(DECODE_ERRORS, "Reads and writes of an address no register"
-                    + " holds (answered DECERR), saturating", List.of(new Field(DECODE_ERRORS, 0, WORD_BITS,
-                    Access.RO, 0, "Reads and writes of an address no register holds (answered DECERR), saturating"))));
+            int own = ownSlot >= 0 ? ownSlot : nextSlot;
+            if (own < nextSlot) {
+                throw new IllegalArgumentException("block " + OWN_BLOCK + " slot " + own + " is taken: slots from "
+                        + nextSlot + " are free");
+            }
+            String count = "Writes to a read-only register (ignored), saturating";
+            String decode = "Reads and writes of an address no register holds (answered DECERR), saturating";
+            PendingBlock mine = new PendingBlock(OWN_BLOCK, own, "The management port's own counters", List.of(
+                    new PendingRegister(RO_WRITES, count, List.of(new Field(RO_WRITES, 0, WORD_BITS, Access.RO, 0,
+                            count))),
+                    new PendingRegister(DECODE_ERRORS, decode, List.of(new Field(DECODE_ERRORS, 0, WORD_BITS,
+                            Access.RO, 0, decode)))));
             List<PendingBlock> all = new ArrayList<>(blocks.values());
-            all.add(own);
+            all.add(mine);
             int largest = all.stream().mapToInt(b -> b.registers().stream().mapToInt(r -> words(r)).sum()).max()
                     .orElse(1);
-            int stride = Math.max(256, 1 << Hw.log2Up(4L * largest));
+            int needed = Math.max(256, 1 << Hw.log2Up(4L * largest));
+            if (stride != 0 && stride < needed) {
+                throw new IllegalArgumentException("map " + name + ": a block of " + largest + " words needs a stride"
+                        + " of " + needed + " bytes, set " + stride);
+            }
+            int s = stride != 0 ? stride : needed;
             List<Block> built = new ArrayList<>();
-            for (int b = 0; b < all.size(); b++) {
-                PendingBlock p = all.get(b);
-                int offset = b * stride;
+            for (PendingBlock p : all) {
+                int offset = p.slot() * s;
                 List<Register> regs = new ArrayList<>();
                 for (PendingRegister r : p.registers()) {
                     regs.add(new Register(p.name(), r.name(), offset, words(r), r.fields(), r.description()));
                     offset += 4 * words(r);
                 }
-                built.add(new Block(p.name(), b * stride, regs, p.description()));
+                built.add(new Block(p.name(), p.slot() * s, regs, p.description()));
             }
-            return new RegisterMap(name, built, stride);
+            return new RegisterMap(name, built, s);
         }
 
         private static int words(PendingRegister r) {

@@ -1,0 +1,357 @@
+package org.sue.instance;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.sue.core.Component;
+import org.sue.core.Expr;
+import org.sue.core.Hw;
+import org.sue.core.Port;
+import org.sue.core.Reg;
+import org.sue.core.Signal;
+import org.sue.core.Status;
+import org.sue.core.Tag;
+import org.sue.mgmt.Access;
+import org.sue.mgmt.MgmtRegisters;
+import org.sue.mgmt.RegisterMap;
+import org.sue.mgmt.RegisterMap.Field;
+
+/**
+ * An {@link SueInstance} managed over AXI4-Lite (SUE spec 3.1, docs/management.md): its counters, levels, states and
+ * flags are registers, so are its run-time settings (identity, LLR enable, VC enables) and its header table (written
+ * indirectly), and one interrupt output {@code irq} reports its events. The top keeps the command interface, the MAC
+ * streams and their link control channel, the MAC's {@code link_up}, the management port {@code s_axil_*} and
+ * {@code irq}. {@link SueInstance} itself is the same instance with every status and setting as a port (for
+ * debugging).
+ *
+ * <p>Blocks of the map: {@code id} (what this is), {@code build} (the generation parameters software may need),
+ * {@code ctrl} (run-time settings), {@code hdr_table} (the header table's write port), {@code irq} (events and
+ * their enables), then the status of each part of the instance ({@code cmd}, {@code rx}, {@code net},
+ * {@code tp_tx}, {@code tp_rx}, {@code llr}, {@code cbfc} or {@code pfc}, {@code mac}), then {@code mgmt}.
+ */
+public final class SueManagedInstance extends Component {
+    /** 'SUE' and the map's version: software checks it before anything else. */
+    public static final long MAGIC = 0x5355_4500L;
+    /** Version of the register map (major in the high half): a register moved or removed raises the major. */
+    public static final long MAP_VERSION = 0x0001_0000L;
+
+    /** @param addrWidth bits of the management port's byte address */
+    public record Config(SueInstance.Config sue, @Tag("ma") int addrWidth) {
+        public Config {
+            if (sue == null) {
+                throw new IllegalArgumentException("SueManagedInstance sue must be given");
+            }
+        }
+
+        /** The default instance, managed, with a 16-bit management address (64 KiB). */
+        public static Config defaults() {
+            return new Config(SueInstance.Config.defaults(), 16);
+        }
+    }
+
+    /** Events that raise {@code irq} when enabled: the fields of {@code irq.status} and {@code irq.enable}. */
+    public enum Event {
+        DST_DOWN("the transport gave up on a destination"),
+        DST_UP("a destination given up on answered again"),
+        LINK_DOWN("link_up from the MAC fell"),
+        LLR_REINIT("Link Layer Retry flushed its replay buffer and started again (llr_tx_reinit counted)"),
+        COUNTER_SATURATED("a counter reached 2^32 - 1 (it stays there)");
+
+        public final String description;
+
+        Event(String description) {
+            this.description = description;
+        }
+
+        public String field() {
+            return name().toLowerCase();
+        }
+    }
+
+    /** Prefixes of the instance's status names and the block each goes to (no prefix: the command path's). */
+    private static final Map<String, String> STATUS_BLOCKS = new LinkedHashMap<>();
+
+    /**
+     * Every block's slot, fixed for every configuration (a block a configuration lacks leaves its slot empty), so
+     * that a block's base never moves: slot times {@link #BLOCK_STRIDE}.
+     */
+    private static final List<String> SLOTS = List.of("id", "build", "ctrl", "hdr_table", "irq", "cmd", "rx", "net",
+            "tp_tx", "tp_rx", "llr", "cbfc", "pfc", "mac");
+    /** Bytes of each block: room for 256 registers. */
+    public static final int BLOCK_STRIDE = 0x400;
+    /** Slot of block {@code mgmt}: the last of the 16 KiB map. */
+    private static final int OWN_SLOT = 15;
+
+    static {
+        for (String p : List.of("rx_", "net_", "tp_tx_", "tp_rx_", "llr_", "cbfc_", "pfc_", "mac_")) {
+            STATUS_BLOCKS.put(p, p.substring(0, p.length() - 1));
+        }
+    }
+
+    private final Config config;
+    private final RegisterMap map;
+
+    /** How each field of the map meets the instance, applied once the register block exists. */
+    private final List<Consumer<Map<String, Port>>> hooks = new ArrayList<>();
+    /** The instance's ports the registers drive or read. */
+    private final List<Signal> inside = new ArrayList<>();
+
+    public SueManagedInstance(Config config) {
+        super(config);
+        this.config = config;
+        SueInstance sue = child("sue", new SueInstance(config.sue()));
+        Map<String, Port> ports = new HashMap<>();
+        sue.ports().forEach(p -> ports.put(p.name(), p));
+        RegisterMap.Builder b = RegisterMap.builder("sue").stride(BLOCK_STRIDE).ownBlockAt(OWN_SLOT);
+        identity(b);
+        build(b);
+        settings(b, ports);
+        headerTable(b, ports);
+        Expr[] events = events(sue, ports);
+        interrupts(b, events);
+        status(b, sue);
+        map = b.build();
+        MgmtRegisters regs = child("mgmt", new MgmtRegisters(new MgmtRegisters.Config(map, config.addrWidth())));
+        Map<String, Port> regPorts = new HashMap<>();
+        regs.ports().forEach(p -> regPorts.put(p.name(), p));
+        hooks.forEach(h -> h.accept(regPorts));
+        List<Signal> regsInside = new ArrayList<>();
+        regs.ports().stream().filter(p -> !p.name().startsWith("s_axil_")).forEach(regsInside::add);
+        exposeRest(regs, "", regsInside);
+        irq(regPorts);
+        exposeRest(sue, "", inside);
+    }
+
+    public Config config() {
+        return config;
+    }
+
+    /** The register map of this instance (docs/registers.md is written from it). */
+    public RegisterMap registerMap() {
+        return map;
+    }
+
+    // ---- the map's blocks, each with its connections -----------------------------------------------------------
+
+    private void identity(RegisterMap.Builder b) {
+        block(b, "id", "What this is");
+        constant(b, "id", "magic", 32, MAGIC, "'SUE' and 0: the first thing software checks");
+        constant(b, "id", "version", 32, MAP_VERSION, "Register map version: major in bits 31:16, minor in 15:0");
+    }
+
+    private void build(RegisterMap.Builder b) {
+        SueInstance.Config c = config.sue();
+        block(b, "build", "The generation parameters software may need (read only)");
+        constant(b, "build", "xpu_data_width", 16, c.path().dataWidth(), "Bits of the XPU command interface's data");
+        constant(b, "build", "bus_width", 16, c.busWidth(), "Bits of the port's bus (the MAC streams)");
+        constant(b, "build", "destinations", 16, c.path().destinations(), "Destination XPUs the instance addresses");
+        constant(b, "build", "ports", 4, c.transport().ports(), "Ethernet ports of the instance");
+        constant(b, "build", "header_format", 4, c.net().format().ordinal(), "Network header format: 0 Ethernet/IPv4/"
+                + "UDP, 1 Ethernet/IPv6/UDP, 2 AFH Gen1, 3 AFH Gen2 (docs/protocol.md 5)");
+        constant(b, "build", "vlan", 1, c.net().vlan() ? 1 : 0, "1: frames carry an 802.1Q tag");
+        constant(b, "build", "llr", 1, c.llr() != null ? 1 : 0, "1: Link Layer Retry is built in");
+        constant(b, "build", "flow_control", 2, c.cbfc() != null ? 2 : c.pfc() != null ? 1 : 0,
+                "Link-level flow control: 0 none, 1 PFC, 2 CBFC");
+        constant(b, "build", "command_interface", 2, 0, "XPU command interface: 0 FIFO, 1 AXI4");
+        constant(b, "build", "pdu_limit", 16, c.path().pduLimit(), "Largest PDU the packing buffer builds, bytes");
+        constant(b, "build", "rto_cycles", 32, c.transport().rtoCycles(), "Transport retransmit timeout, cycles");
+        constant(b, "build", "window_pdus", 16, c.transport().windowPdus(), "Transport window per connection, PDUs");
+        constant(b, "build", "store_bytes", 32, c.transport().storeBytes(), "Transport retransmit store, bytes");
+    }
+
+    /** Run-time settings: each an RW register driving an input of the instance of the same name. */
+    private void settings(RegisterMap.Builder b, Map<String, Port> ports) {
+        block(b, "ctrl", "Run-time settings (take effect at once; change identity only while no traffic runs)");
+        setting(b, ports.get("local_xpu"), 0, "This XPU's address: the receive check's, its low 10 bits the source"
+                + " XPU id the transport sends");
+        setting(b, ports.get("local_partition"), 0, "This XPU's partition: sent in the RH, checked on receive");
+        setting(b, ports.get("local_ip"), 0, "This XPU's IP address (IP header formats)");
+        setting(b, ports.get("local_mac"), 0, "Source MAC address of PFC and CBFC frames");
+        setting(b, ports.get("llr_enable"), 1, "1: Link Layer Retry runs (0: frames pass without it)");
+        setting(b, ports.get("vc_ready"), (1L << ports.get("vc_ready").width()) - 1, "A bit per VC: 0 stops new"
+                + " PDUs, retransmissions and ACK-only PDUs on it");
+    }
+
+    private void setting(RegisterMap.Builder b, Port input, long reset, String description) {
+        if (input == null) {
+            return;
+        }
+        b.value(input.name(), input.width(), Access.RW, reset, description);
+        inside.add(input);
+        hooks.add(r -> input.set(r.get("ctrl_" + input.name())));
+    }
+
+    /**
+     * The header table, written indirectly: an index, the entry's words, and a write that moves them into the table.
+     * The table is a RAM the transmit path reads every frame, with one write port and none for software to read.
+     */
+    private void headerTable(RegisterMap.Builder b, Map<String, Port> ports) {
+        Port valid = ports.get("tbl_wr_valid");
+        Port addr = ports.get("tbl_wr_addr");
+        Port data = ports.get("tbl_wr_data");
+        block(b, "hdr_table", "The network header table, written an entry at a time (docs/management.md)");
+        b.value("index", addr.width(), Access.RW, 0, "Entry the next write goes to (the destination XPU)");
+        int words = (data.width() + 31) / 32;
+        for (int k = 0; k < words; k++) {
+            b.value("entry_" + k, Math.min(32, data.width() - 32 * k), Access.RW, 0, "Bits " + Math.min(data.width()
+                    - 1, 32 * k + 31) + ":" + 32 * k + " of the entry (docs/protocol.md 5: the entry's layout)");
+        }
+        b.value("write", 1, Access.WO, 0, "Writing 1 writes index and entry into the table");
+        inside.addAll(List.of(valid, addr, data));
+        hooks.add(r -> {
+            valid.set(r.get("hdr_table_write_valid").and(r.get("hdr_table_write_value")));
+            addr.set(r.get("hdr_table_index"));
+            List<Expr> parts = new ArrayList<>();
+            for (int k = words - 1; k >= 0; k--) {
+                parts.add(r.get("hdr_table_entry_" + k));
+            }
+            data.set(Hw.cat(parts));
+        });
+    }
+
+    /** The events of {@link Event}, in its order, each high for the cycle it happens. */
+    private Expr[] events(SueInstance sue, Map<String, Port> ports) {
+        Map<String, Port> status = sue.statusPorts();
+        inside.addAll(List.of(ports.get("dst_down_valid"), ports.get("dst_down_port"), ports.get("dst_down_xpu"),
+                ports.get("dst_up_valid"), ports.get("dst_up_port"), ports.get("dst_up_xpu")));
+        // which destination went or came back: the transport's dst_unreachable bits say
+        unused("dst_event_detail", ports.get("dst_down_port"), ports.get("dst_down_xpu"), ports.get("dst_up_port"),
+                ports.get("dst_up_xpu"));
+        Expr linkDown = Hw.bool(false);
+        if (ports.containsKey("link_up")) { // the PCS status LLR takes; the top keeps it, and watches it fall
+            Port linkUp = in("link_up", 1);
+            ports.get("link_up").set(linkUp);
+            inside.add(ports.get("link_up"));
+            Reg linkWas = reg("link_up_was", 1, 0);
+            linkWas.set(linkUp);
+            linkDown = linkWas.and(linkUp.not());
+        }
+        Port reinit = status.get("llr_tx_reinit");
+        Expr reinitNow = Hw.bool(false);
+        if (reinit != null) {
+            Reg reinitWas = reg("llr_reinit_was", 32, 0);
+            reinitWas.set(reinit);
+            reinitNow = reinit.ne(reinitWas);
+        }
+        Expr saturated = Hw.bool(false);
+        for (Status st : sue.statusList()) {
+            if (st.kind() == Status.Kind.COUNTER) {
+                saturated = saturated.or(st.port().andR());
+            }
+        }
+        Reg saturatedWas = reg("counter_saturated_was", 1, 0);
+        Expr anySaturated = wire("counter_saturated", saturated);
+        saturatedWas.set(anySaturated);
+        return new Expr[] {ports.get("dst_down_valid"), ports.get("dst_up_valid"),
+            wire("link_down", linkDown), wire("llr_reinit", reinitNow),
+            anySaturated.and(saturatedWas.not())};
+    }
+
+    private void interrupts(RegisterMap.Builder b, Expr[] events) {
+        Event[] all = Event.values();
+        Field[] status = new Field[all.length];
+        Field[] enable = new Field[all.length];
+        for (int i = 0; i < all.length; i++) {
+            status[i] = new Field(all[i].field(), i, 1, Access.W1C, 0, all[i].description);
+            enable[i] = new Field(all[i].field(), i, 1, Access.RW, 0, "1: " + all[i].field() + " raises irq");
+        }
+        block(b, "irq", "Events: irq is high while an event's status bit and its enable bit are both set");
+        b.register("status", "Events since they were last cleared (write 1 to clear)", status);
+        b.register("enable", "Which events raise irq", enable);
+        hooks.add(r -> {
+            for (int i = 0; i < all.length; i++) {
+                r.get("irq_status_" + all[i].field() + "_set").set(events[i]);
+            }
+        });
+    }
+
+    private void irq(Map<String, Port> r) {
+        Expr pending = Hw.bool(false);
+        for (Event e : Event.values()) {
+            pending = pending.or(r.get("irq_status_" + e.field()).and(r.get("irq_enable_" + e.field())));
+        }
+        Reg level = reg("irq_level", 1, 0);
+        level.set(pending);
+        out("irq", 1).set(level);
+    }
+
+    /** Every status of the instance, read only, in a block per part of the instance. */
+    private void status(RegisterMap.Builder b, SueInstance sue) {
+        Map<String, List<Status>> byBlock = new LinkedHashMap<>();
+        byBlock.put("cmd", new ArrayList<>());
+        STATUS_BLOCKS.values().forEach(blk -> byBlock.put(blk, new ArrayList<>()));
+        for (Status st : sue.statusList()) {
+            byBlock.get(blockOf(st.name())).add(st);
+        }
+        for (Map.Entry<String, List<Status>> e : byBlock.entrySet()) {
+            if (e.getValue().isEmpty()) {
+                continue;
+            }
+            String blk = e.getKey();
+            block(b, blk, blockDescription(blk));
+            for (Status st : e.getValue()) {
+                statusRegister(b, blk, st);
+            }
+        }
+    }
+
+    private void statusRegister(RegisterMap.Builder b, String blk, Status st) {
+        String name = blk.equals("cmd") ? st.name() : st.name().substring(blk.length() + 1);
+        String kind = switch (st.kind()) {
+            case COUNTER -> "Counter (saturating): ";
+            case LEVEL -> "Level: ";
+            case STATE -> "State: ";
+            case FLAG -> "Sticky flag: ";
+        };
+        inside.add(st.port());
+        if (st.width() <= RegisterMap.MAX_FIELD_BITS) {
+            b.value(name, st.width(), Access.RO, 0, kind + st.description());
+            hooks.add(r -> r.get(blk + "_" + name).set(st.port()));
+            return;
+        }
+        int words = (st.width() + 31) / 32;
+        for (int k = 0; k < words; k++) {
+            int lo = 32 * k;
+            int hi = Math.min(st.width(), lo + 32) - 1;
+            b.value(name + "_" + k, hi - lo + 1, Access.RO, 0, kind + st.description() + " (bits " + hi + ":" + lo
+                    + "; the words are read one at a time)");
+            hooks.add(r -> r.get(blk + "_" + name + "_" + (lo / 32)).set(st.port().bits(hi, lo)));
+        }
+    }
+
+    private static String blockOf(String status) {
+        for (Map.Entry<String, String> e : STATUS_BLOCKS.entrySet()) {
+            if (status.startsWith(e.getKey())) {
+                return e.getValue();
+            }
+        }
+        return "cmd";
+    }
+
+    private static String blockDescription(String blk) {
+        return switch (blk) {
+            case "cmd" -> "Command path, transmit side: ingress drops and errors, packing buffer (docs/protocol.md 12.2)";
+            case "rx" -> "Command unpacker, receive side (docs/protocol.md 12.2)";
+            case "net" -> "Framing receiver: frames good and dropped by reason (docs/protocol.md 12.1)";
+            case "tp_tx" -> "Transport, transmit side (docs/protocol.md 12.3)";
+            case "tp_rx" -> "Transport, receive side (docs/protocol.md 12.3)";
+            case "llr" -> "Link Layer Retry, with the SAI counter names (docs/protocol.md 7)";
+            case "cbfc" -> "Credit-Based Flow Control (docs/protocol.md 8)";
+            case "pfc" -> "Priority Flow Control (docs/protocol.md 9)";
+            default -> "MAC Control frames taken out of the receive stream";
+        };
+    }
+
+    private static void block(RegisterMap.Builder b, String name, String description) {
+        b.blockAt(SLOTS.indexOf(name), name, description);
+    }
+
+    /** An RO register of a value fixed at generation (its reset value, as the map documents it). */
+    private void constant(RegisterMap.Builder b, String blk, String name, int width, long value, String description) {
+        b.value(name, width, Access.RO, value, description);
+        hooks.add(r -> r.get(blk + "_" + name).set(Hw.lit(width, value)));
+    }
+}

@@ -1,0 +1,170 @@
+package org.sue.instance;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.math.BigInteger;
+import java.util.Random;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.sue.core.Design;
+import org.sue.core.Status;
+import org.sue.lib.stream.tb.StreamSource;
+import org.sue.mgmt.AxiLite;
+import org.sue.mgmt.RegisterMap;
+import org.sue.mgmt.RegisterMap.Register;
+import org.sue.mgmt.tb.AxiLiteDriver;
+import org.sue.instance.tb.SmallInstance;
+import org.sue.instance.tb.SueRegs;
+import org.sue.net.HeaderFormat;
+import org.sue.sim.Simulator;
+
+/**
+ * The managed instance: every status of the instance read through the management port equals the instance's own
+ * port; the settings drive the instance's inputs; the header table is written indirectly; the interrupt follows
+ * status and enable.
+ */
+class SueManagedInstanceTest {
+    private static SueManagedInstance top;
+    private static Simulator sim;
+    private static AxiLiteDriver bus;
+    private static final Random RND = new Random(11);
+
+    @BeforeAll
+    static void build() {
+        top = new SueManagedInstance(new SueManagedInstance.Config(
+                SmallInstance.withCbfc(HeaderFormat.ETH_IPV4_UDP).withLlr(SmallInstance.llr(100)), 16));
+        sim = Simulator.compile(Design.elaborate(top));
+        sim.poke("link_up", 1);
+        sim.reset();
+        bus = new AxiLiteDriver(sim, "s_axil").pace(70, 80);
+    }
+
+    private static long read(String block, String register) {
+        AxiLiteDriver.Access a = bus.read(top.registerMap().register(block, register).offset());
+        bus.finish(RND, 200);
+        assertEquals(AxiLite.OKAY, a.resp(), "read of " + block + "." + register);
+        return a.readData();
+    }
+
+    private static void write(String block, String register, long data) {
+        AxiLiteDriver.Access a = bus.write(top.registerMap().register(block, register).offset(), data, 15);
+        bus.finish(RND, 200);
+        assertEquals(AxiLite.OKAY, a.resp(), "write of " + block + "." + register);
+    }
+
+    @Test
+    void everyStatusOfTheInstanceReadsAsItsPort() {
+        // frames from the MAC that are mostly garbage: the framing and LLR counters move
+        StreamSource mac = new StreamSource(sim, "s_axis");
+        for (int i = 0; i < 40; i++) {
+            byte[] frame = new byte[20 + RND.nextInt(200)];
+            RND.nextBytes(frame);
+            mac.add(frame, BigInteger.ZERO);
+        }
+        for (int c = 0; c < 3000; c++) {
+            mac.drive(RND, 100);
+            bus.cycle(RND);
+        }
+        SueInstance sue = (SueInstance) top.children().stream().filter(c -> c instanceof SueInstance).findFirst()
+                .orElseThrow();
+        int nonZero = 0;
+        for (Register r : top.registerMap().registers()) {
+            if (!r.block().equals("id") && !r.block().equals("build") && r.readOnly()
+                    && !r.block().equals(RegisterMap.OWN_BLOCK)) {
+                BigInteger got = BigInteger.ZERO;
+                for (int k = 0; k < r.words(); k++) { // lowest word first: it copies the others
+                    AxiLiteDriver.Access a = bus.read(r.offset() + 4L * k);
+                    bus.finish(RND, 200);
+                    got = got.or(BigInteger.valueOf(a.readData()).shiftLeft(32 * k));
+                }
+                assertEquals(expected(sue, r), got, r.block() + "." + r.name());
+                nonZero += got.signum() != 0 ? 1 : 0;
+            }
+        }
+        assertTrue(nonZero >= 3, "some counters moved: " + nonZero);
+        AxiLiteDriver.Access magic = bus.read(SueRegs.ID_MAGIC); // the generated constants of the default map
+        bus.finish(RND, 200);
+        assertEquals(SueManagedInstance.MAGIC, magic.readData());
+        assertEquals(512, read("build", "bus_width"));
+        assertEquals(2, read("build", "flow_control"));
+    }
+
+    /** The instance's status a register reads (a status wider than 128 bits: its 32 bits of the register's word). */
+    private static BigInteger expected(SueInstance sue, Register r) {
+        for (Status st : sue.statusList()) {
+            String n = st.name();
+            String reg = r.block().equals("cmd") ? n : n.substring(Math.min(n.length(), r.block().length() + 1));
+            boolean inBlock = r.block().equals("cmd") || n.startsWith(r.block() + "_");
+            if (inBlock && reg.equals(r.name())) {
+                return sim.peekBig("sue." + n);
+            }
+            if (inBlock && r.name().matches(reg + "_[0-9]+") && st.width() > RegisterMap.MAX_FIELD_BITS) {
+                int word = Integer.parseInt(r.name().substring(reg.length() + 1));
+                return sim.peekBig("sue." + n).shiftRight(32 * word).and(BigInteger.valueOf(0xFFFF_FFFFL));
+            }
+        }
+        throw new AssertionError("register " + r.block() + "." + r.name() + " has no status");
+    }
+
+    @Test
+    void settingsDriveTheInstance() {
+        write("ctrl", "local_xpu", 0x1234_0005L);
+        write("ctrl", "vc_ready", 0b0101);
+        write("ctrl", "local_mac", 0x0605_0403L); // low word first: it waits for the high word
+        assertEquals(0, sim.peek("sue.local_mac"), "a wide value changes with its highest word");
+        bus.write(top.registerMap().register("ctrl", "local_mac").offset() + 4, 0x0201, 15);
+        bus.finish(RND, 200);
+        assertEquals(0x1234_0005L, sim.peek("sue.local_xpu"));
+        assertEquals(0b0101, sim.peek("sue.vc_ready"));
+        assertEquals(0x0201_0605_0403L, sim.peek("sue.local_mac"));
+        assertEquals(1, sim.peek("sue.llr_enable"), "LLR runs after reset");
+        write("ctrl", "vc_ready", 0b1111);
+    }
+
+    @Test
+    void theHeaderTableIsWrittenAnEntryAtATime() {
+        int words = (int) top.registerMap().registers().stream().filter(r -> r.block().equals("hdr_table")
+                && r.name().startsWith("entry_")).count();
+        BigInteger entry = BigInteger.ZERO;
+        for (int k = 0; k < words; k++) {
+            long w = RND.nextLong() & 0xFFFF_FFFFL;
+            write("hdr_table", "entry_" + k, w);
+            entry = entry.or(BigInteger.valueOf(w).shiftLeft(32 * k));
+        }
+        int width = sim.signal("sue.tbl_wr_data").width();
+        entry = entry.and(BigInteger.ONE.shiftLeft(width).subtract(BigInteger.ONE));
+        write("hdr_table", "index", 7);
+        AxiLiteDriver.Access go = bus.write(top.registerMap().register("hdr_table", "write").offset(), 1, 15);
+        int pulses = 0;
+        for (int c = 0; c < 50; c++) {
+            if (sim.peek("sue.tbl_wr_valid") == 1) {
+                pulses++;
+                assertEquals(7, sim.peek("sue.tbl_wr_addr"));
+                assertEquals(entry, sim.peekBig("sue.tbl_wr_data"));
+            }
+            bus.cycle(RND);
+        }
+        assertTrue(go.done());
+        assertEquals(1, pulses, "one table write");
+    }
+
+    @Test
+    void theInterruptFollowsStatusAndEnable() {
+        int linkDown = SueManagedInstance.Event.LINK_DOWN.ordinal();
+        write("irq", "status", 0xff); // clear what earlier tests left
+        write("irq", "enable", 1L << linkDown);
+        assertEquals(0, sim.peek("irq"));
+        sim.poke("link_up", 0);
+        for (int c = 0; c < 5; c++) {
+            bus.cycle(RND);
+        }
+        assertEquals(1, sim.peek("irq"), "link down raises irq");
+        assertEquals(1L << linkDown, read("irq", "status") & (1L << linkDown));
+        sim.poke("link_up", 1);
+        write("irq", "status", 1L << linkDown);
+        bus.cycle(RND);
+        assertEquals(0, sim.peek("irq"), "cleared");
+        write("irq", "enable", 0);
+    }
+}
