@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.sue.mgmt.MgmtRegisters;
+import org.sue.instance.SueManagedInstance;
 import org.sue.mgmt.tb.ExampleMaps;
 import org.sue.axi.AxiBridge;
 import org.sue.axi.AxiCommandLoopback;
@@ -88,6 +89,7 @@ public final class GoldenScenarios {
         list.add(new GoldenScenario("mgmt_registers_example", () -> new MgmtRegisters(new MgmtRegisters.Config(
                 ExampleMaps.everyAccess(), 12)), ResetStyle.SYNC_HIGH, 3000,
                 () -> MgmtTraffic.of(ExampleMaps.everyAccess())));
+        list.add(managedInstance("sue_managed_instance_llr_cbfc_w512", 4000));
         // the two ends of a credit loop, the other end in the testbench (it breaks the rules now and then)
         list.add(new GoldenScenario("credit_receiver_w12_c5", () -> new CreditReceiver(new CreditReceiver.Config(12, 5)),
                 ResetStyle.SYNC_HIGH, 3000, () -> CreditTraffic.toReceiver(12, 5)));
@@ -423,6 +425,17 @@ public final class GoldenScenarios {
                 stalled[0] = push && sim.peek("push_ready") == 0;
             };
         });
+    }
+
+    /**
+     * The small instance with LLR and CBFC behind its management port: software reads and writes every register while
+     * garbage frames arrive and the link goes down and up (docs/management.md).
+     */
+    static GoldenScenario managedInstance(String name, long cycles) {
+        SueManagedInstance.Config config = new SueManagedInstance.Config(SmallInstance.withCbfc(
+                HeaderFormat.ETH_IPV4_UDP).withLlr(SmallInstance.llr(50)), 16);
+        return new GoldenScenario(name, () -> new SueManagedInstance(config), ResetStyle.SYNC_HIGH, cycles,
+                () -> MgmtTraffic.managedInstance(new SueManagedInstance(config).registerMap()));
     }
 
     static GoldenScenario creditCounter(String name, int max, int amountWidth, long cycles) {

@@ -7,6 +7,7 @@ import org.sue.mgmt.Access;
 import org.sue.mgmt.RegisterMap;
 import org.sue.mgmt.RegisterMap.Field;
 import org.sue.mgmt.RegisterMap.Register;
+import org.sue.lib.stream.tb.StreamSource;
 import org.sue.mgmt.tb.AxiLiteDriver;
 import org.sue.sim.Simulator;
 
@@ -19,14 +20,42 @@ final class MgmtTraffic {
     private MgmtTraffic() {
     }
 
+    /** Software and the hardware around a bare register block. */
     static GoldenScenario.Stimulus of(RegisterMap map) {
+        return of(map, true);
+    }
+
+    /**
+     * Software on a managed instance's port, while garbage frames arrive from the MAC, the MAC takes every frame and its
+     * link now and then goes down for a while: the counters, levels and the interrupt move under the reads.
+     */
+    static GoldenScenario.Stimulus managedInstance(RegisterMap map) {
+        GoldenScenario.Stimulus software = of(map, false);
+        StreamSource[] mac = new StreamSource[1];
+        return (Simulator sim, long cycle, Random rnd) -> {
+            if (mac[0] == null) {
+                mac[0] = new StreamSource(sim, "s_axis");
+            }
+            if (rnd.nextInt(40) == 0) {
+                byte[] frame = new byte[20 + rnd.nextInt(300)];
+                rnd.nextBytes(frame);
+                mac[0].add(frame, BigInteger.ZERO);
+            }
+            mac[0].drive(rnd, 90);
+            sim.poke("m_axis_tready", 1);
+            sim.poke("link_up", cycle % 1500 < 1300 ? 1 : 0);
+            software.drive(sim, cycle, rnd);
+        };
+    }
+
+    private static GoldenScenario.Stimulus of(RegisterMap map, boolean hardware) {
         AxiLiteDriver[] bus = new AxiLiteDriver[1];
         List<Register> regs = map.registers();
         return (Simulator sim, long cycle, Random rnd) -> {
             if (bus[0] == null) {
                 bus[0] = new AxiLiteDriver(sim, "s_axil").pace(70, 70);
             }
-            for (Register r : regs) {
+            for (Register r : hardware ? regs : List.<Register>of()) {
                 for (Field f : r.fields()) {
                     String port = r.portName(f);
                     if (f.access() == Access.RO && !r.block().equals(RegisterMap.OWN_BLOCK) && rnd.nextInt(20) == 0) {
