@@ -63,9 +63,11 @@ public final class DefaultDesigns {
         // the whole instance, what scripts/generate writes, and the other two configurations, then the transmit
         // command path: first, as the longest to check and synthesise, so that they start first when the designs are
         // worked through in parallel
-        m.put("sue_instance", () -> new SueInstance(SueInstance.Config.defaults()));
-        m.put("sue_instance_w512_gen2", () -> new SueInstance(gen2Instance())); // 512-bit AFH Gen2
-        m.put("sue_instance_small", () -> new SueInstance(smallInstance())); // for FPGA experiments
+        // each behind its management port, as scripts/generate writes them
+        m.put("sue_instance", () -> managed(SueInstance.Config.defaults()));
+        m.put("sue_instance_w512_gen2", () -> managed(gen2Instance())); // 512-bit AFH Gen2
+        m.put("sue_instance_small", () -> managed(smallInstance())); // for FPGA experiments
+        m.put("sue_instance_small_ports", () -> new SueInstance(smallInstance())); // output.management false
         m.put("sue_axi_instance", () -> new SueAxiInstance(axiInstance())); // the XPU on AXI4
         // the transmit command path, its packing buffer on QueueStore (1024-bit cells, 512 KiB)
         m.put("cmd_path_n512", () -> new CommandPath(CommandPath.Config.defaults(CommandTable.example())));
@@ -76,11 +78,9 @@ public final class DefaultDesigns {
         m.put("credit_counter", () -> new CreditCounter(new CreditCounter.Config(1024, 8)));
         m.put("mgmt_registers_example", () -> new MgmtRegisters(new MgmtRegisters.Config(ExampleMaps.everyAccess(),
                 12)));
-        // the default instance's register block alone, and a managed instance (small, for the suite's time)
+        // the default instance's register block alone
         m.put("mgmt_registers_sue", () -> new MgmtRegisters(new MgmtRegisters.Config(RegisterMapFiles.defaultMap(),
                 SueManagedInstance.Config.defaults().addrWidth())));
-        m.put("sue_managed_instance_small", () -> new SueManagedInstance(new SueManagedInstance.Config(
-                smallInstance(), 16)));
         m.put("transport_tx", () -> new TransportTx(TransportConfig.defaults(1024)));
         m.put("crc32_w64", () -> new ParallelCrc(new ParallelCrc.Config(CrcParams.CRC32, 64)));
         m.put("crc32_w512", () -> new ParallelCrc(new ParallelCrc.Config(CrcParams.CRC32, 512)));
@@ -146,7 +146,7 @@ public final class DefaultDesigns {
      */
     public static Set<String> topModuleSynthesisOnly() {
         return Set.of("sue_instance", "sue_instance_w512_gen2", "sue_instance_small", "sue_axi_instance",
-                "sue_managed_instance_small",
+                "sue_instance_small_ports",
                 "sue_tx_w1024", "sue_rx_w1024", "sue_tx_w512_gen2c", "axi_bridge_w512", "axi_bridge_w512_p2",
                 "axi_credit_pair_w512", "axi_wrapped_pair_w512");
     }
@@ -157,6 +157,12 @@ public final class DefaultDesigns {
      * and XON at 2 KiB of a 32 KiB receive FIFO the VCs share (per-VC FIFOs would each need LLR's 32 KiB outstanding
      * as headroom).
      */
+    /** {@code sue} behind its management port, as the configuration's generated top. */
+    static SueManagedInstance managed(SueInstance.Config sue) {
+        return new SueManagedInstance(new SueManagedInstance.Config(sue, SueManagedInstance.Config.defaults()
+                .addrWidth()));
+    }
+
     public static SueInstance.Config smallInstance() {
         return SueInstance.Config.builder()
                 .path(p -> p.dataWidth(256).destinations(64).cells(1024).cmdCredits(32).dataCredits(16)).busWidth(512)

@@ -13,6 +13,7 @@ import org.sue.core.Component;
 import org.sue.core.Design;
 import org.sue.core.ResetStyle;
 import org.sue.instance.SueInstance;
+import org.sue.instance.SueManagedInstance;
 
 /**
  * The main job ({@code scripts/generate}): writes the Verilog of an {@link SueInstance} (the default one, or the one
@@ -55,13 +56,19 @@ public final class Generate {
     }
 
     /**
-     * An {@link SueInstance} with its submodules, one file per module, {@code files.f}, the effective configuration
-     * ({@code sue_instance.json}, every default filled in) and a FuseSoC core ({@code sue_instance.core}).
+     * An {@link SueInstance} (behind its management port unless the settings say otherwise) with its submodules, one
+     * file per module, {@code files.f}, the effective configuration ({@code sue_instance.json}, every default filled
+     * in), a FuseSoC core ({@code sue_instance.core}) and, with the management port, the register map's files
+     * ({@code registers.md}, {@code sue_regs.h}, {@code sue_regs.rdl}, {@code sue_regs.json}).
      */
     public static Emission emitInstance(InstanceConfigJson.Settings settings, Path out) throws IOException {
         long t0 = System.nanoTime();
         HdlLanguage lang = settings.language();
-        VerilogEmitter.Result r = VerilogEmitter.emit(Design.elaborate(settings.top(), settings.reset()), out, lang);
+        Component top = settings.top();
+        VerilogEmitter.Result r = VerilogEmitter.emit(Design.elaborate(top, settings.reset()), out, lang);
+        if (top instanceof SueManagedInstance managed) { // the register map's files beside the HDL
+            RegisterMapFiles.write(managed.registerMap(), out);
+        }
         Path list = out.resolve("files.f");
         List<String> relative = VerilogEmitter.relativeLines(list, r.files());
         Files.write(list, relative);
@@ -120,6 +127,10 @@ public final class Generate {
         System.out.println("wrote " + e.files().size() + " module files, " + e.fileList() + ", "
                 + o.out().resolve("sue_instance.json") + " (the effective configuration) and "
                 + o.out().resolve("sue_instance.core") + " (FuseSoC)");
+        if (settings.management()) {
+            System.out.println("wrote the register map of its management port: " + o.out().resolve("registers.md")
+                    + ", sue_regs.h, sue_regs.rdl, sue_regs.json");
+        }
         if (o.simulate()) { // the capture goes under --out when one is given, else to build/sim beside build/rtl
             boolean defaultOut = o.out().equals(GenerateOptions.defaults().out());
             Path sim = defaultOut ? Path.of("build", "sim") : o.out().resolve("sim");

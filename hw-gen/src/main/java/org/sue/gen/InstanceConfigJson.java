@@ -36,6 +36,7 @@ import org.sue.core.ConfigException;
 import org.sue.core.ResetStyle;
 import org.sue.instance.SueAxiInstance;
 import org.sue.instance.SueInstance;
+import org.sue.instance.SueManagedInstance;
 import org.sue.instance.SueInstance.Config.FlowControl;
 import org.sue.link.CbfcConfig;
 import org.sue.link.FrameAction;
@@ -72,20 +73,25 @@ public final class InstanceConfigJson {
      *            the FIFO interface
      */
     public record Settings(SueInstance.Config instance, SueAxiInstance.Config axi, HdlLanguage language,
-                           ResetStyle reset) {
+                           ResetStyle reset, boolean management) {
         public Settings {
             if (axi != null && !axi.sue().equals(instance)) {
                 throw new IllegalArgumentException("Settings: the AXI4 instance must be on the instance given");
             }
+            if (axi != null && management) {
+                throw new IllegalArgumentException("Settings: the management port of an AXI4 instance is not built"
+                        + " yet");
+            }
         }
 
+        /** The FIFO instance's settings, behind its management port (docs/management.md). */
         public Settings(SueInstance.Config instance, HdlLanguage language, ResetStyle reset) {
-            this(instance, null, language, reset);
+            this(instance, null, language, reset, true);
         }
 
         /** The AXI4 instance's settings. */
         public Settings(SueAxiInstance.Config axi, HdlLanguage language, ResetStyle reset) {
-            this(axi.sue(), axi, language, reset);
+            this(axi.sue(), axi, language, reset, false);
         }
 
         public static Settings defaults() {
@@ -96,13 +102,25 @@ public final class InstanceConfigJson {
             return axi == null ? CommandInterface.FIFO : CommandInterface.AXI4;
         }
 
-        /** The top level these settings describe: the instance, or the instance under its AXI4 pairs. */
+        /**
+         * The top level these settings describe: the instance behind its management port, the instance with every
+         * status and setting as a port (management off), or the instance under its AXI4 pairs.
+         */
         public Component top() {
-            return axi == null ? new SueInstance(instance) : new SueAxiInstance(axi);
+            if (axi != null) {
+                return new SueAxiInstance(axi);
+            }
+            return management ? new SueManagedInstance(new SueManagedInstance.Config(instance,
+                    SueManagedInstance.Config.defaults().addrWidth())) : new SueInstance(instance);
         }
 
         public Settings withOutput(HdlLanguage l, ResetStyle r) {
-            return new Settings(instance, axi, l, r);
+            return new Settings(instance, axi, l, r, management);
+        }
+
+        /** The same with the management port ({@code true}) or every status and setting as a port. */
+        public Settings withManagement(boolean on) {
+            return new Settings(instance, axi, language, reset, on);
         }
     }
 
@@ -121,6 +139,7 @@ public final class InstanceConfigJson {
         final Axi4 axi4 = new Axi4(null);
         HdlLanguage language = Settings.defaults().language();
         ResetStyle reset = Settings.defaults().reset();
+        Boolean management; // unset: on for the FIFO interface, off for AXI4
     }
 
     /** The keys of section {@code axi4}, as a file sets them; with the instance they make the AXI4 instance. */
@@ -579,7 +598,11 @@ public final class InstanceConfigJson {
             choice("output", "language", HdlLanguage.class, null, "HDL written (--vhdl overrides)",
                     Settings::language, (d, v) -> d.language = v),
             choice("output", "reset", ResetStyle.class, null, "reset style of every register (--reset overrides)",
-                    Settings::reset, (d, v) -> d.reset = v));
+                    Settings::reset, (d, v) -> d.reset = v),
+            bool("output", "management", null, "the top behind an AXI4-Lite management port, every status and setting"
+                    + " a register (docs/management.md); false: each a port of the top (for debugging); default true,"
+                    + " false with commandInterface AXI4 (its management port is not built yet)",
+                    Settings::management, (d, v) -> d.management = v));
 
     /** The file's sections in order; "" stands for the keys at the top ({@code commandInterface}). */
     private static final List<String> SECTIONS = List.of("commandPath", "commandTypes", "network", "transport",
@@ -691,10 +714,15 @@ public final class InstanceConfigJson {
             throw new ConfigError("axi4: only with commandInterface AXI4 (the XPU's interface is "
                     + d.commandInterface + ")");
         }
+        if (axi && Boolean.TRUE.equals(d.management)) {
+            throw new ConfigError("output.management: the management port of an AXI4 instance is not built yet"
+                    + " (docs/management.md); leave it out or set false");
+        }
         try {
             SueInstance.Config instance = d.instance.build();
             return axi ? new Settings(d.axi4.instance(instance), d.language, d.reset) // its own command table
-                    : new Settings(instance, d.language, d.reset);
+                    : new Settings(instance, d.language, d.reset).withManagement(d.management == null
+                    || d.management);
         } catch (ConfigException e) {
             throw new ConfigError(e.rule(InstanceConfigJson::key));
         } catch (IllegalArgumentException e) { // a check that does not name its parameters: the record's words

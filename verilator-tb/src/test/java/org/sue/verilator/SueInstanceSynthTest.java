@@ -7,6 +7,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.sue.core.Hw;
 import org.sue.instance.SueInstance;
+import org.sue.instance.SueManagedInstance;
 import org.sue.link.LlrConfig;
 import org.sue.net.SueMeta;
 import org.sue.transport.TransportConfig;
@@ -20,7 +21,8 @@ class SueInstanceSynthTest {
     @Test
     void retransmitStorePsnTablesAndReplayBufferAreRam() {
         SueInstance.Config config = SueInstance.Config.defaults(); // as DefaultDesigns' sue_instance
-        assertEquals(new SueInstance(config).moduleName(), DefaultDesignRtl.verilog("sue_instance").topModule());
+        assertEquals(new SueManagedInstance(new SueManagedInstance.Config(config, SueManagedInstance.Config.defaults()
+                .addrWidth())).moduleName(), DefaultDesignRtl.verilog("sue_instance").topModule());
         SynthReport s = DefaultDesignRtl.elaboration("sue_instance"); // the quality test's, run once
         TransportConfig t = config.transport();
         int d = t.destinations();
@@ -28,17 +30,17 @@ class SueInstanceSynthTest {
         int record = Hw.log2Up(beats) + t.connectionWidth() + SueMeta.VC_WIDTH + SueMeta.LEN_WIDTH
                 + SueMeta.PSN_WIDTH; // start beat, destination, VC, length, PSN
         Map<String, SynthReport.Memory> m = s.memoryShapes();
-        assertEquals(new SynthReport.Memory(t.busWidth(), beats), m.get("transport_tx.store_beat_ring"), "" + m);
-        assertEquals(new SynthReport.Memory(record, beats), m.get("transport_tx.store_record_ring"), "" + m);
-        assertEquals(new SynthReport.Memory(SueMeta.PSN_WIDTH, d), m.get("transport_tx.next_psn"), "" + m);
-        assertEquals(new SynthReport.Memory(SueMeta.PSN_WIDTH, d), m.get("transport_tx.una"), "" + m);
+        assertEquals(new SynthReport.Memory(t.busWidth(), beats), m.get("sue.transport_tx.store_beat_ring"), "" + m);
+        assertEquals(new SynthReport.Memory(record, beats), m.get("sue.transport_tx.store_record_ring"), "" + m);
+        assertEquals(new SynthReport.Memory(SueMeta.PSN_WIDTH, d), m.get("sue.transport_tx.next_psn"), "" + m);
+        assertEquals(new SynthReport.Memory(SueMeta.PSN_WIDTH, d), m.get("sue.transport_tx.una"), "" + m);
         assertEquals(new SynthReport.Memory(SueMeta.PSN_WIDTH + Hw.log2Up(t.ackCount()), d),
-                m.get("transport_rx.connections"), "expected PSN and ACK count per source: " + m);
+                m.get("sue.transport_rx.connections"), "expected PSN and ACK count per source: " + m);
         LlrConfig llr = config.llr(); // the replay buffer: a beat (data, bytes, last, poisoned) per slot, a record per number
         int lanes = llr.beatBytes();
         assertEquals(new SynthReport.Memory(llr.dataWidth() + Hw.log2Up(lanes) + 2, llr.bufferBeats()),
-                m.get("llr_tx.replay_ring"), "" + m);
-        assertEquals(llr.recordCount(), m.get("llr_tx.frame_records").size(), "" + m);
+                m.get("sue.llr_tx.replay_ring"), "" + m);
+        assertEquals(llr.recordCount(), m.get("sue.llr_tx.frame_records").size(), "" + m);
         long listed = m.values().stream().mapToLong(SynthReport.Memory::bits).sum();
         assertEquals(s.memories(), m.size(), "every memory listed");
         assertEquals(s.memoryBits(), listed, "the listed memories' bits add up to Yosys' count");
