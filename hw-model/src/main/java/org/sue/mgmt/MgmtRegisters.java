@@ -27,7 +27,7 @@ import org.sue.mgmt.RegisterMap.Register;
  * and B follows the next cycle. Byte strobes select the bytes written. Reads: AR is taken when no read is under way,
  * the register is read the next cycle and R follows the cycle after (AR to R: 2 cycles). An address no register holds
  * is answered DECERR and counted ({@code mgmt.decode_errors}); a write to a register no software write changes is
- * ignored, answered OKAY and counted ({@code mgmt.ro_writes}).
+ * ignored, answered OKAY and counted ({@code mgmt.ro_writes}). Both counts change a cycle after the access's.
  *
  * <p>Atomicity of a register wider than 32 bits: a read of its lowest word also copies its higher words, and reads of
  * the higher words return that copy; writes of its lower words are collected and take effect with the write of its
@@ -87,8 +87,10 @@ public final class MgmtRegisters extends Component {
         for (Word w : words) {
             wordUpdates(w, write, read);
         }
-        own.roWrites().set(saturatingUpdate(own.roWrites(), List.of(write.toReadOnly())));
-        own.decodeErrors().set(saturatingUpdate(own.decodeErrors(), List.of(write.unmapped(), read.unmapped())));
+        // the counters count a cycle after their events: the address decode does not add to the count's carry
+        own.roWrites().set(saturatingUpdate(own.roWrites(), List.of(late("ro_write_event", write.toReadOnly()))));
+        own.decodeErrors().set(saturatingUpdate(own.decodeErrors(), List.of(late("wr_decode_error", write.unmapped()),
+                late("rd_decode_error", read.unmapped()))));
     }
 
     public Config config() {
@@ -316,9 +318,17 @@ public final class MgmtRegisters extends Component {
         when(written, () -> hw.store().set(Hw.cat(parts)));
     }
 
-    /** {@code count} plus the high events, stopping at all ones. */
+    /** {@code count} plus the high events (at most two), stopping at all ones. */
     private Expr saturatingUpdate(Reg count, List<Expr> events) {
         Expr next = Hw.upDown(count, events, List.of());
-        return Hw.mux(wire(count.name() + "_wraps", next.lt(count)), Hw.ones(count.width()), next);
+        Expr both = events.size() > 1 ? events.get(0).and(events.get(1)) : Hw.bool(false);
+        Expr full = count.andR().or(both.and(count.eq(count.lit(-2L & ((1L << count.width()) - 1)))));
+        return Hw.mux(wire(count.name() + "_full", full), Hw.ones(count.width()), next);
+    }
+
+    private Reg late(String name, Expr event) {
+        Reg r = reg(name, 1, 0);
+        r.set(event);
+        return r;
     }
 }
