@@ -3,6 +3,7 @@ package org.sue.gen;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -62,6 +63,15 @@ public final class Generate {
      * ({@code registers.md}, {@code sue_regs.h}, {@code sue_regs.rdl}, {@code sue_regs.json}).
      */
     public static Emission emitInstance(InstanceConfigJson.Settings settings, Path out) throws IOException {
+        return emitInstance(settings, out, GenerateOptions.DEFAULT_TOP, "the default configuration");
+    }
+
+    /**
+     * The same, with the top under the stable name {@code topName} (Verilog: a wrapper module {@code <topName>.v};
+     * VHDL: the configuration-named entity is the top) and {@code integration.md}, the integrator's page.
+     */
+    public static Emission emitInstance(InstanceConfigJson.Settings settings, Path out, String topName,
+                                        String configuration) throws IOException {
         long t0 = System.nanoTime();
         HdlLanguage lang = settings.language();
         Component top = settings.top();
@@ -69,14 +79,23 @@ public final class Generate {
         if (top instanceof SueManagedInstance managed) { // the register map's files beside the HDL
             RegisterMapFiles.write(managed.registerMap(), out);
         }
+        List<Path> files = new ArrayList<>(r.files());
+        String module = r.topModule();
+        if (lang == HdlLanguage.VERILOG) {
+            files.add(Files.writeString(out.resolve(topName + ".v"), IntegrationFiles.verilogWrapper(topName,
+                    r.topModule(), top, r.hasClock(), settings.reset(), r.hasReset())));
+            module = topName;
+        }
+        Files.writeString(out.resolve("integration.md"), IntegrationFiles.guide(module, top, settings.reset(),
+                configuration));
         Path list = out.resolve("files.f");
-        List<String> relative = VerilogEmitter.relativeLines(list, r.files());
+        List<String> relative = VerilogEmitter.relativeLines(list, files);
         Files.write(list, relative);
         Files.writeString(out.resolve("sue_instance.json"), InstanceConfigJson.toJson(settings));
-        Files.writeString(out.resolve("sue_instance.core"), fuseSocCore(r.topModule(), relative, lang));
-        System.out.printf("sue_instance -> %s, %d module files (%.1f s)%n", r.topModule(), r.files().size(),
-                (System.nanoTime() - t0) / 1e9);
-        return new Emission(out, List.copyOf(r.files()), Map.of("sue_instance", r), list);
+        Files.writeString(out.resolve("sue_instance.core"), fuseSocCore(module, relative, lang));
+        System.out.printf("sue_instance -> %s (top module %s), %d module files (%.1f s)%n", r.topModule(), module,
+                files.size(), (System.nanoTime() - t0) / 1e9);
+        return new Emission(out, List.copyOf(files), Map.of("sue_instance", r), list);
     }
 
     /** A FuseSoC CAPI2 core: the module files (relative to the core file) and the top level. */
@@ -123,10 +142,12 @@ public final class Generate {
         settings = settings.withOutput(o.language() != null ? o.language() : settings.language(),
                 o.reset() != null ? o.reset() : settings.reset());
         System.out.println("configuration: " + (o.config() == null ? "the default instance" : o.config()));
-        Emission e = emitInstance(settings, o.out());
+        Emission e = emitInstance(settings, o.out(), o.top(), o.config() == null ? "the default configuration"
+                : "the configuration " + o.config().getFileName());
         System.out.println("wrote " + e.files().size() + " module files, " + e.fileList() + ", "
                 + o.out().resolve("sue_instance.json") + " (the effective configuration) and "
-                + o.out().resolve("sue_instance.core") + " (FuseSoC)");
+                + o.out().resolve("sue_instance.core") + " (FuseSoC); how to connect it: "
+                + o.out().resolve("integration.md"));
         if (settings.management()) {
             System.out.println("wrote the register map of its management port: " + o.out().resolve("registers.md")
                     + ", sue_regs.h, sue_regs.rdl, sue_regs.json");

@@ -17,16 +17,22 @@ import org.sue.core.ResetStyle;
  * @param reset    reset style of every register; null: the configuration's
  * @param simulate run the two-XPU simulation after writing
  * @param help     print the usage and nothing else
+ * @param top      name of the Verilog top module wrapping the configuration-named one
  */
 public record GenerateOptions(Path config, Path out, HdlLanguage language, ResetStyle reset, boolean simulate,
-                              boolean help) {
+                              boolean help, String top) {
+    /** The top's name unless {@code --top} says otherwise. */
+    public static final String DEFAULT_TOP = "sue_instance";
+
     public static final String USAGE = """
-            usage: scripts/generate [--config FILE] [--out DIR] [--vhdl] [--reset STYLE] [--no-sim] [--help]
+            usage: scripts/generate [--config FILE] [--out DIR] [--vhdl] [--reset STYLE] [--top NAME] [--no-sim] [--help]
               --config FILE  the SUE instance's JSON configuration (default: the default instance)
               --out DIR      folder for the HDL files, one per module, and files.f (default: build/rtl)
               --vhdl         write VHDL instead of Verilog (default: the configuration's output.language)
               --reset STYLE  SYNC_HIGH, SYNC_LOW, ASYNC_HIGH or ASYNC_LOW (default: the configuration's
                              output.reset, SYNC_HIGH)
+              --top NAME     name of the Verilog top module, a wrapper of the configuration-named one that keeps
+                             its name when the configuration changes (default: sue_instance)
               --no-sim       only write the HDL, skip the two-XPU simulation
               --help         this text""";
 
@@ -38,11 +44,11 @@ public record GenerateOptions(Path config, Path out, HdlLanguage language, Reset
     }
 
     /** The options, as the usage lists them ({@code -h} is {@code --help}). */
-    private static final List<String> OPTIONS = List.of("--config", "--out", "--vhdl", "--reset", "--no-sim",
+    private static final List<String> OPTIONS = List.of("--config", "--out", "--vhdl", "--reset", "--top", "--no-sim",
             "--help");
 
     public static GenerateOptions defaults() {
-        return new GenerateOptions(null, Path.of("build", "rtl"), null, null, true, false);
+        return new GenerateOptions(null, Path.of("build", "rtl"), null, null, true, false, DEFAULT_TOP);
     }
 
     public static GenerateOptions parse(String... args) throws UsageError {
@@ -63,7 +69,7 @@ public record GenerateOptions(Path config, Path out, HdlLanguage language, Reset
                         : a + ": unexpected argument (the configuration is given with --config, the output folder"
                         + " with --out)");
             }
-            boolean takesValue = a.equals("--config") || a.equals("--out") || a.equals("--reset");
+            boolean takesValue = a.equals("--config") || a.equals("--out") || a.equals("--reset") || a.equals("--top");
             if (takesValue && value == null) {
                 if (i + 1 >= args.length || args[i + 1].startsWith("--")) {
                     throw new UsageError(a + ": needs a value");
@@ -83,6 +89,7 @@ public record GenerateOptions(Path config, Path out, HdlLanguage language, Reset
                 case "--config" -> o.with(Path.of(value), null, null, null, null, null);
                 case "--out" -> o.with(null, Path.of(value), null, null, null, null);
                 case "--reset" -> o.with(null, null, null, reset(value), null, null);
+                case "--top" -> o.withTop(topName(value));
                 default -> throw new IllegalStateException(a); // not in OPTIONS
             };
         }
@@ -100,6 +107,18 @@ public record GenerateOptions(Path config, Path out, HdlLanguage language, Reset
 
     private GenerateOptions with(Path c, Path o, HdlLanguage l, ResetStyle r, Boolean sim, Boolean h) {
         return new GenerateOptions(c != null ? c : config, o != null ? o : out, l != null ? l : language,
-                r != null ? r : reset, sim != null ? sim : simulate, h != null ? h : help);
+                r != null ? r : reset, sim != null ? sim : simulate, h != null ? h : help, top);
+    }
+
+    private GenerateOptions withTop(String name) {
+        return new GenerateOptions(config, out, language, reset, simulate, help, name);
+    }
+
+    private static String topName(String v) throws UsageError {
+        if (!v.matches("[a-z][a-z0-9_]{0,62}")) {
+            throw new UsageError("--top " + v + ": a module name of lower-case letters, digits and '_', starting with"
+                    + " a letter");
+        }
+        return v;
     }
 }

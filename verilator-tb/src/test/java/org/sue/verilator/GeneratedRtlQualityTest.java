@@ -18,6 +18,8 @@ import org.junit.jupiter.api.TestFactory;
 import org.sue.core.Design;
 import org.sue.core.ResetStyle;
 import org.sue.gen.DefaultDesigns;
+import org.sue.gen.Generate;
+import org.sue.gen.InstanceConfigJson;
 import org.sue.gen.HdlLanguage;
 import org.sue.gen.VerilogEmitter;
 import org.sue.instance.SueInstance;
@@ -80,6 +82,15 @@ class GeneratedRtlQualityTest {
         String module = verilogFile.getFileName().toString().replaceFirst("\\.v$", "");
         int parameters = module.indexOf('_');
         return parameters < 0 ? module : module.substring(0, parameters);
+    }
+
+    /** scripts/generate's output for the small configuration: its stable-named top wrapper over the instance. */
+    @Test
+    void theGeneratedTopOfAStableNameIsLintClean() throws Exception {
+        Generate.Emission e = Generate.emitInstance(new InstanceConfigJson.Settings(DefaultDesigns.smallInstance(),
+                HdlLanguage.VERILOG, ResetStyle.ASYNC_LOW), OUT.resolve("generated-top"), "my_sue", "small");
+        assertTrue(Files.readString(OUT.resolve("generated-top").resolve("my_sue.v")).contains("module my_sue ("));
+        assertEquals(List.of(), VerilatorLint.lint(e.files(), "my_sue"));
     }
 
     @TestFactory
