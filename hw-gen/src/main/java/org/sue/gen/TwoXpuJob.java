@@ -1,6 +1,7 @@
 package org.sue.gen;
 
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.function.Function;
 import org.sue.instance.SueInstance;
 import org.sue.instance.tb.LinkModel;
@@ -21,7 +22,8 @@ public final class TwoXpuJob {
         System.out.printf("%ntwo XPUs, SUE instance (%s), link delay 200 cycles, frame loss 1e-3:"
                 + " %d random commands each way%n", TwoXpuRun.describe(config), commandsEachWay);
         long t0 = System.nanoTime();
-        TwoXpuRun run = new TwoXpuRun(config, 200, LinkModel.Faults.loss(1e-3), 2026, pcap);
+        // each instance behind its management port: set up by software, its counters read over the bus
+        TwoXpuRun run = TwoXpuRun.managed(config, 200, LinkModel.Faults.loss(1e-3), 2026, pcap);
         long t1 = System.nanoTime();
         TwoXpuRun.Result r;
         try (Progress progress = Progress.open()) {
@@ -31,11 +33,14 @@ public final class TwoXpuJob {
         double secs = (System.nanoTime() - t1) / 1e9;
         System.out.printf("  %,d cycles in %.1f s (%,.0f cycles/s per instance; %.1f s to build both)%n", r.cycles(),
                 secs, r.cycles() / secs, (t1 - t0) / 1e9);
+        Map<String, Long> a = run.readStatus("A");
+        Map<String, Long> b = run.readStatus("B");
+        System.out.println("  counters read through each instance's management port (docs/registers.md)");
         System.out.println("  direction  commands  delivered  frames  lost  retransmitted  NACKs  timeouts  ACK-only"
                 + "  goodput B/cycle  latency p50/p99/max");
-        line("A -> B", r.aToB(), r.cycles());
-        line("B -> A", r.bToA(), r.cycles());
-        linkLayer(config, run::peekA, run::peekB);
+        line("A -> B", r.aToB(), r.cycles(), a::get, b::get);
+        line("B -> A", r.bToA(), r.cycles(), b::get, a::get);
+        linkLayer(config, a::get, b::get);
         System.out.printf("  delivered once, unchanged, in order: %s; credits all back: %s; retransmit stores empty:"
                 + " %s; receiver counters agree with the link: %s%n", yes(r.intact()), yes(r.creditsBack()),
                 yes(r.storesEmpty()), r.countersMismatch() == null ? "yes" : r.countersMismatch());
@@ -45,10 +50,13 @@ public final class TwoXpuJob {
         }
     }
 
-    private static void line(String name, TwoXpuRun.Direction d, long cycles) {
+    /** A direction's line: what the testbench counted, and the sender's and receiver's transport counters. */
+    private static void line(String name, TwoXpuRun.Direction d, long cycles, Function<String, Long> tx,
+                             Function<String, Long> rx) {
         System.out.printf("  %-9s %9d %10d %7d %5d %14d %6d %9d %9d %16.2f  %d/%d/%d%n", name, d.commands(),
-                d.delivered(), d.frames(), d.framesLost(), d.retransmitted(), d.nacksSent(), d.timeouts(),
-                d.acksOnly(), (double) d.bytes() / cycles, d.latency(0.5), d.latency(0.99), d.latency(1.0));
+                d.delivered(), d.frames(), d.framesLost(), tx.apply("tp_tx_retransmitted_pdus"),
+                rx.apply("tp_rx_nacks_sent"), tx.apply("tp_tx_timeouts"), rx.apply("tp_tx_ack_only_sent"),
+                (double) d.bytes() / cycles, d.latency(0.5), d.latency(0.99), d.latency(1.0));
     }
 
     /**

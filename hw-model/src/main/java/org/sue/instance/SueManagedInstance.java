@@ -322,6 +322,11 @@ public final class SueManagedInstance extends Component {
         }
     }
 
+    /** Whether {@code block} holds the instance's status (not identity, settings or events). */
+    public static boolean isStatusBlock(String block) {
+        return block.equals("cmd") || STATUS_BLOCKS.containsValue(block);
+    }
+
     private static String blockOf(String status) {
         for (Map.Entry<String, String> e : STATUS_BLOCKS.entrySet()) {
             if (status.startsWith(e.getKey())) {

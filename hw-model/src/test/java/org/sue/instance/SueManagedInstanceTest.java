@@ -16,6 +16,9 @@ import org.sue.mgmt.RegisterMap.Register;
 import org.sue.mgmt.tb.AxiLiteDriver;
 import org.sue.instance.tb.SmallInstance;
 import org.sue.instance.tb.SueRegs;
+import org.sue.instance.tb.LinkModel;
+import org.sue.instance.tb.TwoXpuRun;
+import java.util.Map;
 import org.sue.net.HeaderFormat;
 import org.sue.sim.Simulator;
 
@@ -166,5 +169,36 @@ class SueManagedInstanceTest {
         bus.cycle(RND);
         assertEquals(0, sim.peek("irq"), "cleared");
         write("irq", "enable", 0);
+    }
+
+    /**
+     * Two managed instances over a lossy, corrupting link, set up by software (identity, header table, LLR enable
+     * over the bus): every command delivered once and in order, the receivers' counters agree with the link's own
+     * count of what it lost and damaged, and every counter read through the management port lies between the
+     * instance's own value just before and just after the reads (equal to it when it did not move).
+     */
+    @Test
+    void aTwoXpuRunOverAFaultyLinkReadsItsCountersOverTheBus() {
+        TwoXpuRun run = TwoXpuRun.managed(SmallInstance.withCbfc(HeaderFormat.ETH_IPV4_UDP).withLlr(
+                SmallInstance.llr(50)), 50, LinkModel.Faults.loss(0.01).withBitErrors(0.01), 7, null);
+        TwoXpuRun.Result r = run.run(150, 150, 100_000, c -> { });
+        assertTrue(r.ok(), "delivered once, in order, credits back, stores empty: " + r);
+        assertEquals(null, r.countersMismatch(), "the receivers' counters agree with the link");
+        int moved = 0;
+        for (String side : new String[] {"A", "B"}) {
+            Map<String, Long> before = new java.util.HashMap<>();
+            run.statusNames(side).forEach(n -> before.put(n, run.peek(side, n)));
+            Map<String, Long> bus = run.readStatus(side);
+            for (Map.Entry<String, Long> e : bus.entrySet()) {
+                long after = run.peek(side, e.getKey());
+                assertTrue(e.getValue() == after || e.getValue() == before.get(e.getKey()) || before.get(e.getKey())
+                        <= e.getValue() && e.getValue() <= after, side + " " + e.getKey() + ": read " + e.getValue()
+                        + ", the instance had " + before.get(e.getKey()) + " and " + after);
+                moved += e.getValue() != 0 ? 1 : 0;
+            }
+            assertTrue(bus.containsKey("tp_tx_retransmitted_pdus") && bus.containsKey("llr_rx_ok")
+                    && bus.containsKey("net_drops_bad_fcs"), "the transport's, LLR's and the framing's counters");
+        }
+        assertTrue(moved > 20, "counters moved: " + moved);
     }
 }

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -14,6 +15,9 @@ import org.sue.cmd.CommandTable;
 import org.sue.cmd.model.CommandCodec;
 import org.sue.cmd.tb.RandomCommands;
 import org.sue.instance.SueInstance;
+import org.sue.instance.SueManagedInstance;
+import org.sue.mgmt.RegisterMap;
+import org.sue.mgmt.tb.AxiLiteDriver;
 import org.sue.net.NetConfig;
 import org.sue.net.tb.PcapWriter;
 import org.sue.sim.Simulator;
@@ -137,7 +141,16 @@ public final class TwoXpuRun {
      * @param pcapFile both directions' frames ({@link PcapWriter#of} the configuration's format), or null
      */
     public TwoXpuRun(SueInstance.Config config, int delay, LinkModel.Faults faults, long seed, Path pcapFile) {
-        this(config, delay, -1, faults, seed, pcapFile);
+        this(config, delay, -1, faults, seed, pcapFile, false);
+    }
+
+    /**
+     * Like the constructor, each instance behind its management port ({@link SueManagedInstance}): identity,
+     * header table and LLR enable written by software over the bus, counters readable with {@link #readStatus}.
+     */
+    public static TwoXpuRun managed(SueInstance.Config config, int delay, LinkModel.Faults faults, long seed,
+                                    Path pcapFile) {
+        return new TwoXpuRun(config, delay, -1, faults, seed, pcapFile, true);
     }
 
     /**
@@ -152,16 +165,17 @@ public final class TwoXpuRun {
             throw new IllegalArgumentException("TwoXpuRun.throughRelay: the relay has no link flow control, so"
                     + " config.cbfc and config.pfc must be null");
         }
-        return new TwoXpuRun(config, delay, fabricDelay, faults, seed, null);
+        return new TwoXpuRun(config, delay, fabricDelay, faults, seed, null, false);
     }
 
     private TwoXpuRun(SueInstance.Config config, int delay, int fabricDelay, LinkModel.Faults faults, long seed,
-                      Path pcapFile) {
+                      Path pcapFile, boolean managed) {
         this.config = config;
         Random rnd = new Random(seed);
         pcap = pcapFile == null ? null : PcapWriter.of(pcapFile, config.net().format());
         BiConsumer<byte[], Long> tap = pcap == null ? null : pcap::write;
-        Design design = Design.elaborate(new SueInstance(config));
+        Design design = Design.elaborate(managed ? new SueManagedInstance(new SueManagedInstance.Config(config,
+                SueManagedInstance.Config.defaults().addrWidth())) : new SueInstance(config));
         a = side("A", XPU_A, design, new LinkModel(delay, faults, new Random(seed + 1)), rnd, tap);
         b = side("B", XPU_B, design, new LinkModel(delay, faults, new Random(seed + 2)), rnd, tap);
         if (fabricDelay < 0) {
@@ -176,8 +190,9 @@ public final class TwoXpuRun {
             b.connect(a, toB);
         }
         step();
-        a.endSetUp();
-        b.endSetUp();
+        while (!(a.endSetUp() & b.endSetUp())) { // behind a management port: software's writes take cycles
+            step();
+        }
         while (a.inReset() || b.inReset()) {
             step();
         }
@@ -324,6 +339,53 @@ public final class TwoXpuRun {
         a.linkUp(up);
         b.linkUp(up);
         return this;
+    }
+
+    /**
+     * Every status register of side "A" or "B" read through its management port while both sides keep running
+     * ({@link #managed} runs only), by the instance's status name ({@code tp_tx_timeouts}; the command path's
+     * without a prefix); a status split into 32-bit registers is left out.
+     */
+    public Map<String, Long> readStatus(String side) {
+        XpuSide s = side(side);
+        Map<String, List<AxiLiteDriver.Access>> reads = new LinkedHashMap<>();
+        for (RegisterMap.Register r : statusRegisters(side)) {
+            List<AxiLiteDriver.Access> words = new ArrayList<>();
+            for (int k = 0; k < r.words(); k++) { // lowest word first: it copies the others
+                words.add(s.readRegister(r, k));
+            }
+            reads.put(statusName(r), words);
+        }
+        for (long c = 0; reads.values().stream().anyMatch(w -> !w.get(w.size() - 1).done()); c++) {
+            if (c > 100L * reads.size()) {
+                throw new IllegalStateException("TwoXpuRun.readStatus: side " + side + " left reads unanswered");
+            }
+            cycle();
+        }
+        Map<String, Long> values = new LinkedHashMap<>();
+        reads.forEach((n, w) -> {
+            long v = 0;
+            for (int k = 0; k < w.size(); k++) {
+                v |= w.get(k).readData() << (32 * k);
+            }
+            values.put(n, v);
+        });
+        return values;
+    }
+
+    /** The names {@link #readStatus} reads. */
+    public List<String> statusNames(String side) {
+        return statusRegisters(side).stream().map(TwoXpuRun::statusName).toList();
+    }
+
+    private List<RegisterMap.Register> statusRegisters(String side) {
+        XpuSide s = side(side);
+        return s.registerMap().registers().stream().filter(r -> SueManagedInstance.isStatusBlock(r.block())
+                && r.fields().get(0).width() <= 64 && s.hasStatus(statusName(r))).toList();
+    }
+
+    private static String statusName(RegisterMap.Register r) {
+        return r.block().equals("cmd") ? r.name() : r.block() + "_" + r.name();
     }
 
     /** An output of instance A (a counter, a status) as it is now. */

@@ -13,6 +13,9 @@ import org.sue.cmd.tb.CommandReceiver;
 import org.sue.cmd.tb.CommandSender;
 import org.sue.cmd.tb.RandomCommands;
 import org.sue.instance.SueInstance;
+import org.sue.instance.SueManagedInstance;
+import org.sue.mgmt.RegisterMap;
+import org.sue.mgmt.tb.AxiLiteDriver;
 import org.sue.lib.stream.tb.PacketBeats;
 import org.sue.lib.stream.tb.StreamMonitor;
 import org.sue.link.tb.ControlPorts;
@@ -67,6 +70,13 @@ public final class XpuSide {
     private final Map<Integer, Integer> gotFrom = new HashMap<>();
     private final List<CommandSender.Abandoned> abandoned = new ArrayList<>();
     private final List<HeaderEntry> rowsToWrite = new ArrayList<>();
+    /** Behind a management port ({@link SueManagedInstance}): software's bus and the map; else null. */
+    private final AxiLiteDriver mgmt;
+    private final RegisterMap regs;
+    /** Where the instance's status outputs are: its own ports, or its child's behind a management port. */
+    private final String statusPrefix;
+    /** Software's gaps on the management bus: none (it draws a number a cycle all the same). */
+    private final Random mgmtPace = new Random(0);
     private XpuSide peer;
     private LinkModel fromPeer;
     private int sentCount;
@@ -121,7 +131,17 @@ public final class XpuSide {
         tx = fifoInterface ? new CommandSender(sim, path.dataWidth(), path.cmdCredits(), path.dataCredits()) : null;
         rx = fifoInterface ? new CommandReceiver(sim, path.dataWidth(), path.table(), config.rxCmdCredits(),
                 config.rxDataCredits(), "rx_xpuid") : null;
-        inside = fifoInterface ? "" : "sue.";
+        boolean behindPort = sim.design().top() instanceof SueManagedInstance;
+        inside = fifoInterface && !behindPort ? "" : "sue.";
+        if (sim.design().top() instanceof SueManagedInstance managed) {
+            regs = managed.registerMap();
+            mgmt = new AxiLiteDriver(sim, "s_axil");
+            statusPrefix = "sue.";
+        } else {
+            regs = null;
+            mgmt = null;
+            statusPrefix = "";
+        }
         macIn = new PacketBeats(sim, "s_axis");
         // with LLR the frame's sideband goes along (its tuser, the same on every beat)
         new StreamMonitor(sim, "m_axis", tap).onPacket(p -> toPeer.send(p.bytes(),
@@ -156,25 +176,26 @@ public final class XpuSide {
     public void connect(List<XpuSide> others, LinkModel from) {
         peer = others.get(0);
         fromPeer = from;
-        sim.poke("local_xpu", me.xpu());
-        if (sim.topPorts().stream().anyMatch(s -> s.signal().name().equals("local_ip"))) {
-            sim.poke("local_ip", new BigInteger(1, me.ip()));
+        setting("local_xpu", BigInteger.valueOf(me.xpu()));
+        if (regs != null ? hasRegister("ctrl", "local_ip")
+                : sim.topPorts().stream().anyMatch(s -> s.signal().name().equals("local_ip"))) {
+            setting("local_ip", new BigInteger(1, me.ip()));
         }
-        sim.poke("local_partition", me.partition());
+        setting("local_partition", BigInteger.valueOf(me.partition()));
         sim.poke("m_axis_tready", 1);
         sim.poke("s_axis_tvalid", 0);
         if (tx != null) {
-            sim.poke("vc_ready", 0xf);
+            setting("vc_ready", BigInteger.valueOf(0xf));
             sim.poke("rx_credit", 0);
             sim.poke("tx_valid", 0);
             sim.poke("rx_reset_in", 0);
             sim.poke("tx_reset_in", 0);
         }
         if (macControl()) {
-            sim.poke("local_mac", me.mac());
+            setting("local_mac", BigInteger.valueOf(me.mac()));
         }
         if (config.llr() != null) {
-            sim.poke("llr_enable", 0); // on at the first drive, so the INIT goes out while the link is driven
+            setting("llr_enable", BigInteger.ZERO); // on at the first drive, so the INIT goes out while the link is driven
             sim.poke("link_up", 1);
         }
         if (controlChannel()) {
@@ -190,23 +211,89 @@ public final class XpuSide {
 
     private void writeNextRow() {
         HeaderEntry e = rowsToWrite.remove(0);
+        BigInteger entry = LoopbackRun.headerTemplate(config.net(), e);
+        if (mgmt != null) { // software: index, the entry's words, then the write (docs/management.md)
+            writeRegister("hdr_table", "index", e.dstXpu());
+            for (int k = 0; hasRegister("hdr_table", "entry_" + k); k++) {
+                writeRegister("hdr_table", "entry_" + k, entry.shiftRight(32 * k).longValue() & 0xFFFF_FFFFL);
+            }
+            writeRegister("hdr_table", "write", 1);
+            return;
+        }
         sim.poke("tbl_wr_valid", 1);
         sim.poke("tbl_wr_addr", e.dstXpu());
-        sim.poke("tbl_wr_data", LoopbackRun.headerTemplate(config.net(), e));
+        sim.poke("tbl_wr_data", entry);
     }
 
     /**
-     * After the edge that wrote a header table row: the next row, or the end of the set-up.
+     * After the edge that wrote a header table row: the next row, or the end of the set-up. Behind a management port
+     * the set-up is software's writes, one a few cycles: call this after each edge until it says they are done.
      *
      * @return true when every row is written
      */
     public boolean endSetUp() {
+        if (mgmt != null) {
+            while (!rowsToWrite.isEmpty()) {
+                writeNextRow();
+            }
+            mgmt.drive(mgmtPace);
+            mgmt.taken();
+            return mgmt.idle();
+        }
         if (!rowsToWrite.isEmpty()) {
             writeNextRow();
             return false;
         }
         sim.poke("tbl_wr_valid", 0);
         return true;
+    }
+
+
+    /** An input of the instance: its register behind a management port, else its port. */
+    private void setting(String input, BigInteger value) {
+        if (mgmt == null) {
+            sim.poke(input, value);
+            return;
+        }
+        RegisterMap.Register r = regs.register("ctrl", input);
+        for (int k = 0; k < r.words(); k++) { // lowest word first: the highest takes them all
+            mgmt.write(r.offset() + 4L * k, value.shiftRight(32 * k).longValue() & 0xFFFF_FFFFL, 0xf);
+        }
+    }
+
+    private void writeRegister(String block, String register, long value) {
+        mgmt.write(regs.register(block, register).offset(), value, 0xf);
+    }
+
+    private boolean hasRegister(String block, String register) {
+        return regs.registers().stream().anyMatch(r -> r.block().equals(block) && r.name().equals(register));
+    }
+
+    /** Queues a read of register {@code block.register} on the management port (behind one only). */
+    public AxiLiteDriver.Access readRegister(RegisterMap.Register r, int word) {
+        if (mgmt == null) {
+            throw new IllegalStateException("XpuSide.readRegister: " + name + " has no management port");
+        }
+        return mgmt.read(r.offset() + 4L * word);
+    }
+
+    /** Whether the instance has a status output of that name ({@link #counter} reads it). */
+    public boolean hasStatus(String port) {
+        return hasSignal(statusPrefix + port);
+    }
+
+    private boolean hasSignal(String path) {
+        try {
+            sim.handle(path);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    /** The register map behind the management port, or null. */
+    public RegisterMap registerMap() {
+        return regs;
     }
 
     /** True while the command interface is in reset ({@code tx_reset_out}): the XPU sends nothing yet. */
@@ -236,12 +323,23 @@ public final class XpuSide {
         }
     }
 
-    /** Inputs of one cycle, before the clock edge: the XPU's next beat and credits, the next beat from the link. */
+    /**
+     * Inputs of one cycle, before the clock edge: the XPU's next beat and credits, the next beat from the link, and
+     * behind a management port software's next access.
+     */
     public void drive(long now) {
         if (frozen) {
             driveFrozen(now);
-            return;
+        } else {
+            driveLive(now);
         }
+        if (mgmt != null) {
+            mgmt.drive(mgmtPace);
+            mgmt.taken();
+        }
+    }
+
+    private void driveLive(long now) {
         if (tx != null) {
             xpuInterface(now);
         }
@@ -255,7 +353,7 @@ public final class XpuSide {
             }
         }
         if (config.llr() != null && llrEnable != llrEnablePoked) {
-            sim.poke("llr_enable", llrEnable ? 1 : 0);
+            setting("llr_enable", llrEnable ? BigInteger.ONE : BigInteger.ZERO);
             llrEnablePoked = llrEnable;
         }
         if (controlChannel()) {
@@ -536,7 +634,7 @@ public final class XpuSide {
 
     /** An output of the instance (a counter). */
     public long counter(String port) {
-        return sim.peek(port);
+        return sim.peek(statusPrefix + port);
     }
 
     /** What this XPU queued to the peer, per VC, in order. */
