@@ -16,6 +16,7 @@ import org.sue.mgmt.RegisterMap.Register;
 import org.sue.mgmt.tb.AxiLiteDriver;
 import org.sue.instance.tb.SmallInstance;
 import org.sue.instance.tb.SueRegs;
+import org.sue.instance.tb.FaultScenarios;
 import org.sue.instance.tb.LinkModel;
 import org.sue.instance.tb.TwoXpuRun;
 import java.util.Map;
@@ -200,5 +201,38 @@ class SueManagedInstanceTest {
                     && bus.containsKey("net_drops_bad_fcs"), "the transport's, LLR's and the framing's counters");
         }
         assertTrue(moved > 20, "counters moved: " + moved);
+    }
+
+    /**
+     * A destination that stops answering raises the interrupt when the transport gives up on it, and again when it
+     * answers a probe; each time the status says which event, and a write of 1 clears it.
+     */
+    @Test
+    void theTransportGivingUpAndComingBackRaiseTheInterrupt() {
+        TwoXpuRun run = TwoXpuRun.managed(FaultScenarios.deadDestinationConfig(), 20, LinkModel.Faults.NONE, 3, null);
+        long down = 1L << SueManagedInstance.Event.DST_DOWN.ordinal();
+        long up = 1L << SueManagedInstance.Event.DST_UP.ordinal();
+        run.writeRegister("A", "irq", "enable", down | up);
+        run.side("B").frozen(true);
+        run.add(40, 0, TwoXpuRun.fixed(256));
+        assertTrue(untilIrq(run, 100_000), "the transport gave up on B and raised irq");
+        assertEquals(down, run.readRegister("A", "irq", "status") & (down | up));
+        assertTrue(run.readRegister("A", "tp_tx", "destinations_lost") >= 1);
+        run.writeRegister("A", "irq", "status", down);
+        run.idle(2);
+        assertEquals(0, run.side("A").sim().peek("irq"), "cleared");
+        run.side("B").frozen(false);
+        assertTrue(untilIrq(run, 100_000), "B answered a probe and raised irq");
+        assertEquals(up, run.readRegister("A", "irq", "status") & (down | up));
+    }
+
+    private static boolean untilIrq(TwoXpuRun run, long maxCycles) {
+        for (long c = 0; c < maxCycles; c++) {
+            if (run.side("A").sim().peek("irq") == 1) {
+                return true;
+            }
+            run.idle(1);
+        }
+        return false;
     }
 }

@@ -373,6 +373,29 @@ public final class TwoXpuRun {
         return values;
     }
 
+    /** Writes {@code value} to register {@code block.register} of side "A" or "B" through its management port. */
+    public void writeRegister(String side, String block, String register, long value) {
+        XpuSide s = side(side);
+        awaitAnswer(s.writeRegister(block, register, value));
+    }
+
+    /** Register {@code block.register} of side "A" or "B" (its lowest word) read through its management port. */
+    public long readRegister(String side, String block, String register) {
+        XpuSide s = side(side);
+        AxiLiteDriver.Access a = s.readRegister(s.registerMap().register(block, register), 0);
+        awaitAnswer(a);
+        return a.readData();
+    }
+
+    private void awaitAnswer(AxiLiteDriver.Access a) {
+        for (int c = 0; !a.done(); c++) {
+            if (c == 1000) {
+                throw new IllegalStateException("TwoXpuRun: " + a + " unanswered after 1000 cycles");
+            }
+            cycle();
+        }
+    }
+
     /** The names {@link #readStatus} reads. */
     public List<String> statusNames(String side) {
         return statusRegisters(side).stream().map(TwoXpuRun::statusName).toList();

@@ -261,8 +261,12 @@ public final class XpuSide {
         }
     }
 
-    private void writeRegister(String block, String register, long value) {
-        mgmt.write(regs.register(block, register).offset(), value, 0xf);
+    /** Queues a write of register {@code block.register} on the management port (behind one only). */
+    public AxiLiteDriver.Access writeRegister(String block, String register, long value) {
+        if (mgmt == null) {
+            throw new IllegalStateException("XpuSide.writeRegister: " + name + " has no management port");
+        }
+        return mgmt.write(regs.register(block, register).offset(), value, 0xf);
     }
 
     private boolean hasRegister(String block, String register) {
