@@ -114,10 +114,10 @@ public final class PerfTables {
             list("axi-latency", "axi", "axi_read_latency_cycles", "axi_read_latency_cycles_direct",
                     "axi_fifo_e2e_latency_cycles"),
             list("management", "mgmt", "mgmt_read_latency_cycles", "mgmt_write_latency_cycles",
-                    "mgmt_reads_per_kcycle", "mgmt_regs_cells", "mgmt_regs_ffs", "mgmt_regs_lut6_depth",
+                    "mgmt_reads_per_kcycle", "mgmt_regs_lut6_depth",
                     "mgmt_regs_lut6_luts", "mgmt_instance_small_cells_ports", "mgmt_instance_small_cells_managed",
                     "mgmt_instance_small_ffs_ports", "mgmt_instance_small_ffs_managed"),
-            new Table("synthesis", "crc framing cmdpath queue_store sue axi", List.of("design"), true, List.of(
+            new Table("synthesis", "crc framing cmdpath queue_store sue axi mgmt", List.of("design"), true, List.of(
                     new Column("cells", "(.+)_cells"),
                     new Column("flip-flops", "(.+)_ffs"),
                     new Column("memory bits", "(.+)_mem_bits"))),
