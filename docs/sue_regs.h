@@ -5,7 +5,7 @@
 #ifndef SUE_REGS_H
 #define SUE_REGS_H
 
-#define SUE_MAP_SPAN 0x4000u
+#define SUE_MAP_SPAN 0x8000u
 
 /* id: What this is */
 #define SUE_ID_BASE 0x0u
@@ -849,12 +849,12 @@
 #define SUE_MAC_CONTROL_FRAMES_RESET 0x0u
 
 /* mgmt: The management port's own counters */
-#define SUE_MGMT_BASE 0x3c00u
-#define SUE_MGMT_RO_WRITES 0x3c00u
+#define SUE_MGMT_BASE 0x7c00u
+#define SUE_MGMT_RO_WRITES 0x7c00u
 #define SUE_MGMT_RO_WRITES_SHIFT 0x0u
 #define SUE_MGMT_RO_WRITES_MASK 0xffffffffu
 #define SUE_MGMT_RO_WRITES_RESET 0x0u
-#define SUE_MGMT_DECODE_ERRORS 0x3c04u
+#define SUE_MGMT_DECODE_ERRORS 0x7c04u
 #define SUE_MGMT_DECODE_ERRORS_SHIFT 0x0u
 #define SUE_MGMT_DECODE_ERRORS_MASK 0xffffffffu
 #define SUE_MGMT_DECODE_ERRORS_RESET 0x0u

@@ -69,6 +69,8 @@ public final class DefaultDesigns {
         m.put("sue_instance_small", () -> managed(smallInstance())); // for FPGA experiments
         m.put("sue_instance_small_ports", () -> new SueInstance(smallInstance())); // output.management false
         m.put("sue_axi_instance", () -> new SueAxiInstance(axiInstance())); // the XPU on AXI4
+        m.put("sue_axi_instance_managed", () -> new SueManagedInstance(new SueManagedInstance.Config(axiInstance(),
+                SueManagedInstance.Config.defaults().addrWidth()))); // as scripts/generate writes configs/axi4.json
         // the transmit command path, its packing buffer on QueueStore (1024-bit cells, 512 KiB)
         m.put("cmd_path_n512", () -> new CommandPath(CommandPath.Config.defaults(CommandTable.example())));
         m.put("command_fifo", () -> new SyncFifo(new SyncFifo.Config(512, 64)));
@@ -146,7 +148,7 @@ public final class DefaultDesigns {
      */
     public static Set<String> topModuleSynthesisOnly() {
         return Set.of("sue_instance", "sue_instance_w512_gen2", "sue_instance_small", "sue_axi_instance",
-                "sue_instance_small_ports",
+                "sue_instance_small_ports", "sue_axi_instance_managed",
                 "sue_tx_w1024", "sue_rx_w1024", "sue_tx_w512_gen2c", "axi_bridge_w512", "axi_bridge_w512_p2",
                 "axi_credit_pair_w512", "axi_wrapped_pair_w512");
     }

@@ -78,10 +78,6 @@ public final class InstanceConfigJson {
             if (axi != null && !axi.sue().equals(instance)) {
                 throw new IllegalArgumentException("Settings: the AXI4 instance must be on the instance given");
             }
-            if (axi != null && management) {
-                throw new IllegalArgumentException("Settings: the management port of an AXI4 instance is not built"
-                        + " yet");
-            }
         }
 
         /** The FIFO instance's settings, behind its management port (docs/management.md). */
@@ -89,9 +85,9 @@ public final class InstanceConfigJson {
             this(instance, null, language, reset, true);
         }
 
-        /** The AXI4 instance's settings. */
+        /** The AXI4 instance's settings, behind its management port. */
         public Settings(SueAxiInstance.Config axi, HdlLanguage language, ResetStyle reset) {
-            this(axi.sue(), axi, language, reset, false);
+            this(axi.sue(), axi, language, reset, true);
         }
 
         public static Settings defaults() {
@@ -103,15 +99,16 @@ public final class InstanceConfigJson {
         }
 
         /**
-         * The top level these settings describe: the instance behind its management port, the instance with every
-         * status and setting as a port (management off), or the instance under its AXI4 pairs.
+         * The top level these settings describe: the instance (under its AXI4 pairs with the AXI4 interface) behind
+         * its management port, or with every status and setting as a port (management off).
          */
         public Component top() {
-            if (axi != null) {
-                return new SueAxiInstance(axi);
+            if (!management) {
+                return axi != null ? new SueAxiInstance(axi) : new SueInstance(instance);
             }
-            return management ? new SueManagedInstance(new SueManagedInstance.Config(instance,
-                    SueManagedInstance.Config.defaults().addrWidth())) : new SueInstance(instance);
+            int addrWidth = SueManagedInstance.Config.defaults().addrWidth();
+            return new SueManagedInstance(axi != null ? new SueManagedInstance.Config(axi, addrWidth)
+                    : new SueManagedInstance.Config(instance, addrWidth));
         }
 
         public Settings withOutput(HdlLanguage l, ResetStyle r) {
@@ -139,7 +136,7 @@ public final class InstanceConfigJson {
         final Axi4 axi4 = new Axi4(null);
         HdlLanguage language = Settings.defaults().language();
         ResetStyle reset = Settings.defaults().reset();
-        Boolean management; // unset: on for the FIFO interface, off for AXI4
+        boolean management = true;
     }
 
     /** The keys of section {@code axi4}, as a file sets them; with the instance they make the AXI4 instance. */
@@ -600,8 +597,7 @@ public final class InstanceConfigJson {
             choice("output", "reset", ResetStyle.class, null, "reset style of every register (--reset overrides)",
                     Settings::reset, (d, v) -> d.reset = v),
             bool("output", "management", null, "the top behind an AXI4-Lite management port, every status and setting"
-                    + " a register (docs/management.md); false: each a port of the top (for debugging); default true,"
-                    + " false with commandInterface AXI4 (its management port is not built yet)",
+                    + " a register (docs/management.md); false: each a port of the top (for debugging)",
                     Settings::management, (d, v) -> d.management = v));
 
     /** The file's sections in order; "" stands for the keys at the top ({@code commandInterface}). */
@@ -714,15 +710,10 @@ public final class InstanceConfigJson {
             throw new ConfigError("axi4: only with commandInterface AXI4 (the XPU's interface is "
                     + d.commandInterface + ")");
         }
-        if (axi && Boolean.TRUE.equals(d.management)) {
-            throw new ConfigError("output.management: the management port of an AXI4 instance is not built yet"
-                    + " (docs/management.md); leave it out or set false");
-        }
         try {
             SueInstance.Config instance = d.instance.build();
-            return axi ? new Settings(d.axi4.instance(instance), d.language, d.reset) // its own command table
-                    : new Settings(instance, d.language, d.reset).withManagement(d.management == null
-                    || d.management);
+            return (axi ? new Settings(d.axi4.instance(instance), d.language, d.reset) // its own command table
+                    : new Settings(instance, d.language, d.reset)).withManagement(d.management);
         } catch (ConfigException e) {
             throw new ConfigError(e.rule(InstanceConfigJson::key));
         } catch (IllegalArgumentException e) { // a check that does not name its parameters: the record's words

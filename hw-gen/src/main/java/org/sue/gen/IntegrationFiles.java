@@ -36,6 +36,12 @@ public final class IntegrationFiles {
                     "Commands from remote XPUs leave on `rx_*` (the transmit side's fields); the XPU returns a credit"
                     + " on `rx_credit` as it frees room, and `rx_freed_*` says which PDU left its receive FIFO"
                     + " (docs/protocol.md 11.8). `rx_reset_in` as `tx_reset_in`."),
+            new Group("AXI4 pairs (commandInterface AXI4)", Pattern.compile("[sm][0-9]*_(aw|w|b|ar|r)_.*"),
+                    "the SoC: its master on the slave `s_*`, its memory's slave on the master `m_*`",
+                    "Standard AXI4 with valid/ready in the default form (`axi4.form` WRAPPER); each field"
+                    + " `<interface>_<channel>_<field>`, the AMBA name without its channel prefix; with the credit form"
+                    + " a `<channel>_credit` pulse per channel instead of ready. The README's AXI4 section and"
+                    + " docs/protocol.md 13 give the mapping, the destination from the address, and the errors."),
             new Group("MAC transmit", Pattern.compile("m_axis_.*"), "the MAC (its transmit client interface)",
                     "Whole Ethernet frames with their FCS: the MAC must not add one. `tkeep` is contiguous from lane 0,"
                     + " all ones on every beat but the last. `m_axis_tready` is the MAC's: it may stall any beat (tie"

@@ -229,7 +229,7 @@ class ConfigsTest {
                     () -> GenerateOptions.parse(bad.toArray(String[]::new)), bad.toString());
             assertTrue(e.getMessage().contains(bad.get(0).replaceAll("=.*", "")), e.getMessage());
         }
-        assertEquals("--cfg: unknown option; known: --config, --out, --vhdl, --reset, --no-sim, --help",
+        assertEquals("--cfg: unknown option; known: --config, --out, --vhdl, --reset, --top, --no-sim, --help",
                 assertThrows(GenerateOptions.UsageError.class, () -> GenerateOptions.parse("--cfg", "x.json"))
                         .getMessage());
         assertEquals("--reset ASYNC: not one of SYNC_HIGH, SYNC_LOW, ASYNC_HIGH, ASYNC_LOW",
@@ -261,7 +261,10 @@ class ConfigsTest {
         Settings echoed = InstanceConfigJson.read(dir.resolve("sue_instance.json"));
         assertEquals(describe(small.instance()), describe(echoed.instance()));
         String core = Files.readString(dir.resolve("sue_instance.core"));
-        assertTrue(core.startsWith("CAPI=2:") && core.contains("toplevel: " + top), core);
+        // the core's top is the wrapper of the stable name around the configuration-named module
+        assertTrue(core.startsWith("CAPI=2:") && core.contains("toplevel: " + GenerateOptions.DEFAULT_TOP), core);
+        assertTrue(Files.readString(dir.resolve(GenerateOptions.DEFAULT_TOP + ".v")).contains(top + " inst ("));
+        assertTrue(echoed.management(), "behind its management port unless the file says otherwise");
         List<String> listed = Files.readAllLines(e.fileList());
         assertEquals(e.files().size(), listed.size());
         for (String f : listed) {

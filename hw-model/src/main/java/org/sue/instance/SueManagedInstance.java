@@ -38,12 +38,30 @@ public final class SueManagedInstance extends Component {
     /** Version of the register map (major in the high half): a register moved or removed raises the major. */
     public static final long MAP_VERSION = 0x0001_0000L;
 
-    /** @param addrWidth bits of the management port's byte address */
-    public record Config(SueInstance.Config sue, @Tag("ma") int addrWidth) {
+    /**
+     * @param sue       the instance
+     * @param axi       with the XPU on AXI4, the instance under its AXI4 pairs ({@code axi.sue()} is {@code sue}), or
+     *                  null for the FIFO interface
+     * @param addrWidth bits of the management port's byte address
+     */
+    public record Config(SueInstance.Config sue, SueAxiInstance.Config axi, @Tag("ma") int addrWidth) {
         public Config {
             if (sue == null) {
                 throw new IllegalArgumentException("SueManagedInstance sue must be given");
             }
+            if (axi != null && !axi.sue().equals(sue)) {
+                throw new IllegalArgumentException("SueManagedInstance axi must be on the instance sue");
+            }
+        }
+
+        /** {@code sue} on the FIFO interface behind its management port. */
+        public Config(SueInstance.Config sue, int addrWidth) {
+            this(sue, null, addrWidth);
+        }
+
+        /** The AXI4 instance {@code axi} behind its management port. */
+        public Config(SueAxiInstance.Config axi, int addrWidth) {
+            this(axi.sue(), axi, addrWidth);
         }
 
         /** The default instance, managed, with a 16-bit management address (64 KiB). */
@@ -79,15 +97,19 @@ public final class SueManagedInstance extends Component {
      * that a block's base never moves: slot times {@link #BLOCK_STRIDE}.
      */
     private static final List<String> SLOTS = List.of("id", "build", "ctrl", "hdr_table", "irq", "cmd", "rx", "net",
-            "tp_tx", "tp_rx", "llr", "cbfc", "pfc", "mac");
+            "tp_tx", "tp_rx", "llr", "cbfc", "pfc", "mac", "axi");
     /** Bytes of each block: room for 256 registers. */
     public static final int BLOCK_STRIDE = 0x400;
-    /** Slot of block {@code mgmt}: the last of the 16 KiB map. */
-    private static final int OWN_SLOT = 15;
+    /** Slot of block {@code mgmt}: the last of the 32 KiB map (slots 15 to 30 are free for blocks to come). */
+    private static final int OWN_SLOT = 31;
 
     static {
         for (String p : List.of("rx_", "net_", "tp_tx_", "tp_rx_", "llr_", "cbfc_", "pfc_", "mac_")) {
             STATUS_BLOCKS.put(p, p.substring(0, p.length() - 1));
+        }
+        // the AXI4 pairs': the slave's, the master's, the SoC side's credit loops, the bridge's own
+        for (String p : List.of("s_", "m_", "soc_", "commands_sent", "credit_waits")) {
+            STATUS_BLOCKS.put(p, "axi");
         }
     }
 
@@ -102,7 +124,8 @@ public final class SueManagedInstance extends Component {
     public SueManagedInstance(Config config) {
         super(config);
         this.config = config;
-        SueInstance sue = child("sue", new SueInstance(config.sue()));
+        Component sue = child("sue", config.axi() != null ? new SueAxiInstance(config.axi())
+                : new SueInstance(config.sue()));
         Map<String, Port> ports = new HashMap<>();
         sue.ports().forEach(p -> ports.put(p.name(), p));
         RegisterMap.Builder b = RegisterMap.builder("sue").stride(BLOCK_STRIDE).ownBlockAt(OWN_SLOT);
@@ -155,7 +178,8 @@ public final class SueManagedInstance extends Component {
         constant(b, "build", "llr", 1, c.llr() != null ? 1 : 0, "1: Link Layer Retry is built in");
         constant(b, "build", "flow_control", 2, c.cbfc() != null ? 2 : c.pfc() != null ? 1 : 0,
                 "Link-level flow control: 0 none, 1 PFC, 2 CBFC");
-        constant(b, "build", "command_interface", 2, 0, "XPU command interface: 0 FIFO, 1 AXI4");
+        constant(b, "build", "command_interface", 2, config.axi() != null ? 1 : 0,
+                "XPU command interface: 0 FIFO, 1 AXI4");
         constant(b, "build", "pdu_limit", 16, c.path().pduLimit(), "Largest PDU the packing buffer builds, bytes");
         constant(b, "build", "rto_cycles", 32, c.transport().rtoCycles(), "Transport retransmit timeout, cycles");
         constant(b, "build", "window_pdus", 16, c.transport().windowPdus(), "Transport window per connection, PDUs");
@@ -171,7 +195,8 @@ public final class SueManagedInstance extends Component {
         setting(b, ports.get("local_ip"), 0, "This XPU's IP address (IP header formats)");
         setting(b, ports.get("local_mac"), 0, "Source MAC address of PFC and CBFC frames");
         setting(b, ports.get("llr_enable"), 1, "1: Link Layer Retry runs (0: frames pass without it)");
-        setting(b, ports.get("vc_ready"), (1L << ports.get("vc_ready").width()) - 1, "A bit per VC: 0 stops new"
+        Port vcReady = ports.get("vc_ready"); // the FIFO interface's: an AXI4 instance's pairs drive it
+        setting(b, vcReady, vcReady == null ? 0 : (1L << vcReady.width()) - 1, "A bit per VC: 0 stops new"
                 + " PDUs, retransmissions and ACK-only PDUs on it");
     }
 
@@ -213,7 +238,7 @@ public final class SueManagedInstance extends Component {
     }
 
     /** The events of {@link Event}, in its order, each high for the cycle it happens. */
-    private Expr[] events(SueInstance sue, Map<String, Port> ports) {
+    private Expr[] events(Component sue, Map<String, Port> ports) {
         Map<String, Port> status = sue.statusPorts();
         inside.addAll(List.of(ports.get("dst_down_valid"), ports.get("dst_down_port"), ports.get("dst_down_xpu"),
                 ports.get("dst_up_valid"), ports.get("dst_up_port"), ports.get("dst_up_xpu")));
@@ -279,10 +304,10 @@ public final class SueManagedInstance extends Component {
     }
 
     /** Every status of the instance, read only, in a block per part of the instance. */
-    private void status(RegisterMap.Builder b, SueInstance sue) {
+    private void status(RegisterMap.Builder b, Component sue) {
         Map<String, List<Status>> byBlock = new LinkedHashMap<>();
         byBlock.put("cmd", new ArrayList<>());
-        STATUS_BLOCKS.values().forEach(blk -> byBlock.put(blk, new ArrayList<>()));
+        STATUS_BLOCKS.values().forEach(blk -> byBlock.putIfAbsent(blk, new ArrayList<>()));
         for (Status st : sue.statusList()) {
             byBlock.get(blockOf(st.name())).add(st);
         }
@@ -299,7 +324,7 @@ public final class SueManagedInstance extends Component {
     }
 
     private void statusRegister(RegisterMap.Builder b, String blk, Status st) {
-        String name = blk.equals("cmd") ? st.name() : st.name().substring(blk.length() + 1);
+        String name = unprefixed(blk) ? st.name() : st.name().substring(blk.length() + 1);
         String kind = switch (st.kind()) {
             case COUNTER -> "Counter (saturating): ";
             case LEVEL -> "Level: ";
@@ -320,6 +345,16 @@ public final class SueManagedInstance extends Component {
                     + "; the words are read one at a time)");
             hooks.add(r -> r.get(blk + "_" + name + "_" + (lo / 32)).set(st.port().bits(hi, lo)));
         }
+    }
+
+    /** Blocks whose registers keep the status's whole name: no prefix is common to all of them. */
+    private static boolean unprefixed(String block) {
+        return block.equals("cmd") || block.equals("axi");
+    }
+
+    /** The instance's status a status block's register reads ({@code tp_tx.timeouts}: {@code tp_tx_timeouts}). */
+    public static String statusName(String block, String register) {
+        return unprefixed(block) ? register : block + "_" + register;
     }
 
     /** Whether {@code block} holds the instance's status (not identity, settings or events). */
@@ -346,6 +381,7 @@ public final class SueManagedInstance extends Component {
             case "llr" -> "Link Layer Retry, with the SAI counter names (docs/protocol.md 7)";
             case "cbfc" -> "Credit-Based Flow Control (docs/protocol.md 8)";
             case "pfc" -> "Priority Flow Control (docs/protocol.md 9)";
+            case "axi" -> "AXI4 pairs: the slave's, the far master's and the SoC side's credit loops (docs/protocol.md 13)";
             default -> "MAC Control frames taken out of the receive stream";
         };
     }

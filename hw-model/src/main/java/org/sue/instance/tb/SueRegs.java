@@ -229,6 +229,6 @@ public final class SueRegs {
     public static final int MAC_CONTROL_FRAMES = 0x3400;
 
     // mgmt
-    public static final int MGMT_RO_WRITES = 0x3c00;
-    public static final int MGMT_DECODE_ERRORS = 0x3c04;
+    public static final int MGMT_RO_WRITES = 0x7c00;
+    public static final int MGMT_DECODE_ERRORS = 0x7c04;
 }

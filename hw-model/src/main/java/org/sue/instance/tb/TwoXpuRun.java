@@ -408,7 +408,7 @@ public final class TwoXpuRun {
     }
 
     private static String statusName(RegisterMap.Register r) {
-        return r.block().equals("cmd") ? r.name() : r.block() + "_" + r.name();
+        return SueManagedInstance.statusName(r.block(), r.name());
     }
 
     /** An output of instance A (a counter, a status) as it is now. */
