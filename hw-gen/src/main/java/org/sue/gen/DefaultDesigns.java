@@ -69,8 +69,8 @@ public final class DefaultDesigns {
         m.put("sue_instance_small", () -> managed(smallInstance())); // for FPGA experiments
         m.put("sue_instance_small_ports", () -> new SueInstance(smallInstance())); // output.management false
         m.put("sue_axi_instance", () -> new SueAxiInstance(axiInstance())); // the XPU on AXI4
-        m.put("sue_axi_instance_managed", () -> new SueManagedInstance(new SueManagedInstance.Config(axiInstance(),
-                SueManagedInstance.Config.defaults().addrWidth()))); // as scripts/generate writes configs/axi4.json
+        m.put("sue_axi_instance_managed", () -> new SueManagedInstance(new SueManagedInstance.Config(
+                axiInstance()))); // as scripts/generate writes configs/axi4.json
         // the transmit command path, its packing buffer on QueueStore (1024-bit cells, 512 KiB)
         m.put("cmd_path_n512", () -> new CommandPath(CommandPath.Config.defaults(CommandTable.example())));
         m.put("command_fifo", () -> new SyncFifo(new SyncFifo.Config(512, 64)));
@@ -82,7 +82,7 @@ public final class DefaultDesigns {
                 12)));
         // the default instance's register block alone
         m.put("mgmt_registers_sue", () -> new MgmtRegisters(new MgmtRegisters.Config(RegisterMapFiles.defaultMap(),
-                SueManagedInstance.Config.defaults().addrWidth())));
+                SueManagedInstance.Config.ADDR_WIDTH)));
         m.put("transport_tx", () -> new TransportTx(TransportConfig.defaults(1024)));
         m.put("crc32_w64", () -> new ParallelCrc(new ParallelCrc.Config(CrcParams.CRC32, 64)));
         m.put("crc32_w512", () -> new ParallelCrc(new ParallelCrc.Config(CrcParams.CRC32, 512)));
@@ -161,8 +161,7 @@ public final class DefaultDesigns {
      */
     /** {@code sue} behind its management port, as the configuration's generated top. */
     static SueManagedInstance managed(SueInstance.Config sue) {
-        return new SueManagedInstance(new SueManagedInstance.Config(sue, SueManagedInstance.Config.defaults()
-                .addrWidth()));
+        return new SueManagedInstance(new SueManagedInstance.Config(sue));
     }
 
     public static SueInstance.Config smallInstance() {

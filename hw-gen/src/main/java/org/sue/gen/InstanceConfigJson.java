@@ -106,9 +106,8 @@ public final class InstanceConfigJson {
             if (!management) {
                 return axi != null ? new SueAxiInstance(axi) : new SueInstance(instance);
             }
-            int addrWidth = SueManagedInstance.Config.defaults().addrWidth();
-            return new SueManagedInstance(axi != null ? new SueManagedInstance.Config(axi, addrWidth)
-                    : new SueManagedInstance.Config(instance, addrWidth));
+            return new SueManagedInstance(axi != null ? new SueManagedInstance.Config(axi)
+                    : new SueManagedInstance.Config(instance));
         }
 
         public Settings withOutput(HdlLanguage l, ResetStyle r) {

@@ -1,5 +1,8 @@
 package org.sue.gen;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -95,7 +98,7 @@ public final class IntegrationFiles {
     }
 
     /** The committed copy of the default configuration's page. */
-    public static final java.nio.file.Path COMMITTED = java.nio.file.Path.of("docs", "integration.md");
+    public static final Path COMMITTED = Path.of("docs", "integration.md");
 
     /** The default configuration's page, as scripts/generate writes it without options. */
     public static String defaultGuide() {
@@ -104,9 +107,9 @@ public final class IntegrationFiles {
     }
 
     /** Rewrites the committed copy under the repository root {@code args[0]} (default "."). */
-    public static void main(String[] args) throws java.io.IOException {
-        java.nio.file.Path target = java.nio.file.Path.of(args.length > 0 ? args[0] : ".").resolve(COMMITTED);
-        java.nio.file.Files.writeString(target, defaultGuide());
+    public static void main(String[] args) throws IOException {
+        Path target = Path.of(args.length > 0 ? args[0] : ".").resolve(COMMITTED);
+        Files.writeString(target, defaultGuide());
         System.out.println("wrote " + target);
     }
 

@@ -30,22 +30,16 @@ public final class RegisterMapFiles {
     public static final String CONSTANTS_PACKAGE = "org.sue.instance.tb";
     public static final String CONSTANTS_CLASS = "SueRegs";
 
-    /** Where the default instance's files are committed, relative to the repository. */
-    public static Map<String, Path> committed(RegisterMap map) {
-        Map<String, Path> files = new LinkedHashMap<>();
-        for (String name : files(map).keySet()) {
-            files.put(name, Path.of("docs", name));
-        }
-        files.put(CONSTANTS_CLASS + ".java", Path.of("hw-model", "src", "main", "java", CONSTANTS_PACKAGE.replace('.',
-                '/'), CONSTANTS_CLASS + ".java"));
+    /**
+     * The default instance's committed files, by their path in the repository: the map's files under docs/ and the
+     * testbench constants.
+     */
+    public static Map<Path, String> committed(RegisterMap map) {
+        Map<Path, String> files = new LinkedHashMap<>();
+        files(map).forEach((name, text) -> files.put(Path.of("docs", name), text));
+        files.put(Path.of("hw-model", "src", "main", "java", CONSTANTS_PACKAGE.replace('.', '/'), CONSTANTS_CLASS
+                + ".java"), javaConstants(map, CONSTANTS_PACKAGE, CONSTANTS_CLASS));
         return files;
-    }
-
-    /** What {@link #committed} holds, by file name. */
-    public static Map<String, String> committedContents(RegisterMap map) {
-        Map<String, String> contents = new LinkedHashMap<>(files(map));
-        contents.put(CONSTANTS_CLASS + ".java", javaConstants(map, CONSTANTS_PACKAGE, CONSTANTS_CLASS));
-        return contents;
     }
 
     /** The default instance's register map. */
@@ -56,11 +50,9 @@ public final class RegisterMapFiles {
     /** Rewrites the default instance's committed files under the repository root {@code args[0]} (default "."). */
     public static void main(String[] args) throws IOException {
         Path root = Path.of(args.length > 0 ? args[0] : ".");
-        RegisterMap map = defaultMap();
-        Map<String, String> contents = committedContents(map);
-        for (Map.Entry<String, Path> f : committed(map).entrySet()) {
-            Path target = root.resolve(f.getValue());
-            Files.writeString(target, contents.get(f.getKey()));
+        for (Map.Entry<Path, String> f : committed(defaultMap()).entrySet()) {
+            Path target = root.resolve(f.getKey());
+            Files.writeString(target, f.getValue());
             System.out.println("wrote " + target);
         }
     }

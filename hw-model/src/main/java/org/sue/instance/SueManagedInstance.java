@@ -54,19 +54,27 @@ public final class SueManagedInstance extends Component {
             }
         }
 
+        /** Bits of the management port's byte address unless set (64 KiB: the 32 KiB map and room). */
+        public static final int ADDR_WIDTH = 16;
+
         /** {@code sue} on the FIFO interface behind its management port. */
         public Config(SueInstance.Config sue, int addrWidth) {
             this(sue, null, addrWidth);
         }
 
-        /** The AXI4 instance {@code axi} behind its management port. */
-        public Config(SueAxiInstance.Config axi, int addrWidth) {
-            this(axi.sue(), axi, addrWidth);
+        /** {@code sue} on the FIFO interface behind its management port of {@link #ADDR_WIDTH} bits. */
+        public Config(SueInstance.Config sue) {
+            this(sue, null, ADDR_WIDTH);
         }
 
-        /** The default instance, managed, with a 16-bit management address (64 KiB). */
+        /** The AXI4 instance {@code axi} behind its management port of {@link #ADDR_WIDTH} bits. */
+        public Config(SueAxiInstance.Config axi) {
+            this(axi.sue(), axi, ADDR_WIDTH);
+        }
+
+        /** The default instance, managed. */
         public static Config defaults() {
-            return new Config(SueInstance.Config.defaults(), 16);
+            return new Config(SueInstance.Config.defaults());
         }
     }
 

@@ -148,10 +148,19 @@ public final class MgmtRegisters extends Component {
             return fire.and(address.eq(w.address()));
         }
 
+        /** The data's bits {@code lsb} up, {@code width} of them. */
+        Expr data(int lsb, int width) {
+            return data.bits(lsb + width - 1, lsb);
+        }
+
+        /** The data's bits {@code lsb} up that the strobes select, the others 0. */
+        Expr strobed(int lsb, int width) {
+            return data(lsb, width).and(mask.bits(lsb + width - 1, lsb));
+        }
+
         /** The written word merged into {@code old}: the bits the strobes select from the data. */
         Expr merge(Expr old, int lsb) {
-            Expr m = mask.bits(lsb + old.width() - 1, lsb);
-            return old.and(m.not()).or(data.bits(lsb + old.width() - 1, lsb).and(m));
+            return old.and(mask.bits(lsb + old.width() - 1, lsb).not()).or(strobed(lsb, old.width()));
         }
     }
 
@@ -267,8 +276,7 @@ public final class MgmtRegisters extends Component {
                 case RW -> when(written, () -> store.set(write.merge(store, f.lsb())));
                 case W1C -> {
                     Expr set = in(port + "_set", f.width());
-                    Expr cleared = write.data().bits(f.lsb() + f.width() - 1, f.lsb())
-                            .and(write.mask().bits(f.lsb() + f.width() - 1, f.lsb()));
+                    Expr cleared = write.strobed(f.lsb(), f.width());
                     store.set(Hw.mux(written, store.and(cleared.not()), store).or(set));
                 }
                 case RC -> {
@@ -276,7 +284,7 @@ public final class MgmtRegisters extends Component {
                     store.set(Hw.mux(readNow, Hw.zeros(f.width()), store).or(set));
                 }
                 case WO -> Flow.registered(this, port + "_wr", written, Layout.plain("value", f.width()),
-                        write.data().bits(f.lsb() + f.width() - 1, f.lsb()))
+                        write.data(f.lsb(), f.width()))
                         .into(Flow.master(this, port, Layout.plain("value", f.width())));
                 case RO -> { }
             }

@@ -129,9 +129,17 @@ public final class RegisterMap implements Described {
     }
 
     public Register register(String block, String register) {
-        return registers().stream().filter(r -> r.block().equals(block) && r.name().equals(register)).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("no register " + block + "." + register + " in "
-                        + name));
+        return find(block, register).orElseThrow(() -> new IllegalArgumentException("no register " + block + "."
+                + register + " in " + name));
+    }
+
+    /** Whether the map has register {@code block.register} (a configuration's map may lack one). */
+    public boolean has(String block, String register) {
+        return find(block, register).isPresent();
+    }
+
+    private java.util.Optional<Register> find(String block, String register) {
+        return registers().stream().filter(r -> r.block().equals(block) && r.name().equals(register)).findFirst();
     }
 
     @Override

@@ -4,7 +4,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.function.BiConsumer;
 import org.sue.cmd.CommandTable;
-import org.sue.core.Design;
 import org.sue.gen.DefaultDesigns;
 import org.sue.gen.VerilogEmitter;
 import org.sue.instance.SueAxiInstance;
@@ -128,8 +127,7 @@ final class AxiBench {
         long ffs = 0;
         long bits = 0;
         for (String d : designs) {
-            VerilogEmitter.Result v = VerilogEmitter.emit(Design.elaborate(DefaultDesigns.all().get(d).get()),
-                    out.resolve("rtl_" + d));
+            VerilogEmitter.Result v = Bench.defaultDesign(d, out.resolve("rtl_" + d));
             SynthReport s = Yosys.synth(v.files(), v.topModule());
             cells += s.cells();
             ffs += s.flipFlops();

@@ -15,8 +15,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.function.Supplier;
-import org.sue.core.Component;
 import org.sue.core.Design;
 import org.sue.gen.DefaultDesigns;
 import org.sue.gen.VerilogEmitter;
@@ -146,19 +144,23 @@ public final class Bench {
         return speeds;
     }
 
+    /** The Verilog of default design {@code name} ({@link DefaultDesigns#all()}) written into {@code dir}. */
+    static VerilogEmitter.Result defaultDesign(String name, Path dir) {
+        return VerilogEmitter.emit(Design.elaborate(DefaultDesigns.all().get(name).get()), dir);
+    }
+
     /**
      * {@code lut6_depth_<design>}, {@code lut6_luts_<design>}, {@code lut6_ffs_<design>} for every default design.
      * Yosys is single-threaded and an instance takes it about 20 minutes and 6 GB, so the designs are mapped on up to
      * three cores at once, in {@link DefaultDesigns#all()}'s order (the instances first).
      */
     private static void timingDepth(Path out) {
-        Map<String, Supplier<Component>> designs = DefaultDesigns.all();
+        Set<String> designs = DefaultDesigns.all().keySet();
         ExecutorService pool = Executors.newFixedThreadPool(Math.min(3, Runtime.getRuntime().availableProcessors()));
         Map<String, Future<Yosys.LutDepth>> runs = new LinkedHashMap<>();
-        for (String name : designs.keySet()) {
+        for (String name : designs) {
             runs.put(name, pool.submit(() -> {
-                VerilogEmitter.Result rtl = VerilogEmitter.emit(Design.elaborate(designs.get(name).get()),
-                        out.resolve("lut6-" + name));
+                VerilogEmitter.Result rtl = defaultDesign(name, out.resolve("lut6-" + name));
                 Yosys.LutDepth d = Yosys.lut6(rtl.files(), rtl.topModule());
                 System.out.printf("lut6 %-26s %3d levels %8d LUTs %7d flip-flops%n", name, d.levels(), d.luts(),
                         d.flipFlops());

@@ -50,8 +50,7 @@ final class MgmtBench {
     }
 
     private static VerilogEmitter.Result emit(String design, Path out) {
-        return VerilogEmitter.emit(Design.elaborate(DefaultDesigns.all().get(design).get()), out.resolve("mgmt-"
-                + design));
+        return Bench.defaultDesign(design, out.resolve("mgmt-" + design));
     }
 
     /** One read and one write alone, then reads back to back. */

@@ -21,8 +21,8 @@ class SueInstanceSynthTest {
     @Test
     void retransmitStorePsnTablesAndReplayBufferAreRam() {
         SueInstance.Config config = SueInstance.Config.defaults(); // as DefaultDesigns' sue_instance
-        assertEquals(new SueManagedInstance(new SueManagedInstance.Config(config, SueManagedInstance.Config.defaults()
-                .addrWidth())).moduleName(), DefaultDesignRtl.verilog("sue_instance").topModule());
+        assertEquals(new SueManagedInstance(new SueManagedInstance.Config(config)).moduleName(),
+                DefaultDesignRtl.verilog("sue_instance").topModule());
         SynthReport s = DefaultDesignRtl.elaboration("sue_instance"); // the quality test's, run once
         TransportConfig t = config.transport();
         int d = t.destinations();

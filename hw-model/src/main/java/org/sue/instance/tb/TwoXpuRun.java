@@ -174,8 +174,8 @@ public final class TwoXpuRun {
         Random rnd = new Random(seed);
         pcap = pcapFile == null ? null : PcapWriter.of(pcapFile, config.net().format());
         BiConsumer<byte[], Long> tap = pcap == null ? null : pcap::write;
-        Design design = Design.elaborate(managed ? new SueManagedInstance(new SueManagedInstance.Config(config,
-                SueManagedInstance.Config.defaults().addrWidth())) : new SueInstance(config));
+        Design design = Design.elaborate(managed ? new SueManagedInstance(new SueManagedInstance.Config(config))
+                : new SueInstance(config));
         a = side("A", XPU_A, design, new LinkModel(delay, faults, new Random(seed + 1)), rnd, tap);
         b = side("B", XPU_B, design, new LinkModel(delay, faults, new Random(seed + 2)), rnd, tap);
         if (fabricDelay < 0) {

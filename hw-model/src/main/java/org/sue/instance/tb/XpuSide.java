@@ -131,17 +131,10 @@ public final class XpuSide {
         tx = fifoInterface ? new CommandSender(sim, path.dataWidth(), path.cmdCredits(), path.dataCredits()) : null;
         rx = fifoInterface ? new CommandReceiver(sim, path.dataWidth(), path.table(), config.rxCmdCredits(),
                 config.rxDataCredits(), "rx_xpuid") : null;
-        boolean behindPort = sim.design().top() instanceof SueManagedInstance;
-        inside = fifoInterface && !behindPort ? "" : "sue.";
-        if (sim.design().top() instanceof SueManagedInstance managed) {
-            regs = managed.registerMap();
-            mgmt = new AxiLiteDriver(sim, "s_axil");
-            statusPrefix = "sue.";
-        } else {
-            regs = null;
-            mgmt = null;
-            statusPrefix = "";
-        }
+        regs = sim.design().top() instanceof SueManagedInstance managed ? managed.registerMap() : null;
+        mgmt = regs != null ? new AxiLiteDriver(sim, "s_axil") : null;
+        statusPrefix = regs != null ? "sue." : "";
+        inside = fifoInterface && regs == null ? "" : "sue.";
         macIn = new PacketBeats(sim, "s_axis");
         // with LLR the frame's sideband goes along (its tuser, the same on every beat)
         new StreamMonitor(sim, "m_axis", tap).onPacket(p -> toPeer.send(p.bytes(),
@@ -177,7 +170,7 @@ public final class XpuSide {
         peer = others.get(0);
         fromPeer = from;
         setting("local_xpu", BigInteger.valueOf(me.xpu()));
-        if (regs != null ? hasRegister("ctrl", "local_ip")
+        if (regs != null ? regs.has("ctrl", "local_ip")
                 : sim.topPorts().stream().anyMatch(s -> s.signal().name().equals("local_ip"))) {
             setting("local_ip", new BigInteger(1, me.ip()));
         }
@@ -214,8 +207,8 @@ public final class XpuSide {
         BigInteger entry = LoopbackRun.headerTemplate(config.net(), e);
         if (mgmt != null) { // software: index, the entry's words, then the write (docs/management.md)
             writeRegister("hdr_table", "index", e.dstXpu());
-            for (int k = 0; hasRegister("hdr_table", "entry_" + k); k++) {
-                writeRegister("hdr_table", "entry_" + k, entry.shiftRight(32 * k).longValue() & 0xFFFF_FFFFL);
+            for (int k = 0; regs.has("hdr_table", "entry_" + k); k++) {
+                writeRegister("hdr_table", "entry_" + k, word(entry, k));
             }
             writeRegister("hdr_table", "write", 1);
             return;
@@ -248,7 +241,6 @@ public final class XpuSide {
         return true;
     }
 
-
     /** An input of the instance: its register behind a management port, else its port. */
     private void setting(String input, BigInteger value) {
         if (mgmt == null) {
@@ -257,8 +249,13 @@ public final class XpuSide {
         }
         RegisterMap.Register r = regs.register("ctrl", input);
         for (int k = 0; k < r.words(); k++) { // lowest word first: the highest takes them all
-            mgmt.write(r.offset() + 4L * k, value.shiftRight(32 * k).longValue() & 0xFFFF_FFFFL, 0xf);
+            mgmt.write(r.offset() + 4L * k, word(value, k), 0xf);
         }
+    }
+
+    /** Bits 32k + 31 .. 32k of {@code value}: its word k. */
+    private static long word(BigInteger value, int k) {
+        return value.shiftRight(32 * k).longValue() & 0xFFFF_FFFFL;
     }
 
     /** Queues a write of register {@code block.register} on the management port (behind one only). */
@@ -269,11 +266,7 @@ public final class XpuSide {
         return mgmt.write(regs.register(block, register).offset(), value, 0xf);
     }
 
-    private boolean hasRegister(String block, String register) {
-        return regs.registers().stream().anyMatch(r -> r.block().equals(block) && r.name().equals(register));
-    }
-
-    /** Queues a read of register {@code block.register} on the management port (behind one only). */
+    /** Queues a read of word {@code word} of register {@code r} on the management port (behind one only). */
     public AxiLiteDriver.Access readRegister(RegisterMap.Register r, int word) {
         if (mgmt == null) {
             throw new IllegalStateException("XpuSide.readRegister: " + name + " has no management port");

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.function.Consumer;
+import org.sue.core.Layout;
 import org.sue.lib.stream.tb.LayoutSink;
 import org.sue.lib.stream.tb.LayoutSource;
 import org.sue.mgmt.AxiLite;
@@ -56,6 +57,8 @@ public final class AxiLiteDriver {
 
     private final Simulator sim;
     private final String name;
+    /** The AW and AR payload of this port's address width. */
+    private final Layout addressLayout;
     private final LayoutSource aw;
     private final LayoutSource w;
     private final LayoutSource ar;
@@ -70,10 +73,10 @@ public final class AxiLiteDriver {
     public AxiLiteDriver(Simulator sim, String name) {
         this.sim = sim;
         this.name = name;
-        int addrWidth = sim.signal(name + "_aw_addr").width();
-        aw = new LayoutSource(sim, name + "_aw", AxiLite.address(addrWidth));
+        addressLayout = AxiLite.address(sim.signal(name + "_aw_addr").width());
+        aw = new LayoutSource(sim, name + "_aw", addressLayout);
         w = new LayoutSource(sim, name + "_w", AxiLite.WRITE_DATA);
-        ar = new LayoutSource(sim, name + "_ar", AxiLite.address(addrWidth));
+        ar = new LayoutSource(sim, name + "_ar", addressLayout);
         b = new LayoutSink(sim, name + "_b", AxiLite.WRITE_RESPONSE);
         r = new LayoutSink(sim, name + "_r", AxiLite.READ_DATA);
     }
@@ -87,7 +90,7 @@ public final class AxiLiteDriver {
 
     public Access write(long address, long data, int strobes) {
         Access a = new Access(true, address, data, strobes);
-        aw.add(AxiLite.address(sim.signal(name + "_aw_addr").width()).word().set("addr", address).toBigInteger());
+        aw.add(addressLayout.word().set("addr", address).toBigInteger());
         w.add(AxiLite.WRITE_DATA.word().set("data", data).set("strb", strobes).toBigInteger());
         writes.add(a);
         all.add(a);
@@ -96,7 +99,7 @@ public final class AxiLiteDriver {
 
     public Access read(long address) {
         Access a = new Access(false, address, 0, 0);
-        ar.add(AxiLite.address(sim.signal(name + "_ar_addr").width()).word().set("addr", address).toBigInteger());
+        ar.add(addressLayout.word().set("addr", address).toBigInteger());
         reads.add(a);
         all.add(a);
         return a;
