@@ -14,8 +14,15 @@ import org.sue.core.Reg;
 import org.sue.core.Signal;
 import org.sue.core.Status;
 import org.sue.core.Tag;
+import org.sue.core.Layout;
+import org.sue.lib.stream.Arbiter;
+import org.sue.lib.stream.Flow;
+import org.sue.lib.stream.Stream;
 import org.sue.mgmt.Access;
 import org.sue.mgmt.MgmtRegisters;
+import org.sue.mgmt.RawFrameFilter;
+import org.sue.mgmt.RawRxBuffer;
+import org.sue.mgmt.RawTxBuffer;
 import org.sue.mgmt.RegisterMap;
 import org.sue.mgmt.RegisterMap.Field;
 
@@ -36,7 +43,7 @@ public final class SueManagedInstance extends Component {
     /** 'SUE' and the map's version: software checks it before anything else. */
     public static final long MAGIC = 0x5355_4500L;
     /** Version of the register map (major in the high half): a register moved or removed raises the major. */
-    public static final long MAP_VERSION = 0x0001_0000L;
+    public static final long MAP_VERSION = 0x0001_0001L;
 
     /**
      * @param sue       the instance
@@ -44,14 +51,17 @@ public final class SueManagedInstance extends Component {
      *                  null for the FIFO interface
      * @param addrWidth bits of the management port's byte address
      */
-    public record Config(SueInstance.Config sue, SueAxiInstance.Config axi, @Tag("ma") int addrWidth) {
+    public record Config(SueInstance.Config sue, SueAxiInstance.Config axi, @Tag("ma") int addrWidth,
+                         RawPackets raw) {
         public Config {
-            if (sue == null) {
-                throw new IllegalArgumentException("SueManagedInstance sue must be given");
+            if (sue == null || raw == null) {
+                throw new IllegalArgumentException("SueManagedInstance sue and raw must be given");
             }
             if (axi != null && !axi.sue().equals(sue)) {
                 throw new IllegalArgumentException("SueManagedInstance axi must be on the instance sue");
             }
+            new RawTxBuffer.Config(sue.busWidth(), raw.frameBytes()); // the rules of the buffers, named
+            new RawRxBuffer.Config(sue.busWidth(), raw.frameBytes(), raw.rxBufferBytes());
         }
 
         /** Bits of the management port's byte address unless set (64 KiB: the 32 KiB map and room). */
@@ -59,23 +69,36 @@ public final class SueManagedInstance extends Component {
 
         /** {@code sue} on the FIFO interface behind its management port. */
         public Config(SueInstance.Config sue, int addrWidth) {
-            this(sue, null, addrWidth);
+            this(sue, null, addrWidth, RawPackets.DEFAULT);
         }
 
         /** {@code sue} on the FIFO interface behind its management port of {@link #ADDR_WIDTH} bits. */
         public Config(SueInstance.Config sue) {
-            this(sue, null, ADDR_WIDTH);
+            this(sue, ADDR_WIDTH);
         }
 
         /** The AXI4 instance {@code axi} behind its management port of {@link #ADDR_WIDTH} bits. */
         public Config(SueAxiInstance.Config axi) {
-            this(axi.sue(), axi, ADDR_WIDTH);
+            this(axi.sue(), axi, ADDR_WIDTH, RawPackets.DEFAULT);
         }
 
         /** The default instance, managed. */
         public static Config defaults() {
             return new Config(SueInstance.Config.defaults());
         }
+
+        public Config withRaw(RawPackets r) {
+            return new Config(sue, axi, addrWidth, r);
+        }
+    }
+
+    /**
+     * Raw packets (docs/management.md "Raw packets"): the largest frame software sends or receives, without its FCS,
+     * and the bytes of the receive buffer (a power of two).
+     */
+    public record RawPackets(@Tag("rf") int frameBytes, @Tag("rb") int rxBufferBytes) {
+        /** 1518 bytes (an 802.1Q-tagged frame of 1500 bytes of payload), a receive buffer of 4 KiB. */
+        public static final RawPackets DEFAULT = new RawPackets(1518, 4096);
     }
 
     /** Events that raise {@code irq} when enabled: the fields of {@code irq.status} and {@code irq.enable}. */
@@ -84,7 +107,8 @@ public final class SueManagedInstance extends Component {
         DST_UP("a destination given up on answered again"),
         LINK_DOWN("link_up from the MAC fell"),
         LLR_REINIT("Link Layer Retry flushed its replay buffer and started again (llr_tx_reinit counted)"),
-        COUNTER_SATURATED("a counter reached 2^32 - 1 (it stays there)");
+        COUNTER_SATURATED("a counter reached 2^32 - 1 (it stays there)"),
+        RAW_RX("a raw frame arrived in the receive buffer");
 
         public final String description;
 
@@ -105,10 +129,10 @@ public final class SueManagedInstance extends Component {
      * that a block's base never moves: slot times {@link #BLOCK_STRIDE}.
      */
     private static final List<String> SLOTS = List.of("id", "build", "ctrl", "hdr_table", "irq", "cmd", "rx", "net",
-            "tp_tx", "tp_rx", "llr", "cbfc", "pfc", "mac", "axi");
+            "tp_tx", "tp_rx", "llr", "cbfc", "pfc", "mac", "axi", "raw_tx", "raw_rx");
     /** Bytes of each block: room for 256 registers. */
     public static final int BLOCK_STRIDE = 0x400;
-    /** Slot of block {@code mgmt}: the last of the 32 KiB map (slots 15 to 30 are free for blocks to come). */
+    /** Slot of block {@code mgmt}: the last of the 32 KiB map (slots 17 to 30 are free for blocks to come). */
     private static final int OWN_SLOT = 31;
 
     static {
@@ -136,14 +160,16 @@ public final class SueManagedInstance extends Component {
                 : new SueInstance(config.sue()));
         Map<String, Port> ports = new HashMap<>();
         sue.ports().forEach(p -> ports.put(p.name(), p));
+        Raw raw = rawPackets(sue, ports);
         RegisterMap.Builder b = RegisterMap.builder("sue").stride(BLOCK_STRIDE).ownBlockAt(OWN_SLOT);
         identity(b);
         build(b);
         settings(b, ports);
         headerTable(b, ports);
-        Expr[] events = events(sue, ports);
+        Expr[] events = events(sue, ports, raw);
         interrupts(b, events);
         status(b, sue);
+        rawRegisters(b, raw);
         map = b.build();
         MgmtRegisters regs = child("mgmt", new MgmtRegisters(new MgmtRegisters.Config(map, config.addrWidth())));
         Map<String, Port> regPorts = new HashMap<>();
@@ -192,6 +218,9 @@ public final class SueManagedInstance extends Component {
         constant(b, "build", "rto_cycles", 32, c.transport().rtoCycles(), "Transport retransmit timeout, cycles");
         constant(b, "build", "window_pdus", 16, c.transport().windowPdus(), "Transport window per connection, PDUs");
         constant(b, "build", "store_bytes", 32, c.transport().storeBytes(), "Transport retransmit store, bytes");
+        constant(b, "build", "raw_frame_bytes", 16, config.raw().frameBytes(), "Largest raw frame sent or received,"
+                + " bytes without the FCS");
+        constant(b, "build", "raw_rx_buffer_bytes", 32, config.raw().rxBufferBytes(), "Raw receive buffer, bytes");
     }
 
     /** Run-time settings: each an RW register driving an input of the instance of the same name. */
@@ -246,7 +275,7 @@ public final class SueManagedInstance extends Component {
     }
 
     /** The events of {@link Event}, in its order, each high for the cycle it happens. */
-    private Expr[] events(Component sue, Map<String, Port> ports) {
+    private Expr[] events(Component sue, Map<String, Port> ports, Raw raw) {
         Map<String, Port> status = sue.statusPorts();
         inside.addAll(List.of(ports.get("dst_down_valid"), ports.get("dst_down_port"), ports.get("dst_down_xpu"),
                 ports.get("dst_up_valid"), ports.get("dst_up_port"), ports.get("dst_up_xpu")));
@@ -270,9 +299,11 @@ public final class SueManagedInstance extends Component {
             reinitNow = reinit.ne(reinitWas);
         }
         Expr saturated = Hw.bool(false);
-        for (Status st : sue.statusList()) {
-            if (st.kind() == Status.Kind.COUNTER) {
-                saturated = saturated.or(st.port().andR());
+        for (Component c : List.of(sue, raw.tx(), raw.rx())) {
+            for (Status st : c.statusList()) {
+                if (st.kind() == Status.Kind.COUNTER) {
+                    saturated = saturated.or(st.port().andR());
+                }
             }
         }
         Reg saturatedWas = reg("counter_saturated_was", 1, 0);
@@ -280,7 +311,7 @@ public final class SueManagedInstance extends Component {
         saturatedWas.set(anySaturated);
         return new Expr[] {ports.get("dst_down_valid"), ports.get("dst_up_valid"),
             wire("link_down", linkDown), wire("llr_reinit", reinitNow),
-            anySaturated.and(saturatedWas.not())};
+            anySaturated.and(saturatedWas.not()), raw.rx().received};
     }
 
     private void interrupts(RegisterMap.Builder b, Expr[] events) {
@@ -326,13 +357,12 @@ public final class SueManagedInstance extends Component {
             String blk = e.getKey();
             block(b, blk, blockDescription(blk));
             for (Status st : e.getValue()) {
-                statusRegister(b, blk, st);
+                statusRegister(b, blk, unprefixed(blk) ? st.name() : st.name().substring(blk.length() + 1), st);
             }
         }
     }
 
-    private void statusRegister(RegisterMap.Builder b, String blk, Status st) {
-        String name = unprefixed(blk) ? st.name() : st.name().substring(blk.length() + 1);
+    private void statusRegister(RegisterMap.Builder b, String blk, String name, Status st) {
         String kind = switch (st.kind()) {
             case COUNTER -> "Counter (saturating): ";
             case LEVEL -> "Level: ";
@@ -392,6 +422,90 @@ public final class SueManagedInstance extends Component {
             case "axi" -> "AXI4 pairs: the slave's, the far master's and the SoC side's credit loops (docs/protocol.md 13)";
             default -> "MAC Control frames taken out of the receive stream";
         };
+    }
+
+    // ---- raw packets ----------------------------------------------------------------------------------------------
+
+    /** The raw-packet blocks: the transmit buffer, the filter on the frames from the MAC, the receive buffer. */
+    private record Raw(RawTxBuffer tx, RawFrameFilter filter, RawRxBuffer rx) { }
+
+    /**
+     * Raw frames between the instance and the MAC: the transmit buffer's frames take turns with the instance's, a
+     * frame at a time ({@code tuser} 0: no sequence number, not a flow-control frame); the filter takes the listed
+     * EtherTypes out of the frames from the MAC into the receive buffer.
+     */
+    private Raw rawPackets(Component sue, Map<String, Port> ports) {
+        SueInstance.Config c = config.sue();
+        int w = c.busWidth();
+        RawTxBuffer tx = child("raw_tx", new RawTxBuffer(new RawTxBuffer.Config(w, config.raw().frameBytes())));
+        RawFrameFilter filter = child("raw_filter", new RawFrameFilter(new RawFrameFilter.Config(w, c.llr() != null,
+                c.net().leadingEtherType())));
+        RawRxBuffer rx = child("raw_rx", new RawRxBuffer(new RawRxBuffer.Config(w, config.raw().frameBytes(),
+                config.raw().rxBufferBytes())));
+        Layout macTx = Stream.packet(w, ports.get("m_axis_tuser").width());
+        Stream instanceFrames = Stream.ofPorts(sue, "m_axis", macTx);
+        Arbiter.Arbitration toMac = Arbiter.roundRobinPackets("mac_tx_arb", List.of(instanceFrames,
+                tx.out.retagged("raw_to_mac", macTx, Hw.zeros(macTx.field(Stream.TUSER).width()))));
+        toMac.out().into(Stream.master(this, "m_axis", macTx));
+        unused("mac_tx_chosen", toMac.chosen());
+        Flow.slave(this, "s_axis", filter.in.layout()).into(filter.in);
+        Flow instanceIn = Flow.ofPorts(sue, "s_axis", filter.out.layout());
+        filter.out.into(instanceIn);
+        filter.raw.into(rx.in);
+        inside.addAll(instanceFrames.signals());
+        inside.addAll(instanceIn.signals());
+        return new Raw(tx, filter, rx);
+    }
+
+    /** The raw-packet registers: the transmit buffer's, the filter's entries, the receive buffer's. */
+    private void rawRegisters(RegisterMap.Builder b, Raw raw) {
+        block(b, "raw_tx", "Raw frames to send (docs/management.md \"Raw packets\")");
+        b.value("data", 32, Access.WO, 0, "The frame's next four bytes (its byte 4k in bits 7:0, 4k+3 in 31:24)");
+        b.value("send", raw.tx().send.field("length").width(), Access.WO, 0, "Sends the frame of this many bytes"
+                + " (no FCS: it is added) from the words written since the last send");
+        rawStatus(b, "raw_tx", raw.tx());
+        hooks.add(r -> {
+            raw.tx().words.drive(r.get("raw_tx_data_valid"), r.get("raw_tx_data_value"));
+            raw.tx().send.drive(r.get("raw_tx_send_valid"), r.get("raw_tx_send_value"));
+        });
+
+        block(b, "raw_rx", "Raw frames received (docs/management.md \"Raw packets\")");
+        long[] resetTypes = {0x0806, 0x88CC, 0, 0};
+        for (int k = 0; k < RawFrameFilter.ENTRIES; k++) {
+            b.register("filter_" + k, "Filter entry " + k + ": frames of this EtherType go to the buffer",
+                    new Field("ether_type", 0, 16, Access.RW, resetTypes[k], "The EtherType right after the addresses"
+                            + (resetTypes[k] != 0 ? " (reset: " + (k == 0 ? "ARP" : "LLDP") + ")" : "")),
+                    new Field("enable", 16, 1, Access.RW, resetTypes[k] != 0 ? 1 : 0, "1: the entry takes frames"));
+        }
+        int lw = raw.rx().headLength.width();
+        b.register("head", "The oldest frame in the buffer", new Field("length", 0, lw, Access.RO, 0,
+                "Its bytes without the FCS (0: none)"), new Field("valid", 31, 1, Access.RO, 0, "1: there is one"));
+        b.value("data", 32, Access.POP, 0, "The oldest frame's next four bytes (byte 4k in bits 7:0); reading its"
+                + " last word lets the frame go");
+        b.value("skip", 1, Access.WO, 0, "Writing it drops the rest of the oldest frame");
+        rawStatus(b, "raw_rx", raw.rx());
+        hooks.add(r -> {
+            List<Expr> types = new ArrayList<>();
+            List<Expr> enables = new ArrayList<>();
+            for (int k = RawFrameFilter.ENTRIES - 1; k >= 0; k--) {
+                types.add(r.get("raw_rx_filter_" + k + "_ether_type"));
+                enables.add(r.get("raw_rx_filter_" + k + "_enable"));
+            }
+            raw.filter().types.set(Hw.cat(types));
+            raw.filter().enables.set(Hw.cat(enables));
+            r.get("raw_rx_head_length").set(raw.rx().headLength);
+            r.get("raw_rx_head_valid").set(raw.rx().headValid);
+            r.get("raw_rx_data").set(raw.rx().data);
+            raw.rx().dataRead.set(r.get("raw_rx_data_read"));
+            raw.rx().skip.drive(r.get("raw_rx_skip_valid"), r.get("raw_rx_skip_value"));
+        });
+    }
+
+    /** A raw buffer's status, read only, under its own names. */
+    private void rawStatus(RegisterMap.Builder b, String blk, Component buffer) {
+        for (Status st : buffer.statusList()) {
+            statusRegister(b, blk, st.name(), st);
+        }
     }
 
     private static void block(RegisterMap.Builder b, String name, String description) {

@@ -3,7 +3,6 @@ package org.sue.link;
 import org.sue.core.Component;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
-import org.sue.core.Reg;
 import org.sue.core.Tag;
 import org.sue.lib.stream.Flow;
 import org.sue.lib.stream.Stream;
@@ -40,16 +39,16 @@ public final class MacControlDemux extends Component {
         out = Flow.master(this, "m_axis", in.layout());
         control = Flow.master(this, "m_axis_ctl", in.layout());
 
-        Reg first = reg("first_beat", 1, 1);
-        when(in.valid(), () -> first.set(in.tlast()));
-        Expr etherType = ControlFrameInserter.laneOrder(in.tdata().bits(8 * 14 - 1, 8 * 12));
-        Expr controlNow = etherType.eq(ETHER_TYPE).and(in.tkeep().bit(13));
-        Reg controlHeld = regNoReset("frame_is_control", 1);
-        when(in.valid().and(first), () -> controlHeld.set(controlNow));
-        Expr isControl = wire("is_control", Hw.mux(first, controlNow, controlHeld));
+        Expr isControl = in.perPacket("is_control", etherType(in).eq(ETHER_TYPE));
         in.throwWhen("frames", isControl).into(out);
         in.throwWhen("control", isControl.not()).into(control);
-        statusCounter("control_frames", in.valid().and(first).and(controlNow),
+        statusCounter("control_frames", in.valid().and(in.tlast()).and(isControl),
                 "MAC Control frames (EtherType 0x8808) taken out of the frames from the MAC");
+    }
+
+    /** The EtherType right after a frame's addresses, on its first beat (0 when the beat ends before it). */
+    public static Expr etherType(Flow frames) {
+        Expr type = ControlFrameInserter.laneOrder(frames.tdata().bits(8 * 14 - 1, 8 * 12));
+        return Hw.mux(frames.tkeep().bit(13), type, Hw.zeros(16));
     }
 }

@@ -13,7 +13,12 @@ public enum Access {
     /** Hardware events set bits; software clears the bits it writes as 1 (an event in the same cycle wins). */
     W1C("sw=rw; hw=w; woclr; hwset;"),
     /** Software writes a value the hardware sees for one cycle; reads return 0. */
-    WO("sw=w; hw=r; singlepulse;");
+    WO("sw=w; hw=r; singlepulse;"),
+    /**
+     * Software reads what the hardware drives, and the read tells the hardware (a one-cycle strobe), which then shows
+     * the next value: the head of a queue. Writes are ignored (and counted when the whole register is POP or RO).
+     */
+    POP("sw=r; hw=w; swacc;");
 
     private final String rdl;
 

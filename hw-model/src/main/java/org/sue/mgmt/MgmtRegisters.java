@@ -21,7 +21,9 @@ import org.sue.mgmt.RegisterMap.Register;
  * <p>Hardware ports per field, named {@link Register#portName}: an RO field is an input the hardware drives; an RW
  * field an output holding what software wrote (reset value at reset); an RC or W1C field an input {@code <port>_set}
  * whose high bits set the field's bits and an output {@code <port>} of the bits set; a WO field an output flow
- * {@code <port>_valid}/{@code <port>_value}, valid for one cycle the cycle after the write.
+ * {@code <port>_valid}/{@code <port>_value}, valid for one cycle the cycle after the write; a POP field an input as
+ * an RO one's and an output {@code <port>_read}, high the cycle a read takes the value (the hardware shows the next
+ * value from the next cycle on: the next read of it takes it at the earliest three cycles later).
  *
  * <p>Writes: AW and W are taken together, one write at a time; the write takes effect at the clock edge it is taken
  * and B follows the next cycle. Byte strobes select the bytes written. Reads: AR is taken when no read is under way,
@@ -112,6 +114,7 @@ public final class MgmtRegisters extends Component {
             for (Field f : r.fields()) {
                 String port = r.portName(f);
                 switch (f.access()) {
+                    case POP -> fields.put(f, new FieldHw(in(port, f.width()), null));
                     case RO -> {
                         if (r.block().equals(RegisterMap.OWN_BLOCK)) {
                             Reg count = reg(port, f.width(), 0);
@@ -286,6 +289,7 @@ public final class MgmtRegisters extends Component {
                 case WO -> Flow.registered(this, port + "_wr", written, Layout.plain("value", f.width()),
                         write.data(f.lsb(), f.width()))
                         .into(Flow.master(this, port, Layout.plain("value", f.width())));
+                case POP -> out(port + "_read", 1).set(readNow);
                 case RO -> { }
             }
         }

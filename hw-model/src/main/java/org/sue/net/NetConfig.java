@@ -112,6 +112,19 @@ public record NetConfig(HeaderFormat format, boolean vlan, int[] pcpOfVc, int ud
         return format.name().toLowerCase(java.util.Locale.ROOT) + (vlan ? "_vlan" : "") + "_h" + headerBytes();
     }
 
+    /** The EtherType right after the addresses of this configuration's frames: the 802.1Q tag's, or the format's. */
+    public int leadingEtherType() {
+        if (vlan) {
+            return ETHERTYPE_VLAN;
+        }
+        return switch (format) {
+            case ETH_IPV4_UDP -> ETHERTYPE_IPV4;
+            case ETH_IPV6_UDP -> ETHERTYPE_IPV6;
+            case AFH_GEN1 -> afhGen1EtherType;
+            case AFH_GEN2_NORMAL, AFH_GEN2_COMPRESSED -> afhGen2EtherType;
+        };
+    }
+
     /** Bytes of network header this configuration puts before the RH ({@link FrameFormat#networkHeader}). */
     public int headerBytes() {
         return FrameFormat.networkHeader(this).bytes();

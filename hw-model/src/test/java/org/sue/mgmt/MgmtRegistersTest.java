@@ -76,7 +76,7 @@ class MgmtRegistersTest {
             }
             compareOutputs(sim, model);
         }
-        assertEquals(model.pulses(), pulses, "WO pulses");
+        assertEquals(model.pulses(), pulses, "WO pulses and POP reads");
         assertTrue(decerr > 20 && rcCleared > 5 && pulses.size() > 20, "unmapped addresses, RC clears and WO"
                 + " pulses happened: " + decerr + ", " + rcCleared + ", " + pulses.size());
     }
@@ -145,7 +145,7 @@ class MgmtRegistersTest {
         for (Register r : MAP.registers()) {
             for (Field f : r.fields()) {
                 String port = r.portName(f);
-                if (f.access() == Access.RO && !r.block().equals(RegisterMap.OWN_BLOCK) && rnd.nextInt(3) == 0) {
+                if ((f.access() == Access.RO || f.access() == Access.POP) && !r.block().equals(RegisterMap.OWN_BLOCK) && rnd.nextInt(3) == 0) {
                     BigInteger v = new BigInteger(f.width(), rnd);
                     sim.poke(port, v);
                     model.drive(port, v);
@@ -165,6 +165,9 @@ class MgmtRegistersTest {
             for (Field f : r.fields()) {
                 if (f.access() == Access.WO && sim.peek(r.portName(f) + "_valid") == 1) {
                     pulses.add(new RegisterFileModel.Pulse(r.portName(f), sim.peek(r.portName(f) + "_value")));
+                }
+                if (f.access() == Access.POP && sim.peek(r.portName(f) + "_read") == 1) {
+                    pulses.add(new RegisterFileModel.Pulse(r.portName(f) + "_read", sim.peek(r.portName(f))));
                 }
             }
         }

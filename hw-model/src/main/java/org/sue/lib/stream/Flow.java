@@ -41,6 +41,16 @@ public final class Flow extends Channel {
         return fromPorts(name, payload, ports(c, name, payload, false, PortDirection.OUT));
     }
 
+    /**
+     * The ports {@code <name>_valid} and {@code <name>_<field>} that component {@code c} already has (a child's flow
+     * interface), seen as one flow again, so that its parent connects it with the operators.
+     */
+    public static Flow ofPorts(Component c, String name, Layout payload) {
+        boolean axis = isPacket(payload);
+        return new Flow(name, axis, Stream.port(c, memberName(name, "valid", axis), 1), payload,
+                Stream.fieldPorts(c, name, payload));
+    }
+
     private static Flow fromPorts(String name, Layout payload, PortSet p) {
         return new Flow(name, p.axis(), p.valid(), payload, p.fields());
     }
@@ -135,6 +145,20 @@ public final class Flow extends Channel {
                     + "' has " + other.width(), SourceLoc.here());
         }
         return new Flow(newName, isPacket(other), valid, other, wires(scope(), newName, split(other, payload())));
+    }
+
+    /**
+     * A choice made once per packet: {@code decision} as the packet's first beat shows it, held to its last beat (a
+     * frame's EtherType, read on its first beat, steering all of it). Registers {@code <name>_first},
+     * {@code <name>_held}.
+     */
+    public Expr perPacket(String name, Expr decision) {
+        Scope s = scope();
+        Reg first = s.reg(name + "_first", 1, 1);
+        s.when(valid, () -> first.set(tlast()));
+        Reg held = s.regNoReset(name + "_held", 1);
+        s.when(valid.and(first), () -> held.set(decision));
+        return s.wire(name, Hw.mux(first, decision, held));
     }
 
     /** A register stage: the same beats a cycle later ({@code <name>_valid}, {@code <name>_payload}). */

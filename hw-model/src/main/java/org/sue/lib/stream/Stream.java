@@ -68,19 +68,23 @@ public final class Stream extends Channel {
      * parent connects it with the operators.
      */
     public static Stream ofPorts(Component c, String name, Layout payload) {
-        Map<String, Port> byName = new LinkedHashMap<>();
-        c.ports().forEach(p -> byName.put(p.name(), p));
-        Map<String, Signal> fields = new LinkedHashMap<>();
-        for (Layout.Field f : payload.fields()) {
-            fields.put(f.name(), port(byName, c, name + "_" + f.name(), f.width()));
-        }
         boolean ax = isPacket(payload);
-        return new Stream(name, ax, port(byName, c, memberName(name, "valid", ax), 1), port(byName, c,
-                memberName(name, "ready", ax), 1), payload, fields);
+        return new Stream(name, ax, port(c, memberName(name, "valid", ax), 1), port(c, memberName(name, "ready", ax),
+                1), payload, fieldPorts(c, name, payload));
     }
 
-    private static Port port(Map<String, Port> byName, Component c, String portName, int width) {
-        Port p = byName.get(portName);
+    /** The payload ports {@code <name>_<field>} component {@code c} already has. */
+    static Map<String, Signal> fieldPorts(Component c, String name, Layout payload) {
+        Map<String, Signal> fields = new LinkedHashMap<>();
+        for (Layout.Field f : payload.fields()) {
+            fields.put(f.name(), port(c, name + "_" + f.name(), f.width()));
+        }
+        return fields;
+    }
+
+    /** Port {@code portName} of component {@code c}, of {@code width} bits. */
+    static Port port(Component c, String portName, int width) {
+        Port p = c.ports().stream().filter(q -> q.name().equals(portName)).findFirst().orElse(null);
         if (p == null || p.width() != width) {
             throw new HdlException(c.moduleName() + " has no port " + portName + " of " + width + " bits" + (p == null
                     ? "" : " (it has " + p.width() + ")"), SourceLoc.here());

@@ -24,7 +24,7 @@ public final class RegisterFileModel {
     /** A read's answer. */
     public record ReadResponse(long data, long resp) { }
 
-    /** A WO field's write: the port and the value the hardware saw. */
+    /** A WO field's write (the port and the value the hardware saw), or a POP field's read (port {@code <port>_read}). */
     public record Pulse(String port, long value) { }
 
     private final RegisterMap map;
@@ -64,7 +64,7 @@ public final class RegisterFileModel {
         return values.get(port);
     }
 
-    /** The WO writes so far. */
+    /** The WO writes and POP reads so far. */
     public List<Pulse> pulses() {
         return pulses;
     }
@@ -137,6 +137,9 @@ public final class RegisterFileModel {
             }
             if (f.access() == Access.RC) {
                 values.put(port, BigInteger.ZERO);
+            }
+            if (f.access() == Access.POP) {
+                pulses.add(new Pulse(port + "_read", v));
             }
         }
         return new ReadResponse(word & SATURATED, AxiLite.OKAY);
