@@ -1,11 +1,14 @@
 package org.sue.gen;
 
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.function.Function;
 import org.sue.instance.SueInstance;
 import org.sue.instance.tb.LinkModel;
+import org.sue.instance.tb.RawFrames;
 import org.sue.instance.tb.TwoXpuRun;
+import org.sue.mgmt.RawTxBuffer;
 import org.sue.net.SueMeta;
 
 /**
@@ -15,6 +18,20 @@ import org.sue.net.SueMeta;
  */
 public final class TwoXpuJob {
     private TwoXpuJob() {
+    }
+
+    /** Software at A sends an ARP request as a raw frame; software at B reads it from its receive buffer. */
+    private static void rawFrame(TwoXpuRun run) {
+        byte[] arp = RawFrames.arpRequest(0x02_00_00_00_00_01L, 0x0A00_0001L, 0x0A00_0002L); // A's MAC, A and B's IP
+        run.sendRaw("A", arp);
+        run.idle(500); // the link's delay and the frame's time
+        byte[] got = run.receiveRaw("B");
+        if (got == null || !Arrays.equals(got, Arrays.copyOf(arp, RawTxBuffer.PADDED_BYTES))) {
+            throw new IllegalStateException("the raw ARP request A -> B did not arrive whole: "
+                    + (got == null ? "nothing" : got.length + " bytes"));
+        }
+        System.out.printf("  raw frame A -> B through the management ports: an ARP request (%d bytes, padded to %d)"
+                + " arrived in B's receive buffer byte for byte%n", arp.length, got.length);
     }
 
     public static void run(SueInstance.Config config, Path dir, int commandsEachWay) {
@@ -44,10 +61,11 @@ public final class TwoXpuJob {
         System.out.printf("  delivered once, unchanged, in order: %s; credits all back: %s; retransmit stores empty:"
                 + " %s; receiver counters agree with the link: %s%n", yes(r.intact()), yes(r.creditsBack()),
                 yes(r.storesEmpty()), r.countersMismatch() == null ? "yes" : r.countersMismatch());
-        System.out.println("  frames of both directions: " + pcap);
         if (!r.ok()) {
             throw new IllegalStateException("the two-XPU run lost, duplicated, reordered or changed commands");
         }
+        rawFrame(run);
+        System.out.println("  frames of both directions: " + pcap);
     }
 
     /** A direction's line: what the testbench counted, and the sender's and receiver's transport counters. */

@@ -44,6 +44,8 @@ public final class SueManagedInstance extends Component {
     public static final long MAGIC = 0x5355_4500L;
     /** Version of the register map (major in the high half): a register moved or removed raises the major. */
     public static final long MAP_VERSION = 0x0001_0001L;
+    /** Bit of {@code raw_rx.head} that says a frame is there; the bits below it hold its length. */
+    public static final int RAW_HEAD_VALID_BIT = 31;
 
     /**
      * @param sue       the instance
@@ -479,7 +481,8 @@ public final class SueManagedInstance extends Component {
         }
         int lw = raw.rx().headLength.width();
         b.register("head", "The oldest frame in the buffer", new Field("length", 0, lw, Access.RO, 0,
-                "Its bytes without the FCS (0: none)"), new Field("valid", 31, 1, Access.RO, 0, "1: there is one"));
+                "Its bytes without the FCS (0: none)"), new Field("valid", RAW_HEAD_VALID_BIT, 1,
+                Access.RO, 0, "1: there is one"));
         b.value("data", 32, Access.POP, 0, "The oldest frame's next four bytes (byte 4k in bits 7:0); reading its"
                 + " last word lets the frame go");
         b.value("skip", 1, Access.WO, 0, "Writing it drops the rest of the oldest frame");

@@ -1,15 +1,21 @@
 package org.sue.instance;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.sue.core.Design;
 import org.sue.core.Status;
+import org.sue.lib.stream.tb.StreamMonitor;
 import org.sue.lib.stream.tb.StreamSource;
+import org.sue.instance.tb.RawFrames;
 import org.sue.mgmt.AxiLite;
 import org.sue.mgmt.RegisterMap;
 import org.sue.mgmt.RegisterMap.Register;
@@ -68,14 +74,14 @@ class SueManagedInstanceTest {
         }
         for (int c = 0; c < 3000; c++) {
             mac.drive(RND, 100);
+            mac.advance();
             bus.cycle(RND);
         }
         SueInstance sue = (SueInstance) top.children().stream().filter(c -> c instanceof SueInstance).findFirst()
                 .orElseThrow();
         int nonZero = 0;
         for (Register r : top.registerMap().registers()) {
-            if (!r.block().equals("id") && !r.block().equals("build") && r.readOnly()
-                    && !r.block().equals(RegisterMap.OWN_BLOCK)) {
+            if (SueManagedInstance.isStatusBlock(r.block())) {
                 BigInteger got = BigInteger.ZERO;
                 for (int k = 0; k < r.words(); k++) { // lowest word first: it copies the others
                     AxiLiteDriver.Access a = bus.read(r.offset() + 4L * k);
@@ -218,6 +224,113 @@ class SueManagedInstanceTest {
         run.side("B").frozen(false);
         assertTrue(untilIrq(run, 100_000), "B answered a probe and raised irq");
         assertEquals(up, run.readRegister("A", "irq", "status") & (down | up));
+    }
+
+    /**
+     * A raw frame written through the bus leaves on the MAC stream padded and with its FCS (java.util.zip.CRC32's),
+     * tuser 0; sent back in from the MAC it is read back through the bus, raising {@code raw_rx} in irq. A frame of an
+     * EtherType no entry lists goes on to the instance, which drops and counts it; once software lists its
+     * EtherType, such frames go to the buffer.
+     */
+    @Test
+    void aRawFrameLeavesWithItsFcsAndComesBackWhole() {
+        List<StreamMonitor.Packet> toMac = new ArrayList<>();
+        new StreamMonitor(sim, "m_axis", null).onPacket(toMac::add);
+        write("irq", "status", 0xff);
+        sim.poke("m_axis_tready", 1);
+        byte[] arp = RawFrames.arpRequest(0x02_00_00_00_00_01L, 0x0A00_0001L, 0x0A00_0002L);
+        RawFrames.words(arp).forEach(w -> write("raw_tx", "data", w));
+        write("raw_tx", "send", arp.length);
+        for (int c = 0; c < 40; c++) {
+            bus.cycle(RND);
+        }
+        assertEquals(1, toMac.size(), "one frame to the MAC");
+        byte[] wire = toMac.get(0).bytes();
+        assertArrayEquals(RawFrames.onTheWire(arp), wire, "padded, with its FCS");
+        assertEquals(BigInteger.ZERO, toMac.get(0).user(), "no sequence number, not a flow-control frame");
+        assertEquals(1, read("raw_tx", "frames"));
+
+        byte[] other = wire.clone();
+        other[12] = (byte) 0x88; // 0x88B5: a frame of another format, to no one here
+        other[13] = (byte) 0xB5;
+        other = RawFrames.onTheWire(Arrays.copyOf(other, 60));
+        long unknownBefore = read("net", "drops_unknown_ethertype");
+        fromMac(wire, other);
+        assertEquals(1L << SueManagedInstance.Event.RAW_RX.ordinal(), read("irq", "status")
+                & (1L << SueManagedInstance.Event.RAW_RX.ordinal()), "a raw frame arrived");
+        assertArrayEquals(Arrays.copyOf(arp, 60), receiveRaw(), "the frame, padding and all, without its FCS");
+        assertEquals(null, receiveRaw(), "the unlisted EtherType went to the instance");
+        assertEquals(unknownBefore + 1, read("net", "drops_unknown_ethertype"));
+
+        write("raw_rx", "filter_2", 0x1_88B5); // enable, EtherType 0x88B5
+        fromMac(other);
+        assertArrayEquals(Arrays.copyOf(other, 60), receiveRaw(), "listed now");
+        assertEquals(2, read("raw_rx", "frames"));
+        assertEquals(0, read("raw_rx", "bad") + read("raw_rx", "full"));
+        write("raw_rx", "filter_2", 0);
+    }
+
+    /** With software away, raw frames fill the buffer; the rest are dropped and counted, and SUE frames still pass. */
+    @Test
+    void aFullRawBufferDropsAndCounts() {
+        byte[] frame = RawFrames.onTheWire(Arrays.copyOf(RawFrames.arpRequest(1, 2, 3), 200));
+        long before = read("raw_rx", "frames");
+        long fullBefore = read("raw_rx", "full");
+        byte[][] frames = new byte[40][];
+        Arrays.fill(frames, frame);
+        fromMac(frames);
+        long kept = read("raw_rx", "frames") - before;
+        long dropped = read("raw_rx", "full") - fullBefore;
+        assertEquals(40, kept + dropped);
+        assertTrue(dropped > 0 && kept >= 8, "kept " + kept + ", dropped " + dropped);
+        for (long n = 0; n < kept; n++) {
+            assertArrayEquals(Arrays.copyOf(frame, 200), receiveRaw());
+        }
+        assertEquals(null, receiveRaw());
+    }
+
+    /**
+     * Two managed instances with SUE traffic both ways: an ARP request software at A sends arrives in B's receive
+     * buffer byte for byte, and the traffic is delivered whole around it.
+     */
+    @Test
+    void aRawFrameCrossesFromAToBBetweenSueFrames() {
+        TwoXpuRun run = TwoXpuRun.managed(SmallInstance.withCbfc(HeaderFormat.ETH_IPV4_UDP).withLlr(
+                SmallInstance.llr(50)), 30, LinkModel.Faults.NONE, 5, null);
+        run.add(100, 100, TwoXpuRun.RANDOM);
+        run.idle(300); // traffic under way
+        byte[] arp = RawFrames.arpRequest(0x02_00_00_00_00_01L, 0x0A00_0001L, 0x0A00_0002L);
+        run.sendRaw("A", arp);
+        run.idle(200);
+        assertArrayEquals(Arrays.copyOf(arp, 60), run.receiveRaw("B"));
+        assertEquals(null, run.receiveRaw("A"), "nothing came back");
+        TwoXpuRun.Result r = run.run(0, 0, 100_000, c -> { });
+        assertTrue(r.ok(), "the SUE traffic delivered whole: " + r);
+        assertEquals(1, run.readRegister("B", "raw_rx", "frames"));
+    }
+
+    private static void fromMac(byte[]... frames) {
+        StreamSource mac = new StreamSource(sim, "s_axis");
+        for (byte[] f : frames) {
+            mac.add(f, BigInteger.ZERO);
+        }
+        for (int c = 0; c < 40 * frames.length; c++) {
+            mac.drive(RND, 100);
+            mac.advance();
+            bus.cycle(RND);
+        }
+    }
+
+    private static byte[] receiveRaw() {
+        int length = RawFrames.length(read("raw_rx", "head"));
+        if (length < 0) {
+            return null;
+        }
+        byte[] frame = new byte[length];
+        for (int k = 0; 4 * k < length; k++) {
+            RawFrames.put(frame, k, read("raw_rx", "data"));
+        }
+        return frame;
     }
 
     private static boolean untilIrq(TwoXpuRun run, long maxCycles) {

@@ -4,13 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.sue.instance.tb.RawFrames.onTheWire;
 
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
-import java.util.zip.CRC32;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
@@ -21,25 +21,12 @@ import org.sue.lib.stream.tb.StreamSource;
 import org.sue.sim.Simulator;
 
 /**
- * The raw-frame buffers against frames built here and their FCS from {@link java.util.zip.CRC32} (not the model's CRC
- * code): what software writes leaves padded and with its FCS; what arrives whole and good is read back byte for byte,
- * anything else is dropped and counted.
+ * The raw-frame buffers against frames built here, with their FCS from {@link java.util.zip.CRC32} (not the model's
+ * CRC code; {@link org.sue.instance.tb.RawFrames#onTheWire}): what software writes leaves padded and with its FCS;
+ * what arrives whole and good is read back byte for byte, anything else is dropped and counted.
  */
 class RawBuffersTest {
     private static final int FRAME_BYTES = 1518;
-
-    /** The frame on the wire for {@code frame} as software wrote it: padded to 60 bytes, FCS appended. */
-    static byte[] onTheWire(byte[] frame) {
-        byte[] padded = Arrays.copyOf(frame, Math.max(frame.length, RawTxBuffer.PADDED_BYTES));
-        CRC32 crc = new CRC32();
-        crc.update(padded);
-        long fcs = crc.getValue();
-        byte[] wire = Arrays.copyOf(padded, padded.length + 4);
-        for (int i = 0; i < 4; i++) {
-            wire[padded.length + i] = (byte) (fcs >>> (8 * i));
-        }
-        return wire;
-    }
 
     @ParameterizedTest
     @CsvSource({"512, 1", "1024, 2", "256, 3"})

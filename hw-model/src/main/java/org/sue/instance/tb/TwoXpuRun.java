@@ -387,6 +387,27 @@ public final class TwoXpuRun {
         return a.readData();
     }
 
+    /** Software at side "A" or "B" sends {@code frame} (without its FCS) as a raw frame through its management port. */
+    public void sendRaw(String side, byte[] frame) {
+        for (long word : RawFrames.words(frame)) {
+            writeRegister(side, "raw_tx", "data", word);
+        }
+        writeRegister(side, "raw_tx", "send", frame.length);
+    }
+
+    /** The oldest raw frame in side "A" or "B"'s receive buffer, read through its management port; null if none. */
+    public byte[] receiveRaw(String side) {
+        int length = RawFrames.length(readRegister(side, "raw_rx", "head"));
+        if (length < 0) {
+            return null;
+        }
+        byte[] frame = new byte[length];
+        for (int k = 0; 4 * k < length; k++) {
+            RawFrames.put(frame, k, readRegister(side, "raw_rx", "data"));
+        }
+        return frame;
+    }
+
     private void awaitAnswer(AxiLiteDriver.Access a) {
         for (int c = 0; !a.done(); c++) {
             if (c == 1000) {

@@ -771,9 +771,10 @@ public final class XpuSide {
         long controlBad = controlFramesDropped();
         long damaged = from.damaged() - frozenDroppedDamaged;
         long flagged = from.flagged() - frozenDroppedFlagged;
-        boolean badAddUp = !macControl() ? badFcs == damaged && macErrors == flagged
-                : badFcs + macErrors + controlBad == damaged + flagged;
-        if (!badAddUp || good + badFcs + macErrors + control != arrived) {
+        long rawBad = rawFrames(true);
+        boolean badAddUp = !macControl() && rawBad == 0 ? badFcs == damaged && macErrors == flagged
+                : badFcs + macErrors + controlBad + rawBad == damaged + flagged;
+        if (!badAddUp || good + badFcs + macErrors + control + rawFrames(false) + rawBad != arrived) {
             return peer.name + " -> " + name + ": link delivered " + arrived + " frames (" + damaged
                     + " damaged, " + flagged + " flagged by the MAC), receiver judged " + good + " good, "
                     + badFcs + " with a bad FCS, " + macErrors + " flagged; " + control + " MAC Control frames, "
@@ -796,9 +797,9 @@ public final class XpuSide {
         long flagged = from.flagged() - frozenDroppedFlagged;
         boolean agree = arrived[0] + arrived[1] == all && arrivedBad[0] + arrivedBad[1] == damaged + flagged
                 && ok + bad + counter("llr_rx_poisoned") == arrived[1] && bad == arrivedBad[1]
-                && counter("net_frames_good") + controlFrames() - controlFramesDropped()
+                && counter("net_frames_good") + controlFrames() - controlFramesDropped() + rawFrames(false)
                         == counter("llr_rx_expected_seq_good") + arrived[0] - arrivedBad[0]
-                && counter("net_drops_mac_error") + controlFramesDropped()
+                && counter("net_drops_mac_error") + controlFramesDropped() + rawFrames(true)
                         == counter("llr_rx_expected_seq_bad") + arrivedBad[0]
                 && counter("net_drops_bad_fcs") == 0;
         return agree ? null : peer.name + " -> " + name + ": link delivered " + all + " frames ("
@@ -806,6 +807,17 @@ public final class XpuSide {
                 + arrivedBad[0] + " of them bad), LLR counted " + ok + " good, " + bad + " bad, took "
                 + counter("llr_rx_expected_seq_good") + "; framing judged " + counter("net_frames_good") + " good, "
                 + counter("net_drops_mac_error") + " flagged, " + counter("net_drops_bad_fcs") + " with a bad FCS";
+    }
+
+    /**
+     * Raw frames the filter took for the receive buffer behind a management port (they bypass the framing): the bad
+     * ones, or the others (kept, or dropped for room).
+     */
+    private long rawFrames(boolean bad) {
+        if (regs == null) {
+            return 0;
+        }
+        return bad ? sim.peek("raw_rx.bad") : sim.peek("raw_rx.frames") + sim.peek("raw_rx.full");
     }
 
     /** MAC Control frames (PFC, CC_Update) that reached their receiver, and those of them it dropped as bad. */
