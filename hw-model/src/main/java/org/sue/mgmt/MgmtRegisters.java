@@ -244,7 +244,8 @@ public final class MgmtRegisters extends Component {
         if (r.words() > 1) {
             Field f = r.fields().get(0);
             if (w.index() > 0 && f.access() == Access.RO) {
-                Reg copy = regNoReset(r.portName(f) + "_copy" + w.index(), W);
+                // reset: a read of a higher word before any of the lowest returns 0, not power-up noise
+                Reg copy = reg(r.portName(f) + "_copy" + w.index(), W, 0);
                 readCopies.put(w, copy);
                 return copy;
             }

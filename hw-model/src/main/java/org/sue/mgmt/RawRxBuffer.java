@@ -87,6 +87,8 @@ public final class RawRxBuffer extends Component {
         received = out("received", 1);
         received.set(fifo.kept.valid());
         statusCounter("frames", fifo.kept.valid(), "Frames kept for software");
+        exposeStatus(fifo.dropsBad, "bad", Status.Kind.COUNTER, "Frames dropped for a wrong FCS, the MAC's"
+                + " bad-frame flag, or a length below 64 or above the largest frame (FCS included)");
         exposeStatus(fifo.dropsOverflow, "full", Status.Kind.COUNTER,
                 "Frames dropped because the buffer had no room for them");
         status("internal_error", Status.Kind.FLAG, fifo.protocolError, "The buffer's bookkeeping broke (sticky)");
@@ -134,8 +136,7 @@ public final class RawRxBuffer extends Component {
         Expr bad = judged.bit(lw).or(fcs.crc.field("value").ne(FCS_RESIDUE));
         fifo.verdict.drive(fcs.crc.valid(), fifo.verdict.layout().expr().set("drop", bad)
                 .set("user", judged.bits(lw - 1, 0)).build());
-        statusCounter("bad", fcs.crc.valid().and(bad), "Frames dropped for a wrong FCS, the MAC's bad-frame flag, or"
-                + " a length below 64 or above the largest frame (FCS included)");
+
     }
 
     /** What software sees of the oldest frame. */
@@ -182,5 +183,6 @@ public final class RawRxBuffer extends Component {
         held.set(Hw.upDown(held, java.util.List.of(fifo.kept.valid()), java.util.List.of(leaves)));
         status("frames_held", Status.Kind.LEVEL, held, "Frames in the buffer: kept and not yet read to their end");
         unused("kept_user", fifo.kept.field("user"));
+        unused("head_keep", fifo.out.tkeep()); // the length says where the frame ends
     }
 }

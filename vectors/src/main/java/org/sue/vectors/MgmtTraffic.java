@@ -1,6 +1,7 @@
 package org.sue.vectors;
 
 import java.math.BigInteger;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.sue.mgmt.Access;
@@ -8,6 +9,7 @@ import org.sue.mgmt.RegisterMap;
 import org.sue.mgmt.RegisterMap.Field;
 import org.sue.mgmt.RegisterMap.Register;
 import org.sue.lib.stream.tb.StreamSource;
+import org.sue.instance.tb.RawFrames;
 import org.sue.mgmt.tb.AxiLiteDriver;
 import org.sue.sim.Simulator;
 
@@ -22,24 +24,46 @@ final class MgmtTraffic {
 
     /** Software and the hardware around a bare register block. */
     static GoldenScenario.Stimulus of(RegisterMap map) {
-        return of(map, true);
+        return of(map, true, new AxiLiteDriver[1]);
     }
 
     /**
-     * Software on a managed instance's port, while garbage frames arrive from the MAC, the MAC takes every frame and its
-     * link now and then goes down for a while: the counters, levels and the interrupt move under the reads.
+     * Software on a managed instance's port, while garbage frames and raw ARP frames (some damaged) arrive from the
+     * MAC, the MAC takes every frame and its link now and then goes down for a while: the counters, levels and the
+     * interrupt move under the reads. Now and then software sends a raw frame and reads the oldest one received.
      */
     static GoldenScenario.Stimulus managedInstance(RegisterMap map) {
-        GoldenScenario.Stimulus software = of(map, false);
+        AxiLiteDriver[] bus = new AxiLiteDriver[1];
+        GoldenScenario.Stimulus software = of(map, false, bus);
         StreamSource[] mac = new StreamSource[1];
         return (Simulator sim, long cycle, Random rnd) -> {
             if (mac[0] == null) {
                 mac[0] = new StreamSource(sim, "s_axis");
+                bus[0] = new AxiLiteDriver(sim, "s_axil").pace(70, 70);
+            } else {
+                mac[0].advance(); // the beat offered before the last edge was taken (the MAC does not wait)
             }
             if (rnd.nextInt(40) == 0) {
                 byte[] frame = new byte[20 + rnd.nextInt(300)];
                 rnd.nextBytes(frame);
+                if (rnd.nextInt(3) == 0) { // a raw frame for the receive buffer: ARP, whole, or now and then damaged
+                    frame = RawFrames.onTheWire(Arrays.copyOf(RawFrames.arpRequest(rnd.nextLong() & 0xFFFF_FFFF_FFFFL,
+                            rnd.nextInt(), rnd.nextInt()), 42 + rnd.nextInt(200)));
+                    frame[rnd.nextInt(4) == 0 ? rnd.nextInt(frame.length) : 0] ^= (byte) (rnd.nextInt(4) == 0 ? 1 : 0);
+                }
                 mac[0].add(frame, BigInteger.ZERO);
+            }
+            if (cycle % 1000 == 100) { // software sends a raw frame: its words, then its length
+                byte[] raw = new byte[14 + rnd.nextInt(100)];
+                rnd.nextBytes(raw);
+                RawFrames.words(raw).forEach(w -> bus[0].write(map.register("raw_tx", "data").offset(), w, 15));
+                bus[0].write(map.register("raw_tx", "send").offset(), raw.length, 15);
+            }
+            if (cycle % 200 == 50) { // software reads the oldest raw frame's head and words
+                bus[0].read(map.register("raw_rx", "head").offset());
+                for (int k = 0; k < 20; k++) {
+                    bus[0].read(map.register("raw_rx", "data").offset());
+                }
             }
             mac[0].drive(rnd, 90);
             sim.poke("m_axis_tready", 1);
@@ -48,8 +72,8 @@ final class MgmtTraffic {
         };
     }
 
-    private static GoldenScenario.Stimulus of(RegisterMap map, boolean hardware) {
-        AxiLiteDriver[] bus = new AxiLiteDriver[1];
+    /** Random accesses on {@code bus[0]} (made here unless the caller made it). */
+    private static GoldenScenario.Stimulus of(RegisterMap map, boolean hardware, AxiLiteDriver[] bus) {
         List<Register> regs = map.registers();
         return (Simulator sim, long cycle, Random rnd) -> {
             if (bus[0] == null) {
@@ -58,7 +82,8 @@ final class MgmtTraffic {
             for (Register r : hardware ? regs : List.<Register>of()) {
                 for (Field f : r.fields()) {
                     String port = r.portName(f);
-                    if (f.access() == Access.RO && !r.block().equals(RegisterMap.OWN_BLOCK) && rnd.nextInt(20) == 0) {
+                    boolean driven = f.access() == Access.RO || f.access() == Access.POP;
+                    if (driven && !r.block().equals(RegisterMap.OWN_BLOCK) && rnd.nextInt(20) == 0) {
                         sim.poke(port, new BigInteger(f.width(), rnd));
                     } else if (f.access().sticky()) {
                         sim.poke(port + "_set", rnd.nextInt(10) == 0 ? rnd.nextLong() & (f.mask() >>> f.lsb()) : 0);

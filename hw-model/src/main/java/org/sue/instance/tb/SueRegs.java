@@ -23,6 +23,8 @@ public final class SueRegs {
     public static final int BUILD_RTO_CYCLES = 0x428;
     public static final int BUILD_WINDOW_PDUS = 0x42c;
     public static final int BUILD_STORE_BYTES = 0x430;
+    public static final int BUILD_RAW_FRAME_BYTES = 0x434;
+    public static final int BUILD_RAW_RX_BUFFER_BYTES = 0x438;
 
     // ctrl
     public static final int CTRL_LOCAL_XPU = 0x800;
@@ -227,6 +229,28 @@ public final class SueRegs {
 
     // mac
     public static final int MAC_CONTROL_FRAMES = 0x3400;
+
+    // raw_tx
+    public static final int RAW_TX_DATA = 0x3c00;
+    public static final int RAW_TX_SEND = 0x3c04;
+    public static final int RAW_TX_REJECTED = 0x3c08;
+    public static final int RAW_TX_FRAMES = 0x3c0c;
+    public static final int RAW_TX_WORDS_DROPPED = 0x3c10;
+    public static final int RAW_TX_BUSY = 0x3c14;
+
+    // raw_rx
+    public static final int RAW_RX_FILTER_0 = 0x4000;
+    public static final int RAW_RX_FILTER_1 = 0x4004;
+    public static final int RAW_RX_FILTER_2 = 0x4008;
+    public static final int RAW_RX_FILTER_3 = 0x400c;
+    public static final int RAW_RX_HEAD = 0x4010;
+    public static final int RAW_RX_DATA = 0x4014;
+    public static final int RAW_RX_SKIP = 0x4018;
+    public static final int RAW_RX_BAD = 0x401c;
+    public static final int RAW_RX_FRAMES = 0x4020;
+    public static final int RAW_RX_FULL = 0x4024;
+    public static final int RAW_RX_INTERNAL_ERROR = 0x4028;
+    public static final int RAW_RX_FRAMES_HELD = 0x402c;
 
     // mgmt
     public static final int MGMT_RO_WRITES = 0x7c00;
