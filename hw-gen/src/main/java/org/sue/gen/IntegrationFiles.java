@@ -50,11 +50,14 @@ public final class IntegrationFiles {
                     + " all ones on every beat but the last. `m_axis_tready` is the MAC's: it may stall any beat (tie"
                     + " it high for a MAC that never does). `m_axis_tuser` carries the frame's sideband (the LLR"
                     + " sequence number with LLR; without LLR one bit, high on the PFC or CC_Update frames the flow"
-                    + " control inserts; docs/protocol.md 7.2)."),
+                    + " control inserts; docs/protocol.md 7.2). Behind the management port, raw frames that software sends"
+                    + " leave here between SUE frames, with `tuser` 0 (docs/management.md, Raw packets)."),
             new Group("MAC receive", Pattern.compile("s_axis_.*"), "the MAC (its receive client interface)",
                     "Whole frames with their FCS, which the framing checks: the MAC must not strip it. There is no"
                     + " `tready`: the instance takes every beat. `s_axis_tuser` on a frame's last beat: the MAC found"
-                    + " it bad (FCS or an uncorrectable FEC block), and with LLR its sideband (docs/protocol.md 7.2)."),
+                    + " it bad (FCS or an uncorrectable FEC block), and with LLR its sideband (docs/protocol.md 7.2)."
+                    + " Behind the management port, frames of the EtherTypes the raw filter lists (ARP and LLDP after"
+                    + " reset) go to software's receive buffer instead (docs/management.md, Raw packets)."),
             new Group("Link control", Pattern.compile("ctl_(in|out)_.*"), "the MAC/PCS, as control ordered sets",
                     "LLR's ACK, NACK, INIT and INIT_ECHO and CBFC's CF_Update travel beside the frames, not in them:"
                     + " the PCS sends each `ctl_out_*` message (it waits on `ctl_out_ready`) as an ordered set and"
