@@ -73,21 +73,30 @@ public final class InstanceConfigJson {
      *            the FIFO interface
      */
     public record Settings(SueInstance.Config instance, SueAxiInstance.Config axi, HdlLanguage language,
-                           ResetStyle reset, boolean management) {
+                           ResetStyle reset, boolean management, SueManagedInstance.RawPackets raw) {
         public Settings {
             if (axi != null && !axi.sue().equals(instance)) {
                 throw new IllegalArgumentException("Settings: the AXI4 instance must be on the instance given");
             }
+            if (management) {
+                managed(instance, axi, raw); // the management port's own rules (raw buffer sizes), checked now
+            }
+        }
+
+        private static SueManagedInstance.Config managed(SueInstance.Config instance, SueAxiInstance.Config axi,
+                                                         SueManagedInstance.RawPackets raw) {
+            return (axi != null ? new SueManagedInstance.Config(axi) : new SueManagedInstance.Config(instance))
+                    .withRaw(raw);
         }
 
         /** The FIFO instance's settings, behind its management port (docs/management.md). */
         public Settings(SueInstance.Config instance, HdlLanguage language, ResetStyle reset) {
-            this(instance, null, language, reset, true);
+            this(instance, null, language, reset, true, SueManagedInstance.RawPackets.DEFAULT);
         }
 
         /** The AXI4 instance's settings, behind its management port. */
         public Settings(SueAxiInstance.Config axi, HdlLanguage language, ResetStyle reset) {
-            this(axi.sue(), axi, language, reset, true);
+            this(axi.sue(), axi, language, reset, true, SueManagedInstance.RawPackets.DEFAULT);
         }
 
         public static Settings defaults() {
@@ -106,17 +115,21 @@ public final class InstanceConfigJson {
             if (!management) {
                 return axi != null ? new SueAxiInstance(axi) : new SueInstance(instance);
             }
-            return new SueManagedInstance(axi != null ? new SueManagedInstance.Config(axi)
-                    : new SueManagedInstance.Config(instance));
+            return new SueManagedInstance(managed(instance, axi, raw));
         }
 
         public Settings withOutput(HdlLanguage l, ResetStyle r) {
-            return new Settings(instance, axi, l, r, management);
+            return new Settings(instance, axi, l, r, management, raw);
         }
 
         /** The same with the management port ({@code true}) or every status and setting as a port. */
         public Settings withManagement(boolean on) {
-            return new Settings(instance, axi, language, reset, on);
+            return new Settings(instance, axi, language, reset, on, raw);
+        }
+
+        /** The same with the raw-packet buffers of {@code r}. */
+        public Settings withRaw(SueManagedInstance.RawPackets r) {
+            return new Settings(instance, axi, language, reset, management, r);
         }
     }
 
@@ -136,6 +149,8 @@ public final class InstanceConfigJson {
         HdlLanguage language = Settings.defaults().language();
         ResetStyle reset = Settings.defaults().reset();
         boolean management = true;
+        int rawFrameBytes = SueManagedInstance.RawPackets.DEFAULT.frameBytes();
+        int rawRxBufferBytes = SueManagedInstance.RawPackets.DEFAULT.rxBufferBytes();
     }
 
     /** The keys of section {@code axi4}, as a file sets them; with the instance they make the AXI4 instance. */
@@ -597,11 +612,17 @@ public final class InstanceConfigJson {
                     Settings::reset, (d, v) -> d.reset = v),
             bool("output", "management", null, "the top behind an AXI4-Lite management port, every status and setting"
                     + " a register (docs/management.md); false: each a port of the top (for debugging)",
-                    Settings::management, (d, v) -> d.management = v));
+                    Settings::management, (d, v) -> d.management = v),
+            integer("management", "rawFrameBytes", Bound.of(60, 16380), "frameBytes", "raw packets: the largest frame"
+                    + " software sends or receives, bytes without the FCS (docs/management.md)",
+                    c -> c.raw().frameBytes(), (d, v) -> d.rawFrameBytes = v),
+            integer("management", "rawRxBufferBytes", Bound.powerOfTwo(2048, 1 << 20), "bufferBytes", "raw packets:"
+                    + " bytes of the receive buffer, whole frames with their FCS", c -> c.raw().rxBufferBytes(),
+                    (d, v) -> d.rawRxBufferBytes = v));
 
     /** The file's sections in order; "" stands for the keys at the top ({@code commandInterface}). */
     private static final List<String> SECTIONS = List.of("commandPath", "commandTypes", "network", "transport",
-            "receive", "linkLayer", "flowControl", "", "axi4", "output");
+            "receive", "linkLayer", "flowControl", "", "axi4", "output", "management");
 
     /** Record parameters that no key sets, because they follow one: the key a rule about them names. */
     private static final Map<String, String> FOLLOWING = Map.of(
@@ -712,7 +733,8 @@ public final class InstanceConfigJson {
         try {
             SueInstance.Config instance = d.instance.build();
             return (axi ? new Settings(d.axi4.instance(instance), d.language, d.reset) // its own command table
-                    : new Settings(instance, d.language, d.reset)).withManagement(d.management);
+                    : new Settings(instance, d.language, d.reset)).withRaw(new SueManagedInstance.RawPackets(
+                    d.rawFrameBytes, d.rawRxBufferBytes)).withManagement(d.management);
         } catch (ConfigException e) {
             throw new ConfigError(e.rule(InstanceConfigJson::key));
         } catch (IllegalArgumentException e) { // a check that does not name its parameters: the record's words

@@ -196,6 +196,8 @@ class ConfigsTest {
         "{\"commandInterface\": \"AXI4\", \"axi4\": {\"pairs\": 3}}|axi4.pairs: 3 is not 1, 2 or 4",
         "{\"commandInterface\": \"AXI4\", \"axi4\": {\"form\": \"PCIE\"}}|axi4.form: \"PCIE\" is not one of [WRAPPER, CREDITS, DIRECT]",
         "{\"commandInterface\": \"AXI4\", \"axi4\": {\"masterCredits\": [4, 0, 4, 4, 8]}}|axi4.masterCredits[1]: 0 is outside",
+        "{\"management\": {\"rawFrameBytes\": 3000, \"rawRxBufferBytes\": 2048}}|management.rawRxBufferBytes must be a power of two that holds the largest frame with its FCS (3004 bytes)",
+        "{\"management\": {\"rawFrameBytes\": 40}}|management.rawFrameBytes: 40 is outside 60..16380",
         "{\"receive\": {\"vcFifoDepth\": 100}}|receive.vcFifoDepth must be at least 256 (or 0: none), so that a VC's receive FIFO holds what the flow control lets a VC have in flight, flowControl.cbfcVcCreditLimit x flowControl.cbfcCreditSize = 32768 bytes, got 100 (12800 bytes)",
     })
     void badConfigurationsNameThePathTheValueAndTheRange(String json, String message) throws Exception {

@@ -89,8 +89,9 @@ public final class RawTxBuffer extends Component {
         writeWords(buffer, busy, written);
         Stream frame = readFrame(buffer, busy, sent);
         StreamPad pad = child("pad", new StreamPad(new StreamPad.Config(frames, PADDED_BYTES)));
+        // the least beat FIFO: one frame at a time needs no back-to-back rate, and each beat held is a bus of flip-flops
         StreamCrcAppend fcs = child("fcs_append", new StreamCrcAppend(new StreamCrcAppend.Config(frames,
-                CrcParams.CRC32, 8)));
+                CrcParams.CRC32, 4)));
         frame.into(pad.in);
         pad.out.into(fcs.in);
         fcs.out.into(out);

@@ -6,7 +6,9 @@ import java.util.function.BiConsumer;
 import org.sue.core.Design;
 import org.sue.gen.DefaultDesigns;
 import org.sue.gen.VerilogEmitter;
+import org.sue.instance.tb.RawFrames;
 import org.sue.instance.tb.SueRegs;
+import org.sue.lib.stream.tb.StreamMonitor;
 import org.sue.mgmt.tb.AxiLiteDriver;
 import org.sue.sim.Simulator;
 import org.sue.verilator.SynthReport;
@@ -20,6 +22,9 @@ import org.sue.verilator.Yosys;
  * <li>{@code mgmt_reads_per_kcycle}: reads answered per 1000 cycles when software keeps AR full and R ready;</li>
  * <li>{@code mgmt_regs_cells}, {@code mgmt_regs_ffs}, {@code mgmt_regs_lut6_depth}, {@code mgmt_regs_lut6_luts}: the
  * default map's register block synthesised whole (Yosys) and mapped to 6-input LUTs;</li>
+ * <li>{@code mgmt_raw_tx_frames_per_s_<64|1500>}: raw frames of 64 and 1500 bytes on the wire (FCS included) that
+ * software sends per second at {@value #CLOCK_MHZ} MHz through the small instance's port, writing each frame's words,
+ * its length, and reading {@code raw_tx.busy} until 0 (JVM simulation, the MAC never stalls);</li>
  * <li>{@code mgmt_instance_small_cells_*}, {@code mgmt_instance_small_ffs_*}: the small instance (configs/small_fpga.json)
  * elaborated whole with its statuses and settings as ports ({@code ports}) and behind its management port
  * ({@code managed}).</li>
@@ -29,8 +34,12 @@ final class MgmtBench {
     private MgmtBench() {
     }
 
+    /** The clock the raw rate is stated at: 800 Gb/s on 1024 bits, 400 Gb/s on the small instance's 512. */
+    static final double CLOCK_MHZ = 781.25;
+
     static void measure(BiConsumer<String, Double> put, Path out) {
         latency(put);
+        rawTransmitRate(put);
         VerilogEmitter.Result regs = emit("mgmt_registers_sue", out);
         SynthReport s = Yosys.synth(regs.files(), regs.topModule());
         Yosys.LutDepth d = Yosys.lut6(regs.files(), regs.topModule());
@@ -75,6 +84,44 @@ final class MgmtBench {
         put.accept("mgmt_reads_per_kcycle", Math.round(10_000.0 * reads / cycles) / 10.0);
         System.out.printf("mgmt: read latency %d cycles (AR taken to R valid), write %d (AW/W taken to B valid), %d"
                 + " reads back to back in %d cycles%n", read, write, reads, cycles);
+    }
+
+    /** Software sends raw frames back to back: words, length, then waits for the buffer to be free. */
+    private static void rawTransmitRate(BiConsumer<String, Double> put) {
+        Simulator sim = Simulator.compile(Design.elaborate(DefaultDesigns.all().get("sue_instance_small").get()));
+        sim.poke("link_up", 1);
+        sim.poke("m_axis_tready", 1);
+        sim.reset();
+        Random rnd = new Random(2);
+        AxiLiteDriver bus = new AxiLiteDriver(sim, "s_axil");
+        int[] onWire = {0};
+        new StreamMonitor(sim, "m_axis", null).onPacket(p -> onWire[0] += p.bytes().length >= 64 ? 1 : 0);
+        for (int wireBytes : new int[] {64, 1500}) {
+            byte[] frame = new byte[wireBytes - 4];
+            rnd.nextBytes(frame);
+            int frames = 50;
+            int seen = onWire[0];
+            long start = sim.cycle();
+            for (int n = 0; n < frames; n++) {
+                RawFrames.words(frame).forEach(w -> bus.write(SueRegs.RAW_TX_DATA, w, 15));
+                bus.write(SueRegs.RAW_TX_SEND, frame.length, 15);
+                bus.finish(rnd, 10_000);
+                AxiLiteDriver.Access busy;
+                do {
+                    busy = bus.read(SueRegs.RAW_TX_BUSY);
+                    bus.finish(rnd, 100);
+                } while (busy.readData() != 0);
+            }
+            long cycles = sim.cycle() - start;
+            sim.step(100);
+            if (onWire[0] - seen != frames) {
+                throw new IllegalStateException("raw rate: " + (onWire[0] - seen) + " of " + frames + " frames left");
+            }
+            double perS = frames / (cycles / (CLOCK_MHZ * 1e6));
+            put.accept("mgmt_raw_tx_frames_per_s_" + wireBytes, (double) Math.round(perS));
+            System.out.printf("mgmt: raw frames of %d bytes: %.0f cycles each, %,.0f frames/s at %.2f MHz%n",
+                    wireBytes, (double) cycles / frames, perS, CLOCK_MHZ);
+        }
     }
 
     /** Cycles from the request's handshake on {@code request} to valid on {@code response}; runs until answered. */

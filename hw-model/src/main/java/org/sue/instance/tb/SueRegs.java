@@ -246,8 +246,8 @@ public final class SueRegs {
     public static final int RAW_RX_HEAD = 0x4010;
     public static final int RAW_RX_DATA = 0x4014;
     public static final int RAW_RX_SKIP = 0x4018;
-    public static final int RAW_RX_BAD = 0x401c;
-    public static final int RAW_RX_FRAMES = 0x4020;
+    public static final int RAW_RX_FRAMES = 0x401c;
+    public static final int RAW_RX_BAD = 0x4020;
     public static final int RAW_RX_FULL = 0x4024;
     public static final int RAW_RX_INTERNAL_ERROR = 0x4028;
     public static final int RAW_RX_FRAMES_HELD = 0x402c;
