@@ -69,7 +69,7 @@ public final class IntegrationFiles {
             new Group("Management", Pattern.compile("s_axil_.*|irq"), "the SoC's control processor",
                     "AXI4-Lite, 32-bit data, a byte address; registers in registers.md, rules in docs/management.md"
                     + " (DECERR for an address no register holds, one write and one read under way at a time, AR to R in"
-                    + " 2 cycles). `irq` is a level, high while an enabled event's status bit is set."),
+                    + " 3 cycles). `irq` is a level, high while an enabled event's status bit is set."),
             new Group("Debug ports (output.management false)", Pattern.compile(".*"), "your testbench",
                     "Every status and setting of the instance as a port: docs/protocol.md 11.10 and 12."));
 

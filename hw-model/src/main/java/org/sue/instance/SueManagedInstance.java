@@ -366,14 +366,15 @@ public final class SueManagedInstance extends Component {
 
     private void statusRegister(RegisterMap.Builder b, String blk, String name, Status st) {
         String kind = switch (st.kind()) {
-            case COUNTER -> "Counter (saturating): ";
+            case COUNTER -> "Counter (saturating; a write clears it): ";
             case LEVEL -> "Level: ";
             case STATE -> "State: ";
             case FLAG -> "Sticky flag: ";
         };
         inside.add(st.port());
         if (st.width() <= RegisterMap.MAX_FIELD_BITS) {
-            b.value(name, st.width(), Access.RO, 0, kind + st.description());
+            b.value(name, st.width(), st.kind() == Status.Kind.COUNTER ? Access.CNT : Access.RO, 0,
+                    kind + st.description());
             hooks.add(r -> r.get(blk + "_" + name).set(st.port()));
             return;
         }

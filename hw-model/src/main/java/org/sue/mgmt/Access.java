@@ -18,7 +18,12 @@ public enum Access {
      * Software reads what the hardware drives, and the read tells the hardware (a one-cycle strobe), which then shows
      * the next value: the head of a queue. Writes are ignored (and counted when the whole register is POP or RO).
      */
-    POP("sw=r; hw=w; swacc;");
+    POP("sw=r; hw=w; swacc;"),
+    /**
+     * A count the hardware keeps: a read returns it counted from software's last clear, and any write clears it. The
+     * hardware's own count runs on; the register block keeps its value at the clear and subtracts it.
+     */
+    CNT("sw=rw; hw=w; wclr;");
 
     private final String rdl;
 
@@ -33,7 +38,7 @@ public enum Access {
 
     /** Whether a software write changes the field. */
     public boolean writable() {
-        return this == RW || this == W1C || this == WO;
+        return this == RW || this == W1C || this == WO || this == CNT;
     }
 
     /** Whether the hardware sets the field's bits by events (RC, W1C). */

@@ -23,11 +23,13 @@ import org.sue.mgmt.RegisterMap.Register;
  * whose high bits set the field's bits and an output {@code <port>} of the bits set; a WO field an output flow
  * {@code <port>_valid}/{@code <port>_value}, valid for one cycle the cycle after the write; a POP field an input as
  * an RO one's and an output {@code <port>_read}, high the cycle a read takes the value (the hardware shows the next
- * value from the next cycle on: the next read of it takes it at the earliest three cycles later).
+ * value from the next cycle on: the next read of it takes it at the earliest four cycles later); a CNT field an input
+ * (the hardware's count), read as the count less its value at software's last write to the field.
  *
  * <p>Writes: AW and W are taken together, one write at a time; the write takes effect at the clock edge it is taken
  * and B follows the next cycle. Byte strobes select the bytes written. Reads: AR is taken when no read is under way,
- * the register is read the next cycle and R follows the cycle after (AR to R: 2 cycles). An address no register holds
+ * the register is read the next cycle, a CNT field's clear value is subtracted the cycle after, and R follows (AR to
+ * R: 3 cycles). An address no register holds
  * is answered DECERR and counted ({@code mgmt.decode_errors}); a write to a register no software write changes is
  * ignored, answered OKAY and counted ({@code mgmt.ro_writes}). Both counts change a cycle after the access's.
  *
@@ -51,7 +53,10 @@ public final class MgmtRegisters extends Component {
 
     private static final int W = AxiLite.DATA_BITS;
 
-    /** The hardware's side of a field: what a read returns, and the register software and events change. */
+    /**
+     * The hardware's side of a field: what a read returns (a CNT field: the hardware's count), and the register
+     * software and events change (a CNT field: the count at the last clear).
+     */
     private record FieldHw(Expr value, Reg store) { }
 
     /** One 32-bit word of the map: its register, which word of it, its word address. */
@@ -115,6 +120,8 @@ public final class MgmtRegisters extends Component {
                 String port = r.portName(f);
                 switch (f.access()) {
                     case POP -> fields.put(f, new FieldHw(in(port, f.width()), null));
+                    case CNT -> fields.put(f, new FieldHw(in(port, f.width()), reg(port + "_cleared_at", f.width(),
+                            0)));
                     case RO -> {
                         if (r.block().equals(RegisterMap.OWN_BLOCK)) {
                             Reg count = reg(port, f.width(), 0);
@@ -207,35 +214,63 @@ public final class MgmtRegisters extends Component {
 
     private Read readPath() {
         Reg pending = reg("rd_pending", 1, 0);
+        Reg subtracting = reg("rd_subtracting", 1, 0);
         Reg rValid = reg("r_valid", 1, 0);
         Reg address = regNoReset("rd_word", config.addrWidth() - 2);
-        bus.ar().ready().set(wire("rd_accept", pending.or(rValid).not()));
+        bus.ar().ready().set(wire("rd_accept", pending.or(subtracting).or(rValid).not()));
         when(bus.ar().fire(), () -> {
             pending.set(1);
             address.set(bus.ar().field("addr").bits(config.addrWidth() - 1, 2));
         }).elseWhen(pending, () -> pending.set(0));
-        // Each word's value where the read's address selects it, ORed: the read data.
+        subtracting.set(pending);
+        // Each word's value where the read's address selects it, ORed: the read data; beside it, the CNT fields'
+        // values at their last clear, subtracted the next cycle (a subtraction after the wide OR is too deep for one).
         Expr data = Hw.zeros(W);
+        Expr clearedAt = Hw.zeros(W);
         Expr hit = Hw.bool(false);
         for (Word w : words) {
             Expr here = address.eq(w.address());
             hit = hit.or(here);
             data = data.or(Hw.mux(here, wordValue(w), Hw.zeros(W)));
+            Expr at = wordClearedAt(w);
+            if (at != null) {
+                clearedAt = clearedAt.or(Hw.mux(here, at, Hw.zeros(W)));
+            }
         }
         Expr unmapped = wire("rd_unmapped", pending.and(hit.not()));
+        Reg rawData = regNoReset("rd_data_raw", W);
+        Reg rawClearedAt = regNoReset("rd_cleared_at", W);
+        Reg rawResp = regNoReset("rd_resp", 2);
+        Expr readData = wire("rd_data", data);
+        Expr readClearedAt = wire("rd_cleared_at_now", clearedAt);
+        when(pending, () -> {
+            rawData.set(readData);
+            rawClearedAt.set(readClearedAt);
+            rawResp.set(Hw.mux(unmapped, Hw.lit(2, AxiLite.DECERR), Hw.lit(2, AxiLite.OKAY)));
+        });
         Reg rData = regNoReset("r_data", W);
         Reg rResp = regNoReset("r_resp", 2);
-        Expr readData = wire("rd_data", data);
-        Expr resp = Hw.mux(unmapped, Hw.lit(2, AxiLite.DECERR), Hw.lit(2, AxiLite.OKAY));
-        when(pending, () -> {
+        when(subtracting, () -> {
             rValid.set(1);
-            rData.set(readData);
-            rResp.set(resp);
+            rData.set(rawData.sub(rawClearedAt));
+            rResp.set(rawResp);
         }).elseWhen(bus.r().fire(), () -> rValid.set(0));
         bus.r().valid().set(rValid);
         bus.r().field("data").set(rData);
         bus.r().field("resp").set(rResp);
         return new Read(pending, address, unmapped);
+    }
+
+    /** Word {@code w}'s CNT fields at their last clear, at their bits; null when it has none. */
+    private Expr wordClearedAt(Word w) {
+        Expr v = null;
+        for (Field f : w.register().fields()) {
+            if (f.access() == Access.CNT) {
+                Expr at = fields.get(f).store().resize(W).shl(f.lsb());
+                v = v == null ? at : v.or(at);
+            }
+        }
+        return v;
     }
 
     /** Word {@code w} as a read returns it: its fields at their bits (a wide field: its 32 bits of this word). */
@@ -291,6 +326,7 @@ public final class MgmtRegisters extends Component {
                         write.data(f.lsb(), f.width()))
                         .into(Flow.master(this, port, Layout.plain("value", f.width())));
                 case POP -> out(port + "_read", 1).set(readNow);
+                case CNT -> when(written, () -> store.set(fields.get(f).value()));
                 case RO -> { }
             }
         }

@@ -49,7 +49,8 @@ public final class RegisterMap implements Described {
                 throw new IllegalArgumentException("field '" + name + "' bits [" + (lsb + width - 1) + ":" + lsb
                         + "] do not fit a " + WORD_BITS + "-bit register (a wider field is alone, from bit 0)");
             }
-            if (width < 64 && reset >>> width != 0 || access.sticky() && reset != 0 || access == Access.WO && reset != 0) {
+            if (width < 64 && reset >>> width != 0 || reset != 0 && (access.sticky() || access == Access.WO
+                    || access == Access.CNT)) {
                 throw new IllegalArgumentException("field '" + name + "' reset value " + reset + " does not fit "
                         + width + " bits, or is not 0 for a " + access + " field");
             }
@@ -245,6 +246,10 @@ public final class RegisterMap implements Described {
             long used = 0;
             Set<String> names = new HashSet<>();
             for (Field f : fields) {
+                if (f.access() == Access.CNT && (fields.length > 1 || f.width() != WORD_BITS)) {
+                    throw new IllegalArgumentException("register '" + regName + "': a CNT field is a whole register"
+                            + " of " + WORD_BITS + " bits");
+                }
                 if (f.width() > WORD_BITS && fields.length > 1) {
                     throw new IllegalArgumentException("register '" + regName + "': a field wider than "
                             + WORD_BITS + " bits must be the register's only field");

@@ -10,6 +10,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Test;
 import org.sue.core.Design;
 import org.sue.core.Status;
@@ -34,6 +37,7 @@ import org.sue.sim.Simulator;
  * port; the settings drive the instance's inputs; the header table is written indirectly; the interrupt follows
  * status and enable.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SueManagedInstanceTest {
     private static SueManagedInstance top;
     private static Simulator sim;
@@ -268,6 +272,31 @@ class SueManagedInstanceTest {
         assertEquals(2, read("raw_rx", "frames"));
         assertEquals(0, read("raw_rx", "bad") + read("raw_rx", "full"));
         write("raw_rx", "filter_2", 0);
+    }
+
+    /**
+     * A write to a counter clears it as software sees it: it reads 0, then counts on from there; the instance's own
+     * count runs on, and the write is no write to a read-only register. (Last: the other tests compare counters
+     * read over the bus with the instance's own.)
+     */
+    @Test
+    @Order(Integer.MAX_VALUE)
+    void aWriteClearsACounterAndTheCountGoesOn() {
+        byte[] other = RawFrames.arpRequest(1, 2, 3);
+        other[12] = (byte) 0x88; // 0x88B5: to no one here
+        other[13] = (byte) 0xB5;
+        byte[] wire = RawFrames.onTheWire(other);
+        fromMac(wire, wire);
+        long own = sim.peek("sue.net_drops_unknown_ethertype");
+        assertTrue(own >= 2);
+        assertEquals(own, read("net", "drops_unknown_ethertype"));
+        long roWrites = read("mgmt", "ro_writes");
+        write("net", "drops_unknown_ethertype", 0);
+        assertEquals(0, read("net", "drops_unknown_ethertype"), "cleared");
+        fromMac(wire);
+        assertEquals(1, read("net", "drops_unknown_ethertype"), "counting from the clear");
+        assertEquals(own + 1, sim.peek("sue.net_drops_unknown_ethertype"), "the instance's own count runs on");
+        assertEquals(roWrites, read("mgmt", "ro_writes"), "a counter is writable");
     }
 
     /** With software away, raw frames fill the buffer; the rest are dropped and counted, and SUE frames still pass. */

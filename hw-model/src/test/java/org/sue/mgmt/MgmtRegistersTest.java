@@ -145,7 +145,7 @@ class MgmtRegistersTest {
         for (Register r : MAP.registers()) {
             for (Field f : r.fields()) {
                 String port = r.portName(f);
-                if ((f.access() == Access.RO || f.access() == Access.POP) && !r.block().equals(RegisterMap.OWN_BLOCK) && rnd.nextInt(3) == 0) {
+                if ((f.access() == Access.RO || f.access() == Access.POP || f.access() == Access.CNT) && !r.block().equals(RegisterMap.OWN_BLOCK) && rnd.nextInt(3) == 0) {
                     BigInteger v = new BigInteger(f.width(), rnd);
                     sim.poke(port, v);
                     model.drive(port, v);

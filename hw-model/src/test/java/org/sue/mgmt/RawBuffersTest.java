@@ -101,7 +101,8 @@ class RawBuffersTest {
 
     /**
      * Good frames, frames with a wrong FCS, runts, frames too long and frames the MAC flagged arrive back to back;
-     * software reads at the register block's fastest pace (a read every third cycle) and sometimes skips a frame's
+     * software reads faster than the register block can (a read every third cycle, the block's fastest is every
+     * fourth) and sometimes skips a frame's
      * rest: it reads every good frame's bytes, in order, and the counters add up.
      */
     @ParameterizedTest
@@ -206,7 +207,7 @@ class RawBuffersTest {
         assertEquals(0, sim.peek("head_valid"));
     }
 
-    /** Reads the oldest frame at a read every third cycle (the register block's fastest). */
+    /** Reads the oldest frame at a read every third cycle (faster than the register block's every fourth). */
     private static byte[] readFrame(Simulator sim, StreamSource mac, Random rnd) {
         int length = (int) sim.peek("head_length");
         byte[] frame = new byte[length];

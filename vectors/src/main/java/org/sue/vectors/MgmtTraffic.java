@@ -82,7 +82,7 @@ final class MgmtTraffic {
             for (Register r : hardware ? regs : List.<Register>of()) {
                 for (Field f : r.fields()) {
                     String port = r.portName(f);
-                    boolean driven = f.access() == Access.RO || f.access() == Access.POP;
+                    boolean driven = f.access() == Access.RO || f.access() == Access.POP || f.access() == Access.CNT;
                     if (driven && !r.block().equals(RegisterMap.OWN_BLOCK) && rnd.nextInt(20) == 0) {
                         sim.poke(port, new BigInteger(f.width(), rnd));
                     } else if (f.access().sticky()) {

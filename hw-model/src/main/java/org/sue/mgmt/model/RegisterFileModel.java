@@ -32,6 +32,8 @@ public final class RegisterFileModel {
     private final Map<String, BigInteger> values = new HashMap<>();
     private final Map<String, BigInteger> readCopy = new HashMap<>();
     private final Map<String, BigInteger> staged = new HashMap<>();
+    /** A CNT field's count at software's last write to it. */
+    private final Map<String, Long> clearedAt = new HashMap<>();
     private final List<Pulse> pulses = new ArrayList<>();
     private long roWrites;
     private long decodeErrors;
@@ -49,7 +51,7 @@ public final class RegisterFileModel {
         }
     }
 
-    /** The hardware drives an RO field's input. */
+    /** The hardware drives an RO, POP or CNT field's input. */
     public void drive(String port, BigInteger value) {
         values.put(port, value);
     }
@@ -102,6 +104,7 @@ public final class RegisterFileModel {
                 case RW -> values.put(port, BigInteger.valueOf(old & ~selected | bits));
                 case W1C -> values.put(port, BigInteger.valueOf(old & ~bits));
                 case WO -> pulses.add(new Pulse(port, data >>> f.lsb() & (f.mask() >>> f.lsb())));
+                case CNT -> clearedAt.put(port, old);
                 default -> { }
             }
         }
@@ -131,7 +134,7 @@ public final class RegisterFileModel {
         long word = 0;
         for (Field f : r.fields()) {
             String port = r.portName(f);
-            long v = own(r, f);
+            long v = own(r, f) - (f.access() == Access.CNT ? clearedAt.getOrDefault(port, 0L) : 0) & f.mask() >>> f.lsb();
             if (f.access() != Access.WO) {
                 word |= v << f.lsb();
             }

@@ -8,7 +8,7 @@ import org.sue.mgmt.RegisterMap.Field;
 public final class ExampleMaps {
     private ExampleMaps() { }
 
-    /** One of each kind: RO, RW, RC, W1C, WO, POP fields, several fields in one word, a 64-bit RO and a 48-bit RW value. */
+    /** One of each kind: RO, RW, RC, W1C, WO, POP, CNT fields, several fields in one word, a 64-bit RO and a 48-bit RW value. */
     public static RegisterMap everyAccess() {
         return RegisterMap.builder("example")
                 .block("id", "Identity")
@@ -28,6 +28,7 @@ public final class ExampleMaps {
                         new Field("rc", 8, 8, Access.RC, 0, "Cleared by a read"))
                 .value("start", 1, Access.WO, 0, "Starts something")
                 .value("head", 32, Access.POP, 0, "The head of a queue: a read takes it")
+                .value("hits", 32, Access.CNT, 0, "A count the hardware keeps; a write clears it")
                 .build();
     }
 }
