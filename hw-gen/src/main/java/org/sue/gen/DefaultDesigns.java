@@ -20,6 +20,9 @@ import org.sue.cmd.CommandUnpacker;
 import org.sue.core.Component;
 import org.sue.lib.CreditCounter;
 import org.sue.mgmt.MgmtRegisters;
+import org.sue.mgmt.RawFrameFilter;
+import org.sue.mgmt.RawRxBuffer;
+import org.sue.mgmt.RawTxBuffer;
 import org.sue.mgmt.tb.ExampleMaps;
 import org.sue.lib.stream.CreditReceiver;
 import org.sue.lib.stream.CreditSender;
@@ -81,6 +84,10 @@ public final class DefaultDesigns {
         m.put("mgmt_registers_example", () -> new MgmtRegisters(new MgmtRegisters.Config(ExampleMaps.everyAccess(),
                 12)));
         // the default instance's register block alone
+        // the raw-packet blocks of the management port, at the default instance's bus
+        m.put("raw_tx_buffer_w1024", () -> new RawTxBuffer(new RawTxBuffer.Config(1024, 1518)));
+        m.put("raw_rx_buffer_w1024", () -> new RawRxBuffer(new RawRxBuffer.Config(1024, 1518, 4096)));
+        m.put("raw_frame_filter_w1024", () -> new RawFrameFilter(new RawFrameFilter.Config(1024, false, 0x0800)));
         m.put("mgmt_registers_sue", () -> new MgmtRegisters(new MgmtRegisters.Config(RegisterMapFiles.defaultMap(),
                 SueManagedInstance.Config.ADDR_WIDTH)));
         m.put("transport_tx", () -> new TransportTx(TransportConfig.defaults(1024)));

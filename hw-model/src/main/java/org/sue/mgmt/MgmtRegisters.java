@@ -252,7 +252,7 @@ public final class MgmtRegisters extends Component {
         Reg rResp = regNoReset("r_resp", 2);
         when(subtracting, () -> {
             rValid.set(1);
-            rData.set(rawData.sub(rawClearedAt));
+            rData.set(Hw.subShallow(rawData, rawClearedAt)); // a prefix subtractor: a ripple one is 13 LUT levels
             rResp.set(rawResp);
         }).elseWhen(bus.r().fire(), () -> rValid.set(0));
         bus.r().valid().set(rValid);
