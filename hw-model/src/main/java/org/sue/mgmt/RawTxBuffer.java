@@ -13,30 +13,33 @@ import org.sue.core.Reg;
 import org.sue.core.Status;
 import org.sue.core.Tag;
 import org.sue.lib.crc.CrcParams;
+import org.sue.lib.crc.ParallelCrc;
 import org.sue.lib.stream.Flow;
 import org.sue.lib.stream.Keep;
 import org.sue.lib.stream.Stream;
 import org.sue.lib.stream.StreamConfig;
-import org.sue.lib.stream.StreamCrcAppend;
-import org.sue.lib.stream.StreamPad;
 
 /**
  * The raw-frame transmit buffer (SUE spec 3.1, docs/management.md "Raw packets"): software writes one Ethernet frame
  * without its FCS, four bytes at a time ({@code words}: the frame's bytes 4k..4k+3 in bits 7:0 up), then sends it
  * ({@code send}: its length in bytes). The buffer pads it to 60 bytes, appends the FCS and streams it on
- * {@code m_axis} at one beat per cycle ({@code tuser} 0). It holds one frame: words and sends while a frame is
- * being sent are refused and counted.
+ * {@code m_axis} at one beat per cycle ({@code tuser} 0). It holds one frame.
+ *
+ * <p>The FCS is computed as the words arrive, 32 bits a write (software writes far slower than a wide CRC would
+ * need), and finished after the send a byte a cycle over the last word's bytes and the padding (at most 50 cycles);
+ * the padding and the FCS are laid into the beats as they leave. So the buffer needs no bus-wide CRC unit.
  *
  * <p>A send is refused (counted in {@code rejected}; its words are discarded) when its length is below
- * {@value #MIN_FRAME_BYTES} bytes (the addresses and the EtherType), above {@code frameBytes}, more than the words
- * written since the last send hold, or while a frame is being sent. Words beyond the buffer (the largest frame in
- * whole beats) or while a frame is being sent are dropped and counted ({@code words_dropped}).
+ * {@value #MIN_FRAME_BYTES} bytes (the addresses and the EtherType), above {@code frameBytes}, when the words written
+ * since the last send are not exactly the frame's (length / 4 rounded up), or while a frame is being sent. Words beyond
+ * the largest frame or while a frame is being sent are dropped and counted ({@code words_dropped}).
  */
 public final class RawTxBuffer extends Component {
     /** The smallest frame a send takes: destination, source, EtherType. */
     public static final int MIN_FRAME_BYTES = 14;
     /** Bytes before the FCS of the shortest Ethernet frame: shorter frames are padded with zeros. */
     public static final int PADDED_BYTES = 60;
+    private static final int FCS_BYTES = 4;
 
     /**
      * @param busWidth   bits of the MAC stream
@@ -54,14 +57,19 @@ public final class RawTxBuffer extends Component {
             }
         }
 
-        /** Beats of the largest frame: the buffer's rows (at least 2, a memory's least depth). */
+        /** Beats of the largest frame with its FCS: the buffer's rows (at least 2, a memory's least depth). */
         public int rows() {
-            return Math.max(2, (frameBytes + busWidth / 8 - 1) / (busWidth / 8));
+            return Math.max(2, (frameBytes + FCS_BYTES + busWidth / 8 - 1) / (busWidth / 8));
         }
 
         /** Bits of a frame length. */
         public int lengthWidth() {
             return Hw.log2Up(frameBytes + 1L);
+        }
+
+        /** Words of the largest frame. */
+        int words() {
+            return (frameBytes + 3) / 4;
         }
     }
 
@@ -79,22 +87,18 @@ public final class RawTxBuffer extends Component {
         int w = config.busWidth();
         words = Flow.slave(this, "words", Layout.plain("data", AxiLite.DATA_BITS));
         send = Flow.slave(this, "send", Layout.plain("length", config.lengthWidth()));
-        StreamConfig frames = new StreamConfig(w, 1);
-        out = Stream.master(this, frames);
+        out = Stream.master(this, new StreamConfig(w, 1));
 
-        Mem buffer = mem("frame_rows", config.rows(), w, ReadUnderWrite.READ_FIRST);
+        Mem rows = mem("frame_rows", config.rows(), w, ReadUnderWrite.READ_FIRST);
         Reg busy = reg("sending", 1, 0);
-        Reg written = reg("words_written", Hw.log2Up((long) config.rows() * (w / 32) + 1), 0);
-        Send sent = sends(busy, written);
-        writeWords(buffer, busy, written);
-        Stream frame = readFrame(buffer, busy, sent);
-        StreamPad pad = child("pad", new StreamPad(new StreamPad.Config(frames, PADDED_BYTES)));
-        // the least beat FIFO: one frame at a time needs no back-to-back rate, and each beat held is a bus of flip-flops
-        StreamCrcAppend fcs = child("fcs_append", new StreamCrcAppend(new StreamCrcAppend.Config(frames,
-                CrcParams.CRC32, 4)));
-        frame.into(pad.in);
-        pad.out.into(fcs.in);
-        fcs.out.into(out);
+        Reg written = reg("words_written", Hw.log2Up(config.words() + 1L), 0);
+        Expr taken = wire("word_taken", words.valid().and(busy.not()).and(written.ne(config.words())));
+        statusCounter("words_dropped", words.valid().and(taken.not()),
+                "Words written while a frame was being sent or beyond the largest frame (dropped)");
+        Frame frame = sends(busy, written);
+        writeRows(rows, written, taken);
+        Fcs fcs = fcs(written, taken, frame);
+        frameOut(rows, busy, frame, fcs).into(out);
         status("busy", Status.Kind.STATE, busy, "1 while a frame is being sent: words and sends wait for 0");
     }
 
@@ -102,49 +106,36 @@ public final class RawTxBuffer extends Component {
         return config;
     }
 
-    /** The frame being sent: its last beat and that beat's lanes, set by the send that started it. */
-    private record Send(Reg lastBeat, Reg lastLanes, Reg reading) { }
+    /** The frame being sent, as its send set it: its length, and with padding, and the start of its FCS phase. */
+    private record Frame(Expr accepted, Reg length, Reg paddedLength) { }
 
-    /** Sends: checked against the words written; an accepted one makes the buffer busy until its last beat leaves. */
-    private Send sends(Reg busy, Reg written) {
+    /** Sends, checked against the words written; an accepted one makes the buffer busy until its last beat leaves. */
+    private Frame sends(Reg busy, Reg written) {
         Expr length = send.field("length");
-        Expr fits = length.ge(MIN_FRAME_BYTES).and(length.le(config.frameBytes()))
-                .and(length.resize(written.width() + 2).le(Hw.cat(written, Hw.zeros(2))));
+        Expr wordsOfLength = length.resize(length.width() + 1).add(3).shr(2).resize(written.width());
+        Expr fits = length.ge(MIN_FRAME_BYTES).and(length.le(config.frameBytes())).and(wordsOfLength.eq(written));
         Expr accepted = wire("send_accepted", send.valid().and(busy.not()).and(fits));
         statusCounter("rejected", send.valid().and(accepted.not()), "Sends refused: a length below "
-                + MIN_FRAME_BYTES + " or above the largest frame, beyond the words written, or while a frame was"
+                + MIN_FRAME_BYTES + " or above the largest frame, other than the words written, or while a frame was"
                 + " being sent (the words are discarded)");
         statusCounter("frames", accepted, "Frames sent");
-        int byteLanes = config.busWidth() / 8;
-        int laneBits = Hw.log2Up(byteLanes);
-        Expr lastByte = length.sub(1);
-        Reg lastBeat = regNoReset("last_beat", rowBits());
-        Reg lastLanes = regNoReset("last_lanes", laneBits + 1);
-        Reg reading = reg("reading", 1, 0);
+        Reg frameLength = regNoReset("frame_length", config.lengthWidth());
+        Reg padded = regNoReset("padded_length", config.lengthWidth());
         when(accepted, () -> {
             busy.set(1);
-            reading.set(1); // from the next cycle: after the send's own write of the last row
-            lastBeat.set(lastByte.shr(laneBits).resize(rowBits()));
-            lastLanes.set(lastByte.bits(laneBits - 1, 0).resize(laneBits + 1).add(1));
+            frameLength.set(length);
+            padded.set(Hw.mux(length.lt(PADDED_BYTES), Hw.lit(config.lengthWidth(), PADDED_BYTES), length));
         });
-        return new Send(lastBeat, lastLanes, reading);
-    }
-
-    private int rowBits() {
-        return Hw.log2Up(config.rows());
+        return new Frame(accepted, frameLength, padded);
     }
 
     /**
      * Words go into a row register lane by lane; a full row, and at a send the partial last one, is written to the
      * buffer (one write port: a word and a send never come in the same cycle, each is its own register write).
      */
-    private void writeWords(Mem buffer, Reg busy, Reg written) {
+    private void writeRows(Mem rows, Reg written, Expr taken) {
         int lanes = config.busWidth() / 32;
         int laneBits = Hw.log2Up(lanes);
-        Expr taken = wire("word_taken", words.valid().and(busy.not())
-                .and(written.ne(Hw.lit(written.width(), (long) config.rows() * lanes))));
-        statusCounter("words_dropped", words.valid().and(taken.not()),
-                "Words written while a frame was being sent or beyond the buffer (dropped)");
         Expr lane = written.bits(laneBits - 1, 0);
         List<Expr> partial = new ArrayList<>();
         List<Expr> full = new ArrayList<>();
@@ -157,32 +148,96 @@ public final class RawTxBuffer extends Component {
         }
         Expr rowDone = taken.and(lane.eq(lanes - 1));
         Expr flush = send.valid().and(lane.ne(0)); // harmless on a refused send: its words are discarded anyway
-        buffer.write(rowDone.or(flush), written.shr(laneBits).resize(rowBits()), Hw.mux(rowDone, Hw.cat(full),
-                Hw.cat(partial)));
+        rows.write(rowDone.or(flush), written.shr(laneBits).resize(Hw.log2Up(config.rows())), Hw.mux(rowDone,
+                Hw.cat(full), Hw.cat(partial)));
         when(send.valid(), () -> written.set(0)).elseWhen(taken, () -> written.set(written.add(1)));
     }
 
-    /** The rows from the buffer while reading, one beat per cycle; the last beat keeps the frame's last lanes. */
-    private Stream readFrame(Mem buffer, Reg busy, Send sent) {
-        Reg readRow = reg("read_row", rowBits(), 0);
-        Reg outRow = reg("out_row", rowBits(), 0);
-        Stream.RamRead rows = Stream.fromRam("row", buffer, readRow, sent.reading(), Layout.plain("data",
-                config.busWidth()));
-        Expr lastRead = readRow.eq(sent.lastBeat());
-        when(rows.load(), () -> {
-            readRow.set(Hw.mux(lastRead, Hw.zeros(rowBits()), readRow.add(1)));
-            when(lastRead, () -> sent.reading().set(0));
+    /** The frame's FCS once {@code ready}. */
+    private record Fcs(Expr ready, Expr value) { }
+
+    /**
+     * The CRC over every word but the last as they arrive; after an accepted send, a byte a cycle over the last word's
+     * bytes and then the padding's zeros (the last word shifted down, zeros coming in), then the FCS.
+     */
+    private Fcs fcs(Reg written, Expr taken, Frame frame) {
+        CrcParams p = CrcParams.CRC32;
+        Reg crc = regNoReset("crc", 32);
+        Reg lastWord = regNoReset("last_word", 32);
+        when(taken, () -> {
+            crc.set(Hw.mux(written.eq(0), ParallelCrc.initial(p), ParallelCrc.update(p, crc, lastWord)));
+            lastWord.set(words.field("data"));
         });
-        Expr tlast = outRow.eq(sent.lastBeat());
-        int byteLanes = config.busWidth() / 8;
+        // bytes after the words before the last: the padded length less 4 x (words - 1), 1 to 50
+        Reg finishing = reg("fcs_bytes_left", 6, 0);
+        Expr length = send.field("length");
+        Expr padded = Hw.mux(length.lt(PADDED_BYTES), Hw.lit(length.width(), PADDED_BYTES), length);
+        Expr before = written.sub(1).shl(2).resize(length.width());
+        when(frame.accepted(), () -> finishing.set(padded.sub(before).resize(6)))
+                .elseWhen(finishing.ne(0), () -> {
+                    crc.set(ParallelCrc.update(p, crc, lastWord.bits(7, 0)));
+                    lastWord.set(lastWord.shr(8));
+                    finishing.set(finishing.sub(1));
+                });
+        Reg ready = reg("fcs_ready", 1, 0);
+        ready.set(finishing.eq(1));
+        return new Fcs(ready, ParallelCrc.finished(p, crc));
+    }
+
+    /**
+     * The rows from the buffer, one beat per cycle from the FCS's readiness, each byte the frame's below its length,
+     * 0 up to the padded length, then the four FCS bytes; tkeep and tlast where the FCS ends.
+     */
+    private Stream frameOut(Mem rows, Reg busy, Frame frame, Fcs fcs) {
+        int lanes = config.busWidth() / 8;
+        int rowBits = Hw.log2Up(config.rows());
+        int leftWidth = Hw.log2Up(config.frameBytes() + FCS_BYTES + 1L);
+        Reg reading = reg("reading", 1, 0);
+        Reg readRow = reg("read_row", rowBits, 0);
+        // bytes of the frame, and of the frame with padding and FCS, from this beat's first lane on
+        Reg dataLeft = regNoReset("data_left", leftWidth);
+        Reg endLeft = regNoReset("end_left", leftWidth);
+        Stream.RamRead beats = Stream.fromRam("row", rows, readRow, reading, Layout.plain("data",
+                config.busWidth()));
+        int endWidth = rowBits + Hw.log2Up(lanes) + 1;
+        Expr lastRead = readRow.resize(endWidth).add(1).shl(Hw.log2Up(lanes)).ge(frame.paddedLength()
+                .resize(endWidth).add(FCS_BYTES));
+        when(fcs.ready(), () -> {
+            reading.set(1);
+            dataLeft.set(frame.length().resize(leftWidth));
+            endLeft.set(frame.paddedLength().resize(leftWidth).add(FCS_BYTES));
+        });
+        when(beats.load(), () -> {
+            readRow.set(Hw.mux(lastRead, Hw.zeros(rowBits), readRow.add(1)));
+            when(lastRead, () -> reading.set(0));
+        });
+        Expr tlast = wire("last_beat", endLeft.le(lanes));
+        // lanes past the end of this beat's share, clamped: the per-lane choices compare small numbers
+        int clampWidth = Hw.log2Up(lanes + FCS_BYTES + 1L);
+        Expr end = wire("end_here", Hw.mux(endLeft.gt(lanes + FCS_BYTES), Hw.lit(clampWidth, lanes + FCS_BYTES),
+                endLeft.resize(clampWidth)));
+        Expr dataEnd = wire("data_here", Hw.mux(dataLeft.gt(lanes), Hw.lit(clampWidth, lanes),
+                dataLeft.resize(clampWidth)));
+        Expr row = beats.out().field("data");
+        List<Expr> bytes = new ArrayList<>();
+        for (int l = lanes - 1; l >= 0; l--) {
+            Expr b = Hw.mux(dataEnd.gt(l), row.bits(8 * l + 7, 8 * l), Hw.zeros(8));
+            for (int k = 0; k < FCS_BYTES; k++) { // FCS byte k sits at lane end - 4 + k
+                if (l + FCS_BYTES - k <= lanes + FCS_BYTES) {
+                    b = Hw.mux(end.eq(l + FCS_BYTES - k), fcs.value().bits(8 * k + 7, 8 * k), b);
+                }
+            }
+            bytes.add(b);
+        }
         Layout beat = Stream.packet(config.busWidth(), 1);
-        Stream frame = rows.out().map("frame", beat, beat.expr().set(Stream.TDATA, rows.out().field("data"))
-                .set(Stream.TKEEP, Hw.mux(tlast, Keep.below(sent.lastLanes(), byteLanes), Hw.ones(byteLanes)))
-                .set(Stream.TLAST, tlast).set(Stream.TUSER, Hw.zeros(1)).build());
-        when(frame.fire(), () -> {
-            outRow.set(Hw.mux(tlast, Hw.zeros(rowBits()), outRow.add(1)));
+        Stream frameBeats = beats.out().map("frame", beat, beat.expr().set(Stream.TDATA, Hw.cat(bytes))
+                .set(Stream.TKEEP, Keep.below(end, lanes)).set(Stream.TLAST, tlast).set(Stream.TUSER, Hw.zeros(1))
+                .build());
+        when(frameBeats.fire(), () -> {
+            dataLeft.set(Hw.mux(dataLeft.gt(lanes), dataLeft.sub(lanes), Hw.zeros(leftWidth)));
+            endLeft.set(endLeft.sub(lanes));
             when(tlast, () -> busy.set(0));
         });
-        return frame;
+        return frameBeats;
     }
 }

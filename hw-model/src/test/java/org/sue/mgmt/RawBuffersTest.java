@@ -74,19 +74,21 @@ class RawBuffersTest {
         send(sim, 13); // below the addresses and EtherType
         writeWords(sim, new byte[16]);
         send(sim, 17); // more than the 16 bytes written
-        writeWords(sim, new byte[1028]); // 257 words: the last one beyond the buffer's 16 rows of 64 bytes
+        writeWords(sim, new byte[24]);
+        send(sim, 20); // fewer: the words must be exactly the frame's
+        writeWords(sim, new byte[1004]); // 251 words: the last one beyond the 1000-byte frame
         send(sim, 1001); // above the largest frame
-        assertEquals(3, sim.peek("rejected"));
+        assertEquals(4, sim.peek("rejected"));
         assertEquals(1, sim.peek("words_dropped"));
         byte[] frame = new byte[1000];
         rnd.nextBytes(frame);
-        sim.poke("m_axis_tready", 0); // the MAC holds the frame, longer than the FCS stage holds: the buffer stays busy
+        sim.poke("m_axis_tready", 0); // the MAC holds the frame: the buffer stays busy
         writeWords(sim, frame);
         send(sim, 1000);
         writeWords(sim, new byte[8]);
         send(sim, 20);
         assertEquals(2 + 1, sim.peek("words_dropped"));
-        assertEquals(4, sim.peek("rejected"));
+        assertEquals(5, sim.peek("rejected"));
         assertEquals(1, sim.peek("busy"));
         sim.poke("m_axis_tready", 1);
         sim.step(40);

@@ -172,9 +172,22 @@ public final class ParallelCrc extends Component {
      * fixed-size messages such as a control frame's FCS.
      */
     public static Expr ofWord(CrcParams p, Expr data) {
-        int w = p.width();
-        return finish(p, step(new CrcMatrices(p, data.width()), Hw.lit(w, BigInteger.valueOf(p.init()).and(ones(w))),
-                data));
+        return finish(p, update(p, initial(p), data));
+    }
+
+    /** The CRC register of {@code p} before any data. */
+    public static Expr initial(CrcParams p) {
+        return Hw.lit(p.width(), BigInteger.valueOf(p.init()).and(ones(p.width())));
+    }
+
+    /** The CRC register after {@code data} (byte i in bits [8i+7:8i]) from {@code state}: one parity per bit. */
+    public static Expr update(CrcParams p, Expr state, Expr data) {
+        return step(new CrcMatrices(p, data.width()), state, data);
+    }
+
+    /** The CRC a register {@code state} stands for: reflected and inverted as {@code p} says. */
+    public static Expr finished(CrcParams p, Expr state) {
+        return finish(p, state);
     }
 
     private static BigInteger ones(int w) {
