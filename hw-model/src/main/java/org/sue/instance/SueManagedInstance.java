@@ -9,12 +9,12 @@ import java.util.function.Consumer;
 import org.sue.core.Component;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
+import org.sue.core.Layout;
 import org.sue.core.Port;
 import org.sue.core.Reg;
 import org.sue.core.Signal;
 import org.sue.core.Status;
 import org.sue.core.Tag;
-import org.sue.core.Layout;
 import org.sue.lib.stream.Arbiter;
 import org.sue.lib.stream.Flow;
 import org.sue.lib.stream.Stream;
@@ -37,7 +37,9 @@ import org.sue.mgmt.RegisterMap.Field;
  * <p>Blocks of the map: {@code id} (what this is), {@code build} (the generation parameters software may need),
  * {@code ctrl} (run-time settings), {@code hdr_table} (the header table's write port), {@code irq} (events and
  * their enables), then the status of each part of the instance ({@code cmd}, {@code rx}, {@code net},
- * {@code tp_tx}, {@code tp_rx}, {@code llr}, {@code cbfc} or {@code pfc}, {@code mac}), then {@code mgmt}.
+ * {@code tp_tx}, {@code tp_rx}, {@code llr}, {@code cbfc} or {@code pfc}, {@code mac}, {@code axi}), the raw-packet
+ * blocks {@code raw_tx} and {@code raw_rx}, then {@code mgmt}. Raw frames pass between the instance and the MAC
+ * ({@link RawTxBuffer}, {@link RawFrameFilter}, {@link RawRxBuffer}).
  */
 public final class SueManagedInstance extends Component {
     /** 'SUE' and the map's version: software checks it before anything else. */
