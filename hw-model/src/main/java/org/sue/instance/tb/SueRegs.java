@@ -233,9 +233,9 @@ public final class SueRegs {
     // raw_tx
     public static final int RAW_TX_DATA = 0x3c00;
     public static final int RAW_TX_SEND = 0x3c04;
-    public static final int RAW_TX_REJECTED = 0x3c08;
-    public static final int RAW_TX_FRAMES = 0x3c0c;
-    public static final int RAW_TX_WORDS_DROPPED = 0x3c10;
+    public static final int RAW_TX_WORDS_DROPPED = 0x3c08;
+    public static final int RAW_TX_REJECTED = 0x3c0c;
+    public static final int RAW_TX_FRAMES = 0x3c10;
     public static final int RAW_TX_BUSY = 0x3c14;
 
     // raw_rx
