@@ -99,7 +99,7 @@ final class AxiBench {
     private static double fifoRate(SueInstance.Config fifo, int bytes) {
         int data = Math.min(bytes, 256);
         TwoXpuRun run = new TwoXpuRun(fifo, DELAY, LinkModel.Faults.NONE, 1, null).rxReturnPercent(100)
-                .txValidPercent(100);
+                .txValidPercent(100).macReadyPercent(100); // as the AXI4 run's MACs: never stalling
         TwoXpuRun.Result r = run.run(393_216 / data, 0, TwoXpuRun.fixed(data), 50_000, null);
         return (double) r.aToB().delivered() * data / r.aToB().deliverySpan();
     }
@@ -107,7 +107,7 @@ final class AxiBench {
     /** The read latency in the default form (the wrapper) and without the credit loops ({@code _direct}). */
     private static void latency(SueAxiInstance.Config axi, SueInstance.Config fifo, BiConsumer<String, Double> put) {
         TwoXpuRun.Result e2e = new TwoXpuRun(fifo.withoutLinkLayer(), 0, LinkModel.Faults.NONE, 1, null)
-                .run(1, 0, TwoXpuRun.fixed(64), 10_000, null);
+                .macReadyPercent(100).run(1, 0, TwoXpuRun.fixed(64), 10_000, null);
         long oneWay = e2e.aToB().latency(0);
         put.accept("axi_fifo_e2e_latency_cycles", (double) oneWay);
         for (SueAxiInstance.Form form : List.of(axi.form(), SueAxiInstance.Form.DIRECT)) {

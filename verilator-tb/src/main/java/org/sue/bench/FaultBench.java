@@ -69,7 +69,8 @@ final class FaultBench {
     private static void llrReinit(BiConsumer<String, Double> put) {
         long t0 = System.nanoTime();
         SueInstance.Config config = SueInstance.Config.builder().path(p -> p.dataWidth(256)).build();
-        TwoXpuRun run = new TwoXpuRun(config, DELAY, LinkModel.Faults.NONE.withOutage(FLAP_AT, DOWN), 1, null);
+        TwoXpuRun run = new TwoXpuRun(config, DELAY, LinkModel.Faults.NONE.withOutage(FLAP_AT, DOWN), 1, null)
+                .macReadyPercent(100); // the recovery alone, as measured before MACs stalled in the runs
         run.add(2000, 2000, TwoXpuRun.fixed(256));
         if (run.now() > FLAP_AT - 2000) {
             throw new IllegalStateException("FaultBench.FLAP_AT must be later: the instances left reset at cycle "

@@ -20,7 +20,8 @@ import org.sue.vectors.SueInstancePeerTraffic;
 
 /**
  * Figures of a whole SUE instance for {@code scripts/bench}, two instances back to back in the JVM simulator; the
- * transport's figures on the default instance's core (no LLR or flow control, {@code withoutLinkLayer}):
+ * transport's figures on the default instance's core (no LLR or flow control, {@code withoutLinkLayer}), the MACs
+ * taking every beat:
  *
  * <ul>
  * <li>{@code e2e_latency_cycles}: one command with 64 data bytes into idle SUE A, from its first beat on A's
@@ -71,7 +72,7 @@ public final class SueBench {
         SueInstance.Config config = SueInstance.Config.defaults().withoutLinkLayer();
         // latency: one command into an idle pair, no link delay; the core, and the default port's link layer
         for (SueInstance.Config c : List.of(config, SueInstance.Config.defaults())) {
-            TwoXpuRun.Result one = new TwoXpuRun(c, 0, LinkModel.Faults.NONE, 1, null)
+            TwoXpuRun.Result one = new TwoXpuRun(c, 0, LinkModel.Faults.NONE, 1, null).macReadyPercent(100)
                     .run(1, 0, TwoXpuRun.fixed(64), 10_000, null);
             boolean core = c.llr() == null;
             put.accept(core ? "e2e_latency_cycles" : "e2e_latency_cycles_llr_cbfc", (double) one.aToB().latency(0));
@@ -89,7 +90,7 @@ public final class SueBench {
             try (Progress progress = Progress.open()) {
                 String what = "  goodput run, loss " + p + ": %,d cycles, %,.0f cycles/s";
                 r = new TwoXpuRun(deep, RTT / 2, LinkModel.Faults.loss(p), 5, null).rxReturnPercent(100)
-                        .txValidPercent(100).run(commands, 0, TwoXpuRun.fixed(256), 200_000, cycles -> progress.show(
+                        .txValidPercent(100).macReadyPercent(100).run(commands, 0, TwoXpuRun.fixed(256), 200_000, cycles -> progress.show(
                                 String.format(what, cycles, cycles / ((System.nanoTime() - t0) / 1e9))));
             }
             if (!r.ok()) {
@@ -129,7 +130,7 @@ public final class SueBench {
         for (double p : new double[] {1e-3, 1e-2}) {
             long t0 = System.nanoTime();
             TwoXpuRun.Result r = new TwoXpuRun(llr, RTT / 2, LinkModel.Faults.loss(p), 5, null).rxReturnPercent(100)
-                    .txValidPercent(100).run(commands, 0, TwoXpuRun.fixed(256), 200_000, null);
+                    .txValidPercent(100).macReadyPercent(100).run(commands, 0, TwoXpuRun.fixed(256), 200_000, null);
             if (!r.ok()) {
                 throw new IllegalStateException("LLR goodput run with loss " + p + " lost or reordered commands");
             }
@@ -165,7 +166,8 @@ public final class SueBench {
         HeaderFormat f = HeaderFormat.ETH_IPV4_UDP;
         SueInstance.Config pfc = SmallInstance.withPfc(f);
         for (SueInstance.Config c : List.of(pfc.withPfc(null), pfc, SmallInstance.withCbfc(f))) {
-            TwoXpuRun run = new TwoXpuRun(c, 20, LinkModel.Faults.NONE, 3, null).rxReturnPercent(4);
+            TwoXpuRun run = new TwoXpuRun(c, 20, LinkModel.Faults.NONE, 3, null).rxReturnPercent(4)
+                    .macReadyPercent(100);
             if (!run.run(1200, 1200, twoVcs, 60_000, null).ok()) {
                 throw new IllegalStateException("slow-receiver run lost or reordered commands");
             }
@@ -194,7 +196,7 @@ public final class SueBench {
     /** Command bytes per cycle from A to B, 2000 commands of 256 bytes on VC 0, link 100 cycles each way. */
     private static double utilisation(SueInstance.Config c) {
         TwoXpuRun.Result r = new TwoXpuRun(c, 100, LinkModel.Faults.NONE, 7, null).rxReturnPercent(100)
-                .txValidPercent(100).run(2000, 0, TwoXpuRun.fixed(256), 60_000, null);
+                .txValidPercent(100).macReadyPercent(100).run(2000, 0, TwoXpuRun.fixed(256), 60_000, null);
         if (!r.ok()) {
             throw new IllegalStateException("utilisation run lost or reordered commands");
         }

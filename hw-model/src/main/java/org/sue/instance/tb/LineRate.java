@@ -57,12 +57,13 @@ public final class LineRate {
 
     /**
      * Sends {@code commands} commands of {@code dataBytes} from A to B over links of {@code delay} cycles each way,
-     * on VCs 0 .. {@code vcs} - 1 in turn, both XPUs never holding back; throws if a command is lost or reordered.
+     * on VCs 0 .. {@code vcs} - 1 in turn, both XPUs never holding back and both MACs taking every beat (the port's
+     * capacity is measured); throws if a command is lost or reordered.
      */
     public static Result measure(SueInstance.Config config, int dataBytes, int vcs, int delay, LinkModel.Faults faults,
                                  int commands, long seed) {
         TwoXpuRun.Result r = new TwoXpuRun(config, delay, faults, seed, null).txValidPercent(100)
-                .rxReturnPercent(100).run(commands, 0, TwoXpuRun.fixed(dataBytes, vcs), 200_000, null);
+                .macReadyPercent(100).rxReturnPercent(100).run(commands, 0, TwoXpuRun.fixed(dataBytes, vcs), 200_000, null);
         if (!r.ok()) {
             throw new IllegalStateException("line-rate run (" + TwoXpuRun.describe(config) + ", " + dataBytes
                     + "-byte commands on " + vcs + " VCs) lost or reordered commands");

@@ -196,6 +196,21 @@ public final class TwoXpuRun {
         while (a.inReset() || b.inReset()) {
             step();
         }
+        a.macReadyPercent(MAC_READY_PERCENT, seed + 5);
+        b.macReadyPercent(MAC_READY_PERCENT, seed + 6);
+    }
+
+    /**
+     * Cycles in 100 each MAC takes a beat unless {@link #macReadyPercent} says otherwise: real MACs stall their
+     * transmit client (alignment markers, pause, rate adaptation), so the runs do too.
+     */
+    public static final int MAC_READY_PERCENT = 90;
+
+    /** Each MAC takes a beat {@code percent} of the cycles at random (100: a MAC that never stalls). */
+    public TwoXpuRun macReadyPercent(int percent) {
+        a.macReadyPercent(percent, a.sim().cycle() + 5);
+        b.macReadyPercent(percent, b.sim().cycle() + 6);
+        return this;
     }
 
     private XpuSide side(String name, int xpu, Design design, LinkModel toPeer, Random rnd,
