@@ -67,7 +67,8 @@ final class AxiBench {
         for (int bytes : SIZES) {
             long t0 = System.nanoTime();
             AxiTwoXpuRun.Result r = new AxiTwoXpuRun(axi, DELAY, LinkModel.Faults.NONE, 1,
-                    AxiTwoXpuRun.Traffic.saturating(393_216 / bytes + 64, bytes), null).run(50_000, null);
+                    AxiTwoXpuRun.Traffic.saturating(393_216 / bytes + 64, bytes), null).macReadyPercent(100)
+                    .run(50_000, null);
             double write = r.a().stats().writeBytesPerCycle();
             double read = r.a().stats().readBytesPerCycle();
             double viaFifo = fifoRate(fifo, bytes);
@@ -112,7 +113,8 @@ final class AxiBench {
         put.accept("axi_fifo_e2e_latency_cycles", (double) oneWay);
         for (SueAxiInstance.Form form : List.of(axi.form(), SueAxiInstance.Form.DIRECT)) {
             AxiTwoXpuRun.Result one = new AxiTwoXpuRun(axi.withoutLinkLayer().withForm(form), 0,
-                    LinkModel.Faults.NONE, 1, AxiTwoXpuRun.Traffic.oneReadIdle(64, 2000), null).run(10_000, null);
+                    LinkModel.Faults.NONE, 1, AxiTwoXpuRun.Traffic.oneReadIdle(64, 2000), null).macReadyPercent(100)
+                    .run(10_000, null);
             long read = one.a().stats().readLatencies.get(0);
             put.accept("axi_read_latency_cycles" + (form == axi.form() ? "" : "_direct"), (double) read);
             System.out.printf("axi: one 64-byte read, idle, zero link delay, no link layer, %s: %d cycles AR to the"

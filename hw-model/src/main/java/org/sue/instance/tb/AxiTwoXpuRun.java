@@ -96,6 +96,14 @@ public final class AxiTwoXpuRun {
             step();
         }
         setUp = true;
+        macReadyPercent(TwoXpuRun.MAC_READY_PERCENT);
+    }
+
+    /** Each MAC takes a beat {@code percent} of the cycles at random (100: a MAC that never stalls). */
+    public AxiTwoXpuRun macReadyPercent(int percent) {
+        a.macReadyPercent(percent, a.sim().cycle() + 5);
+        b.macReadyPercent(percent, b.sim().cycle() + 6);
+        return this;
     }
 
     /**
