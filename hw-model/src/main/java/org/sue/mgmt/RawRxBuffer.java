@@ -81,9 +81,11 @@ public final class RawRxBuffer extends Component {
 
         PacketFifo fifo = child("fifo", new PacketFifo(new PacketFifo.Config(new StreamConfig(w,
                 config.lengthWidth()), config.bufferBytes() / (w / 8))));
-        in.map("frame", Stream.packet(w, 0), Stream.packet(w, 0).expr().set(Stream.TDATA, in.tdata())
-                .set(Stream.TKEEP, in.tkeep()).set(Stream.TLAST, in.tlast()).build()).into(fifo.in);
-        verdicts(fifo);
+        Layout bytes = Stream.packet(w, 0); // the MAC's flag is judged with the FCS, in verdicts
+        Flow beats = in.map("beats", bytes, bytes.expr().set(Stream.TDATA, in.tdata()).set(Stream.TKEEP, in.tkeep())
+                .set(Stream.TLAST, in.tlast()).build());
+        beats.into(fifo.in);
+        verdicts(fifo, beats);
         received = out("received", 1);
         received.set(fifo.kept.valid());
         statusCounter("frames", fifo.kept.valid(), "Frames kept for software");
@@ -107,14 +109,13 @@ public final class RawRxBuffer extends Component {
     }
 
     /** Each frame's FCS, length and the MAC's flag, judged when its CRC is ready: keep it, or drop it and count. */
-    private void verdicts(PacketFifo fifo) {
+    private void verdicts(PacketFifo fifo, Flow frameBeats) {
         int w = config.busWidth();
         int lanes = w / 8;
         int lw = config.lengthWidth();
         ParallelCrc.Config crcConfig = new ParallelCrc.Config(CrcParams.CRC32, w);
         ParallelCrc fcs = child("fcs_check", new ParallelCrc(crcConfig));
-        in.map("fcs_beat", Stream.packet(w, 0), Stream.packet(w, 0).expr().set(Stream.TDATA, in.tdata())
-                .set(Stream.TKEEP, in.tkeep()).set(Stream.TLAST, in.tlast()).build()).into(fcs.in);
+        frameBeats.into(fcs.in);
         // beats counted up to one past the longest frame's: a longer frame stays too long
         int beatLimit = (config.frameBytes() + FCS_BYTES) / lanes + 1;
         Reg beats = reg("frame_beats", Hw.log2Up(beatLimit + 1L), 0);
@@ -131,7 +132,6 @@ public final class RawRxBuffer extends Component {
             facts[i] = regNoReset("frame_facts_d" + (i + 1), lw + 1);
             facts[i].set(i == 0 ? Hw.mux(end, fact, facts[i]) : facts[i - 1]);
         }
-        unused("crc_valid_matches", fcs.crc.valid());
         Reg judged = facts[facts.length - 1];
         Expr bad = judged.bit(lw).or(fcs.crc.field("value").ne(FCS_RESIDUE));
         fifo.verdict.drive(fcs.crc.valid(), fifo.verdict.layout().expr().set("drop", bad)
