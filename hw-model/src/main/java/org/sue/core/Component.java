@@ -382,6 +382,17 @@ public abstract class Component {
         return w;
     }
 
+    /** {@code e} {@code cycles} later, through registers {@code <name>_d1 .. _d<cycles>} (no reset). */
+    protected final Expr delay(String name, Expr e, int cycles) {
+        Expr d = e;
+        for (int i = 1; i <= cycles; i++) {
+            Reg r = regNoReset(name + "_d" + i, e.width());
+            r.set(d);
+            d = r;
+        }
+        return d;
+    }
+
     protected final Mem mem(String name, int depth, int width, ReadUnderWrite readUnderWrite) {
         SourceLoc here = SourceLoc.here();
         Mem m = new Mem(name, depth, width, readUnderWrite, this, here);

@@ -29,9 +29,9 @@ import org.sue.mgmt.RegisterMap.Register;
  * <p>Writes: AW and W are taken together, one write at a time; the write takes effect at the clock edge it is taken
  * and B follows the next cycle. Byte strobes select the bytes written. Reads: AR is taken when no read is under way,
  * the register is read the next cycle, a CNT field's clear value is subtracted the cycle after, and R follows (AR to
- * R: 3 cycles). An address no register holds
- * is answered DECERR and counted ({@code mgmt.decode_errors}); a write to a register no software write changes is
- * ignored, answered OKAY and counted ({@code mgmt.ro_writes}). Both counts change a cycle after the access's.
+ * R: 3 cycles). An address no register holds is answered DECERR and counted ({@code mgmt.decode_errors}); a write to a
+ * register no software write changes is ignored, answered OKAY and counted ({@code mgmt.ro_writes}). Both counts
+ * change a cycle after the access's.
  *
  * <p>Atomicity of a register wider than 32 bits: a read of its lowest word also copies its higher words, and reads of
  * the higher words return that copy; writes of its lower words are collected and take effect with the write of its

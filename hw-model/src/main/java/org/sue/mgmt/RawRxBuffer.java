@@ -1,5 +1,7 @@
 package org.sue.mgmt;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.sue.core.Component;
 import org.sue.core.ConfigException;
 import org.sue.core.Expr;
@@ -125,18 +127,11 @@ public final class RawRxBuffer extends Component {
         Expr bytes = wire("frame_bytes", Hw.cat(beats, Hw.zeros(Hw.log2Up(lanes))).resize(bytesWidth)
                 .add(Keep.count(in.tkeep(), bytesWidth)));
         Expr wrongSize = bytes.lt(MIN_FRAME).or(bytes.gt(config.frameBytes() + FCS_BYTES));
-        Expr end = in.valid().and(in.tlast());
-        Reg[] facts = new Reg[crcConfig.latency()];
-        Expr fact = Hw.cat(wrongSize.or(in.tuser()), bytes.resize(lw));
-        for (int i = 0; i < facts.length; i++) {
-            facts[i] = regNoReset("frame_facts_d" + (i + 1), lw + 1);
-            facts[i].set(i == 0 ? Hw.mux(end, fact, facts[i]) : facts[i - 1]);
-        }
-        Reg judged = facts[facts.length - 1];
+        // the frame's facts from its last beat, as its CRC result comes
+        Expr judged = delay("frame_facts", Hw.cat(wrongSize.or(in.tuser()), bytes.resize(lw)), crcConfig.latency());
         Expr bad = judged.bit(lw).or(fcs.crc.field("value").ne(FCS_RESIDUE));
         fifo.verdict.drive(fcs.crc.valid(), fifo.verdict.layout().expr().set("drop", bad)
                 .set("user", judged.bits(lw - 1, 0)).build());
-
     }
 
     /** What software sees of the oldest frame. */
@@ -167,11 +162,11 @@ public final class RawRxBuffer extends Component {
             wordInFrame.set(0);
             skipping.set(1);
         }).elseWhen(skipping.and(frames.fire()).and(frames.tlast()), () -> skipping.set(0));
-        Expr word = Hw.zeros(AxiLite.DATA_BITS);
+        List<Expr> words = new ArrayList<>();
         for (int l = 0; l < lanes; l++) {
-            word = word.or(Hw.mux(wordInBeat.eq(l), frames.tdata().bits(32 * l + 31, 32 * l),
-                    Hw.zeros(AxiLite.DATA_BITS)));
+            words.add(frames.tdata().bits(32 * l + 31, 32 * l));
         }
+        Expr word = Hw.selectTree(words, wordInBeat);
         return new Reader(valid, wire("head_word", Hw.mux(valid, word, Hw.zeros(AxiLite.DATA_BITS))));
     }
 
@@ -180,7 +175,7 @@ public final class RawRxBuffer extends Component {
         int width = Hw.log2Up(config.bufferBytes() / 64 + 1L);
         Reg held = reg("frames_held_count", width, 0);
         Expr leaves = fifo.out.fire().and(fifo.out.tlast());
-        held.set(Hw.upDown(held, java.util.List.of(fifo.kept.valid()), java.util.List.of(leaves)));
+        held.set(Hw.upDown(held, List.of(fifo.kept.valid()), List.of(leaves)));
         status("frames_held", Status.Kind.LEVEL, held, "Frames in the buffer: kept and not yet read to their end");
         unused("kept_user", fifo.kept.field("user"));
         unused("head_keep", fifo.out.tkeep()); // the length says where the frame ends

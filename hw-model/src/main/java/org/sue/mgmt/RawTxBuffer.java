@@ -124,9 +124,14 @@ public final class RawTxBuffer extends Component {
         when(accepted, () -> {
             busy.set(1);
             frameLength.set(length);
-            padded.set(Hw.mux(length.lt(PADDED_BYTES), Hw.lit(config.lengthWidth(), PADDED_BYTES), length));
+            padded.set(padded(length));
         });
         return new Frame(accepted, frameLength, padded);
+    }
+
+    /** {@code length} raised to the least frame before its FCS. */
+    private static Expr padded(Expr length) {
+        return Hw.mux(length.lt(PADDED_BYTES), Hw.lit(length.width(), PADDED_BYTES), length);
     }
 
     /**
@@ -171,9 +176,8 @@ public final class RawTxBuffer extends Component {
         // bytes after the words before the last: the padded length less 4 x (words - 1), 1 to 50
         Reg finishing = reg("fcs_bytes_left", 6, 0);
         Expr length = send.field("length");
-        Expr padded = Hw.mux(length.lt(PADDED_BYTES), Hw.lit(length.width(), PADDED_BYTES), length);
         Expr before = written.sub(1).shl(2).resize(length.width());
-        when(frame.accepted(), () -> finishing.set(padded.sub(before).resize(6)))
+        when(frame.accepted(), () -> finishing.set(padded(length).sub(before).resize(6)))
                 .elseWhen(finishing.ne(0), () -> {
                     crc.set(ParallelCrc.update(p, crc, lastWord.bits(7, 0)));
                     lastWord.set(lastWord.shr(8));

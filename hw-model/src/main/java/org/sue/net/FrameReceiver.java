@@ -390,17 +390,6 @@ public final class FrameReceiver extends Component {
         return delay(name, e, crcConfig.latency());
     }
 
-    /** e {@code cycles} later, through registers {@code <name>_d1 .. _d<cycles>}. */
-    private Expr delay(String name, Expr e, int cycles) {
-        Expr d = e;
-        for (int i = 1; i <= cycles; i++) {
-            Reg r = regNoReset(name + "_d" + i, e.width());
-            r.set(d);
-            d = r;
-        }
-        return d;
-    }
-
     private static Expr code(DropReason r) {
         return Hw.lit(REASON_WIDTH, r.ordinal() + 1);
     }

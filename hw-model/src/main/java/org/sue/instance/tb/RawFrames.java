@@ -3,9 +3,10 @@ package org.sue.instance.tb;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.zip.CRC32;
 import org.sue.instance.SueManagedInstance;
 import org.sue.mgmt.RawTxBuffer;
+import org.sue.net.FrameFormat;
+import org.sue.net.model.FrameCodec;
 
 /**
  * Software's side of the raw-packet registers (docs/management.md "Raw packets"): a frame as the words written to
@@ -44,17 +45,12 @@ public final class RawFrames {
 
     /**
      * The frame on the wire for {@code frame} as software wrote it: padded with zeros to 60 bytes, its FCS appended
-     * (computed with {@link CRC32}, not with the model's CRC code).
+     * (computed with java.util.zip.CRC32 by {@link FrameCodec#crc32}, not with the model's CRC code).
      */
     public static byte[] onTheWire(byte[] frame) {
-        byte[] padded = Arrays.copyOf(frame, Math.max(frame.length, RawTxBuffer.PADDED_BYTES));
-        CRC32 crc = new CRC32();
-        crc.update(padded);
-        long fcs = crc.getValue();
-        byte[] wire = Arrays.copyOf(padded, padded.length + 4);
-        for (int i = 0; i < 4; i++) {
-            wire[padded.length + i] = (byte) (fcs >>> (8 * i));
-        }
+        int fcsAt = Math.max(frame.length, RawTxBuffer.PADDED_BYTES);
+        byte[] wire = Arrays.copyOf(frame, fcsAt + FrameFormat.FCS_BYTES);
+        FrameCodec.putLe32(wire, fcsAt, FrameCodec.crc32(wire, 0, fcsAt));
         return wire;
     }
 

@@ -134,7 +134,10 @@ public final class RegisterFileModel {
         long word = 0;
         for (Field f : r.fields()) {
             String port = r.portName(f);
-            long v = own(r, f) - (f.access() == Access.CNT ? clearedAt.getOrDefault(port, 0L) : 0) & f.mask() >>> f.lsb();
+            long v = own(r, f);
+            if (f.access() == Access.CNT) { // counted from software's last clear, modulo the field
+                v = v - clearedAt.getOrDefault(port, 0L) & f.mask() >>> f.lsb();
+            }
             if (f.access() != Access.WO) {
                 word |= v << f.lsb();
             }
