@@ -16,7 +16,7 @@
 #define SUE_ID_VERSION 0x4u
 #define SUE_ID_VERSION_SHIFT 0x0u
 #define SUE_ID_VERSION_MASK 0xffffffffu
-#define SUE_ID_VERSION_RESET 0x10001u
+#define SUE_ID_VERSION_RESET 0x10002u
 
 /* build: The generation parameters software may need (read only) */
 #define SUE_BUILD_BASE 0x400u
@@ -176,6 +176,10 @@
 #define SUE_IRQ_STATUS_COUNTER_SATURATED_MASK 0x10u
 #define SUE_IRQ_STATUS_RAW_RX_SHIFT 0x5u
 #define SUE_IRQ_STATUS_RAW_RX_MASK 0x20u
+#define SUE_IRQ_STATUS_PORT_DOWN_SHIFT 0x6u
+#define SUE_IRQ_STATUS_PORT_DOWN_MASK 0x40u
+#define SUE_IRQ_STATUS_PORT_UP_SHIFT 0x7u
+#define SUE_IRQ_STATUS_PORT_UP_MASK 0x80u
 #define SUE_IRQ_STATUS_RESET 0x0u
 #define SUE_IRQ_ENABLE 0x1004u
 #define SUE_IRQ_ENABLE_DST_DOWN_SHIFT 0x0u
@@ -190,6 +194,10 @@
 #define SUE_IRQ_ENABLE_COUNTER_SATURATED_MASK 0x10u
 #define SUE_IRQ_ENABLE_RAW_RX_SHIFT 0x5u
 #define SUE_IRQ_ENABLE_RAW_RX_MASK 0x20u
+#define SUE_IRQ_ENABLE_PORT_DOWN_SHIFT 0x6u
+#define SUE_IRQ_ENABLE_PORT_DOWN_MASK 0x40u
+#define SUE_IRQ_ENABLE_PORT_UP_SHIFT 0x7u
+#define SUE_IRQ_ENABLE_PORT_UP_MASK 0x80u
 #define SUE_IRQ_ENABLE_RESET 0x0u
 
 /* cmd: Command path, transmit side: ingress drops and errors, packing buffer (docs/protocol.md 12.2) */
@@ -947,6 +955,21 @@
 #define SUE_RAW_RX_FRAMES_HELD_SHIFT 0x0u
 #define SUE_RAW_RX_FRAMES_HELD_MASK 0x7fu
 #define SUE_RAW_RX_FRAMES_HELD_RESET 0x0u
+
+/* port: The port's status and its changes (docs/protocol.md 7.8) */
+#define SUE_PORT_BASE 0x4400u
+#define SUE_PORT_UP 0x4400u
+#define SUE_PORT_UP_SHIFT 0x0u
+#define SUE_PORT_UP_MASK 0x1u
+#define SUE_PORT_UP_RESET 0x0u
+#define SUE_PORT_WENT_DOWN 0x4404u
+#define SUE_PORT_WENT_DOWN_SHIFT 0x0u
+#define SUE_PORT_WENT_DOWN_MASK 0xffffffffu
+#define SUE_PORT_WENT_DOWN_RESET 0x0u
+#define SUE_PORT_CAME_UP 0x4408u
+#define SUE_PORT_CAME_UP_SHIFT 0x0u
+#define SUE_PORT_CAME_UP_MASK 0xffffffffu
+#define SUE_PORT_CAME_UP_RESET 0x0u
 
 /* mgmt: The management port's own counters */
 #define SUE_MGMT_BASE 0x7c00u

@@ -64,8 +64,9 @@ public final class IntegrationFiles {
                     + " hands those it receives to `ctl_in_*` (docs/protocol.md 7.2, 8.3). With neither LLR nor CBFC"
                     + " there is no such channel."),
             new Group("Link status", Pattern.compile("link_up"), "the PCS",
-                    "High while the PCS has the link up: LLR's PCS status (docs/protocol.md 7.2); its falling edge is"
-                    + " the `irq.status.link_down` event. Tie high only if the PCS gives no status."),
+                    "High while the PCS has the link up: LLR's PCS status (docs/protocol.md 7.2) and, without LLR, the"
+                    + " port's status (7.8); its falling edge is the `irq.status.link_down` event. Tie high only if the"
+                    + " PCS gives no status."),
             new Group("Management", Pattern.compile("s_axil_.*|irq"), "the SoC's control processor",
                     "AXI4-Lite, 32-bit data, a byte address; registers in registers.md, rules in docs/management.md"
                     + " (DECERR for an address no register holds, one write and one read under way at a time, AR to R in"

@@ -38,6 +38,7 @@ import org.sue.link.MacControlDemux;
 import org.sue.link.PfcConfig;
 import org.sue.link.PfcGenerator;
 import org.sue.link.PfcPause;
+import org.sue.link.PortStatus;
 import org.sue.net.FrameFormat;
 import org.sue.net.FrameReceiver;
 import org.sue.net.FrameTransmitter;
@@ -583,7 +584,18 @@ public final class SueInstance extends Component {
             }
         }
         controlChannel(ctlOut, ctlIn);
+        portStatus(ltx);
         return vcReady;
+    }
+
+    /**
+     * The port's status ({@code port_up}, counters {@code port_*}; docs/protocol.md 7.8): LLR's judgement of the link
+     * with LLR, the MAC's {@code link_up} without it.
+     */
+    private void portStatus(LlrTx ltx) {
+        PortStatus status = child("port_status", new PortStatus());
+        status.usable.set(ltx != null ? ltx.usable : in("link_up", 1));
+        exposeStatus(status, "port_");
     }
 
     /**

@@ -45,7 +45,7 @@ public final class SueManagedInstance extends Component {
     /** 'SUE' and the map's version: software checks it before anything else. */
     public static final long MAGIC = 0x5355_4500L;
     /** Version of the register map (major in the high half): a register moved or removed raises the major. */
-    public static final long MAP_VERSION = 0x0001_0001L;
+    public static final long MAP_VERSION = 0x0001_0002L;
     /** Bit of {@code raw_rx.head} that says a frame is there; the bits below it hold its length. */
     public static final int RAW_HEAD_VALID_BIT = 31;
 
@@ -112,7 +112,9 @@ public final class SueManagedInstance extends Component {
         LINK_DOWN("link_up from the MAC fell"),
         LLR_REINIT("Link Layer Retry flushed its replay buffer and started again (llr_tx_reinit counted)"),
         COUNTER_SATURATED("a counter reached 2^32 - 1 (it stays there)"),
-        RAW_RX("a raw frame arrived in the receive buffer");
+        RAW_RX("a raw frame arrived in the receive buffer"),
+        PORT_DOWN("the port went down (port.up fell; docs/protocol.md 7.8)"),
+        PORT_UP("the port came up (port.up rose)");
 
         public final String description;
 
@@ -133,14 +135,14 @@ public final class SueManagedInstance extends Component {
      * that a block's base never moves: slot times {@link #BLOCK_STRIDE}.
      */
     private static final List<String> SLOTS = List.of("id", "build", "ctrl", "hdr_table", "irq", "cmd", "rx", "net",
-            "tp_tx", "tp_rx", "llr", "cbfc", "pfc", "mac", "axi", "raw_tx", "raw_rx");
+            "tp_tx", "tp_rx", "llr", "cbfc", "pfc", "mac", "axi", "raw_tx", "raw_rx", "port");
     /** Bytes of each block: room for 256 registers. */
     public static final int BLOCK_STRIDE = 0x400;
-    /** Slot of block {@code mgmt}: the last of the 32 KiB map (slots 17 to 30 are free for blocks to come). */
+    /** Slot of block {@code mgmt}: the last of the 32 KiB map (slots 18 to 30 are free for blocks to come). */
     private static final int OWN_SLOT = 31;
 
     static {
-        for (String p : List.of("rx_", "net_", "tp_tx_", "tp_rx_", "llr_", "cbfc_", "pfc_", "mac_")) {
+        for (String p : List.of("rx_", "net_", "tp_tx_", "tp_rx_", "llr_", "cbfc_", "pfc_", "mac_", "port_")) {
             STATUS_BLOCKS.put(p, p.substring(0, p.length() - 1));
         }
         // the AXI4 pairs': the slave's, the master's, the SoC side's credit loops, the bridge's own
@@ -172,8 +174,9 @@ public final class SueManagedInstance extends Component {
         headerTable(b, ports);
         Expr[] events = events(sue, ports, raw);
         interrupts(b, events);
-        status(b, sue);
+        status(b, sue, false);
         rawRegisters(b, raw);
+        status(b, sue, true);
         map = b.build();
         MgmtRegisters regs = child("mgmt", new MgmtRegisters(new MgmtRegisters.Config(map, config.addrWidth())));
         Map<String, Port> regPorts = new HashMap<>();
@@ -286,15 +289,16 @@ public final class SueManagedInstance extends Component {
         // which destination went or came back: the transport's dst_unreachable bits say
         unused("dst_event_detail", ports.get("dst_down_port"), ports.get("dst_down_xpu"), ports.get("dst_up_port"),
                 ports.get("dst_up_xpu"));
-        Expr linkDown = Hw.bool(false);
-        if (ports.containsKey("link_up")) { // the PCS status LLR takes; the top keeps it, and watches it fall
-            Port linkUp = in("link_up", 1);
-            ports.get("link_up").set(linkUp);
-            inside.add(ports.get("link_up"));
-            Reg linkWas = reg("link_up_was", 1, 0);
-            linkWas.set(linkUp);
-            linkDown = linkWas.and(linkUp.not());
-        }
+        // the PCS status: the top keeps it, and watches it fall
+        Port linkUp = in("link_up", 1);
+        ports.get("link_up").set(linkUp);
+        inside.add(ports.get("link_up"));
+        Reg linkWas = reg("link_up_was", 1, 0);
+        linkWas.set(linkUp);
+        Expr linkDown = linkWas.and(linkUp.not());
+        Port portUp = status.get("port_up");
+        Reg portWas = reg("port_up_was", 1, 0);
+        portWas.set(portUp);
         Port reinit = status.get("llr_tx_reinit");
         Expr reinitNow = Hw.bool(false);
         if (reinit != null) {
@@ -315,7 +319,8 @@ public final class SueManagedInstance extends Component {
         saturatedWas.set(anySaturated);
         return new Expr[] {ports.get("dst_down_valid"), ports.get("dst_up_valid"),
             wire("link_down", linkDown), wire("llr_reinit", reinitNow),
-            anySaturated.and(saturatedWas.not()), raw.rx().received};
+            anySaturated.and(saturatedWas.not()), raw.rx().received, wire("port_down", portWas.and(portUp.not())),
+            wire("port_up_event", portUp.and(portWas.not()))};
     }
 
     private void interrupts(RegisterMap.Builder b, Expr[] events) {
@@ -346,8 +351,11 @@ public final class SueManagedInstance extends Component {
         out("irq", 1).set(level);
     }
 
-    /** Every status of the instance, read only, in a block per part of the instance. */
-    private void status(RegisterMap.Builder b, Component sue) {
+    /**
+     * Every status of the instance, read only, in a block per part of the instance: the blocks in slots after the
+     * raw packets' ({@code afterRaw}) or before them (the builder takes blocks in slot order).
+     */
+    private void status(RegisterMap.Builder b, Component sue, boolean afterRaw) {
         Map<String, List<Status>> byBlock = new LinkedHashMap<>();
         byBlock.put("cmd", new ArrayList<>());
         STATUS_BLOCKS.values().forEach(blk -> byBlock.putIfAbsent(blk, new ArrayList<>()));
@@ -355,7 +363,7 @@ public final class SueManagedInstance extends Component {
             byBlock.get(blockOf(st.name())).add(st);
         }
         for (Map.Entry<String, List<Status>> e : byBlock.entrySet()) {
-            if (e.getValue().isEmpty()) {
+            if (e.getValue().isEmpty() || SLOTS.indexOf(e.getKey()) > SLOTS.indexOf("raw_rx") != afterRaw) {
                 continue;
             }
             String blk = e.getKey();
@@ -424,6 +432,7 @@ public final class SueManagedInstance extends Component {
             case "llr" -> "Link Layer Retry, with the SAI counter names (docs/protocol.md 7)";
             case "cbfc" -> "Credit-Based Flow Control (docs/protocol.md 8)";
             case "pfc" -> "Priority Flow Control (docs/protocol.md 9)";
+            case "port" -> "The port's status and its changes (docs/protocol.md 7.8)";
             case "axi" -> "AXI4 pairs: the slave's, the far master's and the SoC side's credit loops (docs/protocol.md 13)";
             default -> "MAC Control frames taken out of the receive stream";
         };

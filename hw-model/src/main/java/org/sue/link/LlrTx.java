@@ -68,6 +68,11 @@ public final class LlrTx extends Component {
     public final Stream ctlOut;
     public final Port enable;
     public final Port linkUp;
+    /**
+     * The link carries frames now (the port's status, {@link PortStatus}): in ADVANCE or REPLAY, whatever a PCS blip
+     * shorter than the PCS-lost timeout does (a frame it costs is replayed); in OFF while {@code link_up} is high.
+     */
+    public final Port usable;
     private final LlrConfig config;
 
     public LlrTx(LlrConfig config) {
@@ -80,6 +85,7 @@ public final class LlrTx extends Component {
         ctlOut = Stream.master(this, "ctl_out", LinkControl.LAYOUT);
         enable = in("llr_enable", 1);
         linkUp = in("link_up", 1);
+        usable = out("link_usable", 1);
 
         Buffer buffer = replayBuffer();
         State<LlrTxState> state = state("state", LlrTxState.OFF);
@@ -96,6 +102,7 @@ public final class LlrTx extends Component {
         hold(state, seq, held, pending, timers, ack.freed(), fresh);
         Expr reInit = transitions(state, pending, boundary, replay, init, timers);
         status(state, toMac, fresh, replay, ack, init, reInit);
+        usable.set(state.isAny(LlrTxState.ADVANCE, LlrTxState.REPLAY).or(state.is(LlrTxState.OFF).and(linkUp)));
     }
 
     // ---- shared state -----------------------------------------------------------------------------------------------

@@ -22,7 +22,7 @@ class SueInstanceLlrFlapTest {
 
     /**
      * Both sides flush and re-initialise by themselves, once, their INIT held until the link is back; LLR is then in
-     * ADVANCE on both sides, the transport resends what the flushes lost (every command arrives exactly once and in
+     * ADVANCE on both sides (the port down from the flush to the INIT_ECHO, not before the PCS-lost timeout), the transport resends what the flushes lost (every command arrives exactly once and in
      * order), and LLR goes on repairing the link's losses after the flap.
      */
     @Test
@@ -38,9 +38,16 @@ class SueInstanceLlrFlapTest {
             assertEquals(LlrTxState.ADVANCE, state(run, side), side + ": LLR up before the flap");
             assertTrue(run.peek(side, "llr_tx_replay") > 0, side + ": and repairing losses");
         }
+        // the port's changes so far: up at the start (LLR off while the sides are set up), down in INIT, up again
+        long[] cameUp = {run.peek("A", "port_came_up"), run.peek("B", "port_came_up")};
+        long[] wentDown = {run.peek("A", "port_went_down"), run.peek("B", "port_went_down")};
         assertTrue(delivered(run.gotAToB()) > 0 && delivered(run.gotAToB()) < 3000, "the flap comes mid-traffic");
         run.linkUp(false);
-        run.idle(down);
+        run.idle(down / 4);
+        for (int i = 0; i < 2; i++) { // a blip LLR would repair: the port stays up
+            assertPort(run, SIDES[i], 1, cameUp[i], wentDown[i]);
+        }
+        run.idle(down - down / 4);
         long[] replaysBefore = new long[2];
         for (int i = 0; i < 2; i++) {
             String side = SIDES[i];
@@ -48,6 +55,7 @@ class SueInstanceLlrFlapTest {
             assertEquals(1, run.peek(side, "llr_tx_reinit"), side + ": one re-init");
             assertEquals(1, run.peek(side, "llr_tx_init_ctl_os"), side + ": no INIT into the dead link");
             replaysBefore[i] = run.peek(side, "llr_tx_replay");
+            assertPort(run, side, 0, cameUp[i], wentDown[i] + 1);
         }
         run.linkUp(true);
         run.idle(4 * DELAY);
@@ -64,7 +72,15 @@ class SueInstanceLlrFlapTest {
             assertEquals(1, run.peek(side, "llr_tx_reinit"), side + ": still one re-init");
             assertEquals(2, run.peek(side, "llr_tx_init_ctl_os"), side + ": one INIT at the start, one after the flap");
             assertTrue(run.peek(side, "llr_tx_replay") > replaysBefore[i], side + ": losses after the flap replayed");
+            assertPort(run, side, 1, cameUp[i] + 1, wentDown[i] + 1);
         }
+    }
+
+    /** The port's status (docs/protocol.md 7.8): up, and the times it came up and went down. */
+    private static void assertPort(TwoXpuRun run, String side, long up, long cameUp, long wentDown) {
+        assertEquals(up, run.peek(side, "port_up"), side + ": port_up");
+        assertEquals(cameUp, run.peek(side, "port_came_up"), side + ": port_came_up");
+        assertEquals(wentDown, run.peek(side, "port_went_down"), side + ": port_went_down");
     }
 
     private static LlrTxState state(TwoXpuRun run, String side) {

@@ -177,6 +177,40 @@ class SueManagedInstanceTest {
     }
 
     /**
+     * The port's status (docs/protocol.md 7.8): with LLR on and no peer, INIT is never echoed and the port stays down;
+     * LLR off, the port follows link_up, each change an event.
+     */
+    @Test
+    @Order(Integer.MAX_VALUE - 1) // turning LLR off lets CBFC's updates out: after the tests that count frames
+    void thePortStatusFollowsLlrAndTheLinkWithItsEvents() {
+        int down = SueManagedInstance.Event.PORT_DOWN.ordinal();
+        int up = SueManagedInstance.Event.PORT_UP.ordinal();
+        write("irq", "status", 0xffff);
+        assertEquals(0, read("port", "up"), "LLR in INIT, never echoed: down");
+        long cameUp = read("port", "came_up");
+        long wentDown = read("port", "went_down");
+        write("irq", "enable", 1L << up);
+        write("ctrl", "llr_enable", 0);
+        assertEquals(1, read("port", "up"), "LLR off, link_up high: up");
+        assertEquals(cameUp + 1, read("port", "came_up"));
+        assertEquals(1, sim.peek("irq"), "port_up raises irq");
+        write("irq", "status", 1L << up);
+        write("irq", "enable", 1L << down);
+        sim.poke("link_up", 0);
+        for (int c = 0; c < 5; c++) {
+            bus.cycle(RND);
+        }
+        assertEquals(1, sim.peek("irq"), "port_down raises irq");
+        assertEquals(0, read("port", "up"));
+        assertEquals(wentDown + 1, read("port", "went_down"));
+        assertEquals(1L << down, read("irq", "status") & (3L << down), "down only");
+        sim.poke("link_up", 1);
+        write("irq", "status", 0xffff);
+        write("irq", "enable", 0);
+        write("ctrl", "llr_enable", 1);
+    }
+
+    /**
      * Two managed instances over a lossy, corrupting link, set up by software (identity, header table, LLR enable
      * over the bus): every command delivered once and in order, the receivers' counters agree with the link's own
      * count of what it lost and damaged, and every counter read through the management port lies between the

@@ -68,6 +68,9 @@ class LlrTxTest {
                 sim.poke("llr_enable", enable ? 1 : 0);
                 sim.poke("link_up", linkUp ? 1 : 0);
                 source.drive(null, 100);
+                LlrTxState s = state();
+                boolean usable = s == LlrTxState.ADVANCE || s == LlrTxState.REPLAY || s == LlrTxState.OFF && linkUp;
+                assertEquals(usable ? 1 : 0, sim.peek("link_usable"), "link_usable in " + s + ", link_up " + linkUp);
                 source.advance();
                 sim.step();
             }

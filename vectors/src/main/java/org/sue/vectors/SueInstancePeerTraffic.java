@@ -59,6 +59,9 @@ public final class SueInstancePeerTraffic implements GoldenScenario.Stimulus {
             }
             long now = sim.cycle();
             local.drive(now);
+            if (config.llr() == null) { // link_up only makes the port's status: its changes recorded
+                sim.poke("link_up", cycle % 2000 < 1900 ? 1 : 0);
+            }
             peer.drive(now);
         }
         peer.sim().step();

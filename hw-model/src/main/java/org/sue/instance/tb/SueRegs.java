@@ -252,6 +252,11 @@ public final class SueRegs {
     public static final int RAW_RX_INTERNAL_ERROR = 0x4028;
     public static final int RAW_RX_FRAMES_HELD = 0x402c;
 
+    // port
+    public static final int PORT_UP = 0x4400;
+    public static final int PORT_WENT_DOWN = 0x4404;
+    public static final int PORT_CAME_UP = 0x4408;
+
     // mgmt
     public static final int MGMT_RO_WRITES = 0x7c00;
     public static final int MGMT_DECODE_ERRORS = 0x7c04;

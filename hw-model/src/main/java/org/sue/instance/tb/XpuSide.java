@@ -189,8 +189,8 @@ public final class XpuSide {
         }
         if (config.llr() != null) {
             setting("llr_enable", BigInteger.ZERO); // on at the first drive, so the INIT goes out while the link is driven
-            sim.poke("link_up", 1);
         }
+        sim.poke("link_up", 1);
         if (controlChannel()) {
             sim.poke("ctl_in_valid", 0);
             sim.poke("ctl_out_ready", 1);
@@ -540,15 +540,13 @@ public final class XpuSide {
     }
 
     /**
-     * Takes this side's link down ({@code false}) or back up: both directions lose everything sent meanwhile and,
-     * with LLR, {@code link_up} (the PCS status) follows.
+     * Takes this side's link down ({@code false}) or back up: both directions lose everything sent meanwhile and
+     * {@code link_up} (the PCS status) follows.
      */
     public XpuSide linkUp(boolean up) {
         toPeer.up(up);
         fromPeer.up(up);
-        if (config.llr() != null) {
-            sim.poke("link_up", up ? 1 : 0);
-        }
+        sim.poke("link_up", up ? 1 : 0);
         return this;
     }
 
