@@ -55,7 +55,7 @@ public final class PerfTables {
             new Table("simulator-speed", "crc framing cmdpath queue_store sue axi", List.of("design"), true, List.of(
                     new Column("JVM, cycles/s", "(.+)_jvm_cycles_per_s"),
                     new Column("Verilator, cycles/s", "(.+)_verilator_cycles_per_s"),
-                    new Column("JVM / Verilator", "(.+)_sim_speed_ratio"),
+                    new Column("JVM / Verilator, median of the pairs", "(.+)_sim_speed_ratio"),
                     new Column("JVM, first replay, cycles/s", "(.+)_jvm_cold_cycles_per_s"),
                     new Column("first cycle, JVM, s", "(.+)_jvm_first_cycle_s"),
                     new Column("first cycle, Verilator, s", "(.+)_verilator_first_cycle_s"))),
@@ -117,6 +117,9 @@ public final class PerfTables {
                     "mgmt_reads_per_kcycle", "mgmt_regs_lut6_depth",
                     "mgmt_regs_lut6_luts", "mgmt_instance_small_cells_ports", "mgmt_instance_small_cells_managed",
                     "mgmt_instance_small_ffs_ports", "mgmt_instance_small_ffs_managed"),
+            list("parallel", "parallel", "two_xpu_cycles_per_s_1_cores", "two_xpu_cycles_per_s_2_cores",
+                    "two_xpu_parallel_speedup", "four_xpu_cycles_per_s_1_cores", "four_xpu_cycles_per_s_2_cores",
+                    "four_xpu_parallel_speedup", "side_clock_window_us"),
             new Table("synthesis", "crc framing cmdpath queue_store sue axi mgmt", List.of("design"), true, List.of(
                     new Column("cells", "(.+)_cells"),
                     new Column("flip-flops", "(.+)_ffs"),

@@ -182,6 +182,12 @@ public final class AxiTwoXpuRun {
         b.sim().step();
     }
 
+    /** One cycle; returns the cycle after it. */
+    private long stepped() {
+        cycle();
+        return a.sim().cycle();
+    }
+
     /** Every input of both designs for the cycle now, what moves checked, then the clock edge. */
     private void cycle() {
         driveCycle();
@@ -218,17 +224,14 @@ public final class AxiTwoXpuRun {
      * hears the cycle now and then. Throws with both sides' state when nothing is answered for {@code stallCycles}.
      */
     public Result run(long stallCycles, LongConsumer progress) {
-        long cycles = Settling.settle(a, b, () -> {
-            cycle();
-            return a.sim().cycle();
-        }, () -> socs().stream().allMatch(AxiWriteReadRun::finished)
+        long cycles = Settling.settle(a, b, this::stepped, () -> socs().stream().allMatch(AxiWriteReadRun::finished)
                 && memories().stream().allMatch(AxiMemorySlave::idle)
                 && a.toPeer().noDataInFlight() && b.toPeer().noDataInFlight()
                 && a.counter("tp_tx_store_records") == 0 && b.counter("tp_tx_store_records") == 0,
                 () -> answered(socsA) + answered(socsB), 3L * config.sue().transport().destinations() + 100,
                 stallCycles, progress, () -> "AXI4 two-XPU run: nothing answered (A answered " + answered(socsA)
                         + ", B " + answered(socsB) + ")");
-        String mismatch = Settling.countersAtQuiet(a, b, this::cycle, pcap);
+        String mismatch = Settling.countersAtQuiet(a, b, this::stepped, pcap);
         socs().forEach(r -> r.monitor().assertQuiet());
         memories().forEach(m -> m.monitor().assertQuiet());
         return new Result(side(socsA, a), side(socsB, b), cycles, creditsBack(a) && creditsBack(b),

@@ -14,6 +14,9 @@ import org.sue.net.model.FrameCodec;
  * what it did, so a test can hold the receiver's counters against it. With Link Layer Retry a frame carries its LLR
  * sideband, and link-control messages cross on a channel of their own (same delay, lost at the same rate and in the
  * outage). {@link #up} takes the link down and back at run time: while down it loses everything sent into it.
+ *
+ * <p>The sender and the receiver may run on two threads ({@link SideClock}): what crosses is synchronized, and the
+ * receiver takes only what has arrived, which the delay keeps out of the sender's current window.
  */
 public final class LinkModel {
     /** How a link misbehaves; all rates per frame. */
@@ -108,19 +111,24 @@ public final class LinkModel {
         return this;
     }
 
+    /** Cycles a frame spends on the link. */
+    public int delay() {
+        return delay;
+    }
+
     public boolean isUp() {
         return !down;
     }
 
     /** A link-control message left the sender at {@code cycle}. */
-    public void sendControl(BigInteger message, long cycle) {
+    public synchronized void sendControl(BigInteger message, long cycle) {
         if (!down && !inOutage(cycle) && rnd.nextDouble() >= faults.lossRate()) {
             controls.addLast(new Control(message, cycle + delay));
         }
     }
 
     /** The next control message that has arrived by {@code cycle}, or null. */
-    public BigInteger arrivedControl(long cycle) {
+    public synchronized BigInteger arrivedControl(long cycle) {
         Control c = controls.peekFirst();
         return c == null || c.arrival() > cycle ? null : controls.pollFirst().message();
     }
@@ -130,7 +138,7 @@ public final class LinkModel {
     }
 
     /** A frame with its LLR sideband (null for none) left the sender at {@code cycle}. */
-    public void send(byte[] frame, BigInteger sideband, long cycle) {
+    public synchronized void send(byte[] frame, BigInteger sideband, long cycle) {
         boolean chosen = sent == faults.dropFrame();
         sent++;
         boolean inOutage = inOutage(cycle);
@@ -157,7 +165,7 @@ public final class LinkModel {
     }
 
     /** The next frame that has arrived by {@code cycle}, or null. */
-    public InFlight arrived(long cycle) {
+    public synchronized InFlight arrived(long cycle) {
         InFlight f = flight.peekFirst();
         if (f == null || f.arrival() > cycle) {
             return null;
@@ -165,12 +173,12 @@ public final class LinkModel {
         return flight.pollFirst();
     }
 
-    public boolean empty() {
+    public synchronized boolean empty() {
         return flight.isEmpty() && controls.isEmpty();
     }
 
     /** No frame on the way (control messages may be). */
-    public boolean noFrameInFlight() {
+    public synchronized boolean noFrameInFlight() {
         return flight.isEmpty();
     }
 
@@ -178,7 +186,7 @@ public final class LinkModel {
      * No data frame in flight: only link-level traffic that never ends (MAC Control frames such as the periodic
      * CC_Updates, control messages such as CF_Updates at their maximum spacing) may be.
      */
-    public boolean noDataInFlight() {
+    public synchronized boolean noDataInFlight() {
         return flight.stream().allMatch(f -> macControl(f.frame()));
     }
 

@@ -71,6 +71,7 @@ public final class MultiXpuRun {
     private final SueInstance.Config config;
     private final List<XpuSide> sides = new ArrayList<>();
     private final SwitchModel fabric;
+    private final SideClock clock;
 
     /** {@code xpus} XPUs, every port's links {@code delay} cycles each way with {@code faults} (seeded each). */
     public MultiXpuRun(SueInstance.Config config, int xpus, int delay, LinkModel.Faults faults, int fabricDelay,
@@ -96,7 +97,6 @@ public final class MultiXpuRun {
                     - 1) + " (XPU ids 1..N below config.path.destinations), got " + links.size());
         }
         this.config = config;
-        Random rnd = new Random(seed);
         fabric = new SwitchModel(config.net(), config.llr(), config.busWidth(), fabricDelay, queueBytes);
         Design design = Design.elaborate(new SueInstance(config));
         List<LinkModel> fromSwitch = new ArrayList<>();
@@ -106,7 +106,8 @@ public final class MultiXpuRun {
             LinkModel out = new LinkModel(l.delay(), l.faults(), new Random(seed + 2L * k));
             Simulator sim = Simulator.compile(design);
             sim.reset();
-            sides.add(new XpuSide("XPU " + k, k, config, sim, in, rnd, null));
+            // each side its own random numbers: on threads of their own they must not share any
+            sides.add(new XpuSide("XPU " + k, k, config, sim, in, new Random(seed * 31 + k), null));
             fabric.attach(SwitchModel.address(config.net(), XpuSide.identity(k, config.net())), in, out);
             fromSwitch.add(out);
         }
@@ -126,6 +127,14 @@ public final class MultiXpuRun {
         while (sides.stream().anyMatch(XpuSide::inReset)) {
             step();
         }
+        List<SideClock.Side> clocked = new ArrayList<>(sides.stream().map(SideClock.Side::of).toList());
+        clocked.add(new SideClock.Side(fabric::drive, fabric::step));
+        clock = new SideClock(clocked, this::now, links.stream().mapToInt(Link::delay).min().orElse(0), true);
+    }
+
+    /** Whether the XPUs run side by side on threads of their own ({@link SideClock}). */
+    public boolean parallel() {
+        return clock.parallel();
     }
 
     /** XPU {@code xpu} (1..N), for its knobs and counters. */
@@ -222,20 +231,9 @@ public final class MultiXpuRun {
         return sides.get(0).sim().cycle();
     }
 
-    private void cycle() {
-        long now = now();
-        for (XpuSide s : sides) {
-            s.drive(now);
-        }
-        fabric.drive(now);
-        step();
-    }
-
     /** Everything driven, nothing new queued, for {@code cycles}. */
     public void idle(long cycles) {
-        for (long i = 0; i < cycles; i++) {
-            cycle();
-        }
+        clock.idle(cycles);
     }
 
     /** Every command queued so far delivered (but what receive resets cut), every credit back, nothing in flight. */
@@ -269,28 +267,28 @@ public final class MultiXpuRun {
         long deliveredBefore = 0;
         long quiet = 0;
         while (quiet < 3 * config.transport().destinations() + 100) {
-            long now = now();
-            cycle();
+            long before = now();
+            long now = clock.run(clock.window());
             long delivered = sides.stream().mapToLong(s -> s.rx().delivered().size()).sum();
             if (delivered != deliveredBefore) {
                 deliveredBefore = delivered;
                 lastProgress = now;
             }
             boolean settled = settled();
-            quiet = settled ? quiet + 1 : 0;
+            quiet = settled ? quiet + now() - before : 0;
             if (!settled && now - lastProgress > stallCycles) {
                 StringBuilder b = new StringBuilder("multi-XPU run: nothing delivered for " + stallCycles
                         + " cycles at cycle " + now);
                 sides.forEach(s -> b.append("\n  ").append(s.state()));
                 throw new IllegalStateException(b.toString());
             }
-            if (progress != null && now % 65536 == 0) {
-                progress.accept(now - start);
+            if (progress != null && before / 65536 != now() / 65536) {
+                progress.accept(now() - start);
             }
         }
         long cycles = now() - start;
-        for (int i = 0; i < 100_000 && !sides.stream().allMatch(XpuSide::linkQuiet); i++) {
-            cycle();
+        while (now() - start - cycles < 100_000 && !sides.stream().allMatch(XpuSide::linkQuiet)) {
+            clock.run(clock.window());
         }
         return result(cycles);
     }

@@ -12,45 +12,48 @@ final class Settling {
     }
 
     /**
-     * Steps {@code cycle} (which returns A's cycle after the step) until {@code settled} has held for
-     * {@code quietCycles} cycles in a row; {@code progress} (or null) hears the cycles run now and then. Throws with
-     * {@code stalled}'s words when {@code done} (what the run counts: commands delivered, transactions answered) has
-     * not moved for {@code stallCycles} while unsettled. Returns the cycles until settled.
+     * Steps {@code cycles} (one cycle or a window of several; returns the last cycle it drove) until {@code settled}
+     * has held at the end of each step for {@code quietCycles} cycles in a row; {@code progress} (or null) hears the
+     * cycles run now and then. Throws with {@code stalled}'s words when {@code done} (what the run counts: commands
+     * delivered, transactions answered) has not moved for {@code stallCycles} while unsettled. Returns the cycles
+     * until settled.
      */
-    static long settle(XpuSide a, XpuSide b, LongSupplier cycle, BooleanSupplier settled, LongSupplier done,
+    static long settle(XpuSide a, XpuSide b, LongSupplier cycles, BooleanSupplier settled, LongSupplier done,
                        long quietCycles, long stallCycles, LongConsumer progress, Supplier<String> stalled) {
         long start = a.sim().cycle();
         long lastProgress = start;
         long doneBefore = 0;
         long quiet = 0;
         while (quiet < quietCycles) {
-            long now = cycle.getAsLong();
+            long before = a.sim().cycle();
+            long now = cycles.getAsLong();
+            long after = a.sim().cycle();
             long d = done.getAsLong();
             if (d != doneBefore) {
                 doneBefore = d;
                 lastProgress = now;
             }
             boolean s = settled.getAsBoolean();
-            quiet = s ? quiet + 1 : 0;
+            quiet = s ? quiet + after - before : 0;
             if (!s && now - lastProgress > stallCycles) {
                 throw new IllegalStateException(stalled.get() + " for " + stallCycles + " cycles at cycle " + now
                         + "\n  " + a.state() + "\n  " + b.state());
             }
-            if (progress != null && now % 65536 == 0) {
-                progress.accept(now - start);
+            if (progress != null && before / 65536 != after / 65536) {
+                progress.accept(after - start);
             }
         }
         return a.sim().cycle() - start;
     }
 
     /**
-     * MAC Control frames (CC_Updates, PFC refreshes) never stop: steps until both links are quiet, to compare the
+     * MAC Control frames (CC_Updates, PFC refreshes) never stop: steps {@code cycles} until both links are quiet, to compare the
      * counters with the links between two of them; closes {@code pcap} (or null). Returns the first side's counter
      * that disagrees with its link, or null.
      */
-    static String countersAtQuiet(XpuSide a, XpuSide b, Runnable cycle, PcapWriter pcap) {
-        for (int i = 0; i < 100_000 && !(a.linkQuiet() && b.linkQuiet()); i++) {
-            cycle.run();
+    static String countersAtQuiet(XpuSide a, XpuSide b, LongSupplier cycles, PcapWriter pcap) {
+        for (long start = a.sim().cycle(); a.sim().cycle() - start < 100_000 && !(a.linkQuiet() && b.linkQuiet()); ) {
+            cycles.getAsLong();
         }
         if (pcap != null) {
             pcap.close();

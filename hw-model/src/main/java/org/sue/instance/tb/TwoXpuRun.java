@@ -132,6 +132,7 @@ public final class TwoXpuRun {
     private final XpuSide b;
     private final PcapWriter pcap;
     private final Relay relay;
+    private final SideClock clock;
 
     /**
      * @param config   the instance configuration of both sides
@@ -171,13 +172,15 @@ public final class TwoXpuRun {
     private TwoXpuRun(SueInstance.Config config, int delay, int fabricDelay, LinkModel.Faults faults, long seed,
                       Path pcapFile, boolean managed) {
         this.config = config;
-        Random rnd = new Random(seed);
         pcap = pcapFile == null ? null : PcapWriter.of(pcapFile, config.net().format());
-        BiConsumer<byte[], Long> tap = pcap == null ? null : pcap::write;
+        PcapOrder order = pcap == null ? null : new PcapOrder(pcap);
         Design design = Design.elaborate(managed ? new SueManagedInstance(new SueManagedInstance.Config(config))
                 : new SueInstance(config));
-        a = side("A", XPU_A, design, new LinkModel(delay, faults, new Random(seed + 1)), rnd, tap);
-        b = side("B", XPU_B, design, new LinkModel(delay, faults, new Random(seed + 2)), rnd, tap);
+        // each side its own random numbers: on threads of their own they must not share any
+        a = side("A", XPU_A, design, new LinkModel(delay, faults, new Random(seed + 1)), new Random(seed),
+                order == null ? null : order.a);
+        b = side("B", XPU_B, design, new LinkModel(delay, faults, new Random(seed + 2)), new Random(seed + 7),
+                order == null ? null : order.b);
         if (fabricDelay < 0) {
             relay = null;
             a.connect(b);
@@ -198,6 +201,54 @@ public final class TwoXpuRun {
         }
         a.macReadyPercent(MAC_READY_PERCENT, seed + 5);
         b.macReadyPercent(MAC_READY_PERCENT, seed + 6);
+        List<SideClock.Side> sides = new ArrayList<>(List.of(SideClock.Side.of(a), SideClock.Side.of(b)));
+        if (relay != null) {
+            sides.add(new SideClock.Side(relay::drive, relay::step));
+        }
+        clock = new SideClock(sides, () -> a.sim().cycle(), delay, true);
+        if (order != null) {
+            order.write(); // what the set-up sent
+            clock.onWindowEnd(order::write);
+        }
+    }
+
+    /**
+     * The pcap file's frames in the order lockstep sends them, whichever way the sides run: each side's kept until
+     * the window ends, then written by cycle, A's before B's in a cycle (A's clock edge comes first in lockstep).
+     */
+    private static final class PcapOrder {
+        private record Sent(byte[] frame, long cycle) {
+        }
+
+        private final PcapWriter pcap;
+        private final List<Sent> fromA = new ArrayList<>();
+        private final List<Sent> fromB = new ArrayList<>();
+        final BiConsumer<byte[], Long> a = (frame, cycle) -> fromA.add(new Sent(frame, cycle));
+        final BiConsumer<byte[], Long> b = (frame, cycle) -> fromB.add(new Sent(frame, cycle));
+
+        PcapOrder(PcapWriter pcap) {
+            this.pcap = pcap;
+        }
+
+        void write() {
+            int i = 0;
+            int j = 0;
+            while (i < fromA.size() || j < fromB.size()) {
+                boolean takeA = j == fromB.size() || i < fromA.size() && fromA.get(i).cycle() <= fromB.get(j).cycle();
+                Sent s = takeA ? fromA.get(i++) : fromB.get(j++);
+                pcap.write(s.frame(), s.cycle());
+            }
+            fromA.clear();
+            fromB.clear();
+        }
+    }
+
+    /**
+     * Whether the sides run side by side on threads of their own ({@link SideClock}: the machine has more than one
+     * processor and {@value SideClock#THREADS_PROPERTY} is not 1).
+     */
+    public boolean parallel() {
+        return clock.parallel();
     }
 
     /**
@@ -256,14 +307,12 @@ public final class TwoXpuRun {
 
     /** Both sides (and the relay) driven for the cycle now, then the clock edge; returns that cycle. */
     private long cycle() {
-        long now = a.sim().cycle();
-        a.drive(now);
-        b.drive(now);
-        if (relay != null) {
-            relay.drive(now);
-        }
-        step();
-        return now;
+        return clock.run(1);
+    }
+
+    /** As many cycles as the links' delay lets the sides run apart ({@link SideClock}); returns the last. */
+    private long window() {
+        return clock.run(clock.window());
     }
 
     /**
@@ -278,7 +327,7 @@ public final class TwoXpuRun {
     /** Like {@link #run(int, int, long, LongConsumer)} with the commands drawn from {@code mix}. */
     public Result run(int commandsAToB, int commandsBToA, Mix mix, long stallCycles, LongConsumer progress) {
         add(commandsAToB, commandsBToA, mix);
-        long cycles = Settling.settle(a, b, this::cycle, () -> a.deliveredAll() && b.deliveredAll()
+        long cycles = Settling.settle(a, b, this::window, () -> a.deliveredAll() && b.deliveredAll()
                 && a.tx().idle() && b.tx().idle() && a.rx().held() == 0 && b.rx().held() == 0
                 && a.tx().creditsBack() && b.tx().creditsBack()
                 && a.toPeer().noDataInFlight() && b.toPeer().noDataInFlight()
@@ -288,7 +337,7 @@ public final class TwoXpuRun {
                 3L * config.transport().destinations() + 100, stallCycles, progress,
                 () -> "two-XPU run: nothing delivered" + (a.deliveredAll() && b.deliveredAll()
                         ? " (all delivered, not settled)" : ""));
-        String mismatch = Settling.countersAtQuiet(a, b, this::cycle, pcap);
+        String mismatch = Settling.countersAtQuiet(a, b, this::window, pcap);
         boolean intact = b.deliveredIntact(true) && a.deliveredIntact(true);
         boolean credits = a.tx().creditsBack() && b.tx().creditsBack() && a.rx().creditsBack()
                 && b.rx().creditsBack();
@@ -312,9 +361,7 @@ public final class TwoXpuRun {
 
     /** Both sides driven, nothing new sent, for {@code cycles} (what is owed settles: credits, CF_Updates). */
     public void idle(long cycles) {
-        for (long i = 0; i < cycles; i++) {
-            cycle();
-        }
+        clock.idle(cycles);
     }
 
     /** The cycle the next driven cycle is: what the links' outage windows count. */
