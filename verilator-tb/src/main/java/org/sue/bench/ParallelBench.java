@@ -67,14 +67,14 @@ final class ParallelBench {
      */
     private static void compare(BiConsumer<String, Double> put, String name, Supplier<long[]> run) {
         for (int i = 0; i < WARM_UP; i++) {
-            withThreads(i % 2 == 0 ? 1 : CORES, run);
+            SideClock.withThreads(i % 2 == 0 ? 1 : CORES, run);
         }
         double[] one = new double[PAIRS];
         double[] two = new double[PAIRS];
         double[] ratio = new double[PAIRS];
         for (int i = 0; i < PAIRS; i++) {
-            long[] a = withThreads(1, run);
-            long[] b = withThreads(CORES, run);
+            long[] a = SideClock.withThreads(1, run);
+            long[] b = SideClock.withThreads(CORES, run);
             one[i] = a[0] * 1e9 / a[1];
             two[i] = b[0] * 1e9 / b[1];
             ratio[i] = two[i] / one[i];
@@ -88,21 +88,6 @@ final class ParallelBench {
         put.accept(name + "_parallel_speedup", Bench.round(ratio[PAIRS / 2], 2));
     }
 
-    /** {@code make} with {@value SideClock#THREADS_PROPERTY} set to {@code threads} while the run is made. */
-    private static <T> T withThreads(int threads, Supplier<T> make) {
-        String before = System.getProperty(SideClock.THREADS_PROPERTY);
-        System.setProperty(SideClock.THREADS_PROPERTY, Integer.toString(threads));
-        try {
-            return make.get();
-        } finally {
-            if (before == null) {
-                System.clearProperty(SideClock.THREADS_PROPERTY);
-            } else {
-                System.setProperty(SideClock.THREADS_PROPERTY, before);
-            }
-        }
-    }
-
     /** Microseconds per window of two sides that do nothing, on {@value #CORES} threads (the best of five). */
     private static double windowCost() {
         List<SideClock.Side> idle = new ArrayList<>();
@@ -110,7 +95,7 @@ final class ParallelBench {
             idle.add(new SideClock.Side(now -> { }, () -> { }));
         }
         long[] cycle = {0};
-        SideClock clock = withThreads(CORES, () -> new SideClock(idle, () -> cycle[0], 1, true));
+        SideClock clock = SideClock.withThreads(CORES, () -> new SideClock(idle, () -> cycle[0], 1, true));
         clock.onWindowEnd(() -> cycle[0]++);
         double best = Double.MAX_VALUE;
         for (int round = 0; round < 5; round++) {

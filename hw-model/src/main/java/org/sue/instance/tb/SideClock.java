@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import org.sue.sim.Simulator;
 
 /**
@@ -84,6 +85,24 @@ public final class SideClock {
         }
         throw new IllegalArgumentException(THREADS_PROPERTY + " must be a whole number of threads, at least 1, got '"
                 + set + "'");
+    }
+
+    /**
+     * What {@code make} makes (a run, whose clock reads the setting as it is made) with {@value #THREADS_PROPERTY} set
+     * to {@code threads} meanwhile: a test or a bench comparing lockstep with threads.
+     */
+    public static <T> T withThreads(int threads, Supplier<T> make) {
+        String before = System.getProperty(THREADS_PROPERTY);
+        System.setProperty(THREADS_PROPERTY, Integer.toString(threads));
+        try {
+            return make.get();
+        } finally {
+            if (before == null) {
+                System.clearProperty(THREADS_PROPERTY);
+            } else {
+                System.setProperty(THREADS_PROPERTY, before);
+            }
+        }
     }
 
     /** {@code action} on the caller's thread at the end of every window, the sides at rest. */

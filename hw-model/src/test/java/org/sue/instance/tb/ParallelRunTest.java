@@ -58,8 +58,8 @@ class ParallelRunTest {
     @Test
     void fourXpusBehindASwitch() {
         SueInstance.Config config = SmallInstance.withLlr(HeaderFormat.ETH_IPV4_UDP, 25);
-        MultiRun lockstep = multi(config, "1");
-        MultiRun threads = multi(config, "2");
+        MultiRun lockstep = multi(config, 1);
+        MultiRun threads = multi(config, 2);
         assertFalse(lockstep.parallel());
         assertTrue(threads.parallel());
         assertEquals(lockstep.summary(), threads.summary(), "every flow's figures");
@@ -70,9 +70,9 @@ class ParallelRunTest {
     private record MultiRun(String summary, List<Long> outputs, List<Long> portHashes, boolean parallel) {
     }
 
-    private static MultiRun multi(SueInstance.Config config, String threads) {
-        MultiXpuRun run = withThreads(threads, () -> new MultiXpuRun(config, 4, 25, LinkModel.Faults.loss(0.02), 40,
-                31));
+    private static MultiRun multi(SueInstance.Config config, int threads) {
+        MultiXpuRun run = SideClock.withThreads(threads, () -> new MultiXpuRun(config, 4, 25,
+                LinkModel.Faults.loss(0.02), 40, 31));
         List<PortHash> hashes = new ArrayList<>();
         for (int x = 1; x <= run.xpus(); x++) {
             hashes.add(PortHash.on(run.side(x).sim()));
@@ -92,8 +92,8 @@ class ParallelRunTest {
     }
 
     private static void same(Supplier<TwoXpuRun> make, int commands) {
-        Trace lockstep = run(make, "1", commands);
-        Trace threads = run(make, "2", commands);
+        Trace lockstep = run(make, 1, commands);
+        Trace threads = run(make, 2, commands);
         assertFalse(lockstep.parallel(), "one thread: lockstep");
         assertTrue(threads.parallel(), "two threads: side by side");
         assertEquals(lockstep.result(), threads.result(), "the run's figures");
@@ -102,8 +102,8 @@ class ParallelRunTest {
         assertEquals(lockstep.portHashes(), threads.portHashes(), "every port of both instances, every cycle");
     }
 
-    private static Trace run(Supplier<TwoXpuRun> make, String threads, int commands) {
-        TwoXpuRun run = withThreads(threads, make);
+    private static Trace run(Supplier<TwoXpuRun> make, int threads, int commands) {
+        TwoXpuRun run = SideClock.withThreads(threads, make);
         List<PortHash> hashes = List.of(PortHash.on(run.side("A").sim()), PortHash.on(run.side("B").sim()));
         TwoXpuRun.Result r = run.run(commands, commands, 200_000, null);
         assertTrue(r.ok(), "the run itself: " + r);
@@ -116,21 +116,6 @@ class ParallelRunTest {
         outputs.addAll(outputs(run.side("B").sim()));
         String result = describe(r.aToB()) + " | " + describe(r.bToA()) + " | cycles " + r.cycles();
         return new Trace(hashes.stream().map(h -> h.hash).toList(), result, delivered, outputs, run.parallel());
-    }
-
-    /** A run made with {@value SideClock#THREADS_PROPERTY} set to {@code threads}. */
-    private static <T> T withThreads(String threads, Supplier<T> make) {
-        String before = System.getProperty(SideClock.THREADS_PROPERTY);
-        System.setProperty(SideClock.THREADS_PROPERTY, threads);
-        try {
-            return make.get();
-        } finally {
-            if (before == null) {
-                System.clearProperty(SideClock.THREADS_PROPERTY);
-            } else {
-                System.setProperty(SideClock.THREADS_PROPERTY, before);
-            }
-        }
     }
 
     /** Every word of every top-level port now. */
