@@ -47,9 +47,9 @@ final class Settling {
     }
 
     /**
-     * MAC Control frames (CC_Updates, PFC refreshes) never stop: steps {@code cycles} until both links are quiet, to compare the
-     * counters with the links between two of them; closes {@code pcap} (or null). Returns the first side's counter
-     * that disagrees with its link, or null.
+     * MAC Control frames (CC_Updates, PFC refreshes) never stop: steps {@code cycles} until both links are quiet, to
+     * compare the counters with the links between two of them; closes {@code pcap} (or null). Returns the first
+     * side's counter that disagrees with its link, or null.
      */
     static String countersAtQuiet(XpuSide a, XpuSide b, LongSupplier cycles, PcapWriter pcap) {
         for (long start = a.sim().cycle(); a.sim().cycle() - start < 100_000 && !(a.linkQuiet() && b.linkQuiet()); ) {

@@ -18,9 +18,10 @@ import org.sue.sim.Simulator;
  * The clock of simulated instances joined only through links of known delay (conservative parallel discrete-event
  * simulation; docs/performance.md, "Many instances: what limits the speed-up"): a frame or control message sent in
  * cycle n reaches the other side in cycle n + delay at the earliest, so in a window of at most {@code lookahead} =
- * delay cycles no side can see anything another sends in it. Each side then runs its window on its own, the sides on a pool of
- * threads, and they meet at the window's end. The result is the same as stepping them in lockstep (every side
- * driven, then every side clocked, cycle by cycle), bit for bit: a side sees the same inputs in the same cycles.
+ * delay cycles no side can see anything another sends in it. Each side then runs its window on its own, the sides
+ * on a pool of threads, and they meet at the window's end. The result is the same as stepping them in lockstep
+ * (every side driven, then every side clocked, cycle by cycle), bit for bit: a side sees the same inputs in the same
+ * cycles.
  *
  * <p>With a lookahead of 0 (a link without delay: a control message sent while a side is driven arrives in the same
  * cycle) a window is one cycle: the sides are driven one after the other, then clocked side by side. The threads:
