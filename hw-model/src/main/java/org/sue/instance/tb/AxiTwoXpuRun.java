@@ -4,7 +4,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.function.BiConsumer;
 import java.util.function.LongConsumer;
 import org.sue.axi.AxiConfig;
 import org.sue.axi.AxiRemoteMaster;
@@ -50,8 +49,12 @@ public final class AxiTwoXpuRun {
     private final List<AxiMemorySlave> memoriesB = new ArrayList<>();
     private final List<AxiWriteReadRun> socsA = new ArrayList<>();
     private final List<AxiWriteReadRun> socsB = new ArrayList<>();
-    private final Random rnd;
+    /** Each side's random numbers (its SoC's and its memory's): on threads of their own they must not share any. */
+    private final Random rndA;
+    private final Random rndB;
     private final PcapWriter pcap;
+    private final PcapOrder order;
+    private final SideClock clock;
     /** The cycle A was at when the sides were joined (their header tables written at the next edge). */
     private final long start;
     private boolean setUp;
@@ -99,6 +102,11 @@ public final class AxiTwoXpuRun {
         macReadyPercent(TwoXpuRun.MAC_READY_PERCENT);
     }
 
+    /** Whether the sides run side by side on threads of their own ({@link SideClock}). */
+    public boolean parallel() {
+        return clock.parallel();
+    }
+
     /** Each MAC takes a beat {@code percent} of the cycles at random (100: a MAC that never stalls). */
     public AxiTwoXpuRun macReadyPercent(int percent) {
         a.macReadyPercent(percent, a.sim().cycle() + 5);
@@ -132,13 +140,14 @@ public final class AxiTwoXpuRun {
     private AxiTwoXpuRun(SueAxiInstance.Config config, Simulator simA, Simulator simB, int delay,
                          LinkModel.Faults faults, long seed, Traffic t, Path pcapFile) {
         this.config = config;
-        rnd = new Random(seed);
+        rndA = new Random(seed);
+        rndB = new Random(seed + 9);
         pcap = pcapFile == null ? null : PcapWriter.of(pcapFile, config.sue().net().format());
-        BiConsumer<byte[], Long> tap = pcap == null ? null : pcap::write;
-        a = new XpuSide("A", XPU_A, config.sue(), simA, new LinkModel(delay, faults, new Random(seed + 1)), rnd, tap,
-                false);
-        b = new XpuSide("B", XPU_B, config.sue(), simB, new LinkModel(delay, faults, new Random(seed + 2)), rnd, tap,
-                false);
+        order = pcap == null ? null : new PcapOrder(pcap);
+        a = new XpuSide("A", XPU_A, config.sue(), simA, new LinkModel(delay, faults, new Random(seed + 1)), rndA,
+                order == null ? null : order.a, false);
+        b = new XpuSide("B", XPU_B, config.sue(), simB, new LinkModel(delay, faults, new Random(seed + 2)), rndB,
+                order == null ? null : order.b, false);
         a.connect(b);
         b.connect(a);
         start = simA.cycle();
@@ -161,6 +170,11 @@ public final class AxiTwoXpuRun {
                     t.bothWays() ? t.requests() : 0, t.burstBytes(), seed + 4 + 2 * p, t.validPercent(),
                     t.validPercent()));
         }
+        clock = new SideClock(List.of(new SideClock.Side(now -> drive(a, socsA, memoriesA, rndA, now), simA::step),
+                new SideClock.Side(now -> drive(b, socsB, memoriesB, rndB, now), simB::step)), simA::cycle, delay, true);
+        if (order != null) {
+            clock.onWindowEnd(order::write);
+        }
     }
 
     /**
@@ -172,7 +186,9 @@ public final class AxiTwoXpuRun {
             setUp = a.sim().cycle() > start && a.endSetUp() & b.endSetUp();
         }
         if (setUp) {
-            driveCycle();
+            long now = a.sim().cycle();
+            drive(a, socsA, memoriesA, rndA, now);
+            drive(b, socsB, memoriesB, rndB, now);
         }
         b.sim().step();
     }
@@ -182,16 +198,10 @@ public final class AxiTwoXpuRun {
         b.sim().step();
     }
 
-    /** One cycle; returns the cycle after it. */
-    private long stepped() {
-        cycle();
+    /** As many cycles as the link's delay lets the sides run apart ({@link SideClock}); returns the cycle after. */
+    private long window() {
+        clock.run(clock.window());
         return a.sim().cycle();
-    }
-
-    /** Every input of both designs for the cycle now, what moves checked, then the clock edge. */
-    private void cycle() {
-        driveCycle();
-        step();
     }
 
     /**
@@ -205,18 +215,20 @@ public final class AxiTwoXpuRun {
         return this;
     }
 
-    /** Every input of both designs for the cycle now, and what moves at the coming edge checked. */
-    private void driveCycle() {
-        long now = a.sim().cycle();
-        if (!freezes.isEmpty()) {
+    /**
+     * Every input of one side's design for the cycle now (its SoC's masters, its memories, its network; B's frozen
+     * or not), and what moves at the coming edge checked.
+     */
+    private void drive(XpuSide side, List<AxiWriteReadRun> socs, List<AxiMemorySlave> memories, Random rnd,
+                       long now) {
+        if (side == b && !freezes.isEmpty()) {
             b.frozen(freezes.stream().anyMatch(f -> now >= f[0] && now < f[0] + f[1]));
         }
-        socs().forEach(r -> r.drive(rnd));
-        memories().forEach(m -> m.drive(rnd));
-        a.drive(now);
-        b.drive(now);
-        socs().forEach(r -> r.taken(rnd));
-        memories().forEach(m -> m.taken(rnd));
+        socs.forEach(r -> r.drive(rnd));
+        memories.forEach(m -> m.drive(rnd));
+        side.drive(now);
+        socs.forEach(r -> r.taken(rnd));
+        memories.forEach(m -> m.taken(rnd));
     }
 
     /**
@@ -224,14 +236,14 @@ public final class AxiTwoXpuRun {
      * hears the cycle now and then. Throws with both sides' state when nothing is answered for {@code stallCycles}.
      */
     public Result run(long stallCycles, LongConsumer progress) {
-        long cycles = Settling.settle(a, b, this::stepped, () -> socs().stream().allMatch(AxiWriteReadRun::finished)
+        long cycles = Settling.settle(a, b, this::window, () -> socs().stream().allMatch(AxiWriteReadRun::finished)
                 && memories().stream().allMatch(AxiMemorySlave::idle)
                 && a.toPeer().noDataInFlight() && b.toPeer().noDataInFlight()
                 && a.counter("tp_tx_store_records") == 0 && b.counter("tp_tx_store_records") == 0,
                 () -> answered(socsA) + answered(socsB), 3L * config.sue().transport().destinations() + 100,
                 stallCycles, progress, () -> "AXI4 two-XPU run: nothing answered (A answered " + answered(socsA)
                         + ", B " + answered(socsB) + ")");
-        String mismatch = Settling.countersAtQuiet(a, b, this::stepped, pcap);
+        String mismatch = Settling.countersAtQuiet(a, b, this::window, pcap);
         socs().forEach(r -> r.monitor().assertQuiet());
         memories().forEach(m -> m.monitor().assertQuiet());
         return new Result(side(socsA, a), side(socsB, b), cycles, creditsBack(a) && creditsBack(b),
@@ -269,9 +281,7 @@ public final class AxiTwoXpuRun {
 
     /** Both sides driven for {@code cycles}, the SoCs' traffic going on, without waiting for anything. */
     public void cycles(long cycles) {
-        for (long i = 0; i < cycles; i++) {
-            cycle();
-        }
+        clock.idle(cycles);
     }
 
     /** Side "A" or "B": its network knobs and counters. */

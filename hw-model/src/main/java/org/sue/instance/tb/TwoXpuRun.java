@@ -213,37 +213,6 @@ public final class TwoXpuRun {
     }
 
     /**
-     * The pcap file's frames in the order lockstep sends them, whichever way the sides run: each side's kept until
-     * the window ends, then written by cycle, A's before B's in a cycle (A's clock edge comes first in lockstep).
-     */
-    private static final class PcapOrder {
-        private record Sent(byte[] frame, long cycle) {
-        }
-
-        private final PcapWriter pcap;
-        private final List<Sent> fromA = new ArrayList<>();
-        private final List<Sent> fromB = new ArrayList<>();
-        final BiConsumer<byte[], Long> a = (frame, cycle) -> fromA.add(new Sent(frame, cycle));
-        final BiConsumer<byte[], Long> b = (frame, cycle) -> fromB.add(new Sent(frame, cycle));
-
-        PcapOrder(PcapWriter pcap) {
-            this.pcap = pcap;
-        }
-
-        void write() {
-            int i = 0;
-            int j = 0;
-            while (i < fromA.size() || j < fromB.size()) {
-                boolean takeA = j == fromB.size() || i < fromA.size() && fromA.get(i).cycle() <= fromB.get(j).cycle();
-                Sent s = takeA ? fromA.get(i++) : fromB.get(j++);
-                pcap.write(s.frame(), s.cycle());
-            }
-            fromA.clear();
-            fromB.clear();
-        }
-    }
-
-    /**
      * Whether the sides run side by side on threads of their own ({@link SideClock}: the machine has more than one
      * processor and {@value SideClock#THREADS_PROPERTY} is not 1).
      */

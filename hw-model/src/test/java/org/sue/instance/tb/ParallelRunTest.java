@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.sue.axi.tb.AxiWriteReadRun;
+import org.sue.instance.SueAxiInstance;
 import org.sue.instance.SueInstance;
 import org.sue.net.HeaderFormat;
 import org.sue.sim.Simulator;
@@ -24,7 +26,7 @@ import org.sue.sim.Simulator;
  * bit for bit and cycle for cycle: every port of both instances in every cycle (a running hash each), every command
  * delivered, the run's figures and every output at the end. Over a faulty link with LLR and CBFC (frames and control
  * messages cross; a pcap file of both directions), a link without delay (a window of one cycle), a relay (a third
- * side), and four XPUs behind a switch.
+ * side), four XPUs behind a switch, and two AXI4 instances with their SoCs' masters and memories.
  */
 class ParallelRunTest {
     /** What a run did, all of it compared. */
@@ -65,6 +67,30 @@ class ParallelRunTest {
         assertEquals(lockstep.summary(), threads.summary(), "every flow's figures");
         assertEquals(lockstep.outputs(), threads.outputs(), "every output of every XPU at the end");
         assertEquals(lockstep.portHashes(), threads.portHashes(), "every port of every XPU, every cycle");
+    }
+
+    /** The AXI4 instances' run: each SoC's master and memory on its side's thread. */
+    @Test
+    void axiInstancesWithTheirSocs() {
+        SueAxiInstance.Config config = SmallInstance.axi(HeaderFormat.ETH_IPV4_UDP, 20, SmallInstance.axiPair());
+        List<String> seen = new ArrayList<>();
+        for (int threads : new int[] {1, 2}) {
+            AxiTwoXpuRun run = SideClock.withThreads(threads, () -> new AxiTwoXpuRun(config, 20,
+                    LinkModel.Faults.loss(0.01), 41, AxiTwoXpuRun.Traffic.random(40, 70), null));
+            assertEquals(threads > 1, run.parallel());
+            List<PortHash> hashes = List.of(PortHash.on(run.side("A").sim()), PortHash.on(run.side("B").sim()));
+            AxiTwoXpuRun.Result r = run.run(100_000, null);
+            assertTrue(r.ok(), r.toString());
+            List<Object> figures = new ArrayList<>(List.of(r.cycles(), r.a().framesSent(), r.b().framesSent(),
+                    r.a().lost(), r.b().lost(), r.a().retransmitted(), r.b().retransmitted()));
+            for (AxiWriteReadRun.Stats st : List.of(r.a().stats(), r.b().stats())) {
+                figures.addAll(List.of(Arrays.toString(st.writes), Arrays.toString(st.reads), st.bytesWritten,
+                        st.bytesRead, Arrays.toString(st.span), st.writeLatencies, st.readLatencies));
+            }
+            seen.add(figures + " " + hashes.stream().map(h -> h.hash).toList() + " " + outputs(run.side("A").sim())
+                    + outputs(run.side("B").sim()));
+        }
+        assertEquals(seen.get(0), seen.get(1), "the figures, every port every cycle, every output at the end");
     }
 
     private record MultiRun(String summary, List<Long> outputs, List<Long> portHashes, boolean parallel) {
