@@ -41,6 +41,7 @@ import org.sue.link.MacControlDemux;
 import org.sue.link.PfcConfig;
 import org.sue.link.PfcGenerator;
 import org.sue.link.PfcPause;
+import org.sue.link.PortStatus;
 import org.sue.net.FrameReceiver;
 import org.sue.net.FrameTransmitter;
 import org.sue.net.HeaderFormat;
@@ -115,6 +116,7 @@ public final class DefaultDesigns {
         m.put("cbfc_tx_w1024", () -> new CbfcSender(CbfcConfig.defaults(1024)));
         m.put("cbfc_rx_w1024", () -> new CbfcReceiver(CbfcConfig.defaults(1024)));
         m.put("pfc_pause_w1024", () -> new PfcPause(PfcConfig.defaults(1024)));
+        m.put("port_status", PortStatus::new);
         m.put("pfc_gen_w1024", () -> new PfcGenerator(PfcConfig.defaults(1024)));
         m.put("mac_control_demux_w1024", () -> new MacControlDemux(new MacControlDemux.Config(1024)));
         m.put("llr_rx_w1024", () -> new LlrRx(LlrConfig.defaults(1024)));
