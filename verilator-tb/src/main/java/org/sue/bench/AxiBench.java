@@ -80,7 +80,7 @@ final class AxiBench {
                     write / viaFifo, read / viaFifo, (System.nanoTime() - t0) / 1e9);
         }
         latency(axi, fifo, put);
-        SimSpeedBench.measure(speedCase(), out, put, 3, true);
+        SimSpeedBench.measure(speedCase(), out, put, true);
         synthesis("axi_slave", put, out, "axi_request_packer_w512", "axi_response_unpacker_w512");
         synthesis("axi_master", put, out, "axi_remote_master_w512");
         synthesis("axi_wrapper", put, out, "axi_credit_wrapper_w512");

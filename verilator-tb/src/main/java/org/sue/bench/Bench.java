@@ -130,7 +130,7 @@ public final class Bench {
     private static SimSpeedBench.Speeds crc(long cycles, Path out) {
         Design design = crcDesign();
         Stream stream = new Stream(new Random(42));
-        SimSpeedBench.Speeds speeds = SimSpeedBench.measure(crcCase(cycles, stream), out, Bench::put, 3, true);
+        SimSpeedBench.Speeds speeds = SimSpeedBench.measure(crcCase(cycles, stream), out, Bench::put, true);
         put("crc1024_bytes_per_cycle", Math.round(10.0 * stream.bytes / stream.beats) / 10.0);
         put("crc1024_bus_bytes", 128);
         put("crc1024_latency_cycles", CRC_CONFIG.latency());

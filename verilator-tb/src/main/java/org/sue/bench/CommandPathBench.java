@@ -72,7 +72,7 @@ final class CommandPathBench {
         long[] lone = loneCommand(config);
         put.accept("cmd_latency_cycles", (double) lone[0]);
         put.accept("cmd_credit_loop_cycles", (double) lone[1]);
-        SimSpeedBench.measure(speedCase(), out, put, 3, true);
+        SimSpeedBench.measure(speedCase(), out, put, true);
         FramingBench.synthFigures("cmdpath", Design.elaborate(new CommandPath(config)), out, put);
     }
 

@@ -89,7 +89,7 @@ final class FramingBench {
                     + " (%d with checksum 0)%n", size, summed[0], summed[1], summed[2], zero[2]);
         }
 
-        SimSpeedBench.measure(receiverCase(), out, put, 3, true);
+        SimSpeedBench.measure(receiverCase(), out, put, true);
 
         StreamConfig sc = new StreamConfig(WIDTH, SueMeta.WIDTH);
         Map<String, Supplier<Component>> blocks = new LinkedHashMap<>();

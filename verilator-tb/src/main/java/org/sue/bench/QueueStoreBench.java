@@ -34,7 +34,7 @@ final class QueueStoreBench {
             System.out.printf("queue store: a backlog of %3d-byte commands drains at %.1f bytes/cycle of %d%n", size,
                     bytes, CONFIG.cellBytes());
         }
-        SimSpeedBench.measure(speedCase(), out, put, 3, true);
+        SimSpeedBench.measure(speedCase(), out, put, true);
         Design design = Design.elaborate(new QueueStore(CONFIG));
         FramingBench.synthFigures("queue_store", design, out, put);
     }

@@ -42,6 +42,9 @@ public final class SimSpeedBench {
     private SimSpeedBench() {
     }
 
+    /** Replays of each simulator, alternated in pairs: an odd number, so the pairs' ratios have a middle one. */
+    static final int PAIRS = 3;
+
     /** One design with the stimulus whose recording both simulators replay. */
     record Case(String name, String what, Supplier<Design> design, Recorder recorder) {
     }
@@ -66,7 +69,7 @@ public final class SimSpeedBench {
     }
 
     /** Records the case's vectors, replays them on both simulators and puts the five figures of {@code c.name()}. */
-    static Speeds measure(Case c, Path out, BiConsumer<String, Double> put, int runs, boolean verilator) {
+    static Speeds measure(Case c, Path out, BiConsumer<String, Double> put, boolean verilator) {
         Design design = c.design().get();
         Path manifest = out.resolve(c.name() + "_speed.json");
         c.recorder().record(design, manifest);
@@ -77,7 +80,7 @@ public final class SimSpeedBench {
         if (!verilator) {
             double jvm = 0;
             long cycles = 0;
-            for (int run = 0; run < runs; run++) {
+            for (int run = 0; run < PAIRS; run++) {
                 JvmReplay.Result r = jvmReplay(c, design, manifest);
                 jvm = Math.max(jvm, r.cyclesPerSecond());
                 cycles = r.cycles();
@@ -91,9 +94,9 @@ public final class SimSpeedBench {
         // noisy neighbour slows both alike; the ratio is the median of the pairs'
         Path rtlDir = out.resolve("rtl-" + c.name() + "-speed");
         String cache = System.getProperty("sue.verilator.cache");
-        double[] jvm = new double[runs];
-        double[] ver = new double[runs];
-        double[] ratio = new double[runs];
+        double[] jvm = new double[PAIRS];
+        double[] ver = new double[PAIRS];
+        double[] ratio = new double[PAIRS];
         double jvmWithParsing = 0;
         double verWithParsing = 0;
         long cycles = 0;
@@ -104,7 +107,7 @@ public final class SimSpeedBench {
             double emitSeconds = (System.nanoTime() - t0) / 1e9;
             ReplayResult built = verilatorReplay(c, v, manifest, out);
             put.accept(c.name() + "_verilator_first_cycle_s", Bench.round(emitSeconds + built.buildSeconds(), 3));
-            for (int run = 0; run < runs; run++) {
+            for (int run = 0; run < PAIRS; run++) {
                 JvmReplay.Result j = jvmReplay(c, design, manifest);
                 ReplayResult r = verilatorReplay(c, v, manifest, out);
                 jvm[run] = j.cyclesPerSecond();
@@ -127,13 +130,13 @@ public final class SimSpeedBench {
         double jbest = java.util.Arrays.stream(jvm).max().orElseThrow();
         double vbest = java.util.Arrays.stream(ver).max().orElseThrow();
         java.util.Arrays.sort(ratio);
-        double median = runs % 2 == 1 ? ratio[runs / 2] : (ratio[runs / 2 - 1] + ratio[runs / 2]) / 2;
+        double median = ratio[PAIRS / 2];
         put.accept(c.name() + "_jvm_cycles_per_s", (double) Math.round(jbest));
         put.accept(c.name() + "_verilator_cycles_per_s", (double) Math.round(vbest));
         put.accept(c.name() + "_sim_speed_ratio", Bench.round(median, 3));
         System.out.printf("%s: JVM %.0f cycles/s, Verilator %.0f cycles/s (the best of %d each), ratio %.3f (the"
-                + " median of the pairs, %.3f to %.3f)%n", c.what(), jbest, vbest, runs, median, ratio[0],
-                ratio[runs - 1]);
+                + " median of the pairs, %.3f to %.3f)%n", c.what(), jbest, vbest, PAIRS, median, ratio[0],
+                ratio[PAIRS - 1]);
         return new Speeds(jbest, vbest, jvmWithParsing, verWithParsing, cycles);
     }
 
@@ -187,7 +190,7 @@ public final class SimSpeedBench {
             if (c == null) {
                 throw new IllegalArgumentException("no design " + n + "; known: " + all.keySet());
             }
-            measure(c, out, figures::put, 3, verilator);
+            measure(c, out, figures::put, verilator);
         }
         figures.forEach((k, v) -> System.out.println(k + " = " + v));
     }

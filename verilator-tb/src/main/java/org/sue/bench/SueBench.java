@@ -149,7 +149,7 @@ public final class SueBench {
 
         llrOnAShortLink(put);
         flowControl(put);
-        SimSpeedBench.measure(speedCase(), out, put, 3, true);
+        SimSpeedBench.measure(speedCase(), out, put, true);
         FramingBench.synthFigures("sue", Design.elaborate(new SueInstance(SueInstance.Config.defaults())), out, put);
     }
 

@@ -53,7 +53,6 @@ public final class AxiTwoXpuRun {
     private final Random rndA;
     private final Random rndB;
     private final PcapWriter pcap;
-    private final PcapOrder order;
     private final SideClock clock;
     /** The cycle A was at when the sides were joined (their header tables written at the next edge). */
     private final long start;
@@ -143,7 +142,7 @@ public final class AxiTwoXpuRun {
         rndA = new Random(seed);
         rndB = new Random(seed + 9);
         pcap = pcapFile == null ? null : PcapWriter.of(pcapFile, config.sue().net().format());
-        order = pcap == null ? null : new PcapOrder(pcap);
+        PcapOrder order = pcap == null ? null : new PcapOrder(pcap);
         a = new XpuSide("A", XPU_A, config.sue(), simA, new LinkModel(delay, faults, new Random(seed + 1)), rndA,
                 order == null ? null : order.a, false);
         b = new XpuSide("B", XPU_B, config.sue(), simB, new LinkModel(delay, faults, new Random(seed + 2)), rndB,
@@ -198,10 +197,9 @@ public final class AxiTwoXpuRun {
         b.sim().step();
     }
 
-    /** As many cycles as the link's delay lets the sides run apart ({@link SideClock}); returns the cycle after. */
-    private long window() {
+    /** As many cycles as the link's delay lets the sides run apart ({@link SideClock}). */
+    private void window() {
         clock.run(clock.window());
-        return a.sim().cycle();
     }
 
     /**

@@ -63,7 +63,8 @@ public final class LineRate {
     public static Result measure(SueInstance.Config config, int dataBytes, int vcs, int delay, LinkModel.Faults faults,
                                  int commands, long seed) {
         TwoXpuRun.Result r = new TwoXpuRun(config, delay, faults, seed, null).txValidPercent(100)
-                .macReadyPercent(100).rxReturnPercent(100).run(commands, 0, TwoXpuRun.fixed(dataBytes, vcs), 200_000, null);
+                .macReadyPercent(100).rxReturnPercent(100)
+                .run(commands, 0, TwoXpuRun.fixed(dataBytes, vcs), 200_000, null);
         if (!r.ok()) {
             throw new IllegalStateException("line-rate run (" + TwoXpuRun.describe(config) + ", " + dataBytes
                     + "-byte commands on " + vcs + " VCs) lost or reordered commands");

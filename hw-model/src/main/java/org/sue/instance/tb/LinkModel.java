@@ -111,11 +111,6 @@ public final class LinkModel {
         return this;
     }
 
-    /** Cycles a frame spends on the link. */
-    public int delay() {
-        return delay;
-    }
-
     public boolean isUp() {
         return !down;
     }

@@ -12,13 +12,13 @@ final class Settling {
     }
 
     /**
-     * Steps {@code cycles} (one cycle or a window of several; returns the last cycle it drove) until {@code settled}
-     * has held at the end of each step for {@code quietCycles} cycles in a row; {@code progress} (or null) hears the
+     * Runs {@code step} (one cycle or a window of several) until {@code settled} has held at the end of each step for
+     * {@code quietCycles} cycles in a row; {@code progress} (or null) hears the
      * cycles run now and then. Throws with {@code stalled}'s words when {@code done} (what the run counts: commands
      * delivered, transactions answered) has not moved for {@code stallCycles} while unsettled. Returns the cycles
      * until settled.
      */
-    static long settle(XpuSide a, XpuSide b, LongSupplier cycles, BooleanSupplier settled, LongSupplier done,
+    static long settle(XpuSide a, XpuSide b, Runnable step, BooleanSupplier settled, LongSupplier done,
                        long quietCycles, long stallCycles, LongConsumer progress, Supplier<String> stalled) {
         long start = a.sim().cycle();
         long lastProgress = start;
@@ -26,8 +26,9 @@ final class Settling {
         long quiet = 0;
         while (quiet < quietCycles) {
             long before = a.sim().cycle();
-            long now = cycles.getAsLong();
+            step.run();
             long after = a.sim().cycle();
+            long now = after - 1; // the last cycle driven
             long d = done.getAsLong();
             if (d != doneBefore) {
                 doneBefore = d;
@@ -47,13 +48,13 @@ final class Settling {
     }
 
     /**
-     * MAC Control frames (CC_Updates, PFC refreshes) never stop: steps {@code cycles} until both links are quiet, to
+     * MAC Control frames (CC_Updates, PFC refreshes) never stop: runs {@code step} until both links are quiet, to
      * compare the counters with the links between two of them; closes {@code pcap} (or null). Returns the first
      * side's counter that disagrees with its link, or null.
      */
-    static String countersAtQuiet(XpuSide a, XpuSide b, LongSupplier cycles, PcapWriter pcap) {
+    static String countersAtQuiet(XpuSide a, XpuSide b, Runnable step, PcapWriter pcap) {
         for (long start = a.sim().cycle(); a.sim().cycle() - start < 100_000 && !(a.linkQuiet() && b.linkQuiet()); ) {
-            cycles.getAsLong();
+            step.run();
         }
         if (pcap != null) {
             pcap.close();

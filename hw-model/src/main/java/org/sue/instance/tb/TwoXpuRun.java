@@ -279,9 +279,9 @@ public final class TwoXpuRun {
         return clock.run(1);
     }
 
-    /** As many cycles as the links' delay lets the sides run apart ({@link SideClock}); returns the last. */
-    private long window() {
-        return clock.run(clock.window());
+    /** As many cycles as the links' delay lets the sides run apart ({@link SideClock}). */
+    private void window() {
+        clock.run(clock.window());
     }
 
     /**
