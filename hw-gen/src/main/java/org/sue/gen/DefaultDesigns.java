@@ -28,6 +28,7 @@ import org.sue.lib.stream.CreditReceiver;
 import org.sue.lib.stream.CreditSender;
 import org.sue.lib.stream.StreamConfig;
 import org.sue.lib.stream.StreamNarrow;
+import org.sue.lib.stream.StreamWiden;
 import org.sue.lib.stream.SyncFifo;
 import org.sue.lib.crc.CrcParams;
 import org.sue.lib.crc.ParallelCrc;
@@ -81,6 +82,8 @@ public final class DefaultDesigns {
         // the instance's 2N-bit PDU beats onto an N-bit port bus: 1024 to 512 bits, SueMeta in tuser
         m.put("narrow_w1024_r2", () -> new StreamNarrow(new StreamNarrow.Config(new StreamConfig(1024, SueMeta.WIDTH),
                 2)));
+        // its inverse: N-bit beats gathered into 2N-bit ones, SueMeta in tuser
+        m.put("widen_w512_r2", () -> new StreamWiden(new StreamWiden.Config(new StreamConfig(512, SueMeta.WIDTH), 2)));
         m.put("credit_counter", () -> new CreditCounter(new CreditCounter.Config(1024, 8)));
         m.put("mgmt_registers_example", () -> new MgmtRegisters(new MgmtRegisters.Config(ExampleMaps.everyAccess(),
                 12)));

@@ -52,6 +52,7 @@ import org.sue.lib.stream.StreamCrcAppend;
 import org.sue.lib.stream.StreamNarrow;
 import org.sue.lib.stream.StreamPrepend;
 import org.sue.lib.stream.StreamSlice;
+import org.sue.lib.stream.StreamWiden;
 import org.sue.link.CbfcConfig;
 import org.sue.link.CbfcReceiver;
 import org.sue.link.CbfcSender;
@@ -176,6 +177,8 @@ public final class GoldenScenarios {
                 ResetStyle.SYNC_HIGH, 600, () -> new FrameStream(128, 0.2)));
         list.add(narrow("narrow_w1024_r2", 1024, 2, 800));
         list.add(narrow("narrow_w1024_r4", 1024, 4, 800));
+        list.add(widen("widen_w256_r2", 256, 2, 800));
+        list.add(widen("widen_w256_r4", 256, 4, 800));
         list.add(tx("tx_w512_ipv4_vlan", 512, NetConfig.defaults(HeaderFormat.ETH_IPV4_UDP).withVlan(true)));
         list.add(tx("tx_w1024_gen2n", 1024, NetConfig.defaults(HeaderFormat.AFH_GEN2_NORMAL)));
         // the UDP checksum lands in the second beat: bytes 64-65 behind the 802.1Q tag
@@ -466,6 +469,15 @@ public final class GoldenScenarios {
     /** Random packets of up to 600 bytes: short last beats give fewer pieces; output stalls hold a piece. */
     static GoldenScenario narrow(String name, int width, int ratio, long cycles) {
         return new GoldenScenario(name, () -> new StreamNarrow(new StreamNarrow.Config(new StreamConfig(width, 16),
+                ratio)), ResetStyle.SYNC_HIGH, cycles, () -> new PacketStream(width / 8, 0, 600));
+    }
+
+    /**
+     * Random packets of up to 600 bytes into a {@code width}-bit input: short packets and last beats give output beats
+     * of fewer pieces; output stalls hold the input beat that completes one.
+     */
+    static GoldenScenario widen(String name, int width, int ratio, long cycles) {
+        return new GoldenScenario(name, () -> new StreamWiden(new StreamWiden.Config(new StreamConfig(width, 16),
                 ratio)), ResetStyle.SYNC_HIGH, cycles, () -> new PacketStream(width / 8, 0, 600));
     }
 
