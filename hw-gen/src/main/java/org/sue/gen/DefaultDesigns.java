@@ -73,6 +73,8 @@ public final class DefaultDesigns {
         m.put("sue_instance_w512_gen2", () -> managed(gen2Instance())); // 512-bit AFH Gen2
         m.put("sue_instance_small", () -> managed(smallInstance())); // for FPGA experiments
         m.put("sue_instance_small_ports", () -> new SueInstance(smallInstance())); // output.management false
+        m.put("sue_instance_two_port", () -> new SueInstance(portsInstance(2))); // configs/two_port.json
+        m.put("sue_instance_four_port", () -> new SueInstance(portsInstance(4))); // configs/four_port.json
         m.put("sue_axi_instance", () -> new SueAxiInstance(axiInstance())); // the XPU on AXI4
         m.put("sue_axi_instance_managed", () -> new SueManagedInstance(new SueManagedInstance.Config(
                 axiInstance()))); // as scripts/generate writes configs/axi4.json
@@ -160,7 +162,7 @@ public final class DefaultDesigns {
      */
     public static Set<String> topModuleSynthesisOnly() {
         return Set.of("sue_instance", "sue_instance_w512_gen2", "sue_instance_small", "sue_axi_instance",
-                "sue_instance_small_ports", "sue_axi_instance_managed",
+                "sue_instance_small_ports", "sue_axi_instance_managed", "sue_instance_two_port", "sue_instance_four_port",
                 "sue_tx_w1024", "sue_rx_w1024", "sue_tx_w512_gen2c", "axi_bridge_w512", "axi_bridge_w512_p2",
                 "axi_credit_pair_w512", "axi_wrapped_pair_w512");
     }
@@ -195,6 +197,18 @@ public final class DefaultDesigns {
         AxiConfig axi = AxiConfig.defaults(512, 64);
         return SueAxiInstance.Config.of(SueInstance.Config.builder().path(p -> p.dataWidth(512).destinations(64)
                 .cells(2048)).build(), axi);
+    }
+
+    /**
+     * An instance of {@code ports} ports (configs/two_port.json, configs/four_port.json): 512-bit XPU data on a
+     * 1024-bit transport, so 2 ports of 512 bits or 4 of 256 (an 800G instance as 2 x 400G or 4 x 200G at the same
+     * clock), 64 destinations, 2048 cells, otherwise the defaults (Ethernet/IPv4/UDP, LLR and CBFC on every port, CBFC
+     * sized for each port's 1024-beat receive FIFO); its statuses and settings as ports (the management port's map
+     * has one port's blocks).
+     */
+    public static SueInstance.Config portsInstance(int ports) {
+        return SueInstance.Config.builder().path(p -> p.dataWidth(512).destinations(64).cells(2048)).busWidth(1024)
+                .transport(t -> t.ports(ports)).build();
     }
 
     /**

@@ -412,11 +412,12 @@ public final class InstanceConfigJson {
             bool("network", "udpZeroChecksum", "net.udpZeroChecksum", "IPv6: send and accept UDP checksum 0 (RFC"
                     + " 6935/6936 zero-checksum mode, both ends); otherwise it is computed",
                     c -> net(c).udpZeroChecksum(), (d, v) -> d.instance.net(n -> n.udpZeroChecksum(v))),
-            integer("transport", "busWidth", SueInstance.Config.BUS_WIDTH, "transport.busWidth", "bits of the port's"
-                    + " bus (transport, framing, link layer, MAC): xpuDataWidth, the port at the XPU interface's rate"
-                    + " (default), or twice it", c -> transport(c).busWidth(), (d, v) -> d.instance.busWidth(v)),
-            integer("transport", "ports", TransportConfig.PORTS, "transport.ports", "SUE ports (an instance with 2 or 4"
-                    + " is not built yet)", c -> transport(c).ports(), (d, v) -> d.instance.transport(t -> t.ports(v))),
+            integer("transport", "busWidth", SueInstance.Config.BUS_WIDTH, "transport.busWidth", "bits of the"
+                    + " transport's bus, with one port the port's too (framing, link layer, MAC): xpuDataWidth, the"
+                    + " port at the XPU interface's rate (default), or twice it", c -> transport(c).busWidth(), (d, v) -> d.instance.busWidth(v)),
+            integer("transport", "ports", TransportConfig.PORTS, "transport.ports", "SUE ports, each on a bus of"
+                    + " busWidth / ports bits with its own framing, LLR and flow control (2 or 4: output.management"
+                    + " false)", c -> transport(c).ports(), (d, v) -> d.instance.transport(t -> t.ports(v))),
             integer("transport", "storeBytes", TransportConfig.STORE_BYTES, "transport.storeBytes", "retransmit store"
                     + " per port, bytes; at most 2^20 bus beats", c -> transport(c).storeBytes(),
                     (d, v) -> d.instance.transport(t -> t.storeBytes(v))),
@@ -732,9 +733,15 @@ public final class InstanceConfigJson {
         }
         try {
             SueInstance.Config instance = d.instance.build();
-            return (axi ? new Settings(d.axi4.instance(instance), d.language, d.reset) // its own command table
-                    : new Settings(instance, d.language, d.reset)).withRaw(new SueManagedInstance.RawPackets(
-                    d.rawFrameBytes, d.rawRxBufferBytes)).withManagement(d.management);
+            if (d.management && instance.ports() != 1) {
+                throw new ConfigError("transport.ports: " + instance.ports() + " needs output.management false: the"
+                        + " management port's register map has one port's blocks (the statuses and settings of every"
+                        + " port are then ports of the top)");
+            }
+            SueAxiInstance.Config axiInstance = axi ? d.axi4.instance(instance) : null; // its own command table
+            // the management port's rules apply only with it (it has one port's register blocks)
+            return new Settings(axi ? axiInstance.sue() : instance, axiInstance, d.language, d.reset, d.management,
+                    new SueManagedInstance.RawPackets(d.rawFrameBytes, d.rawRxBufferBytes));
         } catch (ConfigException e) {
             throw new ConfigError(e.rule(InstanceConfigJson::key));
         } catch (IllegalArgumentException e) { // a check that does not name its parameters: the record's words

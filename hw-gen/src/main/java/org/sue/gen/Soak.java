@@ -12,7 +12,7 @@ import org.sue.instance.tb.XpuSide;
 import org.sue.net.HeaderFormat;
 
 /**
- * {@code scripts/soak [--link cbfc|pfc] [--faults] [N]}: N random commands (default 10^6, half each way) between two
+ * {@code scripts/soak [--link cbfc|pfc] [--faults] [--ports 2|4] [N]}: N random commands (default 10^6, half each way) between two
  * SUE instances over a link with frame loss 1e-3, bit errors 1e-3 and loss bursts; prints
  * {@code lost=0 duplicated=0 reordered=0} with the counts it checked, or the first violation. A 512-bit instance with
  * 16 destinations keeps it to minutes; progress on a terminal, quiet in logs. Without {@code --link} the transport
@@ -22,7 +22,9 @@ import org.sue.net.HeaderFormat;
  * LLR's PCS-lost timeout, B's XPU holding its receive credits for 20,000 cycles, a transmit reset of A's XPU, a
  * receive reset of B's XPU, and B frozen for 60,000 cycles (declared unreachable by A, probed, back); every command
  * must arrive once and in order except those the docs say a receive reset loses, whose count is checked against the
- * cuts it made.
+ * cuts it made. {@code --ports} runs instances of 2 or 4 ports ({@link SmallInstance#multiPort}: LLR and CBFC on each,
+ * a link per port) and takes one port's link down for longer than LLR's PCS-lost timeout in every chunk, the ports in
+ * turn.
  */
 public final class Soak {
     private Soak() {
@@ -34,9 +36,11 @@ public final class Soak {
         long total = 1_000_000;
         SueInstance.Config config = SmallInstance.config(HeaderFormat.ETH_IPV4_UDP);
         boolean faults = false;
-        String usage = "usage: scripts/soak [--link cbfc|pfc] [--faults] [N]   (N commands, default 1000000, half"
-                + " each way; --link: with LLR and CBFC or PFC; --faults: link flaps, XPU stalls, XPU resets, a"
-                + " destination dying and returning)";
+        int ports = 1;
+        String usage = "usage: scripts/soak [--link cbfc|pfc] [--faults] [--ports 2|4] [N]   (N commands, default"
+                + " 1000000, half each way; --link: with LLR and CBFC or PFC; --faults: link flaps, XPU stalls, XPU"
+                + " resets, a destination dying and returning; --ports: instances of 2 or 4 ports, one port's link"
+                + " down and back in every chunk)";
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if (a.equals("--help") || a.equals("-h")) {
@@ -48,6 +52,15 @@ public final class Soak {
                 if (config.llr() == null) {
                     config = withLink("cbfc");
                 }
+                continue;
+            }
+            if (a.equals("--ports")) {
+                String p = i + 1 < args.length ? args[++i] : "";
+                if (!p.equals("2") && !p.equals("4")) {
+                    System.err.println("scripts/soak: --ports takes 2 or 4, got '" + p + "'\n" + usage);
+                    System.exit(2);
+                }
+                ports = Integer.parseInt(p);
                 continue;
             }
             if (a.equals("--link")) {
@@ -70,6 +83,14 @@ public final class Soak {
             System.err.println("scripts/soak: N must be at least 2, got " + total);
             System.exit(2);
         }
+        if (ports > 1 && (faults || config.llr() != null)) {
+            System.err.println("scripts/soak: --ports goes alone (its instances have LLR and CBFC, its fault is a"
+                    + " port going down)\n" + usage);
+            System.exit(2);
+        }
+        if (ports > 1) {
+            config = SmallInstance.multiPort(HeaderFormat.ETH_IPV4_UDP, ports, LINK_DELAY);
+        }
         LinkModel.Faults noise = LinkModel.Faults.loss(1e-3).withBitErrors(1e-3).withBursts(1e-4, 8);
         TwoXpuRun run = new TwoXpuRun(config, LINK_DELAY, noise, 1_000_003, null);
         Progress progress = Progress.open();
@@ -82,7 +103,16 @@ public final class Soak {
         for (int i = 0; i < chunks; i++) {
             long n = i == chunks - 1 ? total - done : perChunk;
             try {
-                if (faults) {
+                if (ports > 1) {
+                    run.add((int) (n / 2), (int) (n - n / 2), TwoXpuRun.RANDOM);
+                    run.idle(300); // commands under way
+                    int port = i % ports;
+                    run.portUp(port, false); // longer than the PCS-lost timeout: the port goes down and comes back
+                    run.idle(3000);
+                    run.portUp(port, true);
+                    portFlaps++;
+                    r = run.run(0, 0, 200_000, null);
+                } else if (faults) {
                     run.add((int) (n / 2), (int) (n - n / 2), TwoXpuRun.RANDOM);
                     run.idle(300); // commands under way
                     int k = Integer.getInteger("soak.fault", i % FAULTS.length);
@@ -106,6 +136,9 @@ public final class Soak {
             }
         }
         progress.close();
+        if (ports > 1) {
+            System.out.printf("%d ports, %d times a port's link down for 3,000 cycles and back; ", ports, portFlaps);
+        }
         if (faults) {
             reportFaults(r, run, cycles, (System.nanoTime() - t0) / 1e9);
         } else {
@@ -142,6 +175,7 @@ public final class Soak {
         },
     };
     private static final int[] injected = new int[FAULTS.length];
+    private static int portFlaps;
 
     /**
      * What must survive did (once, in order, a gap only at each receive-reset cut); the commands receive resets lost,

@@ -35,6 +35,10 @@ public final class TwoXpuJob {
     }
 
     public static void run(SueInstance.Config config, Path dir, int commandsEachWay) {
+        if (config.ports() > 1) { // no management port: the statuses are the instance's ports
+            PortsJob.run(config, dir, commandsEachWay);
+            return;
+        }
         Path pcap = dir.resolve("two_xpu.pcap");
         System.out.printf("%ntwo XPUs, SUE instance (%s), link delay 200 cycles, frame loss 1e-3:"
                 + " %d random commands each way%n", TwoXpuRun.describe(config), commandsEachWay);

@@ -30,6 +30,7 @@ import org.sue.axi.AxiConfig;
 import org.sue.axi.AxiCredits;
 import org.sue.instance.SueAxiInstance;
 import org.sue.instance.SueInstance;
+import org.sue.instance.SueManagedInstance;
 
 /**
  * The committed configurations under configs/ describe the instances the suite lints and synthesises
@@ -42,7 +43,8 @@ class ConfigsTest {
     @Test
     void eachCommittedConfigurationIsTheInstanceTheSuiteSynthesises() throws Exception {
         Map<String, SueInstance.Config> expected = Map.of("default.json", SueInstance.Config.defaults(),
-                "afh_gen2.json", DefaultDesigns.gen2Instance(), "small_fpga.json", DefaultDesigns.smallInstance());
+                "afh_gen2.json", DefaultDesigns.gen2Instance(), "small_fpga.json", DefaultDesigns.smallInstance(),
+                "two_port.json", DefaultDesigns.portsInstance(2), "four_port.json", DefaultDesigns.portsInstance(4));
         for (Map.Entry<String, SueInstance.Config> e : expected.entrySet()) {
             Settings s = InstanceConfigJson.read(CONFIGS.resolve(e.getKey()));
             assertEquals(describe(e.getValue()), describe(s.instance()), e.getKey());
@@ -166,7 +168,8 @@ class ConfigsTest {
         "{\"commandPath\": {\"xoffThreshold\": 8, \"xonThreshold\": 8}}|commandPath.xonThreshold must be below commandPath.xoffThreshold (at most 7), got 8",
         "{\"transport\": {\"storeBytes\": 20000}}|transport.storeBytes: 20000 is not a power of two from 16384 to",
         "{\"transport\": {\"storeBytes\": 268435456}}|transport.storeBytes must be at most 134217728 (2^20 bus beats of 128 bytes for all transport.ports port(s)), got 268435456",
-        "{\"transport\": {\"ports\": 2}}|transport.ports must be 1: an instance with 2 or 4 ports is not built yet",
+        "{\"transport\": {\"ports\": 2}}|transport.ports: 2 needs output.management false",
+        "{\"commandPath\": {\"xpuDataWidth\": 256}, \"transport\": {\"ports\": 2}, \"output\": {\"management\": false}}|transport.ports must leave each port a bus of 256, 512, 1024 or 2048 bits",
         "{\"transport\": {\"ports\": 3}}|transport.ports: 3 is not 1, 2 or 4",
         "{\"commandPath\": {\"xpuDataWidth\": 384}}|commandPath.xpuDataWidth: 384 is not 256, 512 or 1024",
         "{\"output\": {\"reset\": \"SOMETIMES\"}}|output.reset: \"SOMETIMES\" is not one of",
@@ -276,6 +279,8 @@ class ConfigsTest {
     }
 
     private static String describe(SueInstance.Config c) {
-        return InstanceConfigJson.toJson(new Settings(c, HdlLanguage.VERILOG, ResetStyle.SYNC_HIGH));
+        // more ports: statuses and settings as ports (the management port has one port's blocks)
+        return InstanceConfigJson.toJson(new Settings(c, null, HdlLanguage.VERILOG, ResetStyle.SYNC_HIGH,
+                c.ports() == 1, SueManagedInstance.RawPackets.DEFAULT));
     }
 }

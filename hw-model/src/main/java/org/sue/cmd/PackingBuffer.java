@@ -55,7 +55,7 @@ import org.sue.net.SueMeta;
  * a pick waits for stored commands waiting for the queue manager (an APPEND a cycle when commands arrive every
  * cycle; the pick then takes them along) unless the link would idle, and at most {@value #PICK_SPACING} cycles.
  * Each pick
- * that makes a PDU is reported on {@code picked} (its VC), where link credit is reserved for it.
+ * that makes a PDU is reported on {@code picked} (its VC and destination), where link credit is reserved for it.
  *
  * <p>Reset: the queue tables are RAMs without a reset value, so after reset they are cleared one row per cycle while
  * {@code init_busy} is high and nothing enters.
@@ -141,7 +141,10 @@ public final class PackingBuffer extends Component {
     public final Stream in;
     public final Stream out;
     public final Port vcReady;
-    /** A PDU was picked and will be made (its destination's window was open): its VC, for link credit reservations. */
+    /**
+     * A PDU was picked and will be made (its destination's window was open): its VC and destination, for link credit
+     * reservations on the destination's port.
+     */
     public final Flow picked;
     public final Port dstReady;
     public final Flow cellUsed;
@@ -228,7 +231,8 @@ public final class PackingBuffer extends Component {
         in = Stream.slave(this, new StreamConfig(w, CommandUser.WIDTH));
         out = Stream.master(this, new StreamConfig(w, SueMeta.WIDTH));
         vcReady = in("vc_ready", SueMeta.VCS);
-        picked = Flow.master(this, "picked", Layout.of("picked", Layout.bits("vc", SueMeta.VC_WIDTH)));
+        picked = Flow.master(this, "picked", Layout.of("picked", Layout.bits("vc", SueMeta.VC_WIDTH),
+                Layout.bits("dst", Hw.log2Up(config.destinations()))));
         dstReady = in("dst_ready", config.destinations());
         cellUsed = Flow.master(this, "cell_used", BufferCredits.CELL_EVENT);
         cmdStored = Flow.master(this, "cmd_stored", BufferCredits.COMMAND_EVENT);
@@ -349,7 +353,7 @@ public final class PackingBuffer extends Component {
         }
         Expr windowOpen = wire("window_open", Hw.select(headWindowOpen, pickVc));
         when(pick, () -> rrVc.set(pickVc));
-        picked.drive(pick.and(windowOpen), pickVc);
+        picked.drive(pick.and(windowOpen), picked.layout().expr().set("vc", pickVc).set("dst", head.data()).build());
         inFlight.set(Hw.upDown(inFlight, List.of(pick.and(windowOpen)), List.of(pduLeaving)));
         return new Take(pick, wire("take_queue", Hw.cat(head.data(), pickVc)), wire("take_skip", windowOpen.not()));
     }

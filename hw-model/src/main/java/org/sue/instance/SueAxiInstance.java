@@ -45,6 +45,10 @@ public final class SueAxiInstance extends Component {
             if (sue == null || bridge == null || form == null || slave == null || master == null) {
                 throw new IllegalArgumentException("SueAxiInstance sue, bridge, form and credits must be given");
             }
+            if (sue.ports() != 1) {
+                throw new ConfigException(NAME, "{sue.transport.ports} must be 1: the AXI4 instance has one port"
+                        + " (its runs and register map are one port's), got " + sue.ports());
+            }
             AxiConfig axi = bridge.axi();
             if (axi.dataWidth() != sue.path().dataWidth()) {
                 throw new ConfigException(NAME, "{bridge.axi.dataWidth} must be {sue.path.dataWidth} ("

@@ -26,6 +26,7 @@ import org.sue.lib.stream.Flow;
 import org.sue.lib.stream.Stream;
 import org.sue.lib.stream.StreamConfig;
 import org.sue.lib.stream.StreamNarrow;
+import org.sue.lib.stream.StreamWiden;
 import org.sue.link.CbfcConfig;
 import org.sue.link.CbfcReceiver;
 import org.sue.link.CbfcSender;
@@ -103,8 +104,10 @@ public final class SueInstance extends Component {
         /** Link-level flow control of the port. */
         public enum FlowControl { NONE, PFC, CBFC }
 
-        /** The port's bus: the XPU data width, or twice it (checked against the path in the constructor). */
+        /** The transport's bus: the XPU data width, or twice it (checked against the path in the constructor). */
         public static final Bound BUS_WIDTH = Bound.powerOfTwo(256, 2048);
+        /** A port's bus: the transport's divided by the ports (docs/protocol.md 10). */
+        public static final Bound PORT_WIDTH = Bound.powerOfTwo(256, 2048);
         /** The default instance's XPU data width: its port, of the same width, then runs at the XPU's rate. */
         public static final int DEFAULT_XPU_WIDTH = 1024;
 
@@ -122,10 +125,12 @@ public final class SueInstance extends Component {
                 throw new ConfigException(NAME, "{transport.busWidth} must be {path.dataWidth} (" + xpu + " bits: the"
                         + " port at the XPU interface's rate) or twice it (" + 2 * xpu + "), got " + bus);
             }
-            if (transport.ports() != 1) {
-                throw new ConfigException(NAME, "{transport.ports} must be 1: an instance with 2 or 4 ports is not"
-                        + " built yet (the transport's tables already hold their rows), got " + transport.ports());
+            if (!PORT_WIDTH.contains(bus / transport.ports())) {
+                throw new ConfigException(NAME, "{transport.ports} must leave each port a bus of "
+                        + PORT_WIDTH.text() + " bits ({transport.busWidth} / {transport.ports}: each port carries its"
+                        + " share of the transport's rate), got " + bus + " / " + transport.ports());
             }
+            int port = bus / transport.ports();
             if (transport.destinations() != path.destinations()) {
                 throw new ConfigException(NAME, "{transport.destinations} must equal {path.destinations} ("
                         + path.destinations() + "), got " + transport.destinations());
@@ -133,25 +138,28 @@ public final class SueInstance extends Component {
             CommandIngress.Config.CMD_CREDITS.check(NAME, "rxCmdCredits", rxCmdCredits);
             CommandIngress.Config.DATA_CREDITS.check(NAME, "rxDataCredits", rxDataCredits);
             FrameReceiver.Config.FIFO_DEPTH.check(NAME, "rxFifoDepth", rxFifoDepth);
-            if ((long) rxFifoDepth * bus / 8 < path.pduLimit()) {
+            if ((long) rxFifoDepth * port / 8 < path.pduLimit()) {
                 throw new ConfigException(NAME, "{rxFifoDepth} must hold a PDU's commands ({path.pduLimit}: "
-                        + path.pduLimit() + " bytes in " + bus / 8 + "-byte beats): at least "
-                        + beatsFor(path.pduLimit(), bus, true) + ", got " + rxFifoDepth);
+                        + path.pduLimit() + " bytes in " + port / 8 + "-byte beats): at least "
+                        + beatsFor(path.pduLimit(), port, true) + ", got " + rxFifoDepth);
             }
             CommandUnpacker.Config.VC_BUFFER_DEPTH.check(NAME, "rxVcFifoDepth", rxVcFifoDepth);
+            int ports = transport.ports();
+            String perPort = ports == 1 ? "" : " x {transport.ports}";
             if (llr != null) {
-                checkLlr(path, net, bus, llr);
+                checkLlr(path, net, port, llr);
             }
             if (pfc != null) {
-                checkPfc(bus, rxFifoDepth, FrameFormat.frameBytes(net, path.pduLimit()), pfc);
+                checkPfc(port, rxFifoDepth, FrameFormat.frameBytes(net, path.pduLimit()), pfc);
                 // frames LLR replays after a pause arrive on top of XOFF: the headroom holds its outstanding bytes
-                checkVcBuffers(llr == null ? "{pfc.xoffBytes}" : "{pfc.xoffBytes} + {llr.outstandingBytesMax}",
-                        pfc.xoffBytes() + 1L + (llr == null ? 0 : llr.outstandingBytesMax()), bus, rxVcFifoDepth);
+                checkVcBuffers((llr == null ? "{pfc.xoffBytes}" : "({pfc.xoffBytes} + {llr.outstandingBytesMax})")
+                        + perPort, ports * (pfc.xoffBytes() + 1L + (llr == null ? 0 : llr.outstandingBytesMax())),
+                        bus, rxVcFifoDepth);
             }
             if (cbfc != null) {
-                checkCbfc(path, net, bus, rxFifoDepth, llr, pfc, cbfc);
-                checkVcBuffers("{cbfc.vcCreditLimit} x {cbfc.creditSize}",
-                        (long) cbfc.vcCreditLimit() * cbfc.creditSize(), bus, rxVcFifoDepth);
+                checkCbfc(path, net, port, rxFifoDepth, llr, pfc, cbfc);
+                checkVcBuffers("{cbfc.vcCreditLimit} x {cbfc.creditSize}" + perPort,
+                        (long) ports * cbfc.vcCreditLimit() * cbfc.creditSize(), bus, rxVcFifoDepth);
             }
         }
 
@@ -320,14 +328,36 @@ public final class SueInstance extends Component {
                     llr, p, cbfc, rxVcFifoDepth);
         }
 
-        /** Bits of the port's bus: the transport, the framing, the link layer and the MAC interface. */
+        /** Bits of the transport's bus (with one port, the port's too). */
         public int busWidth() {
             return transport.busWidth();
         }
 
-        /** Bytes of the framing receiver's FIFO, which the VCs share. */
+        /** The instance's ports: 1, 2 or 4 ({@code transport.ports}). */
+        public int ports() {
+            return transport.ports();
+        }
+
+        /**
+         * Bits of each port's bus: the framing, the link layer and the MAC interface; the transport's divided by the
+         * ports, so that the ports together carry the transport's rate [ours].
+         */
+        public int portWidth() {
+            return transport.busWidth() / transport.ports();
+        }
+
+        /**
+         * Beats of the transport's bus each port's transmit queue holds (more ports): two of the largest PDUs, a power
+         * of two, so that the transport sends one port's PDU while the other ports drain theirs [ours].
+         */
+        public int portQueueBeats() {
+            return (int) beatsFor(2L * (path.pduLimit() + FrameFormat.RH_BYTES + FrameFormat.RCRC_BYTES),
+                    busWidth(), true);
+        }
+
+        /** Bytes of a port's framing receiver FIFO, which the VCs share. */
         public long rxFifoBytes() {
-            return (long) rxFifoDepth * busWidth() / 8;
+            return (long) rxFifoDepth * portWidth() / 8;
         }
 
         /** The largest frame the port sends: the largest PDU with its headers. */
@@ -453,17 +483,20 @@ public final class SueInstance extends Component {
                 NetConfig n = part("net", net::build);
                 int bus = busWidth != null ? busWidth : p.dataWidth();
                 int largest = FrameFormat.frameBytes(n, p.pduLimit());
-                long fifoBytes = (long) Math.max(0, rxFifoDepth) * bus / 8;
                 TransportConfig t = part("transport", () -> transport.busWidth(bus).destinations(p.destinations())
                         .build());
-                LlrConfig l = llrOn ? part("llr", () -> llr.build(bus)) : null;
-                PfcConfig f = flowControl == FlowControl.PFC ? part("pfc", () -> pfc.build(bus, fifoBytes,
-                        pfcHeadroomBytes(bus, largest, PfcConfig.DEFAULT_LINK_DELAY_CYCLES))) : null;
-                CbfcConfig c = flowControl == FlowControl.CBFC ? part("cbfc", () -> cbfc.build(bus, fifoBytes, largest))
-                        : null;
+                // the link layer runs on each port's bus; a port too narrow is the instance's to refuse
+                int port = (int) Math.max(PORT_WIDTH.min(), bus / t.ports());
+                long fifoBytes = (long) Math.max(0, rxFifoDepth) * port / 8;
+                LlrConfig l = llrOn ? part("llr", () -> llr.build(port)) : null;
+                PfcConfig f = flowControl == FlowControl.PFC ? part("pfc", () -> pfc.build(port, fifoBytes,
+                        pfcHeadroomBytes(port, largest, PfcConfig.DEFAULT_LINK_DELAY_CYCLES))) : null;
+                CbfcConfig c = flowControl == FlowControl.CBFC ? part("cbfc", () -> cbfc.build(port, fifoBytes,
+                        largest)) : null;
+                // each VC's FIFO holds what the credits of every port let a VC have in flight
                 int vcFifo = rxVcFifoDepth != null ? rxVcFifoDepth : c != null
                         ? (int) Math.min(CommandUnpacker.Config.VC_BUFFER_DEPTH.max(),
-                                (long) c.vcCreditLimit() * c.creditSize() / (bus / 8))
+                                (long) t.ports() * c.vcCreditLimit() * c.creditSize() / (bus / 8))
                         : f != null ? 0 : VC_FIFO_DEPTH_WITHOUT_FLOW_CONTROL;
                 return new Config(p, n, t, rxCmdCredits, rxDataCredits, rxFifoDepth, l, f, c, vcFifo);
             }
@@ -504,39 +537,91 @@ public final class SueInstance extends Component {
 
     private final Config config;
 
+    /** One port's framing and the prefix of its names: none with one port, {@code p<i>_} with more. */
+    private record PortParts(int index, String prefix, FrameTransmitter ftx, FrameReceiver frx) {
+    }
+
     public SueInstance(Config config) {
         super(config);
         this.config = config;
         CommandPath path = child("cmd_path", new CommandPath(config.path()));
         TransportTx ttx = child("transport_tx", new TransportTx(config.transport()));
-        FrameTransmitter ftx = child("frame_tx", new FrameTransmitter(new FrameTransmitter.Config(config.busWidth(),
-                config.net(), config.path().destinations())));
-        FrameReceiver frx = child("frame_rx", new FrameReceiver(new FrameReceiver.Config(config.busWidth(),
-                config.net(), config.rxFifoDepth(), true)));
+        List<PortParts> ports = new ArrayList<>();
+        for (int p = 0; p < config.ports(); p++) {
+            String px = config.ports() == 1 ? "" : "p" + p + "_";
+            ports.add(new PortParts(p, px, child(px + "frame_tx", new FrameTransmitter(new FrameTransmitter.Config(
+                    config.portWidth(), config.net(), config.path().destinations()))),
+                    child(px + "frame_rx", new FrameReceiver(new FrameReceiver.Config(config.portWidth(),
+                            config.net(), config.rxFifoDepth(), true)))));
+        }
         TransportRx trx = child("transport_rx", new TransportRx(config.transport()));
         CommandUnpacker unpacker = child("unpacker", new CommandUnpacker(config.unpacker()));
 
-        transmitPath(path, ttx, ftx);
-        receivePath(frx, trx, unpacker);
+        transmitPath(path, ttx, ports);
+        receivePath(ports, trx, unpacker);
         acknowledgements(ttx, trx);
-        identity(ttx, frx);
-        status(ttx, frx, trx);
-        Departures leaving = departures(frx, trx, unpacker);
-        Expr linkVcReady = linkLayer(path, ttx, ftx, frx, leaving);
-        if (config.pfc() == null && config.cbfc() == null) {
-            unused("rx_fifo_kept", frx.buffered.valid(), frx.buffered.payload());
-            leaving.flows().forEach(f -> unused(f.name() + "_unread", f.valid(), f.payload()));
+        identity(ttx, ports);
+        status(ttx, trx, ports);
+        Expr linkVcReady = Hw.ones(SueMeta.VCS);
+        for (PortParts port : ports) {
+            linkVcReady = linkVcReady.and(linkLayer(port, path, ttx, departures(port, trx, unpacker)));
         }
         if (config.cbfc() == null) { // nothing to reserve or charge
-            unused("link_credit_events", path.picked.valid(), path.picked.payload(), ttx.reserve.valid(), ttx.reserve.payload(), ttx.unreserve.valid(), ttx.unreserve.payload(),
-                    ttx.charge.valid(), ttx.charge.payload(), ttx.pickVcReady);
+            unused("link_credit_events", path.picked.valid(), path.picked.payload(), ttx.reserve.valid(),
+                    ttx.reserve.payload(), ttx.unreserve.valid(), ttx.unreserve.payload(), ttx.charge.valid(),
+                    ttx.charge.payload(), ttx.pickVcReady);
         }
-        vcEligibility(path, ttx, linkVcReady);
+        if (unpacker.freed != null && config.pfc() == null && config.cbfc() == null) {
+            unused("rx_vc_fifo_leaving", unpacker.freed.valid(), unpacker.freed.payload(), trx.discarded.valid(),
+                    trx.discarded.payload());
+        }
+        vcEligibility(path, ttx, wire("link_vc_ready", linkVcReady));
     }
 
     /**
-     * vc_ready (the input) and the link's flow control decide which VCs the transport may start a retransmission or
-     * ACK-only PDU on, and the scheduler pick on (with CBFC not beside a transport start, see TransportTx).
+     * The port the PDUs of a {destination, VC} take in strict mode ([ours], docs/protocol.md 10): the XOR of the
+     * destination id's {@code log2(ports)}-bit groups and of the VC's low bits, so consecutive ids, ids a power of two
+     * apart and the VCs of one destination spread over the ports. The reference for {@link #pinnedPortExpr}.
+     */
+    public static int pinnedPort(int xpu, int vc, int destinations, int ports) {
+        int pw = Integer.numberOfTrailingZeros(ports);
+        int id = xpu & (destinations - 1);
+        int port = vc & (ports - 1);
+        for (int shift = 0; pw > 0 && shift < Hw.log2Up(destinations); shift += pw) {
+            port ^= (id >>> shift) & (ports - 1);
+        }
+        return port;
+    }
+
+    /** {@link #pinnedPort} in hardware: {@code log2(ports)} bits of destination id {@code dst} and VC {@code vc}. */
+    private Expr pinnedPortExpr(Expr dst, Expr vc) {
+        int pw = Integer.numberOfTrailingZeros(config.ports());
+        int xw = Hw.log2Up(config.path().destinations());
+        Expr port = vc.bits(pw - 1, 0);
+        for (int lo = 0; lo < xw; lo += pw) {
+            int hi = Math.min(xw, lo + pw) - 1;
+            port = port.xor(dst.bits(hi, lo).resize(pw));
+        }
+        return port;
+    }
+
+    /**
+     * The events of {@code events} that are port {@code port}'s ({@code portOf} says whose an event is). With one
+     * port, all of them, and {@code portOf} is read by nothing.
+     */
+    private Flow onPort(PortParts port, String name, Flow events, Expr portOf) {
+        if (config.ports() == 1) {
+            unused(name + "_port", portOf);
+            return events;
+        }
+        return events.throwWhen(port.prefix() + name, portOf.ne(port.index()));
+    }
+
+    /**
+     * vc_ready (the input) and every port's flow control decide which VCs the transport may start a retransmission
+     * or ACK-only PDU on, and the scheduler pick on (with CBFC not beside a transport start, see TransportTx). With
+     * more ports a VC starts only while every port lets it ([ours]: simple and never wrong, at the price of a port
+     * whose VC is paused pausing that VC on the others).
      */
     private void vcEligibility(CommandPath path, TransportTx ttx, Expr linkVcReady) {
         Port vcReady = in("vc_ready", SueMeta.VCS);
@@ -546,45 +631,53 @@ public final class SueInstance extends Component {
     }
 
     /**
-     * The port's link layer between the framing and the MAC: CBFC or PFC, Link Layer Retry, both, or none. With LLR
+     * A port's link layer between its framing and its MAC: CBFC or PFC, Link Layer Retry, both, or none. With LLR
      * the frames of the framing, and with CBFC its CC_Updates, pass through the replay buffer (a CC_Update counts
      * the frames before it, so a replay must not let it overtake them); PFC frames go beside it. Messages of LLR
-     * and CBFC share the control channel. Returns the VCs the link's flow control lets start.
+     * and CBFC share the port's control channel. Returns the VCs the port's flow control lets start.
      */
-    private Expr linkLayer(CommandPath path, TransportTx ttx, FrameTransmitter ftx, FrameReceiver frx,
-                           Departures leaving) {
-        LlrTx ltx = config.llr() == null ? null : child("llr_tx", new LlrTx(config.llr()));
-        LlrRx lrx = config.llr() == null ? null : child("llr_rx", new LlrRx(config.llr()));
-        Flow control = framesFromMac(frx, lrx);
+    private Expr linkLayer(PortParts port, CommandPath path, TransportTx ttx, Departures leaving) {
+        String px = port.prefix();
+        FrameTransmitter ftx = port.ftx();
+        LlrTx ltx = config.llr() == null ? null : child(px + "llr_tx", new LlrTx(config.llr()));
+        LlrRx lrx = config.llr() == null ? null : child(px + "llr_rx", new LlrRx(config.llr()));
+        Flow control = framesFromMac(port, lrx);
+        unused(px + "rx_fifo_kept_port", port.frx().buffered.field("port")); // the framing's frames are this port's
         List<Stream> ctlOut = new ArrayList<>();
         List<Flow> ctlIn = new ArrayList<>();
         Expr vcReady = Hw.ones(SueMeta.VCS);
+        if (config.pfc() == null && config.cbfc() == null) {
+            unused(px + "rx_fifo_kept", port.frx().buffered.valid(), port.frx().buffered.payload());
+            if (leaving.discarded() == null) {
+                unused(px + "rx_fifo_leaving_unread", leaving.delivered().valid(), leaving.delivered().payload());
+            }
+        }
         if (config.cbfc() != null) {
-            CbfcSender sender = child("cbfc_tx", new CbfcSender(config.cbfc()));
-            ftx.out.retagged("to_cbfc", sender.in.layout(), SueMeta.VC.of(ftx.out.tuser())).into(sender.in);
-            vcReady = creditBasedFlowControl(path, ttx, frx, leaving, sender, control, ctlOut, ctlIn);
+            CbfcSender sender = child(px + "cbfc_tx", new CbfcSender(config.cbfc()));
+            ftx.out.retagged(px + "to_cbfc", sender.in.layout(), SueMeta.VC.of(ftx.out.tuser())).into(sender.in);
+            vcReady = creditBasedFlowControl(port, path, ttx, leaving, sender, control, ctlOut, ctlIn);
             if (ltx == null) {
-                toMac(sender.out);
+                toMac(port, sender.out);
             } else { // CC_Updates numbered like the frames around them: never poisoned
-                sender.out.retagged("cbfc_to_llr", ltx.in.layout(), Hw.bool(false)).into(ltx.in);
+                sender.out.retagged(px + "cbfc_to_llr", ltx.in.layout(), Hw.bool(false)).into(ltx.in);
             }
         } else if (ltx != null) {
             // [ours] the framing never poisons: each frame is whole
-            ftx.out.retagged("to_llr", ltx.in.layout(), Hw.bool(false)).into(ltx.in);
+            ftx.out.retagged(px + "to_llr", ltx.in.layout(), Hw.bool(false)).into(ltx.in);
         }
         if (config.pfc() != null) {
-            vcReady = priorityFlowControl(ftx, frx, leaving, ltx, control);
+            vcReady = priorityFlowControl(port, leaving, ltx, control);
         } else if (config.cbfc() == null && ltx == null) {
-            toMac(ftx.out);
+            toMac(port, ftx.out);
         }
         if (ltx != null) {
-            linkLayerRetry(ltx, lrx, ctlOut, ctlIn);
+            linkLayerRetry(px, ltx, lrx, ctlOut, ctlIn);
             if (config.pfc() == null) {
-                toMac(ltx.out);
+                toMac(port, ltx.out);
             }
         }
-        controlChannel(ctlOut, ctlIn);
-        portStatus(ltx);
+        controlChannel(px, ctlOut, ctlIn);
+        portStatus(px, ltx);
         return vcReady;
     }
 
@@ -592,44 +685,52 @@ public final class SueInstance extends Component {
      * The port's status ({@code port_up}, counters {@code port_*}; docs/protocol.md 7.8): LLR's judgement of the link
      * with LLR, the MAC's {@code link_up} without it.
      */
-    private void portStatus(LlrTx ltx) {
-        PortStatus status = child("port_status", new PortStatus());
-        status.usable.set(ltx != null ? ltx.usable : in("link_up", 1));
-        exposeStatus(status, "port_");
+    private void portStatus(String px, LlrTx ltx) {
+        PortStatus status = child(px + "port_status", new PortStatus());
+        status.usable.set(ltx != null ? ltx.usable : in(px + "link_up", 1));
+        exposeStatus(status, px + "port_");
     }
 
     /**
      * Link credit is reserved for a largest frame where a PDU is decided (the packing buffer's picks, the
-     * transport's starts), given back for a picked PDU the transport holds for a go-back, and charged as the
-     * frame's own when its PDU leaves the transport. The receive FIFO is the credits' buffer: a frame is enqueued at
-     * the verdict that keeps it and dequeued as its last beat leaves; CC_Updates apply {@value #CC_DELAY}
-     * cycles after their last beat, after the verdicts of the frames before them. CF_Updates cross on the control
-     * channel. Returns the VCs the credits let start.
+     * transport's starts), on the port the PDU will take, given back for a picked PDU the transport holds for a
+     * go-back, and charged as the frame's own when its PDU leaves the transport. The receive FIFO is the credits'
+     * buffer: a frame is enqueued at the verdict that keeps it and dequeued as its last beat leaves; CC_Updates apply
+     * {@value #CC_DELAY} cycles after their last beat, after the verdicts of the frames before them. CF_Updates cross
+     * on the port's control channel. Returns the VCs the credits let start.
      */
-    private Expr creditBasedFlowControl(CommandPath path, TransportTx ttx, FrameReceiver frx, Departures leaving,
-                                        CbfcSender sender, Flow ccUpdates, List<Stream> ctlOut,
-                                        List<Flow> ctlIn) {
-        CbfcReceiver receiver = child("cbfc_rx", new CbfcReceiver(new CbfcReceiver.Config(config.cbfc(), CC_DELAY)));
-        expose(sender.localMac);
-        Flow picked = path.picked; // never beside a transport start
-        sender.reserve.drive(picked.valid().or(ttx.reserve.valid()), Hw.mux(picked.valid(), picked.field("vc"),
-                ttx.reserve.field("vc")));
-        ttx.unreserve.into(sender.unreserve);
-        sender.charge.drive(ttx.charge.valid(), sender.charge.layout().expr().set("vc", ttx.charge.field("vc"))
-                .set("bytes", frameBytes(ttx.charge.field("len"))).set("reserved", Hw.bool(true)).build());
+    private Expr creditBasedFlowControl(PortParts port, CommandPath path, TransportTx ttx, Departures leaving,
+                                        CbfcSender sender, Flow ccUpdates, List<Stream> ctlOut, List<Flow> ctlIn) {
+        String px = port.prefix();
+        CbfcReceiver receiver = child(px + "cbfc_rx", new CbfcReceiver(new CbfcReceiver.Config(config.cbfc(),
+                CC_DELAY)));
+        expose(sender.localMac, px + "local_mac");
+        // never beside a transport start
+        Expr dst = path.picked.field("dst");
+        Flow picked = onPort(port, "picked_here", path.picked, config.ports() == 1 ? dst
+                : pinnedPortExpr(dst, path.picked.field("vc")));
+        Flow started = onPort(port, "started_here", ttx.reserve, ttx.reserve.field("port"));
+        sender.reserve.drive(picked.valid().or(started.valid()), Hw.mux(picked.valid(), picked.field("vc"),
+                started.field("vc")));
+        Flow unreserved = onPort(port, "held_here", ttx.unreserve, ttx.unreserve.field("port"));
+        sender.unreserve.drive(unreserved.valid(), sender.unreserve.layout().expr().set("vc",
+                unreserved.field("vc")).build());
+        Flow charged = onPort(port, "sent_here", ttx.charge, ttx.charge.field("port"));
+        sender.charge.drive(charged.valid(), sender.charge.layout().expr().set("vc", charged.field("vc"))
+                .set("bytes", frameBytes(charged.field("len"))).set("reserved", Hw.bool(true)).build());
         ctlIn.add(sender.ctlIn);
         ctlOut.add(receiver.ctlOut);
         // receive: the frame FIFO's frames per VC, CC_Updates after the verdicts before them
         ccUpdates.into(receiver.ccIn);
-        frameEvent(frx.buffered, receiver.enqueue);
+        frameEvent(port.frx().buffered, receiver.enqueue);
         frameEvent(leaving.delivered(), receiver.dequeue);
         if (leaving.discarded() != null) {
             frameEvent(leaving.discarded(), receiver.discard);
         } else {
             receiver.discard.tieOff(); // a frame leaves only one way
         }
-        exposeStatus(sender, "cbfc_");
-        exposeStatus(receiver, "cbfc_");
+        exposeStatus(sender, px + "cbfc_");
+        exposeStatus(receiver, px + "cbfc_");
         return sender.vcReady;
     }
 
@@ -643,17 +744,18 @@ public final class SueInstance extends Component {
     }
 
     /**
-     * Frames from the MAC: through LLR's receive side if there is one, then, with PFC or CBFC, the MAC Control
+     * Frames from the port's MAC: through LLR's receive side if there is one, then, with PFC or CBFC, the MAC Control
      * frames split off (returned; null without flow control), the others on to the framing receiver.
      */
-    private Flow framesFromMac(FrameReceiver frx, LlrRx lrx) {
-        Flow toFraming = frx.in; // the first block after the MAC
+    private Flow framesFromMac(PortParts port, LlrRx lrx) {
+        String px = port.prefix();
+        Flow toFraming = port.frx().in; // the first block after the MAC
         Flow control = null;
         if (config.pfc() != null || config.cbfc() != null) {
-            MacControlDemux demux = child("mac_control", new MacControlDemux(new MacControlDemux.Config(
-                    config.busWidth())));
-            demux.out.into(frx.in);
-            exposeStatus(demux, "mac_");
+            MacControlDemux demux = child(px + "mac_control", new MacControlDemux(new MacControlDemux.Config(
+                    config.portWidth())));
+            demux.out.into(port.frx().in);
+            exposeStatus(demux, px + "mac_");
             toFraming = demux.in;
             control = demux.control;
         }
@@ -661,7 +763,7 @@ public final class SueInstance extends Component {
             lrx.out.into(toFraming);
             toFraming = lrx.in;
         }
-        Flow.slave(this, "s_axis", toFraming.layout()).into(toFraming);
+        Flow.slave(this, px + "s_axis", toFraming.layout()).into(toFraming);
         return control;
     }
 
@@ -670,30 +772,30 @@ public final class SueInstance extends Component {
      * after its transmit side, beside the replay buffer); the MAC Control frames from the MAC hold VCs; the receive
      * FIFO's levels per VC ask for pauses. Returns the VCs PFC lets start.
      */
-    private Expr priorityFlowControl(FrameTransmitter ftx, FrameReceiver frx, Departures leaving, LlrTx ltx,
-                                     Flow pfcFrames) {
+    private Expr priorityFlowControl(PortParts port, Departures leaving, LlrTx ltx, Flow pfcFrames) {
+        String px = port.prefix();
         PfcConfig pfc = config.pfc();
-        PfcGenerator gen = child("pfc_gen", new PfcGenerator(pfc));
-        PfcPause pause = child("pfc_pause", new PfcPause(pfc));
+        PfcGenerator gen = child(px + "pfc_gen", new PfcGenerator(pfc));
+        PfcPause pause = child(px + "pfc_pause", new PfcPause(pfc));
         if (ltx == null) {
-            ftx.out.retagged("to_pfc", gen.in.layout(), null).into(gen.in);
-            toMac(gen.out);
+            port.ftx().out.retagged(px + "to_pfc", gen.in.layout(), null).into(gen.in);
+            toMac(port, gen.out);
         } else { // the generator makes only PFC frames; they leave unnumbered, between LLR's frames
             gen.in.tieOff();
-            unused("no_frames_ready", gen.in.ready());
+            unused(px + "no_frames_ready", gen.in.ready());
             Layout mac = ltx.out.layout();
             Expr unnumbered = LlrSideband.TX.expr().set("seq", Hw.zeros(LinkControl.SEQ_WIDTH)).set("llr",
                     Hw.bool(false)).set("poisoned", Hw.bool(false)).build();
-            Stream pfcOut = gen.out.retagged("pfc_to_mac", mac, unnumbered);
-            Arbiter.Arbitration toMac = Arbiter.roundRobinPackets("mac_arb", List.of(ltx.out, pfcOut));
-            toMac(toMac.out());
-            unused("mac_chosen", toMac.chosen());
+            Stream pfcOut = gen.out.retagged(px + "pfc_to_mac", mac, unnumbered);
+            Arbiter.Arbitration toMac = Arbiter.roundRobinPackets(px + "mac_arb", List.of(ltx.out, pfcOut));
+            toMac(port, toMac.out());
+            unused(px + "mac_chosen", toMac.chosen());
         }
-        expose(gen.localMac);
+        expose(gen.localMac, px + "local_mac");
         pfcFrames.into(pause.in);
-        receiveLevels(gen, frx, leaving);
-        exposeStatus(gen, "pfc_");
-        exposeStatus(pause, "pfc_");
+        receiveLevels(px, gen, port.frx(), leaving);
+        exposeStatus(gen, px + "pfc_");
+        exposeStatus(pause, px + "pfc_");
         return pause.vcReady;
     }
 
@@ -702,12 +804,12 @@ public final class SueInstance extends Component {
      * VCs' frames together. A frame counts from its verdict (the packet FIFO keeps it) until it leaves the receive
      * buffer ({@link Departures}); a frame still arriving is part of the headroom above XOFF.
      */
-    private void receiveLevels(PfcGenerator gen, FrameReceiver frx, Departures leaving) {
-        int beatBytes = config.busWidth() / 8;
+    private void receiveLevels(String px, PfcGenerator gen, FrameReceiver frx, Departures leaving) {
+        int beatBytes = config.portWidth() / 8;
         int shift = Integer.numberOfTrailingZeros(beatBytes);
         Function<Expr, Expr> bytesOf = len -> len.resize(PfcConfig.LEVEL_WIDTH).add(beatBytes - 1).shr(shift)
                 .shl(shift);
-        Expr inLen = wire("rx_level_in_bytes", bytesOf.apply(frx.buffered.field("len")));
+        Expr inLen = wire(px + "rx_level_in_bytes", bytesOf.apply(frx.buffered.field("len")));
         BiFunction<String, Function<Flow, Expr>, Reg> level = (name, counted) -> {
             Reg bytes = reg(name + "_reg", PfcConfig.LEVEL_WIDTH, 0);
             Expr next = bytes.add(Hw.mux(frx.buffered.valid().and(counted.apply(frx.buffered)), inLen,
@@ -721,23 +823,24 @@ public final class SueInstance extends Component {
         };
         for (int v = 0; v < SueMeta.VCS; v++) {
             int vc = v;
-            Reg bytes = level.apply("rx_fifo_level_" + v, f -> f.field("vc").eq(vc));
-            status("rx_fifo_level_" + v, Status.Kind.LEVEL, bytes, "Bytes of receive-buffer beats VC " + v
+            Reg bytes = level.apply(px + "rx_fifo_level_" + v, f -> f.field("vc").eq(vc));
+            status(px + "rx_fifo_level_" + v, Status.Kind.LEVEL, bytes, "Bytes of receive-buffer beats VC " + v
                     + "'s kept frames hold (what PFC compares with its XOFF and XON levels)");
             gen.levels.get(v).set(bytes);
         }
         if (gen.levelTotal != null) { // kept beside the VCs' levels rather than added from them: no adder tree
-            Reg total = level.apply("rx_fifo_level_total", f -> Hw.bool(true));
-            status("rx_fifo_level_total", Status.Kind.LEVEL, total, "Bytes of receive-buffer beats all VCs' kept"
-                    + " frames hold (what PFC compares with its shared threshold)");
+            Reg total = level.apply(px + "rx_fifo_level_total", f -> Hw.bool(true));
+            status(px + "rx_fifo_level_total", Status.Kind.LEVEL, total, "Bytes of receive-buffer beats all VCs'"
+                    + " kept frames hold (what PFC compares with its shared threshold)");
             gen.levelTotal.set(total);
         }
     }
 
     /**
-     * Where a frame the framing receiver kept leaves the receive buffer, as {vc, len} flows: without per-VC buffers
-     * as its last beat leaves the packet FIFO ({@code delivered}; {@code discarded} null); with them as its PDU's last
-     * beat leaves its VC's FIFO, or when the transport does not deliver it ({@code discarded}).
+     * Where a frame a port's framing receiver kept leaves the receive buffer, as {vc, len} flows: without per-VC
+     * buffers as its last beat leaves the packet FIFO ({@code delivered}; {@code discarded} null); with them as its
+     * PDU's last beat leaves its VC's FIFO, or when the transport does not deliver it ({@code discarded}); of the
+     * PDUs of all ports, this port's.
      */
     private record Departures(Flow delivered, Flow discarded) {
         List<Flow> flows() {
@@ -745,13 +848,22 @@ public final class SueInstance extends Component {
         }
     }
 
-    private Departures departures(FrameReceiver frx, TransportRx trx, CommandUnpacker unpacker) {
+    private Departures departures(PortParts port, TransportRx trx, CommandUnpacker unpacker) {
         if (unpacker.freed != null) {
-            return new Departures(unpacker.freed, trx.discarded);
+            if (config.pfc() == null && config.cbfc() == null) {
+                return new Departures(unpacker.freed, trx.discarded); // read by nothing (see the constructor)
+            }
+            return new Departures(onPort(port, "freed_here", unpacker.freed, unpacker.freed.field("port")),
+                    onPort(port, "discarded_here", trx.discarded, trx.discarded.field("port")));
         }
-        unused("transport_discarded", trx.discarded.valid(), trx.discarded.payload());
-        return new Departures(Flow.of(this, "rx_fifo_leaving", frx.out.fire().and(frx.out.tlast()),
-                SueMeta.PDU_SIZE, SueMeta.sizeOf(frx.out.tuser())), null);
+        if (port.index() == 0) {
+            unused("transport_discarded", trx.discarded.valid(), trx.discarded.payload());
+        }
+        Stream out = port.frx().out;
+        Flow leaving = Flow.of(this, port.prefix() + "rx_fifo_leaving", out.fire().and(out.tlast()),
+                SueMeta.PDU_SIZE, SueMeta.sizeOf(out.tuser()));
+        unused(port.prefix() + "rx_fifo_leaving_port", leaving.field("port")); // the port is this one
+        return new Departures(leaving, null);
     }
 
     /** CBFC's event of a frame kept or leaving: its VC and its frame's bytes. */
@@ -760,63 +872,106 @@ public final class SueInstance extends Component {
                 frameBytes(pdu.field("len"))).build());
     }
 
-    /** The frames to the MAC ({@code m_axis}) from the last block on the way out. */
-    private void toMac(Stream frames) {
-        frames.into(Stream.master(this, "m_axis", frames.layout()));
+    /** The frames to the port's MAC ({@code m_axis}) from the last block on the way out. */
+    private void toMac(PortParts port, Stream frames) {
+        frames.into(Stream.master(this, port.prefix() + "m_axis", frames.layout()));
     }
 
     /**
      * LLR's ports: its control messages (the receive side's ACKs, NACKs and INIT_ECHOs, the transmit side's INITs)
      * on the control channel, which each half reads for its own types; {@code llr_enable}, {@code link_up}, counters.
      */
-    private void linkLayerRetry(LlrTx ltx, LlrRx lrx, List<Stream> ctlOut, List<Flow> ctlIn) {
+    private void linkLayerRetry(String px, LlrTx ltx, LlrRx lrx, List<Stream> ctlOut, List<Flow> ctlIn) {
         ctlOut.add(lrx.ctlOut);
         ctlOut.add(ltx.ctlOut);
         ctlIn.add(ltx.ctlIn);
         ctlIn.add(lrx.ctlIn);
-        Port enable = in("llr_enable", 1);
+        Port enable = in(px + "llr_enable", 1);
         ltx.enable.set(enable);
         lrx.enable.set(enable);
-        expose(ltx.linkUp);
-        exposeStatus(ltx, "llr_");
-        exposeStatus(lrx, "llr_");
+        expose(ltx.linkUp, px + "link_up");
+        exposeStatus(ltx, px + "llr_");
+        exposeStatus(lrx, px + "llr_");
     }
 
     /**
-     * The link-control channel ({@code ctl_out}, {@code ctl_in}; docs/protocol.md 7.2) for the blocks that use it:
-     * their messages out take turns, every message in goes to all of them (each takes its own types).
+     * A port's link-control channel ({@code ctl_out}, {@code ctl_in}; docs/protocol.md 7.2) for the blocks that use
+     * it: their messages out take turns, every message in goes to all of them (each takes its own types).
      */
-    private void controlChannel(List<Stream> from, List<Flow> to) {
+    private void controlChannel(String px, List<Stream> from, List<Flow> to) {
         if (from.isEmpty()) {
             return;
         }
-        Stream out = Stream.master(this, "ctl_out", LinkControl.LAYOUT);
+        Stream out = Stream.master(this, px + "ctl_out", LinkControl.LAYOUT);
         if (from.size() == 1) {
             from.get(0).into(out);
         } else {
-            Arbiter.Arbitration ctl = Arbiter.roundRobin("ctl_arb", from);
+            Arbiter.Arbitration ctl = Arbiter.roundRobin(px + "ctl_arb", from);
             ctl.out().into(out);
-            unused("ctl_chosen", ctl.chosen());
+            unused(px + "ctl_chosen", ctl.chosen());
         }
-        Flow in = Flow.slave(this, "ctl_in", LinkControl.LAYOUT);
+        Flow in = Flow.slave(this, px + "ctl_in", LinkControl.LAYOUT);
         to.forEach(in::into);
     }
 
-    /** XPU commands -> packing -> PSN and retransmit store -> RH, R-CRC, network header, FCS -> MAC. */
-    private void transmitPath(CommandPath path, TransportTx ttx, FrameTransmitter ftx) {
+    /**
+     * XPU commands -> packing -> each PDU onto its destination's port -> PSN and retransmit store -> the port's RH,
+     * R-CRC, network header, FCS -> the port's MAC.
+     */
+    private void transmitPath(CommandPath path, TransportTx ttx, List<PortParts> ports) {
         List<Signal> inside = new ArrayList<>(path.out.signals());
         inside.addAll(path.picked.signals());
         inside.addAll(List.of(path.dstReady, path.vcReady));
         exposeRest(path, "", inside); // the XPU's transmit interface, xoff, the path's status
-        toPort(path.out).into(ttx.in);
-        path.dstReady.set(ttx.dstReady); // the transport decides which destinations may be picked
-        ttx.out.into(ftx.in);
-        Flow.slave(this, "tbl_wr", ftx.tableWrite.layout()).into(ftx.tableWrite);
+        Stream pdus = toPort(path.out);
+        if (config.ports() == 1) {
+            pdus.into(ttx.in);
+            path.dstReady.set(ttx.dstReady); // the transport decides which destinations may be picked
+        } else {
+            steering(pdus, path, ttx);
+        }
+        if (config.ports() == 1) {
+            ttx.out.into(ports.get(0).ftx().in);
+        } else {
+            int pw = Integer.numberOfTrailingZeros(config.ports());
+            List<Stream> perPort = ttx.out.demux("to_port", SueMeta.PORT.of(ttx.out.tuser()).bits(pw - 1, 0),
+                    config.ports());
+            StreamConfig bus = new StreamConfig(config.busWidth(), SueMeta.WIDTH);
+            for (PortParts port : ports) {
+                StreamNarrow narrow = child(port.prefix() + "narrow", new StreamNarrow(new StreamNarrow.Config(bus,
+                        config.ports())));
+                // a port takes a beat every `ports` cycles: its queue lets the transport go on with the others'
+                perPort.get(port.index()).queue(port.prefix() + "tx_queue", config.portQueueBeats()).into(narrow.in);
+                narrow.out.into(port.ftx().in);
+            }
+        }
+        for (PortParts port : ports) {
+            Flow.slave(this, port.prefix() + "tbl_wr", port.ftx().tableWrite.layout()).into(port.ftx().tableWrite);
+        }
     }
 
     /**
-     * The packing buffer's PDUs (2N bits a beat) onto the port's bus: as they are on a port of 2N bits, cut into
-     * N-bit beats on a port as wide as the XPU interface (docs/protocol.md 11.9).
+     * Strict mode (docs/protocol.md 10): each PDU takes its {destination, VC}'s pinned port ({@link #pinnedPort}),
+     * which names its connection. The VCs of a destination spread over all ports, so a destination may be picked
+     * while the transport lets all its connections send ([ours]: the packing buffer keeps one eligibility bit per
+     * destination).
+     */
+    private void steering(Stream pdus, CommandPath path, TransportTx ttx) {
+        Expr port = pinnedPortExpr(SueMeta.DST_XPU.of(pdus.tuser()), SueMeta.VC.of(pdus.tuser()));
+        unused("unpinned_port", SueMeta.PORT.of(pdus.tuser())); // the packing buffer leaves it 0
+        pdus.with("pinned", Stream.TUSER, SueMeta.LAYOUT.with(pdus.tuser(), "port", port.resize(
+                SueMeta.PORT.width()))).into(ttx.in);
+        int d = config.path().destinations();
+        Expr ready = Hw.ones(d);
+        for (int p = 0; p < config.ports(); p++) { // the connections of port p are rows p x d .. p x d + d - 1
+            ready = ready.and(ttx.dstReady.bits((p + 1) * d - 1, p * d));
+        }
+        path.dstReady.set(wire("connections_ready", ready));
+    }
+
+    /**
+     * The packing buffer's PDUs (2N bits a beat) onto the transport's bus: as they are on a bus of 2N bits, cut into
+     * N-bit beats on a bus as wide as the XPU interface (docs/protocol.md 11.9).
      */
     private Stream toPort(Stream pdus) {
         int ratio = pdus.tdata().width() / config.busWidth();
@@ -829,9 +984,29 @@ public final class SueInstance extends Component {
         return narrow.out;
     }
 
-    /** MAC -> framing checks -> PSN decision -> unpacking -> XPU receive interface. */
-    private void receivePath(FrameReceiver frx, TransportRx trx, CommandUnpacker unpacker) {
-        frx.out.into(trx.in);
+    /**
+     * Each port's MAC -> framing checks, then (more ports) widened to the transport's bus, tagged with its port and
+     * taking turns a PDU at a time -> PSN decision -> unpacking -> XPU receive interface.
+     */
+    private void receivePath(List<PortParts> ports, TransportRx trx, CommandUnpacker unpacker) {
+        if (config.ports() == 1) {
+            ports.get(0).frx().out.into(trx.in);
+        } else {
+            List<Stream> pdus = new ArrayList<>();
+            StreamConfig portBus = new StreamConfig(config.portWidth(), SueMeta.WIDTH);
+            for (PortParts port : ports) {
+                StreamWiden widen = child(port.prefix() + "widen", new StreamWiden(new StreamWiden.Config(portBus,
+                        config.ports())));
+                port.frx().out.into(widen.in);
+                Stream w = widen.out;
+                unused(port.prefix() + "untagged_port", SueMeta.PORT.of(w.tuser())); // the framing leaves it 0
+                pdus.add(w.with(port.prefix() + "tagged", Stream.TUSER, SueMeta.LAYOUT.with(w.tuser(), "port",
+                        Hw.lit(SueMeta.PORT.width(), port.index()))));
+            }
+            Arbiter.Arbitration arb = Arbiter.roundRobinPackets("rx_port_arb", pdus);
+            arb.out().into(trx.in);
+            unused("rx_port_chosen", arb.chosen());
+        }
         trx.out.into(unpacker.in);
         // the XPU's receive interface and the unpacker's status; xpuid, credit_error and counters share names with
         // the path's, so they take the rx_ prefix the interface has
@@ -846,25 +1021,29 @@ public final class SueInstance extends Component {
         trx.ackRequest.into(ttx.ackRequest);
     }
 
-    /** One local_xpu for both sides: the receiver's address check and the transmitter's source id. */
-    private void identity(TransportTx ttx, FrameReceiver frx) {
-        Port localXpu = in("local_xpu", frx.localXpu.width());
-        frx.localXpu.set(localXpu);
-        ttx.localXpu.set(localXpu.bits(SueMeta.XPU_WIDTH - 1, 0));
-        if (frx.localIp != null) {
-            expose(frx.localIp);
-        }
+    /** One local_xpu for all: each port's receive check and the transmitter's source id. */
+    private void identity(TransportTx ttx, List<PortParts> ports) {
+        FrameReceiver first = ports.get(0).frx();
+        Port localXpu = in("local_xpu", first.localXpu.width());
+        Port localIp = first.localIp == null ? null : in("local_ip", first.localIp.width());
         Port partition = in("local_partition", SueMeta.PARTITION.width());
-        frx.localPartition.set(partition);
+        for (PortParts port : ports) {
+            port.frx().localXpu.set(localXpu);
+            port.frx().localPartition.set(partition);
+            if (localIp != null) {
+                port.frx().localIp.set(localIp);
+            }
+        }
+        ttx.localXpu.set(localXpu.bits(SueMeta.XPU_WIDTH - 1, 0));
         ttx.localPartition.set(partition);
     }
 
     /**
-     * The counters and levels of the framing receiver and the transport; the transport's reachability events
-     * ({@code dst_down}, {@code dst_up}: a destination declared unreachable, back again; docs/protocol.md 6.7).
+     * The counters and levels of each port's framing receiver and of the transport; the transport's reachability
+     * events ({@code dst_down}, {@code dst_up}: a destination declared unreachable, back again; docs/protocol.md 6.7).
      */
-    private void status(TransportTx ttx, FrameReceiver frx, TransportRx trx) {
-        exposeStatus(frx, "net_");
+    private void status(TransportTx ttx, TransportRx trx, List<PortParts> ports) {
+        ports.forEach(port -> exposeStatus(port.frx(), port.prefix() + "net_"));
         exposeStatus(ttx, "tp_tx_");
         exposeStatus(trx, "tp_rx_");
         ttx.dstDown.into(Flow.master(this, "dst_down", ttx.dstDown.layout()));

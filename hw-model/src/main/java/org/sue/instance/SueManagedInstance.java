@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.sue.core.Component;
+import org.sue.core.ConfigException;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
 import org.sue.core.Layout;
@@ -63,6 +64,10 @@ public final class SueManagedInstance extends Component {
             }
             if (axi != null && !axi.sue().equals(sue)) {
                 throw new IllegalArgumentException("SueManagedInstance axi must be on the instance sue");
+            }
+            if (sue.ports() != 1) {
+                throw new ConfigException("SueManagedInstance", "{sue.transport.ports} must be 1: the register map has"
+                        + " one port's blocks (link layer, port status, raw packets), got " + sue.ports());
             }
             new RawTxBuffer.Config(sue.busWidth(), raw.frameBytes()); // the rules of the buffers, named
             new RawRxBuffer.Config(sue.busWidth(), raw.frameBytes(), raw.rxBufferBytes());

@@ -46,13 +46,13 @@ public record SueMeta(int dstXpu, int srcXpu, int vc, int psn, int op, int rpsn,
     public static final Layout.Field PORT = LAYOUT.field("port");
     public static final Layout.Field ERR = LAYOUT.field("err");
     public static final Layout.Field LEN = LAYOUT.field("len");
-    /** A PDU's VC and length: what a receive buffer's accounting needs of a PDU that left it. */
+    /** A PDU's VC, length and port: what a port's receive buffer accounting needs of a PDU that left it. */
     public static final Layout PDU_SIZE = Layout.of("pdu_size", Layout.bits("vc", VC_WIDTH),
-            Layout.bits("len", LEN_WIDTH));
+            Layout.bits("len", LEN_WIDTH), Layout.bits("port", PORT.width()));
 
     /** {@link #PDU_SIZE} of the PDU whose metadata is {@code meta}. */
     public static Expr sizeOf(Expr meta) {
-        return PDU_SIZE.expr().set("vc", VC.of(meta)).set("len", LEN.of(meta)).build();
+        return PDU_SIZE.expr().set("vc", VC.of(meta)).set("len", LEN.of(meta)).set("port", PORT.of(meta)).build();
     }
 
     public SueMeta {

@@ -119,11 +119,12 @@ public final class TransportTx extends Component {
         dstReady = out("dst_ready", d); // one bit per connection: the packing buffer's per-destination eligibility
         linkVcReady = in("link_vc_ready", SueMeta.VCS); // the link's flow control: a VC it may not send on now
         pickVcReady = out("pick_vc_ready", SueMeta.VCS);
-        Layout vcOnly = Layout.of("link_vc", Layout.bits("vc", SueMeta.VC_WIDTH));
-        reserve = Flow.master(this, "reserve", vcOnly);
-        unreserve = Flow.master(this, "unreserve", vcOnly);
+        // the port says whose link credit: each port has its own flow control
+        Layout linkVc = Layout.of("link_vc", Layout.bits("vc", SueMeta.VC_WIDTH), Layout.bits("port", SueMeta.PORT.width()));
+        reserve = Flow.master(this, "reserve", linkVc);
+        unreserve = Flow.master(this, "unreserve", linkVc);
         charge = Flow.master(this, "charge", Layout.of("link_charge", Layout.bits("vc", SueMeta.VC_WIDTH),
-                Layout.bits("len", SueMeta.LEN_WIDTH)));
+                Layout.bits("len", SueMeta.LEN_WIDTH), Layout.bits("port", SueMeta.PORT.width())));
         peerAck = Flow.slave(this, "peer_ack", AckLinks.PEER_ACK);
         ackQuery = Flow.master(this, "ack_query", AckLinks.ACK_QUERY);
         ackReply = Flow.slave(this, "ack_reply", AckLinks.ACK_REPLY);
@@ -464,6 +465,7 @@ public final class TransportTx extends Component {
                 + " moved from the store's head to its tail, so the records behind them could be freed.");
         unreserve.valid().set(fresh.and(heldBack1));
         unreserve.field("vc").set(SueMeta.VC.of(user));
+        unreserve.field("port").set(SueMeta.PORT.of(user));
         return new Written(sent, beat, ends, dst, windowFull);
     }
 
@@ -971,6 +973,7 @@ public final class TransportTx extends Component {
         charge.valid().set(out.fire().and(outFirst));
         charge.field("vc").set(SueMeta.VC.of(out.tuser()));
         charge.field("len").set(SueMeta.LEN.of(out.tuser()));
+        charge.field("port").set(SueMeta.PORT.of(out.tuser()));
         Expr dataPdu = AckLinks.ackOnly(out.tdata()).not();
         statusCounter("acks_piggybacked", out.fire().and(outFirst).and(dataPdu).and(opNow.ne(0)), "Data PDUs sent"
                 + " carrying an ACK or a NACK (op not 0) in their RH.");
@@ -989,6 +992,7 @@ public final class TransportTx extends Component {
         Expr granted = Hw.bool(false);
         Expr waiting = Hw.zeros(SueMeta.VCS);
         Expr startVc = Hw.zeros(SueMeta.VC_WIDTH);
+        Expr startPort = Hw.zeros(SueMeta.PORT.width());
         for (int i = 0; i < sources.size(); i++) {
             Stream s = sources.get(i);
             String name = names.get(i);
@@ -1002,11 +1006,13 @@ public final class TransportTx extends Component {
             offered.set(g.valid().and(g.ready().not()));
             waiting = waiting.or(Hw.mux(wants, onehot(vc, SueMeta.VCS), Hw.zeros(SueMeta.VCS)));
             startVc = Hw.mux(start, vc, startVc);
+            startPort = Hw.mux(start, SueMeta.PORT.of(s.tuser()), startPort);
             granted = granted.or(start);
             gated.add(g);
         }
         reserve.valid().set(granted);
         reserve.field("vc").set(startVc);
+        reserve.field("port").set(startPort);
         pickVcReady.set(Hw.mux(granted, Hw.zeros(SueMeta.VCS), linkVcReady.and(waiting.not())));
         return gated;
     }

@@ -138,8 +138,8 @@ class SueInstanceTest {
                 c.transport().toBuilder().destinations(32).build())).getMessage()
                 .contains("transport.destinations"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> c.withTransport(
-                c.transport().toBuilder().ports(2).build())).getMessage()
-                .contains("ports must be 1"));
+                c.transport().toBuilder().ports(4).build())).getMessage() // 4 ports of 128 bits
+                .contains("transport.ports must leave each port a bus of"));
     }
 
     /** Every command delivered once, intact, in order per VC; credits back; stores empty; counters agree. */

@@ -224,6 +224,8 @@ public final class GoldenScenarios {
         list.add(sueInstanceCbfc("sue_instance_cbfc_w512_d16", 6000));
         list.add(sueInstancePfc("sue_instance_llr_pfc_w512_d16", 6000));
         list.add(sueInstanceCbfc("sue_instance_llr_cbfc_w512_d16", 6000));
+        list.add(sueInstancePorts("sue_instance_p2_llr_cbfc_w512_d16", 2, 5000));
+        list.add(sueInstancePorts("sue_instance_p4_llr_cbfc_w1024_d16", 4, 4000));
         LlrConfig llrTx = LlrConfig.defaults(256).withMaxFrameBytes(512).withLimits(16, 4096, 300, 2)
                 .withFlush(FrameAction.BLOCK, FrameAction.DISCARD, true, 200, 5000);
         list.add(new GoldenScenario("llr_tx_w256", () -> new LlrTx(llrTx), ResetStyle.SYNC_HIGH, 8000,
@@ -311,6 +313,18 @@ public final class GoldenScenarios {
         LinkModel.Faults faults = LinkModel.Faults.loss(0.01).withBitErrors(0.01);
         return new GoldenScenario(name, () -> new SueInstance(config), ResetStyle.SYNC_HIGH, cycles,
                 () -> new SueInstancePeerTraffic(config, ResetStyle.SYNC_HIGH, 20, faults).rxReturnPercent(2, 10));
+    }
+
+    /**
+     * The small instance with {@code ports} ports ({@link SmallInstance#multiPort}: LLR and CBFC on each) against its
+     * scripted peer, a link per port that loses and corrupts frames, MACs that stall: each {destination, VC} on its
+     * pinned port, every port's LLR, credits, ACKs and go-backs.
+     */
+    static GoldenScenario sueInstancePorts(String name, int ports, long cycles) {
+        SueInstance.Config config = SmallInstance.multiPort(HeaderFormat.ETH_IPV4_UDP, ports, 20);
+        LinkModel.Faults faults = LinkModel.Faults.loss(0.01).withBitErrors(0.01);
+        return new GoldenScenario(name, () -> new SueInstance(config), ResetStyle.SYNC_HIGH, cycles,
+                () -> new SueInstancePeerTraffic(config, ResetStyle.SYNC_HIGH, 20, faults));
     }
 
     /**

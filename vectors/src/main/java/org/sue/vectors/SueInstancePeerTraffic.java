@@ -1,5 +1,7 @@
 package org.sue.vectors;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Random;
 import org.sue.core.Design;
 import org.sue.core.ResetStyle;
@@ -73,12 +75,23 @@ public final class SueInstancePeerTraffic implements GoldenScenario.Stimulus {
         peerSim.setReset(true);
         peerSim.step(sim.cycle());
         peerSim.setReset(false);
-        local = new XpuSide("recorded", LOCAL_XPU, config, sim, new LinkModel(delay, faults,
-                new Random(rnd.nextLong())), rnd, null);
-        peer = new XpuSide("peer", PEER_XPU, config, peerSim, new LinkModel(delay, faults,
-                new Random(rnd.nextLong())), rnd, null);
+        local = new XpuSide("recorded", LOCAL_XPU, config, sim, links(rnd), rnd, null);
+        peer = new XpuSide("peer", PEER_XPU, config, peerSim, links(rnd), rnd, null);
         local.connect(peer);
         peer.connect(local);
+        if (config.ports() > 1) { // the MACs of a port stall (the one-port scenarios were recorded without)
+            local.macReadyPercent(90, rnd.nextLong());
+            peer.macReadyPercent(90, rnd.nextLong());
+        }
+    }
+
+    /** A link per port of the instance, each with its own random numbers. */
+    private List<LinkModel> links(Random rnd) {
+        List<LinkModel> links = new ArrayList<>();
+        for (int p = 0; p < config.ports(); p++) {
+            links.add(new LinkModel(delay, faults, new Random(rnd.nextLong())));
+        }
+        return links;
     }
 
     /** XPUs that return receive credits on {@code min}..{@code max} percent of cycles (default 20..100). */

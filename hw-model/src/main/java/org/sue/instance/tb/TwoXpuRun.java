@@ -177,9 +177,13 @@ public final class TwoXpuRun {
         Design design = Design.elaborate(managed ? new SueManagedInstance(new SueManagedInstance.Config(config))
                 : new SueInstance(config));
         // each side its own random numbers: on threads of their own they must not share any
-        a = side("A", XPU_A, design, new LinkModel(delay, faults, new Random(seed + 1)), new Random(seed),
+        if (fabricDelay >= 0 && config.ports() != 1) {
+            throw new IllegalArgumentException("TwoXpuRun.throughRelay: the relay has one port a side, so"
+                    + " config.transport.ports must be 1, got " + config.ports());
+        }
+        a = side("A", XPU_A, design, links(config, delay, faults, seed + 1), new Random(seed),
                 order == null ? null : order.a);
-        b = side("B", XPU_B, design, new LinkModel(delay, faults, new Random(seed + 2)), new Random(seed + 7),
+        b = side("B", XPU_B, design, links(config, delay, faults, seed + 2), new Random(seed + 7),
                 order == null ? null : order.b);
         if (fabricDelay < 0) {
             relay = null;
@@ -233,7 +237,16 @@ public final class TwoXpuRun {
         return this;
     }
 
-    private XpuSide side(String name, int xpu, Design design, LinkModel toPeer, Random rnd,
+    /** A link per port, each with its own random numbers (port 0's from {@code seed} itself). */
+    private static List<LinkModel> links(SueInstance.Config config, int delay, LinkModel.Faults faults, long seed) {
+        List<LinkModel> links = new ArrayList<>();
+        for (int p = 0; p < config.ports(); p++) {
+            links.add(new LinkModel(delay, faults, new Random(seed + 1000L * p)));
+        }
+        return links;
+    }
+
+    private XpuSide side(String name, int xpu, Design design, List<LinkModel> toPeer, Random rnd,
                          BiConsumer<byte[], Long> tap) {
         Simulator sim = Simulator.compile(design);
         sim.reset();
@@ -299,7 +312,7 @@ public final class TwoXpuRun {
         long cycles = Settling.settle(a, b, this::window, () -> a.deliveredAll() && b.deliveredAll()
                 && a.tx().idle() && b.tx().idle() && a.rx().held() == 0 && b.rx().held() == 0
                 && a.tx().creditsBack() && b.tx().creditsBack()
-                && a.toPeer().noDataInFlight() && b.toPeer().noDataInFlight()
+                && a.nothingInFlightToPeer() && b.nothingInFlightToPeer()
                 && (relay == null || relay.noDataInFlight())
                 && a.counter("tp_tx_store_records") == 0 && b.counter("tp_tx_store_records") == 0,
                 () -> a.rx().delivered().size() + b.rx().delivered().size(),
@@ -316,11 +329,20 @@ public final class TwoXpuRun {
 
     private static Direction direction(XpuSide from, XpuSide to) {
         long[][] latenciesAndDeliveries = MultiXpuRun.latenciesAndDeliveries(from, to);
-        // through a relay the way has two links: what each lost or damaged
-        List<LinkModel> way = from.toPeer() == to.fromPeer() ? List.of(from.toPeer())
-                : List.of(from.toPeer(), to.fromPeer());
+        // through a relay the way has two links: what each lost or damaged; with more ports, a link per port
+        List<LinkModel> way = new ArrayList<>();
+        for (int p = 0; p < from.portCount(); p++) {
+            way.add(from.toPeer(p));
+            if (from.toPeer(p) != to.fromPeer(p)) {
+                way.add(to.fromPeer(p));
+            }
+        }
+        long sent = 0;
+        for (int p = 0; p < from.portCount(); p++) {
+            sent += from.toPeer(p).sent();
+        }
         return new Direction(from.commandsSent(), to.rx().delivered().size(), from.bytesSent(),
-                from.toPeer().sent(), way.stream().mapToLong(LinkModel::lost).sum(),
+                sent, way.stream().mapToLong(LinkModel::lost).sum(),
                 way.stream().mapToLong(LinkModel::damaged).sum(),
                 from.counter("tp_tx_retransmitted_pdus"), from.counter("tp_tx_timeouts"),
                 to.counter("tp_rx_nacks_sent"), to.counter("tp_tx_ack_only_sent"), latenciesAndDeliveries[0],
@@ -369,6 +391,16 @@ public final class TwoXpuRun {
         }
         a.linkUp(up);
         b.linkUp(up);
+        return this;
+    }
+
+    /** Takes port {@code port}'s link between the sides down ({@code false}) or back up, as {@link #linkUp}. */
+    public TwoXpuRun portUp(int port, boolean up) {
+        if (relay != null) {
+            throw new IllegalStateException("TwoXpuRun.portUp: a run through a relay has a link per side");
+        }
+        a.linkUp(port, up);
+        b.linkUp(port, up);
         return this;
     }
 
@@ -498,6 +530,8 @@ public final class TwoXpuRun {
     public static String describe(SueInstance.Config c) {
         NetConfig n = c.net();
         String link = (c.llr() != null ? ", LLR" : "") + (c.cbfc() != null ? ", CBFC" : c.pfc() != null ? ", PFC" : "");
-        return n.format() + ", " + c.busWidth() + "-bit bus, " + c.path().destinations() + " destinations" + link;
+        String bus = c.ports() == 1 ? c.busWidth() + "-bit bus" : c.ports() + " x " + c.portWidth() + "-bit ports on a "
+                + c.busWidth() + "-bit transport";
+        return n.format() + ", " + bus + ", " + c.path().destinations() + " destinations" + link;
     }
 }

@@ -57,11 +57,8 @@ public final class XpuSide {
     private final CommandReceiver rx;
     /** The instance's path in the design: its registers for a stuck run. */
     private final String inside;
-    private final PacketBeats macIn;
-    /** With LLR: frames that arrived here without (0) and with (1) a sequence number, and the bad ones of each. */
-    private final long[] arrived = new long[2];
-    private final long[] arrivedBad = new long[2];
-    private final LinkModel toPeer;
+    /** The instance's MAC ports, each with its links: one, or {@code transport.ports} of them. */
+    private final List<MacPort> ports = new ArrayList<>();
     /** Queued commands per destination, per VC, in order. */
     private final Map<Integer, Map<Integer, List<CommandCodec.Command>>> sent = new HashMap<>();
     /** Per source, per VC: the commands of that stream delivered before each receive-reset cut. */
@@ -78,7 +75,6 @@ public final class XpuSide {
     /** Software's gaps on the management bus: none (it draws a number a cycle all the same). */
     private final Random mgmtPace = new Random(0);
     private XpuSide peer;
-    private LinkModel fromPeer;
     private int sentCount;
     private long bytesSent;
     private int rxReturnPercent = 70;
@@ -89,15 +85,11 @@ public final class XpuSide {
     private int rxResetLeft;
     private boolean rxResetOn;
     private int cutCount;
-    private Random macReady; // null: the MAC always takes a beat
     private int macReadyPercent = 100;
     private boolean llrEnable = true;
     private boolean llrEnablePoked;
     private int deliveriesSeen;
     private boolean frozen;
-    private long frozenDropped;
-    private long frozenDroppedDamaged; // of them: a bit flipped on the link
-    private long frozenDroppedFlagged; // of them: flagged by the MAC
 
     /**
      * @param name   for messages ("A", "peer")
@@ -110,6 +102,12 @@ public final class XpuSide {
      */
     public XpuSide(String name, int xpu, SueInstance.Config config, Simulator sim, LinkModel toPeer, Random rnd,
                    BiConsumer<byte[], Long> tap) {
+        this(name, xpu, config, sim, List.of(toPeer), rnd, tap, true);
+    }
+
+    /** Like the first constructor for an instance of several ports: {@code toPeer} has a link per port. */
+    public XpuSide(String name, int xpu, SueInstance.Config config, Simulator sim, List<LinkModel> toPeer, Random rnd,
+                   BiConsumer<byte[], Long> tap) {
         this(name, xpu, config, sim, toPeer, rnd, tap, true);
     }
 
@@ -120,11 +118,19 @@ public final class XpuSide {
      */
     public XpuSide(String name, int xpu, SueInstance.Config config, Simulator sim, LinkModel toPeer, Random rnd,
                    BiConsumer<byte[], Long> tap, boolean fifoInterface) {
+        this(name, xpu, config, sim, List.of(toPeer), rnd, tap, fifoInterface);
+    }
+
+    private XpuSide(String name, int xpu, SueInstance.Config config, Simulator sim, List<LinkModel> toPeer,
+                    Random rnd, BiConsumer<byte[], Long> tap, boolean fifoInterface) {
+        if (toPeer.size() != config.ports()) {
+            throw new IllegalArgumentException("XpuSide " + name + ": a link per port, " + config.ports()
+                    + ", got " + toPeer.size());
+        }
         this.name = name;
         this.xpu = xpu;
         this.config = config;
         this.sim = sim;
-        this.toPeer = toPeer;
         this.rnd = rnd;
         me = identity(xpu, config.net());
         CommandPath.Config path = config.path();
@@ -135,10 +141,9 @@ public final class XpuSide {
         mgmt = regs != null ? new AxiLiteDriver(sim, "s_axil") : null;
         statusPrefix = regs != null ? "sue." : "";
         inside = fifoInterface && regs == null ? "" : "sue.";
-        macIn = new PacketBeats(sim, "s_axis");
-        // with LLR the frame's sideband goes along (its tuser, the same on every beat)
-        new StreamMonitor(sim, "m_axis", tap).onPacket(p -> toPeer.send(p.bytes(),
-                config.llr() == null ? null : p.user(), p.cycle()));
+        for (int p = 0; p < toPeer.size(); p++) {
+            ports.add(new MacPort(p, config.ports() == 1 ? "" : "p" + p + "_", toPeer.get(p), tap));
+        }
     }
 
     /** The addresses of XPU {@code xpu}: MAC 02:00:00:00:00:xx, IP 10.0.0.xx (IPv6: fd00::xx), partition 0x123. */
@@ -153,7 +158,7 @@ public final class XpuSide {
      * and the header table row for the peer (its addresses, ours as source), written at the next clock edge.
      */
     public void connect(XpuSide other) {
-        connect(other, other.toPeer);
+        connect(List.of(other), other.ports.stream().map(MacPort::toPeer).toList());
     }
 
     /** Like {@link #connect(XpuSide)} with frames arriving over {@code from} (through a {@link Relay}). */
@@ -161,22 +166,31 @@ public final class XpuSide {
         connect(List.of(other), from);
     }
 
+    /** Like {@link #connect(List, List)} for an instance of one port. */
+    public void connect(List<XpuSide> others, LinkModel from) {
+        connect(others, List.of(from));
+    }
+
     /**
      * Joins this side to {@code others} (behind a switch), frames arriving over {@code from}: the static inputs and the
      * first header table row now, the others' rows one per edge ({@link #endSetUp}); {@link #add} then sends to the
      * first of them, {@link #add(int, int, TwoXpuRun.Mix)} to any.
      */
-    public void connect(List<XpuSide> others, LinkModel from) {
+    public void connect(List<XpuSide> others, List<LinkModel> from) {
+        if (from.size() != ports.size()) {
+            throw new IllegalArgumentException("XpuSide.connect: a link per port, " + ports.size() + ", got "
+                    + from.size());
+        }
         peer = others.get(0);
-        fromPeer = from;
+        for (int p = 0; p < ports.size(); p++) {
+            ports.get(p).fromPeer = from.get(p);
+        }
         setting("local_xpu", BigInteger.valueOf(me.xpu()));
         if (regs != null ? regs.has("ctrl", "local_ip")
                 : sim.topPorts().stream().anyMatch(s -> s.signal().name().equals("local_ip"))) {
             setting("local_ip", new BigInteger(1, me.ip()));
         }
         setting("local_partition", BigInteger.valueOf(me.partition()));
-        sim.poke("m_axis_tready", 1);
-        sim.poke("s_axis_tvalid", 0);
         if (tx != null) {
             setting("vc_ready", BigInteger.valueOf(0xf));
             sim.poke("rx_credit", 0);
@@ -184,17 +198,7 @@ public final class XpuSide {
             sim.poke("rx_reset_in", 0);
             sim.poke("tx_reset_in", 0);
         }
-        if (macControl()) {
-            setting("local_mac", BigInteger.valueOf(me.mac()));
-        }
-        if (config.llr() != null) {
-            setting("llr_enable", BigInteger.ZERO); // on at the first drive, so the INIT goes out while the link is driven
-        }
-        sim.poke("link_up", 1);
-        if (controlChannel()) {
-            sim.poke("ctl_in_valid", 0);
-            sim.poke("ctl_out_ready", 1);
-        }
+        ports.forEach(MacPort::connect);
         for (XpuSide other : others) {
             rowsToWrite.add(new HeaderEntry(other.me.mac(), me.mac(), 100 + other.xpu, other.me.ip(), me.ip(),
                     0xC000 + xpu, other.me.xpu(), me.xpu(), 7, 0x50 + xpu));
@@ -213,9 +217,11 @@ public final class XpuSide {
             writeRegister("hdr_table", "write", 1);
             return;
         }
-        sim.poke("tbl_wr_valid", 1);
-        sim.poke("tbl_wr_addr", e.dstXpu());
-        sim.poke("tbl_wr_data", entry);
+        for (MacPort port : ports) { // every port's table the same row
+            sim.poke(port.px + "tbl_wr_valid", 1);
+            sim.poke(port.px + "tbl_wr_addr", e.dstXpu());
+            sim.poke(port.px + "tbl_wr_data", entry);
+        }
     }
 
     /**
@@ -237,7 +243,7 @@ public final class XpuSide {
             writeNextRow();
             return false;
         }
-        sim.poke("tbl_wr_valid", 0);
+        ports.forEach(port -> sim.poke(port.px + "tbl_wr_valid", 0));
         return true;
     }
 
@@ -340,28 +346,11 @@ public final class XpuSide {
         if (tx != null) {
             xpuInterface(now);
         }
-        if (macReady != null) {
-            sim.poke("m_axis_tready", macReady.nextInt(100) < macReadyPercent ? 1 : 0);
+        boolean enable = config.llr() != null && llrEnable != llrEnablePoked;
+        for (MacPort port : ports) {
+            port.driveLive(now, enable);
         }
-        if (macIn.idle()) {
-            LinkModel.InFlight f = fromPeer.arrived(now);
-            if (f != null) {
-                macIn.start(f.frame(), macVerdict(f)); // tuser: the MAC's verdict
-            }
-        }
-        if (config.llr() != null && llrEnable != llrEnablePoked) {
-            setting("llr_enable", llrEnable ? BigInteger.ONE : BigInteger.ZERO);
-            llrEnablePoked = llrEnable;
-        }
-        if (controlChannel()) {
-            linkControl(now);
-        }
-        if (!macIn.idle()) {
-            macIn.offer(true, null);
-            macIn.advance();
-        } else {
-            sim.poke("s_axis_tvalid", 0);
-        }
+        llrEnablePoked = llrEnable;
     }
 
     /** The XPU's commands and credits of one cycle on the FIFO interface. */
@@ -393,19 +382,7 @@ public final class XpuSide {
             rx.sample();
             countDeliveries();
         }
-        sim.poke("m_axis_tready", 0);
-        if (macIn.idle()) {
-            for (LinkModel.InFlight f = fromPeer.arrived(now); f != null; f = fromPeer.arrived(now)) {
-                frozenDropped++;
-                frozenDroppedFlagged += f.macError() ? 1 : 0;
-                frozenDroppedDamaged += !f.macError() && f.bad() ? 1 : 0;
-            }
-            fromPeer.arrivedControl(now);
-            sim.poke("s_axis_tvalid", 0);
-        } else {
-            macIn.offer(true, null);
-            macIn.advance();
-        }
+        ports.forEach(port -> port.driveFrozen(now));
     }
 
     /** A cycle of a receive reset: nothing returned, this cycle's beat taken, then the XPU's side of the reset. */
@@ -429,31 +406,6 @@ public final class XpuSide {
         for (; deliveriesSeen < d.size(); deliveriesSeen++) {
             gotFrom.merge(d.get(deliveriesSeen).src(), 1, Integer::sum);
         }
-    }
-
-    /**
-     * The receiving MAC's tuser: without LLR its error flag (and, with PFC, its FCS check); with LLR the sideband as sent, with {@code bad} when the
-     * MAC flags the frame or its FCS check fails.
-     */
-    private BigInteger macVerdict(LinkModel.InFlight f) {
-        if (f.sideband() == null) { // the MAC's FCS check is what the PFC and CBFC receivers rely on
-            boolean bad = macControl() ? f.bad() : f.macError();
-            return bad ? BigInteger.ONE : BigInteger.ZERO;
-        }
-        boolean bad = f.bad();
-        boolean numbered = LlrSideband.TX.field("llr").get(f.sideband()) == 1;
-        arrived[numbered ? 1 : 0]++;
-        arrivedBad[numbered ? 1 : 0] += bad ? 1 : 0;
-        return LlrSideband.received(f.sideband(), bad);
-    }
-
-    /** Control messages out to the link (ctl_out is always ready), and at most one a cycle in from it. */
-    private void linkControl(long now) {
-        BigInteger out = ControlPorts.offered(sim);
-        if (out != null) {
-            toPeer.sendControl(out, now);
-        }
-        ControlPorts.deliver(sim, fromPeer.arrivedControl(now));
     }
 
     public XpuSide rxReturnPercent(int p) {
@@ -532,21 +484,32 @@ public final class XpuSide {
      */
     public XpuSide macReadyPercent(int percent, long seed) {
         macReadyPercent = percent;
-        macReady = percent >= 100 ? null : new Random(seed);
-        if (macReady == null) {
-            sim.poke("m_axis_tready", 1);
+        for (MacPort port : ports) { // port 0 draws from the seed itself, the others from their own
+            port.macReady = percent >= 100 ? null : new Random(seed + 7919L * port.index);
+            if (port.macReady == null) {
+                sim.poke(port.px + "m_axis_tready", 1);
+            }
         }
         return this;
     }
 
     /**
-     * Takes this side's link down ({@code false}) or back up: both directions lose everything sent meanwhile and
+     * Takes this side's links down ({@code false}) or back up: both directions lose everything sent meanwhile and
      * {@code link_up} (the PCS status) follows.
      */
     public XpuSide linkUp(boolean up) {
-        toPeer.up(up);
-        fromPeer.up(up);
-        sim.poke("link_up", up ? 1 : 0);
+        for (int p = 0; p < ports.size(); p++) {
+            linkUp(p, up);
+        }
+        return this;
+    }
+
+    /** Like {@link #linkUp(boolean)} for port {@code port}'s link alone. */
+    public XpuSide linkUp(int port, boolean up) {
+        MacPort m = ports.get(port);
+        m.toPeer.up(up);
+        m.fromPeer.up(up);
+        sim.poke(m.px + "link_up", up ? 1 : 0);
         return this;
     }
 
@@ -567,14 +530,14 @@ public final class XpuSide {
     public XpuSide frozen(boolean on) {
         frozen = on;
         if (!on) {
-            sim.poke("m_axis_tready", macReady == null ? 1 : 0);
+            ports.forEach(port -> sim.poke(port.px + "m_axis_tready", port.macReady == null ? 1 : 0));
         }
         return this;
     }
 
     /** Frames that arrived while frozen and were lost. */
     public long frozenDropped() {
-        return frozenDropped;
+        return ports.stream().mapToLong(port -> port.frozenDropped).sum();
     }
 
     /** The XPU holds commands to a {destination, VC} between SUE's xoff and xon ({@link CommandSender#honorXoff}). */
@@ -608,13 +571,34 @@ public final class XpuSide {
         return rx;
     }
 
+    /** The link this side's frames go into (port 0's). */
     public LinkModel toPeer() {
-        return toPeer;
+        return toPeer(0);
     }
 
-    /** The link frames from the peer arrive over (the peer's {@link #toPeer}, or a relay's). */
+    /** The link port {@code port}'s frames go into. */
+    public LinkModel toPeer(int port) {
+        return ports.get(port).toPeer;
+    }
+
+    /** The link frames from the peer arrive over (the peer's {@link #toPeer}, or a relay's; port 0's). */
     public LinkModel fromPeer() {
-        return fromPeer;
+        return fromPeer(0);
+    }
+
+    /** The link frames from the peer arrive over at port {@code port}. */
+    public LinkModel fromPeer(int port) {
+        return ports.get(port).fromPeer;
+    }
+
+    /** The instance's MAC ports. */
+    public int portCount() {
+        return ports.size();
+    }
+
+    /** No data frame on its way from this side to the peer on any port's link. */
+    public boolean nothingInFlightToPeer() {
+        return ports.stream().allMatch(p -> p.toPeer.noDataInFlight());
     }
 
     /** Commands queued to the peer so far. */
@@ -749,7 +733,7 @@ public final class XpuSide {
 
     /** No frame on its way here from the peer, none half fed to this side's MAC input: the link counts are final. */
     public boolean linkQuiet() {
-        return fromPeer.noFrameInFlight() && macIn.idle();
+        return ports.stream().allMatch(MacPort::linkQuiet);
     }
 
     /**
@@ -757,54 +741,7 @@ public final class XpuSide {
      * flagged were dropped as such; null if so.
      */
     public String countersAgreeWithLink() {
-        LinkModel from = fromPeer;
-        long arrived = from.sent() - from.lost() - frozenDropped;
-        if (config.llr() != null) {
-            return llrCountersAgreeWithLink(from, arrived);
-        }
-        long good = counter("net_frames_good");
-        long badFcs = counter("net_drops_bad_fcs");
-        long macErrors = counter("net_drops_mac_error");
-        long control = controlFrames();
-        long controlBad = controlFramesDropped();
-        long damaged = from.damaged() - frozenDroppedDamaged;
-        long flagged = from.flagged() - frozenDroppedFlagged;
-        long rawBad = rawFrames(true);
-        boolean badAddUp = !macControl() && rawBad == 0 ? badFcs == damaged && macErrors == flagged
-                : badFcs + macErrors + controlBad + rawBad == damaged + flagged;
-        if (!badAddUp || good + badFcs + macErrors + control + rawFrames(false) + rawBad != arrived) {
-            return peer.name + " -> " + name + ": link delivered " + arrived + " frames (" + damaged
-                    + " damaged, " + flagged + " flagged by the MAC), receiver judged " + good + " good, "
-                    + badFcs + " with a bad FCS, " + macErrors + " flagged; " + control + " MAC Control frames, "
-                    + controlBad + " of them dropped";
-        }
-        return null;
-    }
-
-    /**
-     * With LLR: the numbered frames that arrived were counted by their FCS status, the damaged and flagged ones as
-     * bad; frames without a number (sent best effort while LLR was not up, PFC frames) passed unchecked; so the
-     * framing and the MAC Control receivers (PFC, CBFC) together judged good exactly the frames LLR took plus the good
-     * unnumbered ones, saw the bad copies of expected frames and the bad unnumbered ones as the MAC's, and the framing
-     * never saw a bad FCS (the MAC flags those).
-     */
-    private String llrCountersAgreeWithLink(LinkModel from, long all) {
-        long ok = counter("llr_rx_ok");
-        long bad = counter("llr_rx_bad");
-        long damaged = from.damaged() - frozenDroppedDamaged;
-        long flagged = from.flagged() - frozenDroppedFlagged;
-        boolean agree = arrived[0] + arrived[1] == all && arrivedBad[0] + arrivedBad[1] == damaged + flagged
-                && ok + bad + counter("llr_rx_poisoned") == arrived[1] && bad == arrivedBad[1]
-                && counter("net_frames_good") + controlFrames() - controlFramesDropped() + rawFrames(false)
-                        == counter("llr_rx_expected_seq_good") + arrived[0] - arrivedBad[0]
-                && counter("net_drops_mac_error") + controlFramesDropped() + rawFrames(true)
-                        == counter("llr_rx_expected_seq_bad") + arrivedBad[0]
-                && counter("net_drops_bad_fcs") == 0;
-        return agree ? null : peer.name + " -> " + name + ": link delivered " + all + " frames ("
-                + damaged + " damaged, " + flagged + " flagged; " + arrived[0] + " without a number, "
-                + arrivedBad[0] + " of them bad), LLR counted " + ok + " good, " + bad + " bad, took "
-                + counter("llr_rx_expected_seq_good") + "; framing judged " + counter("net_frames_good") + " good, "
-                + counter("net_drops_mac_error") + " flagged, " + counter("net_drops_bad_fcs") + " with a bad FCS";
+        return ports.stream().map(MacPort::countersAgreeWithLink).filter(m -> m != null).findFirst().orElse(null);
     }
 
     /**
@@ -818,15 +755,6 @@ public final class XpuSide {
         return bad ? sim.peek("raw_rx.bad") : sim.peek("raw_rx.frames") + sim.peek("raw_rx.full");
     }
 
-    /** MAC Control frames (PFC, CC_Update) that reached their receiver, and those of them it dropped as bad. */
-    private long controlFrames() {
-        return macControl() ? counter("mac_control_frames") : 0;
-    }
-
-    private long controlFramesDropped() {
-        return config.pfc() != null ? counter("pfc_frames_dropped")
-                : config.cbfc() != null ? counter("cbfc_cc_frames_dropped") : 0;
-    }
 
     /** PFC or CBFC: MAC Control frames both ways, this side's MAC address in them. */
     private boolean macControl() {
@@ -847,7 +775,8 @@ public final class XpuSide {
                 + ", retransmitted " + counter("tp_tx_retransmitted_pdus") + ", timeouts "
                 + counter("tp_tx_timeouts") + ", NACKs received " + counter("tp_tx_nacks_received")
                 + ", out-of-order dropped " + counter("tp_rx_out_of_order_dropped") + ", frames good "
-                + counter("net_frames_good") + ", bad FCS " + counter("net_drops_bad_fcs") + cbfcState() + "; inside: "
+                + counter(ports.get(0).px + "net_frames_good") + ", bad FCS "
+                + counter(ports.get(0).px + "net_drops_bad_fcs") + cbfcState() + "; inside: "
                 + internals();
     }
 
@@ -855,15 +784,16 @@ public final class XpuSide {
         if (config.cbfc() == null) {
             return "";
         }
+        String px = ports.get(0).px; // port 0's
         StringBuilder b = new StringBuilder("; CBFC in use/reserved per VC");
         for (int v = 0; v < 4; v++) {
-            b.append(' ').append(counter("cbfc_s_cu_" + v)).append('/').append(counter("cbfc_reserved_" + v));
+            b.append(' ').append(counter(px + "cbfc_s_cu_" + v)).append('/').append(counter(px + "cbfc_reserved_" + v));
         }
-        return b.append(", port ").append(counter("cbfc_s_p_cu")).append(", CF_Updates ")
-                .append(counter("cbfc_cf_updates_received")).append(" in ").append(counter("cbfc_cf_updates_sent"))
-                .append(" out, CC_Updates ").append(counter("cbfc_cc_updates_sent")).append(" out ")
-                .append(counter("cbfc_cc_updates_received")).append(" in, recovered ")
-                .append(counter("cbfc_cc_credits_recovered")).toString();
+        return b.append(", port ").append(counter(px + "cbfc_s_p_cu")).append(", CF_Updates ")
+                .append(counter(px + "cbfc_cf_updates_received")).append(" in ").append(counter(px + "cbfc_cf_updates_sent"))
+                .append(" out, CC_Updates ").append(counter(px + "cbfc_cc_updates_sent")).append(" out ")
+                .append(counter(px + "cbfc_cc_updates_received")).append(" in, recovered ")
+                .append(counter(px + "cbfc_cc_credits_recovered")).toString();
     }
 
     /** The retransmission's and the writer's registers, for a stuck run. */
@@ -875,5 +805,193 @@ public final class XpuSide {
             b.append(r).append('=').append(sim.peek(inside + "transport_tx." + r)).append(' ');
         }
         return b.toString();
+    }
+
+    /**
+     * One MAC port of the instance ({@code <prefix>m_axis}, {@code s_axis}, {@code ctl_*}, {@code link_up}, ...; no
+     * prefix with one port) and the links to and from its peer port.
+     */
+    private final class MacPort {
+        final int index;
+        final String px;
+        final PacketBeats macIn;
+        final LinkModel toPeer;
+        LinkModel fromPeer;
+        /** With LLR: frames that arrived here without (0) and with (1) a sequence number, and the bad ones of each. */
+        final long[] arrived = new long[2];
+        final long[] arrivedBad = new long[2];
+        Random macReady; // null: the MAC always takes a beat
+        long frozenDropped;
+        long frozenDroppedDamaged; // of them: a bit flipped on the link
+        long frozenDroppedFlagged; // of them: flagged by the MAC
+
+        MacPort(int index, String px, LinkModel toPeer, BiConsumer<byte[], Long> tap) {
+            this.index = index;
+            this.px = px;
+            this.toPeer = toPeer;
+            macIn = new PacketBeats(sim, px + "s_axis");
+            // with LLR the frame's sideband goes along (its tuser, the same on every beat)
+            new StreamMonitor(sim, px + "m_axis", tap).onPacket(p -> toPeer.send(p.bytes(),
+                    config.llr() == null ? null : p.user(), p.cycle()));
+        }
+
+        LinkModel toPeer() {
+            return toPeer;
+        }
+
+        /** The port's static inputs. */
+        void connect() {
+            sim.poke(px + "m_axis_tready", 1);
+            sim.poke(px + "s_axis_tvalid", 0);
+            if (macControl()) {
+                setting(px + "local_mac", BigInteger.valueOf(me.mac()));
+            }
+            if (config.llr() != null) {
+                // on at the first drive, so the INIT goes out while the link is driven
+                setting(px + "llr_enable", BigInteger.ZERO);
+            }
+            sim.poke(px + "link_up", 1);
+            if (controlChannel()) {
+                sim.poke(px + "ctl_in_valid", 0);
+                sim.poke(px + "ctl_out_ready", 1);
+            }
+        }
+
+        /** The MAC's cycle: its ready, the next beat from the link, LLR's enable when it changed, control messages. */
+        void driveLive(long now, boolean pokeEnable) {
+            if (macReady != null) {
+                sim.poke(px + "m_axis_tready", macReady.nextInt(100) < macReadyPercent ? 1 : 0);
+            }
+            if (macIn.idle()) {
+                LinkModel.InFlight f = fromPeer.arrived(now);
+                if (f != null) {
+                    macIn.start(f.frame(), macVerdict(f)); // tuser: the MAC's verdict
+                }
+            }
+            if (pokeEnable) {
+                setting(px + "llr_enable", llrEnable ? BigInteger.ONE : BigInteger.ZERO);
+            }
+            if (controlChannel()) {
+                linkControl(now);
+            }
+            if (!macIn.idle()) {
+                macIn.offer(true, null);
+                macIn.advance();
+            } else {
+                sim.poke(px + "s_axis_tvalid", 0);
+            }
+        }
+
+        /** A frozen MAC's cycle: it takes nothing, and what arrives is lost (a frame half fed goes on to its end). */
+        void driveFrozen(long now) {
+            sim.poke(px + "m_axis_tready", 0);
+            if (macIn.idle()) {
+                for (LinkModel.InFlight f = fromPeer.arrived(now); f != null; f = fromPeer.arrived(now)) {
+                    frozenDropped++;
+                    frozenDroppedFlagged += f.macError() ? 1 : 0;
+                    frozenDroppedDamaged += !f.macError() && f.bad() ? 1 : 0;
+                }
+                fromPeer.arrivedControl(now);
+                sim.poke(px + "s_axis_tvalid", 0);
+            } else {
+                macIn.offer(true, null);
+                macIn.advance();
+            }
+        }
+
+        /**
+         * The receiving MAC's tuser: without LLR its error flag (and, with PFC, its FCS check); with LLR the sideband
+         * as sent, with {@code bad} when the MAC flags the frame or its FCS check fails.
+         */
+        private BigInteger macVerdict(LinkModel.InFlight f) {
+            if (f.sideband() == null) { // the MAC's FCS check is what the PFC and CBFC receivers rely on
+                boolean bad = macControl() ? f.bad() : f.macError();
+                return bad ? BigInteger.ONE : BigInteger.ZERO;
+            }
+            boolean bad = f.bad();
+            boolean numbered = LlrSideband.TX.field("llr").get(f.sideband()) == 1;
+            arrived[numbered ? 1 : 0]++;
+            arrivedBad[numbered ? 1 : 0] += bad ? 1 : 0;
+            return LlrSideband.received(f.sideband(), bad);
+        }
+
+        /** Control messages out to the link (ctl_out is always ready), and at most one a cycle in from it. */
+        private void linkControl(long now) {
+            BigInteger out = ControlPorts.offered(sim, px);
+            if (out != null) {
+                toPeer.sendControl(out, now);
+            }
+            ControlPorts.deliver(sim, px, fromPeer.arrivedControl(now));
+        }
+
+        boolean linkQuiet() {
+            return fromPeer.noFrameInFlight() && macIn.idle();
+        }
+
+        /** The way this port's frames came, for messages. */
+        String way() {
+            return peer.name + " -> " + name + (px.isEmpty() ? "" : " port " + index);
+        }
+
+        String countersAgreeWithLink() {
+            LinkModel from = fromPeer;
+            long arrived = from.sent() - from.lost() - frozenDropped;
+            if (config.llr() != null) {
+                return llrCountersAgreeWithLink(from, arrived);
+            }
+            long good = counter(px + "net_frames_good");
+            long badFcs = counter(px + "net_drops_bad_fcs");
+            long macErrors = counter(px + "net_drops_mac_error");
+            long control = controlFrames();
+            long controlBad = controlFramesDropped();
+            long damaged = from.damaged() - frozenDroppedDamaged;
+            long flagged = from.flagged() - frozenDroppedFlagged;
+            long rawBad = rawFrames(true);
+            boolean badAddUp = !macControl() && rawBad == 0 ? badFcs == damaged && macErrors == flagged
+                    : badFcs + macErrors + controlBad + rawBad == damaged + flagged;
+            if (!badAddUp || good + badFcs + macErrors + control + rawFrames(false) + rawBad != arrived) {
+                return way() + ": link delivered " + arrived + " frames (" + damaged
+                        + " damaged, " + flagged + " flagged by the MAC), receiver judged " + good + " good, "
+                        + badFcs + " with a bad FCS, " + macErrors + " flagged; " + control + " MAC Control frames, "
+                        + controlBad + " of them dropped";
+            }
+            return null;
+        }
+
+        /**
+         * With LLR: the numbered frames that arrived were counted by their FCS status, the damaged and flagged ones as
+         * bad; frames without a number (sent best effort while LLR was not up, PFC frames) passed unchecked; so the
+         * framing and the MAC Control receivers (PFC, CBFC) together judged good exactly the frames LLR took plus the good
+         * unnumbered ones, saw the bad copies of expected frames and the bad unnumbered ones as the MAC's, and the framing
+         * never saw a bad FCS (the MAC flags those).
+         */
+        private String llrCountersAgreeWithLink(LinkModel from, long all) {
+            long ok = counter(px + "llr_rx_ok");
+            long bad = counter(px + "llr_rx_bad");
+            long damaged = from.damaged() - frozenDroppedDamaged;
+            long flagged = from.flagged() - frozenDroppedFlagged;
+            boolean agree = arrived[0] + arrived[1] == all && arrivedBad[0] + arrivedBad[1] == damaged + flagged
+                    && ok + bad + counter(px + "llr_rx_poisoned") == arrived[1] && bad == arrivedBad[1]
+                    && counter(px + "net_frames_good") + controlFrames() - controlFramesDropped() + rawFrames(false)
+                            == counter(px + "llr_rx_expected_seq_good") + arrived[0] - arrivedBad[0]
+                    && counter(px + "net_drops_mac_error") + controlFramesDropped() + rawFrames(true)
+                            == counter(px + "llr_rx_expected_seq_bad") + arrivedBad[0]
+                    && counter(px + "net_drops_bad_fcs") == 0;
+            return agree ? null : way() + ": link delivered " + all + " frames ("
+                    + damaged + " damaged, " + flagged + " flagged; " + arrived[0] + " without a number, "
+                    + arrivedBad[0] + " of them bad), LLR counted " + ok + " good, " + bad + " bad, took "
+                    + counter(px + "llr_rx_expected_seq_good") + "; framing judged " + counter(px + "net_frames_good") + " good, "
+                    + counter(px + "net_drops_mac_error") + " flagged, " + counter(px + "net_drops_bad_fcs") + " with a bad FCS";
+        }
+
+        /** MAC Control frames (PFC, CC_Update) that reached their receiver, and those of them it dropped as bad. */
+        private long controlFrames() {
+            return macControl() ? counter(px + "mac_control_frames") : 0;
+        }
+
+        private long controlFramesDropped() {
+            return config.pfc() != null ? counter(px + "pfc_frames_dropped")
+                    : config.cbfc() != null ? counter(px + "cbfc_cc_frames_dropped") : 0;
+        }
     }
 }

@@ -14,20 +14,32 @@ public final class ControlPorts {
 
     /** The message {@code ctl_out} offers this cycle, or null. */
     public static BigInteger offered(Simulator sim) {
-        if (sim.peek("ctl_out_valid") == 0) {
+        return offered(sim, "");
+    }
+
+    /** The message {@code <prefix>ctl_out} (a port's channel) offers this cycle, or null. */
+    public static BigInteger offered(Simulator sim, String prefix) {
+        String out = prefix + "ctl_out_";
+        if (sim.peek(out + "valid") == 0) {
             return null;
         }
-        return LinkControl.LAYOUT.word().set("type", sim.peek("ctl_out_type")).set("value", sim.peek("ctl_out_value"))
-                .set("vc", sim.peek("ctl_out_vc")).toBigInteger();
+        return LinkControl.LAYOUT.word().set("type", sim.peek(out + "type")).set("value", sim.peek(out + "value"))
+                .set("vc", sim.peek(out + "vc")).toBigInteger();
     }
 
     /** Drives {@code ctl_in} with the message, or leaves it idle for null. */
     public static void deliver(Simulator sim, BigInteger message) {
-        sim.poke("ctl_in_valid", message == null ? 0 : 1);
+        deliver(sim, "", message);
+    }
+
+    /** Drives {@code <prefix>ctl_in} (a port's channel) with the message, or leaves it idle for null. */
+    public static void deliver(Simulator sim, String prefix, BigInteger message) {
+        String in = prefix + "ctl_in_";
+        sim.poke(in + "valid", message == null ? 0 : 1);
         if (message != null) {
-            sim.poke("ctl_in_type", LinkControl.LAYOUT.field("type").get(message));
-            sim.poke("ctl_in_value", LinkControl.LAYOUT.field("value").get(message));
-            sim.poke("ctl_in_vc", LinkControl.LAYOUT.field("vc").get(message));
+            sim.poke(in + "type", LinkControl.LAYOUT.field("type").get(message));
+            sim.poke(in + "value", LinkControl.LAYOUT.field("value").get(message));
+            sim.poke(in + "vc", LinkControl.LAYOUT.field("vc").get(message));
         }
     }
 }

@@ -1,0 +1,109 @@
+package org.sue.instance;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+import org.sue.core.ConfigException;
+import org.sue.instance.tb.LinkModel;
+import org.sue.instance.tb.SmallInstance;
+import org.sue.instance.tb.TwoXpuRun;
+import org.sue.instance.tb.XpuSide;
+import org.sue.lib.stream.tb.StreamMonitor;
+import org.sue.net.SueMeta;
+import org.sue.net.HeaderFormat;
+
+/**
+ * Instances of 2 and 4 ports (docs/protocol.md 10) against each other, each port its own faulty link with LLR and
+ * CBFC and a MAC that stalls: every command once and in order per {source, destination, VC}, stores empty, credits
+ * back, each port's counters what its link did; every port carries frames.
+ */
+class MultiPortInstanceTest {
+    private static final int DELAY = 20;
+
+    @ParameterizedTest
+    @ValueSource(ints = {2, 4})
+    void everyCommandOnceInOrderOverFaultyPorts(int ports) {
+        SueInstance.Config config = SmallInstance.multiPort(HeaderFormat.ETH_IPV4_UDP, ports, DELAY);
+        LinkModel.Faults faults = LinkModel.Faults.loss(0.02).withBitErrors(0.02);
+        TwoXpuRun run = new TwoXpuRun(config, DELAY, faults, 11 + ports, null);
+        List<String> wrongPort = new ArrayList<>();
+        long[] dataPdus = new long[2 * ports];
+        for (String s : new String[] {"A", "B"}) {
+            for (int p = 0; p < ports; p++) {
+                watchPort(run.side(s), p, wrongPort, dataPdus);
+            }
+        }
+        TwoXpuRun.Result r = run.run(2000, 2000, 200_000, null);
+        assertTrue(r.ok(), r.toString());
+        assertEquals(List.of(), wrongPort.subList(0, Math.min(5, wrongPort.size())), "PDUs on the wrong port");
+        for (int i = 0; i < dataPdus.length; i++) {
+            assertTrue(dataPdus[i] > 20, "data PDUs into side " + (i < ports ? "A" : "B") + "'s port " + i % ports
+                    + ": " + dataPdus[i]);
+        }
+        for (String s : new String[] {"A", "B"}) {
+            XpuSide side = run.side(s);
+            for (int p = 0; p < ports; p++) {
+                assertTrue(side.toPeer(p).sent() > 50, s + " port " + p + " sent " + side.toPeer(p).sent());
+                assertTrue(side.toPeer(p).lost() + side.toPeer(p).damaged() > 0, "the faults reached port " + p);
+            }
+        }
+    }
+
+    /**
+     * Every PDU into port {@code port}'s framing, decision by decision: its port field is that port, and a data PDU's
+     * {destination, VC} is pinned there by the reference ({@link SueInstance#pinnedPort}); ACK-only PDUs (one byte)
+     * take their connection's port. Runs on the side's own thread: it only records.
+     */
+    private static void watchPort(XpuSide side, int port, List<String> wrong, long[] dataPdus) {
+        SueInstance.Config config = side.sim().design().top() instanceof SueInstance i ? i.config() : null;
+        int slot = (side.name().equals("A") ? 0 : config.ports()) + port;
+        new StreamMonitor(side.sim(), "p" + port + "_frame_tx.s_axis", null).onPacket(pdu -> {
+            SueMeta meta = SueMeta.unpack(pdu.user());
+            boolean data = meta.len() > 1;
+            int pinned = SueInstance.pinnedPort(meta.dstXpu(), meta.vc(), config.path().destinations(),
+                    config.ports());
+            if (meta.port() != port || data && pinned != port) {
+                synchronized (wrong) {
+                    wrong.add(side.name() + " cycle " + pdu.cycle() + ": " + meta + " into port " + port
+                            + ", pinned to " + pinned);
+                }
+            }
+            dataPdus[slot] += data ? 1 : 0;
+        });
+    }
+
+    @Test
+    void pinningSpreadsOneDestinationsVcsOverEveryPort() {
+        for (int ports : new int[] {2, 4}) {
+            for (int dst = 0; dst < 16; dst++) {
+                Set<Integer> used = new HashSet<>();
+                for (int vc = 0; vc < 4; vc++) {
+                    used.add(SueInstance.pinnedPort(dst, vc, 16, ports));
+                }
+                assertEquals(ports, used.size(), "destination " + dst + " on " + ports + " ports");
+            }
+        }
+        // 4 ports: id 0110 in 2-bit groups 01 and 10, XOR 11, then the VC's low 2 bits
+        assertEquals(3, SueInstance.pinnedPort(0b0110, 0, 16, 4));
+        assertEquals(2, SueInstance.pinnedPort(0b0110, 1, 16, 4));
+        // 2 ports: the id's bits 0 ^ 1 ^ 1 ^ 0, then the VC's low bit
+        assertEquals(1, SueInstance.pinnedPort(0b0110, 1, 16, 2));
+        assertEquals(1, SueInstance.pinnedPort(0b0111, 2, 16, 2));
+    }
+
+    @Test
+    void portsNarrowerThanTheFramingTakesAreRefused() {
+        ConfigException e = assertThrows(ConfigException.class, () -> SueInstance.Config.builder()
+                .path(p -> p.dataWidth(256)).transport(t -> t.ports(2)).build());
+        assertTrue(e.getMessage().contains("transport.ports must leave each port a bus of"), e.getMessage());
+    }
+}
