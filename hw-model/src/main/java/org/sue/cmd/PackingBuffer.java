@@ -233,7 +233,9 @@ public final class PackingBuffer extends Component {
         vcReady = in("vc_ready", SueMeta.VCS);
         picked = Flow.master(this, "picked", Layout.of("picked", Layout.bits("vc", SueMeta.VC_WIDTH),
                 Layout.bits("dst", Hw.log2Up(config.destinations()))));
-        dstReady = in("dst_ready", config.destinations());
+        // one bit per queue {destination, VC}, VC v's destinations in bits (v + 1) x d - 1 .. v x d: with several
+        // ports a VC of a destination may wait on its own port's window or credit while the others go on
+        dstReady = in("dst_ready", config.destinations() * SueMeta.VCS);
         cellUsed = Flow.master(this, "cell_used", BufferCredits.CELL_EVENT);
         cmdStored = Flow.master(this, "cmd_stored", BufferCredits.COMMAND_EVENT);
         cellFreed = Flow.master(this, "cell_freed", BufferCredits.CELL_EVENT);
@@ -349,7 +351,9 @@ public final class PackingBuffer extends Component {
         // each list head's window looked up beside the pick (the heads are registers), not after it
         List<Expr> headWindowOpen = new ArrayList<>();
         for (int v = 0; v < SueMeta.VCS; v++) {
-            headWindowOpen.add(wire("head_window_open_" + v, dstReady.shr(lists.get(v).pop.data()).bit(0)));
+            int d = config.destinations();
+            Expr vcRow = dstReady.bits((v + 1) * d - 1, v * d);
+            headWindowOpen.add(wire("head_window_open_" + v, vcRow.shr(lists.get(v).pop.data()).bit(0)));
         }
         Expr windowOpen = wire("window_open", Hw.select(headWindowOpen, pickVc));
         when(pick, () -> rrVc.set(pickVc));

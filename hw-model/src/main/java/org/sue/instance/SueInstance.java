@@ -1,5 +1,6 @@
 package org.sue.instance;
 
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiFunction;
@@ -562,9 +563,9 @@ public final class SueInstance extends Component {
         acknowledgements(ttx, trx);
         identity(ttx, ports);
         status(ttx, trx, ports);
-        Expr linkVcReady = Hw.ones(SueMeta.VCS);
+        List<PortLink> links = new ArrayList<>();
         for (PortParts port : ports) {
-            linkVcReady = linkVcReady.and(linkLayer(port, path, ttx, departures(port, trx, unpacker)));
+            links.add(linkLayer(port, path, ttx, departures(port, trx, unpacker)));
         }
         if (config.cbfc() == null) { // nothing to reserve or charge
             unused("link_credit_events", path.picked.valid(), path.picked.payload(), ttx.reserve.valid(),
@@ -575,7 +576,7 @@ public final class SueInstance extends Component {
             unused("rx_vc_fifo_leaving", unpacker.freed.valid(), unpacker.freed.payload(), trx.discarded.valid(),
                     trx.discarded.payload());
         }
-        vcEligibility(path, ttx, wire("link_vc_ready", linkVcReady));
+        eligibility(path, ttx, links);
     }
 
     /**
@@ -617,17 +618,63 @@ public final class SueInstance extends Component {
         return events.throwWhen(port.prefix() + name, portOf.ne(port.index()));
     }
 
+    /** What a port's link layer tells the rest: the VCs its flow control lets start, and whether it is up. */
+    private record PortLink(Expr vcReady, Expr up) {
+    }
+
     /**
-     * vc_ready (the input) and every port's flow control decide which VCs the transport may start a retransmission
-     * or ACK-only PDU on, and the scheduler pick on (with CBFC not beside a transport start, see TransportTx). With
-     * more ports a VC starts only while every port lets it ([ours]: simple and never wrong, at the price of a port
-     * whose VC is paused pausing that VC on the others).
+     * vc_ready (the input) and each port's flow control decide which VCs the transport may start a retransmission or
+     * ACK-only PDU on (each on its connection's port) and the scheduler pick on (with CBFC not beside a transport
+     * start, see TransportTx); the transport's window per connection which queues {destination, VC} the scheduler
+     * may pick. With more ports a queue also waits for its pinned port's flow control and status (docs/protocol.md
+     * 10.2), so a port paused or down holds only the queues pinned to it.
      */
-    private void vcEligibility(CommandPath path, TransportTx ttx, Expr linkVcReady) {
+    private void eligibility(CommandPath path, TransportTx ttx, List<PortLink> links) {
         Port vcReady = in("vc_ready", SueMeta.VCS);
-        Expr ready = wire("vc_ready_now", vcReady.and(linkVcReady));
-        ttx.linkVcReady.set(ready);
-        path.vcReady.set(config.cbfc() != null ? ttx.pickVcReady : ready);
+        int d = config.path().destinations();
+        if (config.ports() == 1) {
+            Expr ready = wire("vc_ready_now", vcReady.and(links.get(0).vcReady()));
+            ttx.linkVcReady.set(ready);
+            path.vcReady.set(config.cbfc() != null ? ttx.pickVcReady : ready);
+            Expr window = ttx.dstReady; // every VC of a destination on its one connection
+            path.dstReady.set(Hw.cat(window, window, window, window));
+            unused("port_up_unread", links.get(0).up());
+            return;
+        }
+        List<Expr> rows = new ArrayList<>(); // per port: the VCs it lets start
+        List<Expr> highestFirst = new ArrayList<>();
+        Expr anyPort = Hw.zeros(SueMeta.VCS);
+        for (int p = 0; p < config.ports(); p++) {
+            Expr row = wire("p" + p + "_vc_ready_now", vcReady.and(links.get(p).vcReady()));
+            rows.add(row);
+            highestFirst.add(0, row);
+            anyPort = anyPort.or(row);
+        }
+        ttx.linkVcReady.set(Hw.cat(highestFirst)); // port 0 in the lowest bits
+        path.vcReady.set(config.cbfc() != null ? ttx.pickVcReady : anyPort);
+        List<Expr> queues = new ArrayList<>(); // per VC, the highest first: its destinations' queues
+        for (int v = SueMeta.VCS - 1; v >= 0; v--) {
+            Expr row = Hw.zeros(d);
+            for (int p = 0; p < config.ports(); p++) {
+                Expr open = links.get(p).up().and(rows.get(p).bit(v)); // port p is up and may take VC v
+                Expr window = ttx.dstReady.bits((p + 1) * d - 1, p * d).and(pinnedTo(p, v));
+                row = row.or(Hw.mux(open, window, Hw.zeros(d)));
+            }
+            queues.add(row);
+        }
+        path.dstReady.set(wire("queues_ready", Hw.cat(queues)));
+    }
+
+    /** The destinations whose VC {@code vc} is pinned to port {@code port}, a bit each (a constant). */
+    private Expr pinnedTo(int port, int vc) {
+        int d = config.path().destinations();
+        BigInteger mask = BigInteger.ZERO;
+        for (int x = 0; x < d; x++) {
+            if (pinnedPort(x, vc, d, config.ports()) == port) {
+                mask = mask.setBit(x);
+            }
+        }
+        return Hw.lit(d, mask);
     }
 
     /**
@@ -636,7 +683,7 @@ public final class SueInstance extends Component {
      * the frames before it, so a replay must not let it overtake them); PFC frames go beside it. Messages of LLR
      * and CBFC share the port's control channel. Returns the VCs the port's flow control lets start.
      */
-    private Expr linkLayer(PortParts port, CommandPath path, TransportTx ttx, Departures leaving) {
+    private PortLink linkLayer(PortParts port, CommandPath path, TransportTx ttx, Departures leaving) {
         String px = port.prefix();
         FrameTransmitter ftx = port.ftx();
         LlrTx ltx = config.llr() == null ? null : child(px + "llr_tx", new LlrTx(config.llr()));
@@ -677,18 +724,18 @@ public final class SueInstance extends Component {
             }
         }
         controlChannel(px, ctlOut, ctlIn);
-        portStatus(px, ltx);
-        return vcReady;
+        return new PortLink(vcReady, portStatus(px, ltx));
     }
 
     /**
      * The port's status ({@code port_up}, counters {@code port_*}; docs/protocol.md 7.8): LLR's judgement of the link
      * with LLR, the MAC's {@code link_up} without it.
      */
-    private void portStatus(String px, LlrTx ltx) {
+    private Expr portStatus(String px, LlrTx ltx) {
         PortStatus status = child(px + "port_status", new PortStatus());
         status.usable.set(ltx != null ? ltx.usable : in(px + "link_up", 1));
         exposeStatus(status, px + "port_");
+        return status.up;
     }
 
     /**
@@ -926,13 +973,9 @@ public final class SueInstance extends Component {
         Stream pdus = toPort(path.out);
         if (config.ports() == 1) {
             pdus.into(ttx.in);
-            path.dstReady.set(ttx.dstReady); // the transport decides which destinations may be picked
-        } else {
-            steering(pdus, path, ttx);
-        }
-        if (config.ports() == 1) {
             ttx.out.into(ports.get(0).ftx().in);
         } else {
+            pinned(pdus).into(ttx.in);
             int pw = Integer.numberOfTrailingZeros(config.ports());
             List<Stream> perPort = ttx.out.demux("to_port", SueMeta.PORT.of(ttx.out.tuser()).bits(pw - 1, 0),
                     config.ports());
@@ -951,22 +994,14 @@ public final class SueInstance extends Component {
     }
 
     /**
-     * Strict mode (docs/protocol.md 10): each PDU takes its {destination, VC}'s pinned port ({@link #pinnedPort}),
-     * which names its connection. The VCs of a destination spread over all ports, so a destination may be picked
-     * while the transport lets all its connections send ([ours]: the packing buffer keeps one eligibility bit per
-     * destination).
+     * Strict mode (docs/protocol.md 10.2): each PDU takes its {destination, VC}'s pinned port ({@link #pinnedPort}),
+     * which names its connection.
      */
-    private void steering(Stream pdus, CommandPath path, TransportTx ttx) {
+    private Stream pinned(Stream pdus) {
         Expr port = pinnedPortExpr(SueMeta.DST_XPU.of(pdus.tuser()), SueMeta.VC.of(pdus.tuser()));
         unused("unpinned_port", SueMeta.PORT.of(pdus.tuser())); // the packing buffer leaves it 0
-        pdus.with("pinned", Stream.TUSER, SueMeta.LAYOUT.with(pdus.tuser(), "port", port.resize(
-                SueMeta.PORT.width()))).into(ttx.in);
-        int d = config.path().destinations();
-        Expr ready = Hw.ones(d);
-        for (int p = 0; p < config.ports(); p++) { // the connections of port p are rows p x d .. p x d + d - 1
-            ready = ready.and(ttx.dstReady.bits((p + 1) * d - 1, p * d));
-        }
-        path.dstReady.set(wire("connections_ready", ready));
+        return pdus.with("pinned", Stream.TUSER, SueMeta.LAYOUT.with(pdus.tuser(), "port", port.resize(
+                SueMeta.PORT.width())));
     }
 
     /**
@@ -1000,8 +1035,8 @@ public final class SueInstance extends Component {
                 port.frx().out.into(widen.in);
                 Stream w = widen.out;
                 unused(port.prefix() + "untagged_port", SueMeta.PORT.of(w.tuser())); // the framing leaves it 0
-                pdus.add(w.with(port.prefix() + "tagged", Stream.TUSER, SueMeta.LAYOUT.with(w.tuser(), "port",
-                        Hw.lit(SueMeta.PORT.width(), port.index()))));
+                pdus.add(wholePdus(port.prefix(), w.with(port.prefix() + "tagged", Stream.TUSER,
+                        SueMeta.LAYOUT.with(w.tuser(), "port", Hw.lit(SueMeta.PORT.width(), port.index())))));
             }
             Arbiter.Arbitration arb = Arbiter.roundRobinPackets("rx_port_arb", pdus);
             arb.out().into(trx.in);
@@ -1011,6 +1046,19 @@ public final class SueInstance extends Component {
         // the XPU's receive interface and the unpacker's status; xpuid, credit_error and counters share names with
         // the path's, so they take the rx_ prefix the interface has
         exposeRest(unpacker, "rx_", unpacker.in.signals());
+    }
+
+    /**
+     * A port's PDUs queued whole before they take their turn into the transport: the port fills its queue at its own
+     * rate, and the transport then reads a whole PDU a beat a cycle, so the ports together keep it busy (a PDU taken
+     * while still arriving would hold the others for its port's slower beats).
+     */
+    private Stream wholePdus(String px, Stream pdus) {
+        int depth = config.portQueueBeats();
+        Reg whole = reg(px + "rx_whole_pdus", Hw.log2Up(depth + 1), 0); // PDUs whose last beat is in the queue
+        Stream out = pdus.queue(px + "rx_queue", depth).continueWhen(px + "rx_whole", whole.ne(0));
+        whole.set(Hw.upDown(whole, List.of(pdus.fire().and(pdus.tlast())), List.of(out.fire().and(out.tlast()))));
+        return out;
     }
 
     /** The four links between the two halves of the transport. */

@@ -117,7 +117,8 @@ public final class TransportTx extends Component {
         localXpu = in("local_xpu", SueMeta.XPU_WIDTH);
         localPartition = in("local_partition", SueMeta.PARTITION.width());
         dstReady = out("dst_ready", d); // one bit per connection: the packing buffer's per-destination eligibility
-        linkVcReady = in("link_vc_ready", SueMeta.VCS); // the link's flow control: a VC it may not send on now
+        // each port's flow control: the VCs it may send on now, port p's in bits 4p + 3 .. 4p
+        linkVcReady = in("link_vc_ready", SueMeta.VCS * config.ports());
         pickVcReady = out("pick_vc_ready", SueMeta.VCS);
         // the port says whose link credit: each port has its own flow control
         Layout linkVc = Layout.of("link_vc", Layout.bits("vc", SueMeta.VC_WIDTH), Layout.bits("port", SueMeta.PORT.width()));
@@ -1000,20 +1001,28 @@ public final class TransportTx extends Component {
             Reg offered = reg(name + "_gate_offered", 1, 0);
             Expr vc = SueMeta.VC.of(s.tuser());
             Expr wants = wire(name + "_wants_start", s.valid().and(first).and(offered.not()));
-            Expr start = wire(name + "_start", wants.and(linkVcReady.shr(vc).bit(0)).and(granted.not()));
+            Expr port = SueMeta.PORT.of(s.tuser());
+            Expr linkReady = config.ports() == 1 ? linkVcReady.shr(vc).bit(0)
+                    : linkVcReady.shr(Hw.cat(port.bits(config.portWidth() - 1, 0), vc)).bit(0);
+            Expr start = wire(name + "_start", wants.and(linkReady).and(granted.not()));
             Stream g = s.continueWhen(name + "_link_ready", first.not().or(offered).or(start));
             when(g.fire(), () -> first.set(g.tlast()));
             offered.set(g.valid().and(g.ready().not()));
             waiting = waiting.or(Hw.mux(wants, onehot(vc, SueMeta.VCS), Hw.zeros(SueMeta.VCS)));
             startVc = Hw.mux(start, vc, startVc);
-            startPort = Hw.mux(start, SueMeta.PORT.of(s.tuser()), startPort);
+            startPort = Hw.mux(start, port, startPort);
             granted = granted.or(start);
             gated.add(g);
         }
         reserve.valid().set(granted);
         reserve.field("vc").set(startVc);
         reserve.field("port").set(startPort);
-        pickVcReady.set(Hw.mux(granted, Hw.zeros(SueMeta.VCS), linkVcReady.and(waiting.not())));
+        // a VC some port may send on (the packing buffer's per-queue eligibility says which port a queue takes)
+        Expr anyPort = linkVcReady.bits(SueMeta.VCS - 1, 0);
+        for (int p = 1; p < config.ports(); p++) {
+            anyPort = anyPort.or(linkVcReady.bits(SueMeta.VCS * (p + 1) - 1, SueMeta.VCS * p));
+        }
+        pickVcReady.set(Hw.mux(granted, Hw.zeros(SueMeta.VCS), anyPort.and(waiting.not())));
         return gated;
     }
 

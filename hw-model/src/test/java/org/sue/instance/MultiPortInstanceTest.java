@@ -59,6 +59,40 @@ class MultiPortInstanceTest {
     }
 
     /**
+     * A port down for long holds only the queues {destination, VC} pinned to it: while port 1's link is down the VCs
+     * pinned to port 0 go on being delivered and those pinned to port 1 wait; after it returns everything arrives
+     * once and in order.
+     */
+    @Test
+    void aPortDownHoldsOnlyItsOwnQueues() {
+        SueInstance.Config config = SmallInstance.multiPort(HeaderFormat.ETH_IPV4_UDP, 2, DELAY);
+        TwoXpuRun run = new TwoXpuRun(config, DELAY, LinkModel.Faults.NONE, 5, null);
+        XpuSide b = run.side("B");
+        run.side("A").tx().independentVcs(true); // an XPU with a queue per VC: a waiting VC holds no other
+        run.add(3000, 0, TwoXpuRun.RANDOM);
+        run.idle(2000);
+        run.portUp(1, false);
+        run.idle(3000); // LLR's PCS-lost timeout passes: port 1 is down
+        int[] before = deliveredPerPort(b, config);
+        run.idle(8000);
+        int[] during = deliveredPerPort(b, config);
+        run.portUp(1, true);
+        TwoXpuRun.Result r = run.run(0, 0, 200_000, null);
+        assertTrue(r.ok(), r.toString());
+        assertTrue(during[0] - before[0] > 200, "VCs on port 0 went on: " + (during[0] - before[0]) + " commands");
+        assertEquals(0, during[1] - before[1], "VCs on port 1 waited");
+        assertTrue(b.counter("p1_port_went_down") > 0 && b.counter("p0_port_went_down") <= 1, "port 1 went down");
+    }
+
+    /** Commands B received so far, by the port their {source, VC} is pinned to. */
+    private static int[] deliveredPerPort(XpuSide b, SueInstance.Config config) {
+        int[] n = new int[config.ports()];
+        b.rx().delivered().forEach(d -> n[SueInstance.pinnedPort(b.xpu(), d.vc(),
+                config.path().destinations(), config.ports())]++);
+        return n;
+    }
+
+    /**
      * Every PDU into port {@code port}'s framing, decision by decision: its port field is that port, and a data PDU's
      * {destination, VC} is pinned there by the reference ({@link SueInstance#pinnedPort}); ACK-only PDUs (one byte)
      * take their connection's port. Runs on the side's own thread: it only records.

@@ -331,7 +331,7 @@ class TransportTxTest {
             sim.reset();
             sim.poke("local_xpu", LOCAL_XPU);
             sim.poke("local_partition", LOCAL_PARTITION);
-            sim.poke("link_vc_ready", 0xf);
+            sim.poke("link_vc_ready", everyPort(cfg, 0xf));
             src = new PacketBeats(sim, "s_axis");
             out = new StreamMonitor(sim, "m_axis", null);
             while (sim.peek("init_busy") == 1) {
@@ -487,7 +487,7 @@ class TransportTxTest {
                 sim.poke("s_axis_tvalid", 0);
             }
             sim.poke("m_axis_tready", rnd.nextInt(100) < readyPercent ? 1 : 0);
-            sim.poke("link_vc_ready", ~heldVcs & 0xf);
+            sim.poke("link_vc_ready", everyPort(cfg, ~heldVcs & 0xf));
             heldSince = heldVcs == 0 ? -1 : heldSince < 0 ? now : heldSince;
             // ack_reply answers the query of the previous cycle
             if (pendingReply != null) {
@@ -631,5 +631,14 @@ class TransportTxTest {
             long arrival = Math.max(at + DELAY, backward.isEmpty() ? 0 : backward.peekLast()[0]);
             backward.addLast(new long[] {arrival, c, op, rpsn});
         }
+    }
+
+    /** {@code link_vc_ready} with the same VCs ready on every port (4 bits a port). */
+    static long everyPort(TransportConfig cfg, int vcs) {
+        long v = 0;
+        for (int p = 0; p < cfg.ports(); p++) {
+            v |= (long) vcs << (4 * p);
+        }
+        return v;
     }
 }

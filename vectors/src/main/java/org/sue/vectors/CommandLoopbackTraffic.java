@@ -33,9 +33,10 @@ public final class CommandLoopbackTraffic implements GoldenScenario.Stimulus {
                     config.rxDataCredits(), "rx_xpuid");
         }
         if (cycle % 64 == 0) {
-            BigInteger open = BigInteger.ONE.shiftLeft(path.destinations()).subtract(BigInteger.ONE);
+            int queues = 4 * path.destinations(); // a bit per queue {destination, VC}
+            BigInteger open = BigInteger.ONE.shiftLeft(queues).subtract(BigInteger.ONE);
             sim.poke("vc_ready", rnd.nextInt(3) == 0 ? rnd.nextInt(16) : 0xf);
-            sim.poke("dst_ready", rnd.nextInt(3) == 0 ? open.clearBit(rnd.nextInt(path.destinations())) : open);
+            sim.poke("dst_ready", rnd.nextInt(3) == 0 ? open.clearBit(rnd.nextInt(queues)) : open);
         }
         while (tx.queued() < 3) {
             int[] types = path.table().definedTypes();

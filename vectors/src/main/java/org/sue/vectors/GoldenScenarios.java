@@ -317,8 +317,9 @@ public final class GoldenScenarios {
 
     /**
      * The small instance with {@code ports} ports ({@link SmallInstance#multiPort}: LLR and CBFC on each) against its
-     * scripted peer, a link per port that loses and corrupts frames, MACs that stall: each {destination, VC} on its
-     * pinned port, every port's LLR, credits, ACKs and go-backs.
+     * scripted peer, a link per port that loses and corrupts frames, MACs that stall, port 1's link down from cycle
+     * 1500 to 3000: each {destination, VC} on its pinned port, every port's LLR, credits, ACKs and go-backs, a port
+     * going down (its queues wait, the others go on) and coming back.
      */
     static GoldenScenario sueInstancePorts(String name, int ports, long cycles) {
         SueInstance.Config config = SmallInstance.multiPort(HeaderFormat.ETH_IPV4_UDP, ports, 20);

@@ -46,8 +46,8 @@ public final class PackedCommandStream implements GoldenScenario.Stimulus {
         sim.poke("m_axis_tready", rnd.nextInt(4) > 0 ? 1 : 0);
         if (cycle % 50 == 0) { // gating changes now and then
             sim.poke("vc_ready", rnd.nextInt(8) == 0 ? rnd.nextInt(16) : 0xf);
-            BigInteger open = BigInteger.ONE.shiftLeft(destinations).subtract(BigInteger.ONE);
-            sim.poke("dst_ready", rnd.nextInt(4) == 0 ? open.clearBit(rnd.nextInt(destinations)) : open);
+            BigInteger open = BigInteger.ONE.shiftLeft(4 * destinations).subtract(BigInteger.ONE); // a bit per queue
+            sim.poke("dst_ready", rnd.nextInt(4) == 0 ? open.clearBit(rnd.nextInt(4 * destinations)) : open);
         }
         if (packet == null && cells.roomForLargest() && rnd.nextInt(3) > 0) {
             int[] types = table.definedTypes();

@@ -24,6 +24,9 @@ public final class SueInstancePeerTraffic implements GoldenScenario.Stimulus {
     static final int LOCAL_XPU = 1;
     static final int PEER_XPU = 2;
     private final SueInstance.Config config;
+    /** With more ports: the cycles between which port 1's link is down. */
+    private static final long PORT_DOWN_FROM = 1500;
+    private static final long PORT_DOWN_UNTIL = 3000;
     private final ResetStyle resetStyle;
     private final int delay;
     private final LinkModel.Faults faults;
@@ -58,6 +61,11 @@ public final class SueInstancePeerTraffic implements GoldenScenario.Stimulus {
                 while (s.tx().queued() < 4) {
                     s.add(1);
                 }
+            }
+            if (config.ports() > 1 && (cycle == PORT_DOWN_FROM || cycle == PORT_DOWN_UNTIL)) {
+                boolean up = cycle == PORT_DOWN_UNTIL; // port 1 down longer than LLR's PCS-lost timeout, and back
+                local.linkUp(1, up);
+                peer.linkUp(1, up);
             }
             long now = sim.cycle();
             local.drive(now);

@@ -120,7 +120,9 @@ public final class PerfTables {
             list("parallel", "parallel", "two_xpu_cycles_per_s_1_cores", "two_xpu_cycles_per_s_2_cores",
                     "two_xpu_parallel_speedup", "four_xpu_cycles_per_s_1_cores", "four_xpu_cycles_per_s_2_cores",
                     "four_xpu_parallel_speedup", "side_clock_window_us"),
-            new Table("synthesis", "crc framing cmdpath queue_store sue axi mgmt", List.of("design"), true, List.of(
+            list("ports", "ports", "ports_bytes_per_cycle_1", "ports_goodput_1", "ports_bytes_per_cycle_2",
+                    "ports_goodput_2", "ports_bytes_per_cycle_4", "ports_goodput_4"),
+            new Table("synthesis", "crc framing cmdpath queue_store sue axi mgmt ports", List.of("design"), true, List.of(
                     new Column("cells", "(.+)_cells"),
                     new Column("flip-flops", "(.+)_ffs"),
                     new Column("memory bits", "(.+)_mem_bits"))),

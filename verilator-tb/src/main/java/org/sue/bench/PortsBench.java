@@ -12,8 +12,8 @@ import org.sue.net.HeaderFormat;
 
 /**
  * Instances of 1, 2 and 4 ports on the same transport for {@code scripts/bench ports}: two instances of the small
- * multi-port configuration ({@link SmallInstance#multiPort}: LLR and CBFC on every port) on a 1024-bit transport, XPU
- * A sending saturating 256-byte commands to XPU B on the four VCs in turn (strict mode spreads them over the ports),
+ * multi-port configuration ({@link SmallInstance#multiPort}: LLR and CBFC on every port) with 1024-bit XPU data on a
+ * 1024-bit transport, XPU A sending saturating 256-byte commands to XPU B on the four VCs in turn (strict mode spreads them over the ports),
  * links of {@value #DELAY} cycles.
  *
  * <ul>
@@ -38,7 +38,9 @@ final class PortsBench {
         double one = 0;
         for (int ports : new int[] {1, 2, 4}) {
             long t0 = System.nanoTime();
-            SueInstance.Config config = SmallInstance.multiPort(HeaderFormat.ETH_IPV4_UDP, ports, WIDTH, DELAY);
+            // the XPU as wide as the transport, so that it can fill it
+            SueInstance.Config config = SmallInstance.multiPort(HeaderFormat.ETH_IPV4_UDP, ports, WIDTH, WIDTH,
+                    DELAY);
             LineRate.Result r = LineRate.measure(config, BYTES, 4, DELAY, LinkModel.Faults.NONE, COMMANDS, 1);
             double bytes = r.bytesPerCycle();
             one = ports == 1 ? bytes : one;

@@ -87,6 +87,10 @@ class PerfTablesTest {
             keys.add("line_rate_loss_1e-3_" + width + "_256");
         }
         keys.add("llr_reinit_cycles");
+        for (int p : new int[] {1, 2, 4}) {
+            keys.addAll(List.of("ports_bytes_per_cycle_" + p, "ports_goodput_" + p, "ports_" + p + "_cells",
+                    "ports_" + p + "_ffs", "ports_" + p + "_mem_bits"));
+        }
         for (String design : DefaultDesigns.all().keySet()) {
             keys.addAll(List.of("lut6_depth_" + design, "lut6_luts_" + design, "lut6_ffs_" + design));
         }

@@ -83,7 +83,7 @@ public final class PackingModel {
             lists.get(v).poll();
             lastVc = v;
             int q = (int) head[0];
-            picked.put(q, dstReady.get(q / 4));
+            picked.put(q, dstReady.get(q)); // a bit per queue {destination, VC}
             return q;
         }
         return -1;

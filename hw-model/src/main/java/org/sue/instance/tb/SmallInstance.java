@@ -101,23 +101,27 @@ public final class SmallInstance {
 
     /**
      * The small instance with {@code ports} ports (2 or 4), each with LLR for a link of about {@code delay} cycles
-     * ({@link #llr}'s settings) and CBFC sized for its 1024-beat frame FIFO: 2 ports of 256 bits on a 512-bit
+     * ({@link #llr}'s settings, but LLR's default best effort in INIT and FLUSH) and CBFC sized for its 1024-beat
+     * frame FIFO: 2 ports of 256 bits on a 512-bit
      * transport (256-bit XPU data), or 4 of 256 bits on a 1024-bit one (512-bit XPU data); a 64 KiB retransmit store
      * per port; each VC's receive FIFO holds what every port's credits let that VC have in flight.
      */
     public static SueInstance.Config multiPort(HeaderFormat format, int ports, int delay) {
-        return multiPort(format, ports, ports == 4 ? 1024 : 512, delay);
+        return ports == 4 ? multiPort(format, ports, 512, 1024, delay) : multiPort(format, ports, 256, 512, delay);
     }
 
-    /** The same with {@code ports} ports (1, 2 or 4) on a transport of {@code transportWidth} bits (XPU data half). */
-    public static SueInstance.Config multiPort(HeaderFormat format, int ports, int transportWidth, int delay) {
-        int xpu = transportWidth / 2;
-        SueInstance.Config c = builder(format).path(p -> p.dataWidth(xpu)).busWidth(transportWidth)
+    /**
+     * The same with {@code ports} ports (1, 2 or 4), XPU data of {@code xpuWidth} bits on a transport of
+     * {@code transportWidth} (the XPU's, or twice it).
+     */
+    public static SueInstance.Config multiPort(HeaderFormat format, int ports, int xpuWidth, int transportWidth,
+                                               int delay) {
+        SueInstance.Config c = builder(format).path(p -> p.dataWidth(xpuWidth)).busWidth(transportWidth)
                 .transport(t -> t.ports(ports).storeBytes(65536)).rxFifoDepth(1024)
                 .llr(true).llr(l -> l.maxFrameBytes(1536).outstandingFramesMax(64).outstandingBytesMax(32768)
                         .replayTimerCycles(4 * delay + 200).replayCountMax(LlrConfig.NO_REPLAY_LIMIT)
-                        .dataAgeTimeoutCycles(0).initFrameAction(FrameAction.BLOCK)
-                        .flushFrameAction(FrameAction.BLOCK))
+                        .dataAgeTimeoutCycles(0)) // frames go out best effort while a port is down: lost on the
+                // dead link, not held in front of the live ports' (docs/protocol.md 10.2)
                 .flowControl(SueInstance.Config.FlowControl.CBFC).cbfc(f -> f.maxFrameBytes(1536)).build();
         long inFlight = (long) ports * c.cbfc().vcCreditLimit() * c.cbfc().creditSize();
         return c.withRxVcFifoDepth((int) (inFlight / (c.busWidth() / 8)));

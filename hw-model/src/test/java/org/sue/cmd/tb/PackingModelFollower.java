@@ -3,6 +3,7 @@ package org.sue.cmd.tb;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.math.BigInteger;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -28,6 +29,7 @@ public final class PackingModelFollower implements Simulator.CycleListener {
 
     private final String prefix;
     private final PackingModel model;
+    private final int destinations;
     private final ArrayDeque<Arrival> arrivals = new ArrayDeque<>();
     final List<PackingModel.Pdu> predicted = new ArrayList<>();
     final List<PackingModel.Xoff> notified = new ArrayList<>();
@@ -37,6 +39,7 @@ public final class PackingModelFollower implements Simulator.CycleListener {
     public PackingModelFollower(Simulator sim, String prefix, PackingBuffer.Config config) {
         this.prefix = prefix;
         this.model = new PackingModel(config.pduLimit(), 2, config.xoffThreshold(), config.xonThreshold());
+        this.destinations = config.destinations();
         sim.addListener(this);
     }
 
@@ -48,8 +51,7 @@ public final class PackingModelFollower implements Simulator.CycleListener {
     @Override
     public void sample(Simulator sim, long cycle) {
         if (sim.peek(prefix + "pick") == 1) {
-            int q = model.pick((int) sim.peek(prefix + "vc_ready"),
-                    BitSet.valueOf(reverse(sim.peekBig(prefix + "dst_ready").toByteArray())));
+            int q = model.pick((int) sim.peek(prefix + "vc_ready"), queueReady(sim.peekBig(prefix + "dst_ready")));
             assertEquals(q, sim.peek(prefix + "take_queue"), "queue picked at cycle " + cycle);
         }
         if (sim.peek(prefix + "xoff_valid") == 1) {
@@ -105,12 +107,14 @@ public final class PackingModelFollower implements Simulator.CycleListener {
                 + " cut before their turn, " + skips + " skips, " + notified.size() + " notifications");
     }
 
-    /** BigInteger's bytes are big-endian, BitSet's little-endian. */
-    private static byte[] reverse(byte[] bigEndian) {
-        byte[] b = new byte[bigEndian.length];
-        for (int i = 0; i < b.length; i++) {
-            b[i] = bigEndian[b.length - 1 - i];
+    /** {@code dst_ready} (VC v's destinations in bits v x destinations + dst) as the model's bit per queue 4 dst + vc. */
+    private BitSet queueReady(BigInteger dstReady) {
+        BitSet ready = new BitSet();
+        for (int v = 0; v < 4; v++) {
+            for (int d = 0; d < destinations; d++) {
+                ready.set(d * 4 + v, dstReady.testBit(v * destinations + d));
+            }
         }
-        return b;
+        return ready;
     }
 }
