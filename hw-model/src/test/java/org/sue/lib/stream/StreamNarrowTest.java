@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.math.BigInteger;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -16,83 +15,25 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.sue.core.ConfigException;
-import org.sue.core.Design;
 import org.sue.lib.stream.model.StreamNarrowReference;
 import org.sue.lib.stream.model.StreamNarrowReference.Beat;
-import org.sue.sim.Simulator;
 
 /**
  * The narrowed stream is, beat for beat, the reference's pieces of the input beats taken, under random flow control,
  * on well-formed packets and on any tkeep; one output beat a cycle when nothing stalls; parameters refused by name.
  */
 class StreamNarrowTest {
-    /** Offers input beats in order, each held until taken; records the beats taken and the output beats. */
-    static final class Harness {
-        final Simulator sim;
-        final int lanes;
-        final ArrayDeque<Beat> toSend = new ArrayDeque<>();
-        final List<Beat> taken = new ArrayList<>();
-        final List<Beat> received = new ArrayList<>();
-        int stalls;
-        private boolean stalled;
-
+    /** StreamNarrow under the shared harness, checked against StreamNarrowReference. */
+    static final class Harness extends StreamHarness {
         Harness(int width, int ratio, int userWidth, List<Beat> beats) {
-            sim = Simulator.compile(Design.elaborate(new StreamNarrow(new StreamNarrow.Config(
-                    new StreamConfig(width, userWidth), ratio))));
-            lanes = width / 8;
-            toSend.addAll(beats);
-            sim.reset();
-        }
-
-        /** One clock cycle: {@code offer} the next beat (one offered and not taken is offered again regardless). */
-        void cycle(boolean offer, boolean ready) {
-            Beat b = toSend.peek();
-            boolean valid = (offer || stalled) && b != null;
-            sim.poke("s_axis_tvalid", valid ? 1 : 0);
-            if (valid) {
-                sim.poke("s_axis_tdata", new BigInteger(1, reversed(b.data())));
-                sim.poke("s_axis_tkeep", keepValue(b.keep()));
-                sim.poke("s_axis_tlast", b.last() ? 1 : 0);
-                sim.poke("s_axis_tuser", b.user());
-            }
-            sim.poke("m_axis_tready", ready ? 1 : 0);
-            if (sim.peek("m_axis_tvalid") == 1) {
-                if (ready) {
-                    received.add(outputBeat());
-                } else {
-                    stalls++;
-                }
-            }
-            stalled = valid && sim.peek("s_axis_tready") == 0;
-            if (valid && !stalled) {
-                taken.add(toSend.poll());
-            }
-            sim.step();
-        }
-
-        private Beat outputBeat() {
-            int outLanes = sim.signal("m_axis_tkeep").width();
-            byte[] data = new byte[outLanes];
-            byte[] big = sim.peekBig("m_axis_tdata").toByteArray();
-            for (int i = 0; i < outLanes && i < big.length; i++) {
-                data[i] = big[big.length - 1 - i];
-            }
-            BigInteger k = sim.peekBig("m_axis_tkeep");
-            boolean[] keep = new boolean[outLanes];
-            for (int i = 0; i < outLanes; i++) {
-                keep[i] = k.testBit(i);
-            }
-            return new Beat(data, keep, sim.peek("m_axis_tlast") == 1, sim.peekBig("m_axis_tuser"));
+            super(new StreamNarrow(new StreamNarrow.Config(new StreamConfig(width, userWidth), ratio)), beats);
         }
 
         /** The output beats are the reference's pieces of every input beat taken, in order. */
         void assertReceivedAsReference(int ratio) {
             List<Beat> expected = new ArrayList<>();
             taken.forEach(b -> expected.addAll(StreamNarrowReference.pieces(b, ratio)));
-            assertEquals(expected.size(), received.size(), "output beats");
-            for (int i = 0; i < expected.size(); i++) {
-                assertEquals(expected.get(i), received.get(i), "output beat " + i);
-            }
+            assertReceived(expected);
         }
     }
 
@@ -168,17 +109,7 @@ class StreamNarrowTest {
         for (int i = 0; i < 2000; i++) {
             byte[] data = new byte[lanes];
             rnd.nextBytes(data);
-            boolean[] keep = new boolean[lanes];
-            switch (rnd.nextInt(4)) {
-                case 0 -> { } // no kept byte
-                case 1 -> keep[rnd.nextInt(lanes)] = true;
-                case 2 -> Arrays.fill(keep, rnd.nextInt(lanes), lanes, true); // contiguous, not from lane 0
-                default -> {
-                    for (int l = 0; l < lanes; l++) {
-                        keep[l] = rnd.nextInt(8) == 0;
-                    }
-                }
-            }
+            boolean[] keep = StreamHarness.anyKeep(lanes, rnd);
             beats.add(new Beat(data, keep, rnd.nextBoolean(), new BigInteger(userWidth, rnd)));
         }
         Harness h = new Harness(width, ratio, userWidth, beats);
