@@ -66,8 +66,8 @@ final class PortsJob {
                     a.counter(px + "port_went_down") + "; " + b.counter(px + "port_went_down"),
                     a.counter(px + "port_came_up") + "; " + b.counter(px + "port_came_up"));
         }
-        System.out.println("  while port 1 was down its {destination, VC}s waited for it: moving them to a live port"
-                + " is not built yet (docs/protocol.md 10.5)");
+        System.out.println("  while port 1 was down the {destination, VC}s pinned to it waited and the other ports went"
+                + " on; moving them to a live port is not built yet (docs/protocol.md 10.5)");
         System.out.printf("  delivered once, unchanged, in order: %s; credits all back: %s; retransmit stores empty:"
                 + " %s; receiver counters agree with the links: %s%n", TwoXpuJob.yes(r.intact()),
                 TwoXpuJob.yes(r.creditsBack()), TwoXpuJob.yes(r.storesEmpty()),

@@ -51,10 +51,12 @@ import org.sue.transport.TransportConfig;
 import org.sue.transport.TransportRx;
 import org.sue.transport.TransportTx;
 /**
- * One SUE instance with one port (SUE spec Figure 2): the XPU command interface (spec Tables 1 and 2, FIFO form)
- * into the command path, the transport, the transmit framing and out to the MAC ({@code m_axis}); from the MAC
- * ({@code s_axis}) through the receive framing and the transport to the command unpacker and the XPU's receive
- * interface.
+ * One SUE instance (SUE spec Figure 2): the XPU command interface (spec Tables 1 and 2, FIFO form) into the command
+ * path, the transport, the transmit framing and out to the MAC ({@code m_axis}); from the MAC ({@code s_axis})
+ * through the receive framing and the transport to the command unpacker and the XPU's receive interface. With 2 or 4
+ * ports ({@code transport.ports}; docs/protocol.md 10) each port has its own framing, link layer, MAC streams and
+ * status, their ports named {@code p<i>_...}, and each {destination, VC} is pinned to one port; the command path,
+ * the transport and the unpacker are shared.
  *
  * <p>Ports: the command path's ({@code tx_*}, {@code xpuid}, {@code vc_ready}, xoff, drops and errors); the receive
  * side's with an {@code rx_} prefix ({@code rx_*}, {@code rx_xpuid}, {@code rx_credit_error}, {@code rx_drops_*});
