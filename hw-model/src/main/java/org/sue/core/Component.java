@@ -304,8 +304,16 @@ public abstract class Component {
      * component's {@link #statusList()} with the child's kind and description.
      */
     protected final void exposeStatus(Component child, String prefix) {
+        exposeStatus(child, "", prefix);
+    }
+
+    /**
+     * Like {@link #exposeStatus(Component, String)}, each name then preceded by {@code outer} (a port's
+     * {@code p0_} before {@code llr_}).
+     */
+    protected final void exposeStatus(Component child, String outer, String prefix) {
         for (Status st : child.statusList()) {
-            listStatus(expose(st.port(), prefixed(prefix, st.name())), st.kind(), st.description());
+            listStatus(expose(st.port(), outer + prefixed(prefix, st.name())), st.kind(), st.description());
         }
     }
 

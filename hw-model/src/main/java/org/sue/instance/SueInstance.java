@@ -31,6 +31,7 @@ import org.sue.lib.stream.StreamWiden;
 import org.sue.link.CbfcConfig;
 import org.sue.link.CbfcReceiver;
 import org.sue.link.CbfcSender;
+import org.sue.link.FrameAction;
 import org.sue.link.LinkControl;
 import org.sue.link.LlrConfig;
 import org.sue.link.LlrRx;
@@ -150,7 +151,7 @@ public final class SueInstance extends Component {
             int ports = transport.ports();
             String perPort = ports == 1 ? "" : " x {transport.ports}";
             if (llr != null) {
-                checkLlr(path, net, port, llr);
+                checkLlr(path, net, port, transport.ports(), llr);
             }
             if (pfc != null) {
                 checkPfc(port, rxFifoDepth, FrameFormat.frameBytes(net, path.pduLimit()), pfc);
@@ -258,8 +259,11 @@ public final class SueInstance extends Component {
             }
         }
 
-        /** LLR's bus is the instance's, and its largest frame holds the largest PDU the packing buffer makes. */
-        private static void checkLlr(CommandPath.Config path, NetConfig net, int bus, LlrConfig llr) {
+        /**
+         * LLR's bus is the port's, its largest frame holds the largest PDU the packing buffer makes, and with more
+         * ports it never holds frames while its port is down.
+         */
+        private static void checkLlr(CommandPath.Config path, NetConfig net, int bus, int ports, LlrConfig llr) {
             if (llr.dataWidth() != bus) {
                 throw new ConfigException(NAME, "{llr.dataWidth} must be the bus width (" + bus + " bits), got "
                         + llr.dataWidth());
@@ -268,6 +272,14 @@ public final class SueInstance extends Component {
             if (llr.maxFrameBytes() < largest) {
                 throw new ConfigException(NAME, "{llr.maxFrameBytes} must hold the largest frame: at least " + largest
                         + " bytes ({path.pduLimit} with its headers), got " + llr.maxFrameBytes());
+            }
+            for (String action : new String[] {"initFrameAction", "flushFrameAction"}) {
+                FrameAction a = action.startsWith("init") ? llr.initFrameAction() : llr.flushFrameAction();
+                if (ports > 1 && a == FrameAction.BLOCK) {
+                    throw new ConfigException(NAME, "{llr." + action + "} must not be BLOCK with {transport.ports} "
+                            + ports + ": the frames a down port holds would fill its transmit queue and stop the"
+                            + " transport for every port (docs/protocol.md 10.2); BEST_EFFORT or DISCARD, got BLOCK");
+                }
             }
         }
 
@@ -736,7 +748,7 @@ public final class SueInstance extends Component {
     private Expr portStatus(String px, LlrTx ltx) {
         PortStatus status = child(px + "port_status", new PortStatus());
         status.usable.set(ltx != null ? ltx.usable : in(px + "link_up", 1));
-        exposeStatus(status, px + "port_");
+        exposeStatus(status, px, "port_");
         return status.up;
     }
 
@@ -778,8 +790,8 @@ public final class SueInstance extends Component {
         } else {
             receiver.discard.tieOff(); // a frame leaves only one way
         }
-        exposeStatus(sender, px + "cbfc_");
-        exposeStatus(receiver, px + "cbfc_");
+        exposeStatus(sender, px, "cbfc_");
+        exposeStatus(receiver, px, "cbfc_");
         return sender.vcReady;
     }
 
@@ -804,7 +816,7 @@ public final class SueInstance extends Component {
             MacControlDemux demux = child(px + "mac_control", new MacControlDemux(new MacControlDemux.Config(
                     config.portWidth())));
             demux.out.into(port.frx().in);
-            exposeStatus(demux, px + "mac_");
+            exposeStatus(demux, px, "mac_");
             toFraming = demux.in;
             control = demux.control;
         }
@@ -843,8 +855,8 @@ public final class SueInstance extends Component {
         expose(gen.localMac, px + "local_mac");
         pfcFrames.into(pause.in);
         receiveLevels(px, gen, port.frx(), leaving);
-        exposeStatus(gen, px + "pfc_");
-        exposeStatus(pause, px + "pfc_");
+        exposeStatus(gen, px, "pfc_");
+        exposeStatus(pause, px, "pfc_");
         return pause.vcReady;
     }
 
@@ -939,8 +951,8 @@ public final class SueInstance extends Component {
         ltx.enable.set(enable);
         lrx.enable.set(enable);
         expose(ltx.linkUp, px + "link_up");
-        exposeStatus(ltx, px + "llr_");
-        exposeStatus(lrx, px + "llr_");
+        exposeStatus(ltx, px, "llr_");
+        exposeStatus(lrx, px, "llr_");
     }
 
     /**
@@ -1093,7 +1105,7 @@ public final class SueInstance extends Component {
      * events ({@code dst_down}, {@code dst_up}: a destination declared unreachable, back again; docs/protocol.md 6.7).
      */
     private void status(TransportTx ttx, TransportRx trx, List<PortParts> ports) {
-        ports.forEach(port -> exposeStatus(port.frx(), port.prefix() + "net_"));
+        ports.forEach(port -> exposeStatus(port.frx(), port.prefix(), "net_"));
         exposeStatus(ttx, "tp_tx_");
         exposeStatus(trx, "tp_rx_");
         ttx.dstDown.into(Flow.master(this, "dst_down", ttx.dstDown.layout()));

@@ -17,6 +17,7 @@ import org.sue.instance.tb.LinkModel;
 import org.sue.instance.tb.SmallInstance;
 import org.sue.instance.tb.TwoXpuRun;
 import org.sue.instance.tb.XpuSide;
+import org.sue.link.FrameAction;
 import org.sue.lib.stream.tb.StreamMonitor;
 import org.sue.net.SueMeta;
 import org.sue.net.HeaderFormat;
@@ -55,6 +56,31 @@ class MultiPortInstanceTest {
                 assertTrue(side.toPeer(p).sent() > 50, s + " port " + p + " sent " + side.toPeer(p).sent());
                 assertTrue(side.toPeer(p).lost() + side.toPeer(p).damaged() > 0, "the faults reached port " + p);
             }
+        }
+    }
+
+    /**
+     * The other link layers on 2 ports: PFC with LLR (a pause holds only the queues pinned to its port), and neither
+     * LLR nor flow control (the transport alone recovers the losses): every command once and in order.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"PFC", "NONE"})
+    void otherLinkLayersOnTwoPorts(String mode) {
+        SueInstance.Config.FlowControl fc = SueInstance.Config.FlowControl.valueOf(mode);
+        SueInstance.Config config = SueInstance.Config.builder()
+                .path(p -> p.dataWidth(256).destinations(16).cells(1024).pduLimit(1024).cmdCredits(32)
+                        .dataCredits(16))
+                .busWidth(512).transport(t -> t.ports(2).storeBytes(65536).windowPdus(64).rtoCycles(3000)
+                        .ackDelay(200).ackCount(8))
+                .rxCmdCredits(32).rxDataCredits(16).rxFifoDepth(1024).llr(fc == SueInstance.Config.FlowControl.PFC)
+                .flowControl(fc).build();
+        TwoXpuRun run = new TwoXpuRun(config, DELAY, LinkModel.Faults.loss(0.01).withBitErrors(0.01), 3, null)
+                .rxReturnPercent(20);
+        TwoXpuRun.Result r = run.run(1500, 1500, 200_000, null);
+        assertTrue(r.ok(), r.toString());
+        if (fc == SueInstance.Config.FlowControl.PFC) {
+            assertTrue(run.side("B").counter("p0_pfc_xoff_frames_sent") + run.side("B").counter("p1_pfc_xoff_frames_sent")
+                    > 0, "the slow XPU made its ports pause the sender");
         }
     }
 
@@ -132,6 +158,14 @@ class MultiPortInstanceTest {
         // 2 ports: the id's bits 0 ^ 1 ^ 1 ^ 0, then the VC's low bit
         assertEquals(1, SueInstance.pinnedPort(0b0110, 1, 16, 2));
         assertEquals(1, SueInstance.pinnedPort(0b0111, 2, 16, 2));
+    }
+
+    @Test
+    void llrHoldingFramesOnSeveralPortsIsRefused() {
+        ConfigException e = assertThrows(ConfigException.class, () -> SueInstance.Config.builder()
+                .transport(t -> t.ports(2)).llr(l -> l.flushFrameAction(FrameAction.BLOCK)).build());
+        assertTrue(e.getMessage().contains("llr.flushFrameAction must not be BLOCK with transport.ports 2"),
+                e.getMessage());
     }
 
     @Test
