@@ -25,8 +25,8 @@ import org.sue.sim.Simulator;
 /**
  * XPU A - SUE A - link - SUE B - XPU B in the JVM simulator: each XPU sends random commands to the other on random
  * VCs (traffic both ways, so ACKs ride on data) and returns receive credits with random delays; each direction of the
- * link is a {@link LinkModel} (delay, loss, bit errors, bursts, outage), or the sides meet at a {@link Relay}
- * ({@link #throughRelay}). {@link #run} goes on until every command is
+ * link is a {@link LinkModel} (delay, loss, bit errors, bursts, outage), one per port for instances of 2 or 4 ports
+ * ({@link #portUp} takes one down), or the sides meet at a {@link Relay} ({@link #throughRelay}, one port). {@link #run} goes on until every command is
  * delivered, every credit is back and both retransmit stores are empty, and fails with the state of the stuck side
  * when nothing is delivered for a while.
  */

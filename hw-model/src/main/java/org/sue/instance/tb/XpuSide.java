@@ -34,6 +34,10 @@ import org.sue.sim.Simulator;
  * {@link TwoXpuRun} steps both sides, a golden scenario's recorder steps the recorded instance while the stimulus
  * steps only the peer.
  *
+ * <p>An instance of 2 or 4 ports has a link per port each way ({@code p<i>_m_axis}, {@code p<i>_s_axis}, its control
+ * channel, {@code p<i>_link_up}); every port's header table gets the same rows, and {@link #linkUp(int, boolean)} takes
+ * one port's link down.
+ *
  * <p>Use: {@link #connect} once both sides exist (identity, static inputs, the header table row of the peer, written
  * at the next edge), {@link #endSetUp} after that edge, then {@link #drive} once per cycle before the edge; frames
  * leave through the link when their last beat crosses {@code m_axis} at the edge. Behind a switch an XPU talks to
