@@ -59,7 +59,7 @@ final class PortsJob {
         }
         System.out.println("  port  frames A->B  B->A  lost  LLR replays  went down  came up (A; B)");
         for (int p = 0; p < config.ports(); p++) {
-            String px = "p" + p + "_";
+            String px = config.portPrefix(p);
             System.out.printf("  %4d %12d %5d %5d %12d %10s %8s%n", p, a.toPeer(p).sent(), b.toPeer(p).sent(),
                     a.toPeer(p).lost() + b.toPeer(p).lost(),
                     a.counter(px + "llr_tx_replay") + b.counter(px + "llr_tx_replay"),

@@ -370,6 +370,11 @@ public final class SueInstance extends Component {
                     busWidth(), true);
         }
 
+        /** What port {@code port}'s ports and children are named with: nothing with one port, {@code p<i>_} with more. */
+        public String portPrefix(int port) {
+            return ports() == 1 ? "" : "p" + port + "_";
+        }
+
         /** Bytes of a port's framing receiver FIFO, which the VCs share. */
         public long rxFifoBytes() {
             return (long) rxFifoDepth * portWidth() / 8;
@@ -563,7 +568,7 @@ public final class SueInstance extends Component {
         TransportTx ttx = child("transport_tx", new TransportTx(config.transport()));
         List<PortParts> ports = new ArrayList<>();
         for (int p = 0; p < config.ports(); p++) {
-            String px = config.ports() == 1 ? "" : "p" + p + "_";
+            String px = config.portPrefix(p);
             ports.add(new PortParts(p, px, child(px + "frame_tx", new FrameTransmitter(new FrameTransmitter.Config(
                     config.portWidth(), config.net(), config.path().destinations()))),
                     child(px + "frame_rx", new FrameReceiver(new FrameReceiver.Config(config.portWidth(),
@@ -579,14 +584,17 @@ public final class SueInstance extends Component {
         status(ttx, trx, ports);
         List<PortLink> links = new ArrayList<>();
         for (PortParts port : ports) {
-            links.add(linkLayer(port, path, ttx, departures(port, trx, unpacker)));
+            links.add(linkLayer(port, path, ttx, trx, unpacker));
         }
         if (config.cbfc() == null) { // nothing to reserve or charge
             unused("link_credit_events", path.picked.valid(), path.picked.payload(), ttx.reserve.valid(),
                     ttx.reserve.payload(), ttx.unreserve.valid(), ttx.unreserve.payload(), ttx.charge.valid(),
                     ttx.charge.payload(), ttx.pickVcReady);
         }
-        if (unpacker.freed != null && config.pfc() == null && config.cbfc() == null) {
+        // what leaves the receive buffers is read by the flow control only (Departures)
+        if (unpacker.freed == null) { // a frame leaves only through its port's framing FIFO
+            unused("transport_discarded", trx.discarded.valid(), trx.discarded.payload());
+        } else if (config.pfc() == null && config.cbfc() == null) {
             unused("rx_vc_fifo_leaving", unpacker.freed.valid(), unpacker.freed.payload(), trx.discarded.valid(),
                     trx.discarded.payload());
         }
@@ -659,7 +667,7 @@ public final class SueInstance extends Component {
         List<Expr> highestFirst = new ArrayList<>();
         Expr anyPort = Hw.zeros(SueMeta.VCS);
         for (int p = 0; p < config.ports(); p++) {
-            Expr row = wire("p" + p + "_vc_ready_now", vcReady.and(links.get(p).vcReady()));
+            Expr row = wire(config.portPrefix(p) + "vc_ready_now", vcReady.and(links.get(p).vcReady()));
             rows.add(row);
             highestFirst.add(0, row);
             anyPort = anyPort.or(row);
@@ -697,22 +705,24 @@ public final class SueInstance extends Component {
      * the frames before it, so a replay must not let it overtake them); PFC frames go beside it. Messages of LLR
      * and CBFC share the port's control channel. Returns the VCs the port's flow control lets start.
      */
-    private PortLink linkLayer(PortParts port, CommandPath path, TransportTx ttx, Departures leaving) {
+    private PortLink linkLayer(PortParts port, CommandPath path, TransportTx ttx, TransportRx trx,
+                               CommandUnpacker unpacker) {
         String px = port.prefix();
         FrameTransmitter ftx = port.ftx();
         LlrTx ltx = config.llr() == null ? null : child(px + "llr_tx", new LlrTx(config.llr()));
         LlrRx lrx = config.llr() == null ? null : child(px + "llr_rx", new LlrRx(config.llr()));
         Flow control = framesFromMac(port, lrx);
-        unused(px + "rx_fifo_kept_port", port.frx().buffered.field("port")); // the framing's frames are this port's
+        Flow kept = port.frx().buffered;
+        Departures leaving = null; // what the receive buffer's accounting needs, with flow control only
+        if (config.pfc() == null && config.cbfc() == null) {
+            unused(px + "rx_fifo_kept", kept.valid(), kept.payload());
+        } else {
+            unused(px + "rx_fifo_kept_port", kept.field("port")); // the framing's frames are this port's
+            leaving = departures(port, trx, unpacker);
+        }
         List<Stream> ctlOut = new ArrayList<>();
         List<Flow> ctlIn = new ArrayList<>();
         Expr vcReady = Hw.ones(SueMeta.VCS);
-        if (config.pfc() == null && config.cbfc() == null) {
-            unused(px + "rx_fifo_kept", port.frx().buffered.valid(), port.frx().buffered.payload());
-            if (leaving.discarded() == null) {
-                unused(px + "rx_fifo_leaving_unread", leaving.delivered().valid(), leaving.delivered().payload());
-            }
-        }
         if (config.cbfc() != null) {
             CbfcSender sender = child(px + "cbfc_tx", new CbfcSender(config.cbfc()));
             ftx.out.retagged(px + "to_cbfc", sender.in.layout(), SueMeta.VC.of(ftx.out.tuser())).into(sender.in);
@@ -911,14 +921,8 @@ public final class SueInstance extends Component {
 
     private Departures departures(PortParts port, TransportRx trx, CommandUnpacker unpacker) {
         if (unpacker.freed != null) {
-            if (config.pfc() == null && config.cbfc() == null) {
-                return new Departures(unpacker.freed, trx.discarded); // read by nothing (see the constructor)
-            }
             return new Departures(onPort(port, "freed_here", unpacker.freed, unpacker.freed.field("port")),
                     onPort(port, "discarded_here", trx.discarded, trx.discarded.field("port")));
-        }
-        if (port.index() == 0) {
-            unused("transport_discarded", trx.discarded.valid(), trx.discarded.payload());
         }
         Stream out = port.frx().out;
         Flow leaving = Flow.of(this, port.prefix() + "rx_fifo_leaving", out.fire().and(out.tlast()),

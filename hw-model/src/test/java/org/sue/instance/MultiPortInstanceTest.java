@@ -126,7 +126,7 @@ class MultiPortInstanceTest {
     private static void watchPort(XpuSide side, int port, List<String> wrong, long[] dataPdus) {
         SueInstance.Config config = side.sim().design().top() instanceof SueInstance i ? i.config() : null;
         int slot = (side.name().equals("A") ? 0 : config.ports()) + port;
-        new StreamMonitor(side.sim(), "p" + port + "_frame_tx.s_axis", null).onPacket(pdu -> {
+        new StreamMonitor(side.sim(), config.portPrefix(port) + "frame_tx.s_axis", null).onPacket(pdu -> {
             SueMeta meta = SueMeta.unpack(pdu.user());
             boolean data = meta.len() > 1;
             int pinned = SueInstance.pinnedPort(meta.dstXpu(), meta.vc(), config.path().destinations(),

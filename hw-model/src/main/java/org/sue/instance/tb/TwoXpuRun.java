@@ -331,14 +331,12 @@ public final class TwoXpuRun {
         long[][] latenciesAndDeliveries = MultiXpuRun.latenciesAndDeliveries(from, to);
         // through a relay the way has two links: what each lost or damaged; with more ports, a link per port
         List<LinkModel> way = new ArrayList<>();
+        long sent = 0;
         for (int p = 0; p < from.portCount(); p++) {
             way.add(from.toPeer(p));
             if (from.toPeer(p) != to.fromPeer(p)) {
                 way.add(to.fromPeer(p));
             }
-        }
-        long sent = 0;
-        for (int p = 0; p < from.portCount(); p++) {
             sent += from.toPeer(p).sent();
         }
         return new Direction(from.commandsSent(), to.rx().delivered().size(), from.bytesSent(),

@@ -146,7 +146,7 @@ public final class XpuSide {
         statusPrefix = regs != null ? "sue." : "";
         inside = fifoInterface && regs == null ? "" : "sue.";
         for (int p = 0; p < toPeer.size(); p++) {
-            ports.add(new MacPort(p, config.ports() == 1 ? "" : "p" + p + "_", toPeer.get(p), tap));
+            ports.add(new MacPort(p, config.portPrefix(p), toPeer.get(p), tap));
         }
     }
 
