@@ -20,6 +20,7 @@ local ops = { [0] = "none", [1] = "ACK", [2] = "NACK", [3] = "reserved" }
 local f = {
     ver = ProtoField.uint16("sue.ver", "Version", base.DEC, nil, 0xC000),
     op = ProtoField.uint16("sue.op", "Op", base.DEC, ops, 0x3000),
+    port = ProtoField.uint16("sue.port", "Connection port", base.DEC, nil, 0x0C00),
     xpuid = ProtoField.uint16("sue.xpuid", "Source XPU", base.DEC, nil, 0x03FF),
     psn = ProtoField.uint16("sue.psn", "PSN", base.DEC),
     vc = ProtoField.uint16("sue.vc", "VC", base.DEC, nil, 0xC000),
@@ -118,6 +119,7 @@ local function dissect_pdu(tvb, pinfo, tree, offset, stop)
     local rh = tree:add(sue, tvb(offset, 8), "Reliability header")
     rh:add(f.ver, tvb(offset, 2))
     rh:add(f.op, tvb(offset, 2))
+    rh:add(f.port, tvb(offset, 2))
     rh:add(f.xpuid, tvb(offset, 2))
     rh:add(f.psn, tvb(offset + 2, 2))
     rh:add(f.vc, tvb(offset + 4, 2))

@@ -9,8 +9,9 @@ import org.sue.instance.tb.XpuSide;
 /**
  * The main job's simulation for an instance of 2 or 4 ports: two instances back to back, a link per port (200 cycles,
  * one frame in a thousand lost), commands both ways; when half of them are delivered, port 1's link goes down for
- * {@value #OUTAGE_CYCLES} cycles and comes back. Checked end to end, with a summary per port; both directions' frames
- * go to {@code <dir>/two_xpu.pcap}.
+ * {@value #OUTAGE_CYCLES} cycles and comes back, its connections carried by port 2 mod P meanwhile (docs/protocol.md
+ * 10.6). Checked end to end, with a summary per port and of the failover; both directions' frames go to
+ * {@code <dir>/two_xpu.pcap}.
  */
 final class PortsJob {
     /** How long port 1's link stays down: longer than LLR's PCS-lost timeout, so the port goes down and comes back. */
@@ -38,7 +39,15 @@ final class PortsJob {
         long down = run.now();
         a.linkUp(1, false);
         b.linkUp(1, false);
-        run.idle(OUTAGE_CYCLES);
+        long movesBefore = a.counter("route_moves");
+        long moved = -1; // cycles from the link's failure to A's route for port 1 moving
+        for (int c = 0; c < OUTAGE_CYCLES; c += 10) {
+            run.idle(10);
+            if (moved < 0 && a.counter("route_moves") > movesBefore) {
+                moved = run.now() - down;
+            }
+        }
+        long detoured = a.counter("route_detoured_pdus") + b.counter("route_detoured_pdus");
         a.linkUp(1, true);
         b.linkUp(1, true);
         long up = run.now();
@@ -66,8 +75,13 @@ final class PortsJob {
                     a.counter(px + "port_went_down") + "; " + b.counter(px + "port_went_down"),
                     a.counter(px + "port_came_up") + "; " + b.counter(px + "port_came_up"));
         }
-        System.out.println("  while port 1 was down the {destination, VC}s pinned to it waited and the other ports went"
-                + " on; moving them to a live port is not built yet (docs/protocol.md 10.5)");
+        System.out.printf("  failover: port 1's connections moved to port %d %s cycles after its link failed (LLR's"
+                + " PCS-lost timeout %d); %d PDUs (both sides) went on another port than their connection's while it"
+                + " was down, %d in all; routes moved %d; %d times (A; B)%n", 2 % config.ports(),
+                moved < 0 ? "never within " + OUTAGE_CYCLES : String.valueOf(moved),
+                config.llr() == null ? 0 : config.llr().pcsLostTimeoutCycles(), detoured,
+                a.counter("route_detoured_pdus") + b.counter("route_detoured_pdus"), a.counter("route_moves"),
+                b.counter("route_moves"));
         System.out.printf("  delivered once, unchanged, in order: %s; credits all back: %s; retransmit stores empty:"
                 + " %s; receiver counters agree with the links: %s%n", TwoXpuJob.yes(r.intact()),
                 TwoXpuJob.yes(r.creditsBack()), TwoXpuJob.yes(r.storesEmpty()),

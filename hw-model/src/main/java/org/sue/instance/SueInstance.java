@@ -48,6 +48,7 @@ import org.sue.net.FrameTransmitter;
 import org.sue.net.HeaderFormat;
 import org.sue.net.NetConfig;
 import org.sue.net.SueMeta;
+import org.sue.transport.ConnectionRouter;
 import org.sue.transport.TransportConfig;
 import org.sue.transport.TransportRx;
 import org.sue.transport.TransportTx;
@@ -556,6 +557,8 @@ public final class SueInstance extends Component {
     }
 
     private final Config config;
+    /** Which port each connection port's PDUs take (more than one port), null with one port. */
+    private final ConnectionRouter router;
 
     /** One port's framing and the prefix of its names: none with one port, {@code p<i>_} with more. */
     private record PortParts(int index, String prefix, FrameTransmitter ftx, FrameReceiver frx) {
@@ -566,6 +569,7 @@ public final class SueInstance extends Component {
         this.config = config;
         CommandPath path = child("cmd_path", new CommandPath(config.path()));
         TransportTx ttx = child("transport_tx", new TransportTx(config.transport()));
+        router = config.ports() == 1 ? null : child("router", new ConnectionRouter(config.ports()));
         List<PortParts> ports = new ArrayList<>();
         for (int p = 0; p < config.ports(); p++) {
             String px = config.portPrefix(p);
@@ -586,10 +590,17 @@ public final class SueInstance extends Component {
         for (PortParts port : ports) {
             links.add(linkLayer(port, path, ttx, trx, unpacker));
         }
+        if (router != null) {
+            routeEvents(path, ttx);
+            exposeStatus(router, "route_");
+        }
         if (config.cbfc() == null) { // nothing to reserve or charge
-            unused("link_credit_events", path.picked.valid(), path.picked.payload(), ttx.reserve.valid(),
-                    ttx.reserve.payload(), ttx.unreserve.valid(), ttx.unreserve.payload(), ttx.charge.valid(),
-                    ttx.charge.payload(), ttx.pickVcReady);
+            unused("pick_vc_ready_unread", ttx.pickVcReady);
+            if (router == null) {
+                unused("link_credit_events", path.picked.valid(), path.picked.payload(), ttx.reserve.valid(),
+                        ttx.reserve.payload(), ttx.unreserve.valid(), ttx.unreserve.payload(), ttx.charge.valid(),
+                        ttx.charge.payload());
+            }
         }
         // what leaves the receive buffers is read by the flow control only (Departures)
         if (unpacker.freed == null) { // a frame leaves only through its port's framing FIFO
@@ -628,6 +639,33 @@ public final class SueInstance extends Component {
         return port;
     }
 
+    /** The port that connection port {@code home}'s PDUs take now ({@link ConnectionRouter}); with one port, it. */
+    private Expr routeOf(Expr home) {
+        if (router == null) {
+            return home;
+        }
+        int pw = Integer.numberOfTrailingZeros(config.ports());
+        List<Expr> routes = new ArrayList<>();
+        for (int h = 0; h < config.ports(); h++) {
+            routes.add(router.route.bits(pw * h + pw - 1, pw * h));
+        }
+        return Hw.select(routes, home.bits(pw - 1, 0));
+    }
+
+    /**
+     * What the router counts to know when a route may move: PDUs decided (the packing buffer's picks on their pinned
+     * connection port, the transport's starts) and ended (returned, or charged as they leave the transport).
+     */
+    private void routeEvents(CommandPath path, TransportTx ttx) {
+        Expr pickedPort = pinnedPortExpr(path.picked.field("dst"), path.picked.field("vc"));
+        router.picked.drive(path.picked.valid(), pickedPort.resize(SueMeta.PORT.width()));
+        router.started.drive(ttx.reserve.valid(), ttx.reserve.field("port"));
+        router.returned.drive(ttx.unreserve.valid(), ttx.unreserve.field("port"));
+        router.charged.drive(ttx.charge.valid(), ttx.charge.field("port"));
+        router.outFire.set(ttx.out.fire());
+        router.outLast.set(ttx.out.tlast());
+    }
+
     /**
      * The events of {@code events} that are port {@code port}'s ({@code portOf} says whose an event is). With one
      * port, all of them, and {@code portOf} is read by nothing.
@@ -664,22 +702,35 @@ public final class SueInstance extends Component {
             return;
         }
         List<Expr> rows = new ArrayList<>(); // per port: the VCs it lets start
-        List<Expr> highestFirst = new ArrayList<>();
+        List<Expr> ups = new ArrayList<>();
         Expr anyPort = Hw.zeros(SueMeta.VCS);
         for (int p = 0; p < config.ports(); p++) {
             Expr row = wire(config.portPrefix(p) + "vc_ready_now", vcReady.and(links.get(p).vcReady()));
             rows.add(row);
-            highestFirst.add(0, row);
+            ups.add(0, links.get(p).up());
             anyPort = anyPort.or(row);
         }
-        ttx.linkVcReady.set(Hw.cat(highestFirst)); // port 0 in the lowest bits
+        router.portUp.set(Hw.cat(ups));
+        // per connection port: the VCs its route lets start (none while it moves), and whether its route is up
+        List<Expr> routedRows = new ArrayList<>();
+        List<Expr> routedUp = new ArrayList<>();
+        List<Expr> highestFirst = new ArrayList<>();
+        for (int h = 0; h < config.ports(); h++) {
+            Expr route = routeOf(Hw.lit(SueMeta.PORT.width(), h));
+            Expr row = wire(config.portPrefix(h) + "routed_vc_ready", Hw.mux(router.moving.bit(h),
+                    Hw.zeros(SueMeta.VCS), Hw.select(rows, route)));
+            routedRows.add(row);
+            routedUp.add(Hw.select(links.stream().map(PortLink::up).toList(), route));
+            highestFirst.add(0, row);
+        }
+        ttx.linkVcReady.set(Hw.cat(highestFirst)); // connection port 0 in the lowest bits
         path.vcReady.set(config.cbfc() != null ? ttx.pickVcReady : anyPort);
         List<Expr> queues = new ArrayList<>(); // per VC, the highest first: its destinations' queues
         for (int v = SueMeta.VCS - 1; v >= 0; v--) {
             Expr row = Hw.zeros(d);
-            for (int p = 0; p < config.ports(); p++) {
-                Expr open = links.get(p).up().and(rows.get(p).bit(v)); // port p is up and may take VC v
-                Expr window = ttx.dstReady.bits((p + 1) * d - 1, p * d).and(pinnedTo(p, v));
+            for (int h = 0; h < config.ports(); h++) {
+                Expr open = routedUp.get(h).and(routedRows.get(h).bit(v)); // h's route is up and may take VC v
+                Expr window = ttx.dstReady.bits((h + 1) * d - 1, h * d).and(pinnedTo(h, v));
                 row = row.or(Hw.mux(open, window, Hw.zeros(d)));
             }
             queues.add(row);
@@ -779,14 +830,14 @@ public final class SueInstance extends Component {
         // never beside a transport start
         Expr dst = path.picked.field("dst");
         Flow picked = onPort(port, "picked_here", path.picked, config.ports() == 1 ? dst
-                : pinnedPortExpr(dst, path.picked.field("vc")));
-        Flow started = onPort(port, "started_here", ttx.reserve, ttx.reserve.field("port"));
+                : routeOf(pinnedPortExpr(dst, path.picked.field("vc"))));
+        Flow started = onPort(port, "started_here", ttx.reserve, routeOf(ttx.reserve.field("port")));
         sender.reserve.drive(picked.valid().or(started.valid()), Hw.mux(picked.valid(), picked.field("vc"),
                 started.field("vc")));
-        Flow unreserved = onPort(port, "held_here", ttx.unreserve, ttx.unreserve.field("port"));
+        Flow unreserved = onPort(port, "held_here", ttx.unreserve, routeOf(ttx.unreserve.field("port")));
         sender.unreserve.drive(unreserved.valid(), sender.unreserve.layout().expr().set("vc",
                 unreserved.field("vc")).build());
-        Flow charged = onPort(port, "sent_here", ttx.charge, ttx.charge.field("port"));
+        Flow charged = onPort(port, "sent_here", ttx.charge, routeOf(ttx.charge.field("port")));
         sender.charge.drive(charged.valid(), sender.charge.layout().expr().set("vc", charged.field("vc"))
                 .set("bytes", frameBytes(charged.field("len"))).set("reserved", Hw.bool(true)).build());
         ctlIn.add(sender.ctlIn);
@@ -994,8 +1045,7 @@ public final class SueInstance extends Component {
             ttx.out.into(ports.get(0).ftx().in);
         } else {
             pinned(pdus).into(ttx.in);
-            int pw = Integer.numberOfTrailingZeros(config.ports());
-            List<Stream> perPort = ttx.out.demux("to_port", SueMeta.PORT.of(ttx.out.tuser()).bits(pw - 1, 0),
+            List<Stream> perPort = ttx.out.demux("to_port", routeOf(SueMeta.PORT.of(ttx.out.tuser())),
                     config.ports());
             StreamConfig bus = new StreamConfig(config.busWidth(), SueMeta.WIDTH);
             for (PortParts port : ports) {
@@ -1052,9 +1102,9 @@ public final class SueInstance extends Component {
                         config.ports())));
                 port.frx().out.into(widen.in);
                 Stream w = widen.out;
-                unused(port.prefix() + "untagged_port", SueMeta.PORT.of(w.tuser())); // the framing leaves it 0
+                unused(port.prefix() + "untagged_link", SueMeta.LINK.of(w.tuser())); // the framing leaves it 0
                 pdus.add(wholePdus(port.prefix(), w.with(port.prefix() + "tagged", Stream.TUSER,
-                        SueMeta.LAYOUT.with(w.tuser(), "port", Hw.lit(SueMeta.PORT.width(), port.index())))));
+                        SueMeta.LAYOUT.with(w.tuser(), "link", Hw.lit(SueMeta.LINK.width(), port.index())))));
             }
             Arbiter.Arbitration arb = Arbiter.roundRobinPackets("rx_port_arb", pdus);
             arb.out().into(trx.in);

@@ -21,7 +21,7 @@ public final class FrameFormat {
 
     /** The reliability header (SUE spec Table 3, docs/protocol.md section 2): four big-endian 16-bit words. */
     public static final ByteLayout RH = ByteLayout.of("rh", bits("ver", 2), bits("op", SueMeta.OP_WIDTH),
-            bits("rsvd0", 2), bits("xpuid", SueMeta.XPU_WIDTH), bits("psn", SueMeta.PSN_WIDTH),
+            bits("port", 2), bits("xpuid", SueMeta.XPU_WIDTH), bits("psn", SueMeta.PSN_WIDTH),
             bits("vc", SueMeta.VC_WIDTH), bits("rsvd2", 4), bits("partition", SueMeta.PARTITION_WIDTH),
             bits("rpsn", SueMeta.PSN_WIDTH));
     /** IEEE 802.3 destination and source MAC addresses, the start of the Ethernet header. */

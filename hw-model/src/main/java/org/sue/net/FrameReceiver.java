@@ -271,7 +271,7 @@ public final class FrameReceiver extends Component {
         pduResults.ready().set(verdict);
         Expr rh = pduResults.field("rh");
         ByteLayout rhLayout = FrameFormat.RH;
-        unused("rh_reserved", rhLayout.get(rh, "rsvd0"), rhLayout.get(rh, "rsvd2")); // ignored by a receiver (spec 3.3)
+        unused("rh_reserved", rhLayout.get(rh, "rsvd2")); // ignored by a receiver (spec 3.3)
         Expr partition = rhLayout.get(rh, "partition");
         Expr earlier = frameResults.field("reason");
         Expr udpBad = Hw.bool(false);
@@ -296,6 +296,7 @@ public final class FrameReceiver extends Component {
         Expr user = SueMeta.LAYOUT.expr().set(SueMeta.LEN, frameResults.field("len")).set(SueMeta.PARTITION, partition)
                 .set(SueMeta.RPSN, rhLayout.get(rh, "rpsn")).set(SueMeta.OP, rhLayout.get(rh, "op"))
                 .set(SueMeta.PSN, rhLayout.get(rh, "psn")).set(SueMeta.VC, rhLayout.get(rh, "vc"))
+                .set(SueMeta.PORT, rhLayout.get(rh, "port"))
                 .set(SueMeta.SRC_XPU, rhLayout.get(rh, "xpuid")).set(SueMeta.DST_XPU, ownXpu(SueMeta.XPU_WIDTH))
                 .build();
         return new Verdict(verdict, reason, user);

@@ -36,7 +36,7 @@ public final class RhInserter extends Component {
 
         Expr user = in.tuser();
         prepend.header.set(wire("rh", FrameFormat.RH.lanes().set("ver", config.rhVersion())
-                .set("op", SueMeta.OP.of(user)).set("xpuid", SueMeta.SRC_XPU.of(user)).set("psn", SueMeta.PSN.of(user))
+                .set("op", SueMeta.OP.of(user)).set("port", SueMeta.PORT.of(user)).set("xpuid", SueMeta.SRC_XPU.of(user)).set("psn", SueMeta.PSN.of(user))
                 .set("vc", SueMeta.VC.of(user)).set("partition", SueMeta.PARTITION.of(user))
                 .set("rpsn", SueMeta.RPSN.of(user)).build())); // reserved bits 0
 

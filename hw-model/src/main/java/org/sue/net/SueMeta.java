@@ -8,12 +8,15 @@ import org.sue.core.Layout;
 /**
  * Per-packet metadata carried on the stream bus's {@code tuser} (one layout for the whole project, {@link #LAYOUT}),
  * least significant field first: dst_xpu[9:0], src_xpu[19:10], vc[21:20], psn[37:22], op[39:38], rpsn[55:40],
- * partition[65:56], port[67:66], err[68], len[81:69]. {@code len} is the number of packed-command bytes of the PDU
- * (without RH, padding or R-CRC), set where the PDU is assembled; the framing path derives every length from it.
+ * partition[65:56], port[67:66], err[68], len[81:69], link[83:82]. {@code len} is the number of packed-command bytes of
+ * the PDU (without RH, padding or R-CRC), set where the PDU is assembled; the framing path derives every length from
+ * it. {@code port} names the PDU's connection {port, XPU} (the RH carries it, docs/protocol.md 2); {@code link} is the
+ * port a received PDU arrived on, whose receive buffer holds it (they differ when a connection's PDUs take another
+ * port, docs/protocol.md 10.6; 0 on transmit and with one port).
  * The field widths here are the project's one home for them (XPU ids, VC, PSN, PDU length).
  */
 public record SueMeta(int dstXpu, int srcXpu, int vc, int psn, int op, int rpsn, int partition, int port, boolean err,
-                      int len) {
+                      int len, int link) {
     /** Width of an XPU id (spec Table 1 {@code xpuid}). */
     public static final int XPU_WIDTH = 10;
     /** Remote XPUs an instance reaches: a power of two that an XPU id can number. */
@@ -34,7 +37,7 @@ public record SueMeta(int dstXpu, int srcXpu, int vc, int psn, int op, int rpsn,
     public static final Layout LAYOUT = Layout.of("sue_meta", Layout.bits("dst_xpu", XPU_WIDTH),
             Layout.bits("src_xpu", XPU_WIDTH), Layout.bits("vc", VC_WIDTH), Layout.bits("psn", PSN_WIDTH),
             Layout.bits("op", OP_WIDTH), Layout.bits("rpsn", PSN_WIDTH), Layout.bits("partition", PARTITION_WIDTH),
-            Layout.bits("port", 2), Layout.bits("err", 1), Layout.bits("len", LEN_WIDTH));
+            Layout.bits("port", 2), Layout.bits("err", 1), Layout.bits("len", LEN_WIDTH), Layout.bits("link", 2));
     public static final int WIDTH = LAYOUT.width();
     public static final Layout.Field DST_XPU = LAYOUT.field("dst_xpu");
     public static final Layout.Field SRC_XPU = LAYOUT.field("src_xpu");
@@ -46,13 +49,14 @@ public record SueMeta(int dstXpu, int srcXpu, int vc, int psn, int op, int rpsn,
     public static final Layout.Field PORT = LAYOUT.field("port");
     public static final Layout.Field ERR = LAYOUT.field("err");
     public static final Layout.Field LEN = LAYOUT.field("len");
-    /** A PDU's VC, length and port: what a port's receive buffer accounting needs of a PDU that left it. */
+    public static final Layout.Field LINK = LAYOUT.field("link");
+    /** A PDU's VC, length and link: what a port's receive buffer accounting needs of a PDU that left it. */
     public static final Layout PDU_SIZE = Layout.of("pdu_size", Layout.bits("vc", VC_WIDTH),
             Layout.bits("len", LEN_WIDTH), Layout.bits("port", PORT.width()));
 
     /** {@link #PDU_SIZE} of the PDU whose metadata is {@code meta}. */
     public static Expr sizeOf(Expr meta) {
-        return PDU_SIZE.expr().set("vc", VC.of(meta)).set("len", LEN.of(meta)).set("port", PORT.of(meta)).build();
+        return PDU_SIZE.expr().set("vc", VC.of(meta)).set("len", LEN.of(meta)).set("port", LINK.of(meta)).build();
     }
 
     public SueMeta {
@@ -65,6 +69,13 @@ public record SueMeta(int dstXpu, int srcXpu, int vc, int psn, int op, int rpsn,
         check(PARTITION, partition);
         check(PORT, port);
         check(LEN, len);
+        check(LINK, link);
+    }
+
+    /** Metadata of a PDU not (yet) received on a port: {@code link} 0. */
+    public SueMeta(int dstXpu, int srcXpu, int vc, int psn, int op, int rpsn, int partition, int port, boolean err,
+                   int len) {
+        this(dstXpu, srcXpu, vc, psn, op, rpsn, partition, port, err, len, 0);
     }
 
     private static void check(Layout.Field f, int v) {

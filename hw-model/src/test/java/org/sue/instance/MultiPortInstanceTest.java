@@ -21,6 +21,7 @@ import org.sue.link.FrameAction;
 import org.sue.lib.stream.tb.StreamMonitor;
 import org.sue.net.SueMeta;
 import org.sue.net.HeaderFormat;
+import org.sue.transport.tb.ConnectionRouterFollower;
 
 /**
  * Instances of 2 and 4 ports (docs/protocol.md 10) against each other, each port its own faulty link with LLR and
@@ -38,13 +39,18 @@ class MultiPortInstanceTest {
         TwoXpuRun run = new TwoXpuRun(config, DELAY, faults, 11 + ports, null);
         List<String> wrongPort = new ArrayList<>();
         long[] dataPdus = new long[2 * ports];
+        List<ConnectionRouterFollower> routers = new ArrayList<>();
         for (String s : new String[] {"A", "B"}) {
             for (int p = 0; p < ports; p++) {
                 watchPort(run.side(s), p, wrongPort, dataPdus);
             }
+            routers.add(new ConnectionRouterFollower(run.side(s).sim(), "router.", ports));
         }
         TwoXpuRun.Result r = run.run(2000, 2000, 200_000, null);
         assertTrue(r.ok(), r.toString());
+        for (ConnectionRouterFollower router : routers) {
+            assertEquals(List.of(), router.mismatches(), "a router against its reference");
+        }
         assertEquals(List.of(), wrongPort.subList(0, Math.min(5, wrongPort.size())), "PDUs on the wrong port");
         for (int i = 0; i < dataPdus.length; i++) {
             assertTrue(dataPdus[i] > 20, "data PDUs into side " + (i < ports ? "A" : "B") + "'s port " + i % ports
@@ -85,16 +91,19 @@ class MultiPortInstanceTest {
     }
 
     /**
-     * A port down for long holds only the queues {destination, VC} pinned to it: while port 1's link is down the VCs
-     * pinned to port 0 go on being delivered and those pinned to port 1 wait; after it returns everything arrives
-     * once and in order.
+     * A port down for long gives its connections to another (docs/protocol.md 10.6): while port 1's link is down the
+     * VCs pinned to it go on being delivered through port 0, and after it returns they move back; everything arrives
+     * once and in order, and both routers follow their reference every cycle.
      */
     @Test
-    void aPortDownHoldsOnlyItsOwnQueues() {
+    void aPortDownMovesItsConnectionsToAnother() {
         SueInstance.Config config = SmallInstance.multiPort(HeaderFormat.ETH_IPV4_UDP, 2, DELAY);
         TwoXpuRun run = new TwoXpuRun(config, DELAY, LinkModel.Faults.NONE, 5, null);
+        XpuSide a = run.side("A");
         XpuSide b = run.side("B");
-        run.side("A").tx().independentVcs(true); // an XPU with a queue per VC: a waiting VC holds no other
+        ConnectionRouterFollower routerA = new ConnectionRouterFollower(a.sim(), "router.", 2);
+        ConnectionRouterFollower routerB = new ConnectionRouterFollower(b.sim(), "router.", 2);
+        a.tx().independentVcs(true);
         run.add(3000, 0, TwoXpuRun.RANDOM);
         run.idle(2000);
         run.portUp(1, false);
@@ -102,11 +111,17 @@ class MultiPortInstanceTest {
         int[] before = deliveredPerPort(b, config);
         run.idle(8000);
         int[] during = deliveredPerPort(b, config);
+        long detouredDuring = a.counter("route_detoured_pdus");
         run.portUp(1, true);
-        TwoXpuRun.Result r = run.run(0, 0, 200_000, null);
+        TwoXpuRun.Result r = run.run(3000, 0, 200_000, null); // port 1's route comes back under traffic
         assertTrue(r.ok(), r.toString());
+        assertEquals(List.of(), routerA.mismatches(), "A's router against its reference");
+        assertEquals(List.of(), routerB.mismatches(), "B's router against its reference");
         assertTrue(during[0] - before[0] > 200, "VCs on port 0 went on: " + (during[0] - before[0]) + " commands");
-        assertEquals(0, during[1] - before[1], "VCs on port 1 waited");
+        assertTrue(during[1] - before[1] > 200, "VCs on port 1 moved to port 0: " + (during[1] - before[1])
+                + " commands");
+        assertTrue(detouredDuring > 50, "A's PDUs of port 1 went through port 0: " + detouredDuring);
+        assertTrue(routerA.moves() >= 2, "port 1's route went away and came back: " + routerA.moves() + " moves");
         assertTrue(b.counter("p1_port_went_down") > 0 && b.counter("p0_port_went_down") <= 1, "port 1 went down");
     }
 
@@ -119,9 +134,9 @@ class MultiPortInstanceTest {
     }
 
     /**
-     * Every PDU into port {@code port}'s framing, decision by decision: its port field is that port, and a data PDU's
-     * {destination, VC} is pinned there by the reference ({@link SueInstance#pinnedPort}); ACK-only PDUs (one byte)
-     * take their connection's port. Runs on the side's own thread: it only records.
+     * Every PDU into port {@code port}'s framing, decision by decision: a data PDU's connection port (its port field)
+     * is where the reference ({@link SueInstance#pinnedPort}) pins its {destination, VC}; which port carries it is
+     * the router's ({@link ConnectionRouterFollower}). Runs on the side's own thread: it only records.
      */
     private static void watchPort(XpuSide side, int port, List<String> wrong, long[] dataPdus) {
         SueInstance.Config config = side.sim().design().top() instanceof SueInstance i ? i.config() : null;
@@ -131,7 +146,7 @@ class MultiPortInstanceTest {
             boolean data = meta.len() > 1;
             int pinned = SueInstance.pinnedPort(meta.dstXpu(), meta.vc(), config.path().destinations(),
                     config.ports());
-            if (meta.port() != port || data && pinned != port) {
+            if (data && pinned != meta.port()) {
                 synchronized (wrong) {
                     wrong.add(side.name() + " cycle " + pdu.cycle() + ": " + meta + " into port " + port
                             + ", pinned to " + pinned);

@@ -20,7 +20,7 @@ class FrameFormatTest {
     @Test
     void theRhCheckVector() {
         byte[] rh = HexFormat.of().parseHex("51236789c3454567");
-        Map<String, Long> fields = Map.of("ver", 1L, "op", 1L, "rsvd0", 0L, "xpuid", 0x123L, "psn", 0x6789L, "vc", 3L,
+        Map<String, Long> fields = Map.of("ver", 1L, "op", 1L, "port", 0L, "xpuid", 0x123L, "psn", 0x6789L, "vc", 3L,
                 "rsvd2", 0L, "partition", 0x345L, "rpsn", 0x4567L);
         assertDecodesAndEncodes(FrameFormat.RH, rh, fields);
     }

@@ -87,7 +87,7 @@ class FramingTest {
 
     static SueMeta expectedMeta(FrameCodec.Received ref, LocalIdentity me) {
         ReliabilityHeader rh = ref.frame().rh();
-        return new SueMeta((int) me.xpu() & 0x3ff, rh.xpuid(), rh.vc(), rh.psn(), rh.op(), rh.rpsn(), rh.partition(), 0,
+        return new SueMeta((int) me.xpu() & 0x3ff, rh.xpuid(), rh.vc(), rh.psn(), rh.op(), rh.rpsn(), rh.partition(), rh.port(),
                 false, ref.frame().commands().length);
     }
 

@@ -44,7 +44,7 @@ public final class PduStream implements GoldenScenario.Stimulus {
             byte[] pdu = new byte[1 + rnd.nextInt(maxCommands)];
             rnd.nextBytes(pdu);
             SueMeta meta = new SueMeta(rnd.nextInt(entries), rnd.nextInt(1024), rnd.nextInt(4), rnd.nextInt(1 << 16),
-                    rnd.nextInt(4), rnd.nextInt(1 << 16), rnd.nextInt(1024), 0, false, pdu.length);
+                    rnd.nextInt(4), rnd.nextInt(1 << 16), rnd.nextInt(1024), rnd.nextInt(4), false, pdu.length);
             beats.start(pdu, meta.pack());
         }
         beats.offer(rnd.nextInt(6) > 0, null);

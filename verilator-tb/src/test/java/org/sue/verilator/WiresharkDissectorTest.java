@@ -39,7 +39,7 @@ import org.sue.net.tb.PcapWriter;
  */
 class WiresharkDissectorTest {
     static final Path LUA = Path.of(System.getProperty("sue.repo.root", ".."), "tools", "wireshark", "sue.lua");
-    static final String[] FIELDS = {"sue.xpuid", "sue.op", "sue.psn", "sue.vc", "sue.partition", "sue.rpsn",
+    static final String[] FIELDS = {"sue.xpuid", "sue.op", "sue.port", "sue.psn", "sue.vc", "sue.partition", "sue.rpsn",
         "sue.cmd.type", "sue.cmd.data_len", "sue.rcrc.status", "sue.afh1.src_xpu", "sue.afh2.src_xpu",
         "_ws.malformed", "_ws.expert.message", "udp.checksum.status"};
     /** Wireshark's {@code udp.checksum.status} values (proto.h: PROTO_CHECKSUM_E_GOOD, _E_NOT_PRESENT). */
@@ -88,8 +88,8 @@ class WiresharkDissectorTest {
                     int src = rnd.nextInt(1024);
                     HeaderEntry h = new HeaderEntry(0x0200_0000_0001L, 0x0200_0000_0002L, 100, dstIp, srcIp, 0xC000,
                             rnd.nextInt(1024), src, 3, rnd.nextInt(256));
-                    ReliabilityHeader rh = new ReliabilityHeader(1, rnd.nextInt(3), src, rnd.nextInt(65536),
-                            rnd.nextInt(4), rnd.nextInt(1024), rnd.nextInt(65536));
+                    ReliabilityHeader rh = new ReliabilityHeader(1, rnd.nextInt(3), rnd.nextInt(4), src,
+                            rnd.nextInt(65536), rnd.nextInt(4), rnd.nextInt(1024), rnd.nextInt(65536));
                     List<CommandCodec.Command> cmds = new ArrayList<>();
                     for (int c = 0; c < 1 + rnd.nextInt(4); c++) {
                         int type = 1 + rnd.nextInt(4);
@@ -114,7 +114,7 @@ class WiresharkDissectorTest {
                     String gen1Src = cfg.format() == HeaderFormat.AFH_GEN1 ? String.valueOf(src & 0xFFFF) : "";
                     String gen2Src = cfg.format() == HeaderFormat.AFH_GEN2_NORMAL ? String.valueOf(src) : "";
                     expected.add(String.join("|", String.valueOf(rh.xpuid()), String.valueOf(rh.op()),
-                            String.valueOf(rh.psn()), String.valueOf(rh.vc()), String.valueOf(rh.partition()),
+                            String.valueOf(rh.port()), String.valueOf(rh.psn()), String.valueOf(rh.vc()), String.valueOf(rh.partition()),
                             String.valueOf(rh.rpsn()), types, lens, damaged ? "Bad" : "Good", gen1Src, gen2Src, ""));
                 }
             }

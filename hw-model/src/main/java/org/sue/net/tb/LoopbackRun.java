@@ -111,7 +111,8 @@ public final class LoopbackRun {
             byte[] c = new byte[1 + rnd.nextInt(maxCommands)];
             rnd.nextBytes(c);
             list.add(new Pdu(c, new SueMeta(rnd.nextInt(TABLE_DEPTH), rnd.nextInt(1024), rnd.nextInt(4),
-                    rnd.nextInt(1 << 16), rnd.nextInt(4), rnd.nextInt(1 << 16), me.partition(), 0, false, c.length)));
+                    rnd.nextInt(1 << 16), rnd.nextInt(4), rnd.nextInt(1 << 16), me.partition(), rnd.nextInt(4), false,
+                    c.length)));
         }
         return list;
     }
