@@ -51,6 +51,7 @@ import org.sue.net.SueMeta;
 import org.sue.instance.SueAxiInstance;
 import org.sue.instance.SueInstance;
 import org.sue.instance.SueManagedInstance;
+import org.sue.transport.ConnectionRouter;
 import org.sue.transport.TransportConfig;
 import org.sue.transport.TransportTx;
 import org.sue.transport.TransportRx;
@@ -86,6 +87,7 @@ public final class DefaultDesigns {
                 2)));
         // its inverse: N-bit beats gathered into 2N-bit ones, SueMeta in tuser
         m.put("widen_w512_r2", () -> new StreamWiden(new StreamWiden.Config(new StreamConfig(512, SueMeta.WIDTH), 2)));
+        m.put("connection_router_p4", () -> new ConnectionRouter(4));
         m.put("credit_counter", () -> new CreditCounter(new CreditCounter.Config(1024, 8)));
         m.put("mgmt_registers_example", () -> new MgmtRegisters(new MgmtRegisters.Config(ExampleMaps.everyAccess(),
                 12)));
@@ -204,11 +206,12 @@ public final class DefaultDesigns {
      * 1024-bit transport, so 2 ports of 512 bits or 4 of 256 (an 800G instance as 2 x 400G or 4 x 200G at the same
      * clock), 64 destinations, 2048 cells, otherwise the defaults (Ethernet/IPv4/UDP, LLR and CBFC on every port, CBFC
      * sized for each port's 1024-beat receive FIFO); its statuses and settings as ports (the management port's map
-     * has one port's blocks).
+     * has one port's blocks). Two ports in strict mode, four in unordered mode: an example of each.
      */
     public static SueInstance.Config portsInstance(int ports) {
         return SueInstance.Config.builder().path(p -> p.dataWidth(512).destinations(64).cells(2048)).busWidth(1024)
-                .transport(t -> t.ports(ports)).build();
+                .transport(t -> t.ports(ports)).ordering(ports == 4 ? SueInstance.Config.Ordering.UNORDERED
+                        : SueInstance.Config.Ordering.STRICT).build();
     }
 
     /**

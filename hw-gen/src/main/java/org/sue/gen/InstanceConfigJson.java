@@ -418,6 +418,10 @@ public final class InstanceConfigJson {
             integer("transport", "ports", TransportConfig.PORTS, "transport.ports", "SUE ports, each on a bus of"
                     + " busWidth / ports bits with its own framing, LLR and flow control (2 or 4: output.management"
                     + " false)", c -> transport(c).ports(), (d, v) -> d.instance.transport(t -> t.ports(v))),
+            choice("transport", "ordering", SueInstance.Config.Ordering.class, "ordering", "with more than one port:"
+                    + " STRICT, each {destination, VC} on its pinned port, in order; UNORDERED, each PDU on the port"
+                    + " chosen when it is picked, delivered as it arrives", c -> c.instance().ordering(),
+                    (d, v) -> d.instance.ordering(v)),
             integer("transport", "storeBytes", TransportConfig.STORE_BYTES, "transport.storeBytes", "retransmit store"
                     + " per port, bytes; at most 2^20 bus beats", c -> transport(c).storeBytes(),
                     (d, v) -> d.instance.transport(t -> t.storeBytes(v))),

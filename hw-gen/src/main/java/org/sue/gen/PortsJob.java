@@ -82,8 +82,9 @@ final class PortsJob {
                 config.llr() == null ? 0 : config.llr().pcsLostTimeoutCycles(), detoured,
                 a.counter("route_detoured_pdus") + b.counter("route_detoured_pdus"), a.counter("route_moves"),
                 b.counter("route_moves"));
-        System.out.printf("  delivered once, unchanged, in order: %s; credits all back: %s; retransmit stores empty:"
-                + " %s; receiver counters agree with the links: %s%n", TwoXpuJob.yes(r.intact()),
+        System.out.printf("  delivered once, unchanged, %s: %s; credits all back: %s; retransmit stores empty:"
+                + " %s; receiver counters agree with the links: %s%n", config.unordered()
+                        ? "in any order (unordered mode)" : "in order", TwoXpuJob.yes(r.intact()),
                 TwoXpuJob.yes(r.creditsBack()), TwoXpuJob.yes(r.storesEmpty()),
                 r.countersMismatch() == null ? "yes" : r.countersMismatch());
         if (!r.ok()) {

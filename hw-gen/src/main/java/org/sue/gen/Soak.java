@@ -12,7 +12,7 @@ import org.sue.instance.tb.XpuSide;
 import org.sue.net.HeaderFormat;
 
 /**
- * {@code scripts/soak [--link cbfc|pfc] [--faults] [--ports 2|4] [N]}: N random commands (default 10^6, half each way) between two
+ * {@code scripts/soak [--link cbfc|pfc] [--faults] [--ports 2|4 [--unordered]] [N]}: N random commands (default 10^6, half each way) between two
  * SUE instances over a link with frame loss 1e-3, bit errors 1e-3 and loss bursts; prints
  * {@code lost=0 duplicated=0 reordered=0} with the counts it checked, or the first violation. A 512-bit instance with
  * 16 destinations keeps it to minutes; progress on a terminal, quiet in logs. Without {@code --link} the transport
@@ -37,10 +37,11 @@ public final class Soak {
         SueInstance.Config config = SmallInstance.config(HeaderFormat.ETH_IPV4_UDP);
         boolean faults = false;
         int ports = 1;
-        String usage = "usage: scripts/soak [--link cbfc|pfc] [--faults] [--ports 2|4] [N]   (N commands, default"
-                + " 1000000, half each way; --link: with LLR and CBFC or PFC; --faults: link flaps, XPU stalls, XPU"
-                + " resets, a destination dying and returning; --ports: instances of 2 or 4 ports, one port's link"
-                + " down and back in every chunk)";
+        boolean unordered = false;
+        String usage = "usage: scripts/soak [--link cbfc|pfc] [--faults] [--ports 2|4 [--unordered]] [N]   (N"
+                + " commands, default 1000000, half each way; --link: with LLR and CBFC or PFC; --faults: link flaps,"
+                + " XPU stalls, XPU resets, a destination dying and returning; --ports: instances of 2 or 4 ports, one"
+                + " port's link down and back in every chunk; --unordered: those ports in unordered mode)";
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if (a.equals("--help") || a.equals("-h")) {
@@ -61,6 +62,10 @@ public final class Soak {
                     System.exit(2);
                 }
                 ports = Integer.parseInt(p);
+                continue;
+            }
+            if (a.equals("--unordered")) {
+                unordered = true;
                 continue;
             }
             if (a.equals("--link")) {
@@ -88,8 +93,13 @@ public final class Soak {
                     + " port going down)\n" + usage);
             System.exit(2);
         }
+        if (unordered && ports == 1) {
+            System.err.println("scripts/soak: --unordered needs --ports 2 or 4\n" + usage);
+            System.exit(2);
+        }
         if (ports > 1) {
-            config = SmallInstance.multiPort(HeaderFormat.ETH_IPV4_UDP, ports, LINK_DELAY);
+            config = SmallInstance.multiPort(HeaderFormat.ETH_IPV4_UDP, ports, LINK_DELAY).withOrdering(unordered
+                    ? SueInstance.Config.Ordering.UNORDERED : SueInstance.Config.Ordering.STRICT);
         }
         LinkModel.Faults noise = LinkModel.Faults.loss(1e-3).withBitErrors(1e-3).withBursts(1e-4, 8);
         TwoXpuRun run = new TwoXpuRun(config, LINK_DELAY, noise, 1_000_003, null);
@@ -142,7 +152,7 @@ public final class Soak {
         if (faults) {
             reportFaults(r, run, cycles, (System.nanoTime() - t0) / 1e9);
         } else {
-            report(r, run, cycles, (System.nanoTime() - t0) / 1e9);
+            report(r, run, config.unordered(), cycles, (System.nanoTime() - t0) / 1e9);
         }
     }
 
@@ -213,14 +223,15 @@ public final class Soak {
         }
     }
 
-    private static void report(TwoXpuRun.Result r, TwoXpuRun run, long cycles, double secs) {
+    private static void report(TwoXpuRun.Result r, TwoXpuRun run, boolean unordered, long cycles, double secs) {
         long[] counts = new long[3]; // lost, duplicated, reordered
-        String first = compare(run.sentAToB(), run.gotAToB(), "A -> B", counts);
-        String second = compare(run.sentBToA(), run.gotBToA(), "B -> A", counts);
+        String first = compare(run.sentAToB(), run.gotAToB(), "A -> B", counts, unordered);
+        String second = compare(run.sentBToA(), run.gotBToA(), "B -> A", counts, unordered);
         long commands = r.aToB().commands() + r.bToA().commands();
-        System.out.printf("lost=%d duplicated=%d reordered=%d (checked %,d commands both ways, %,d frames, %,d lost"
+        System.out.printf("lost=%d duplicated=%d %s=%d (checked %,d commands both ways, %,d frames, %,d lost"
                         + " and %,d damaged by the link, %,d PDUs retransmitted, %,d timeouts, %,d cycles, %.0f s)%n",
-                counts[0], counts[1], counts[2], commands, r.aToB().frames() + r.bToA().frames(),
+                counts[0], counts[1], unordered ? "overtaken (unordered mode: allowed)" : "reordered", counts[2],
+                commands, r.aToB().frames() + r.bToA().frames(),
                 r.aToB().framesLost() + r.bToA().framesLost(), r.aToB().framesDamaged() + r.bToA().framesDamaged(),
                 r.aToB().retransmitted() + r.bToA().retransmitted(), r.aToB().timeouts() + r.bToA().timeouts(),
                 cycles, secs);
@@ -233,15 +244,31 @@ public final class Soak {
         }
     }
 
-    /** Per VC: what came is a prefix-aligned copy of what went; counts the differences, returns the first. */
+    /**
+     * Per VC: what came is a prefix-aligned copy of what went (unordered: the same commands, each once, in any order);
+     * counts the differences (unordered: the commands that overtook one sent before them, not a violation), returns
+     * the first.
+     */
     private static String compare(Map<Integer, List<CommandCodec.Command>> sent,
-                                  Map<Integer, List<CommandCodec.Command>> got, String dir, long[] counts) {
+                                  Map<Integer, List<CommandCodec.Command>> got, String dir, long[] counts,
+                                  boolean unordered) {
         String first = null;
         Map<Integer, List<CommandCodec.Command>> all = new HashMap<>(sent);
         got.keySet().forEach(k -> all.putIfAbsent(k, List.of()));
         for (int vc : all.keySet()) {
             List<CommandCodec.Command> s = sent.getOrDefault(vc, List.of());
             List<CommandCodec.Command> g = got.getOrDefault(vc, List.of());
+            if (unordered) {
+                XpuSide.Arrival arrival = XpuSide.Arrival.of(s, g);
+                counts[0] += arrival.missing();
+                counts[1] += arrival.extra();
+                counts[2] += arrival.overtaken();
+                if (first == null && arrival.missing() + arrival.extra() > 0) {
+                    first = dir + " VC " + vc + ": " + arrival.missing() + " sent and not delivered, "
+                            + arrival.extra() + " delivered too often";
+                }
+                continue;
+            }
             counts[0] += Math.max(0, s.size() - g.size());
             counts[1] += Math.max(0, g.size() - s.size());
             for (int i = 0; i < Math.min(s.size(), g.size()); i++) {

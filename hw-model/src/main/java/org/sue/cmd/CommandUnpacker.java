@@ -733,6 +733,9 @@ public final class CommandUnpacker extends Component {
         });
         unused("tuser", pdus.tuser().bits(SueMeta.LEN.offset() - 1, SueMeta.VC.offset() + SueMeta.VC.width()),
                 pdus.tuser().bits(SueMeta.SRC_XPU.offset() - 1, 0));
+        if (freed == null) { // the link is read only for the VC FIFOs' departures
+            unused("tuser_link", SueMeta.LINK.of(pdus.tuser()));
+        }
     }
 
     /** Beat 0 opens a command with more data, its last data beat closes it. */

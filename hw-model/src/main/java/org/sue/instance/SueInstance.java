@@ -21,6 +21,7 @@ import org.sue.core.Port;
 import org.sue.core.Reg;
 import org.sue.core.Signal;
 import org.sue.core.Status;
+import org.sue.core.Wire;
 import org.sue.core.Tag;
 import org.sue.lib.stream.Arbiter;
 import org.sue.lib.stream.Flow;
@@ -100,14 +101,20 @@ public final class SueInstance extends Component {
      * @param pfc           PFC on the port, or null
      * @param cbfc          CBFC on the port, or null (not both)
      * @param rxVcFifoDepth beats of each VC's receive FIFO behind the transport, 0 for none
+     * @param ordering      with more than one port: each {destination, VC} on its pinned port (strict), or each PDU
+     *                      on a port chosen when it is picked (unordered); docs/protocol.md 10
      */
     public record Config(CommandPath.Config path, NetConfig net, TransportConfig transport,
                          @Tag("rk") int rxCmdCredits, @Tag("rkd") int rxDataCredits, @Tag("rf") int rxFifoDepth,
-                         LlrConfig llr, PfcConfig pfc, CbfcConfig cbfc, @Tag("rv") int rxVcFifoDepth) {
+                         LlrConfig llr, PfcConfig pfc, CbfcConfig cbfc, @Tag("rv") int rxVcFifoDepth,
+                         Ordering ordering) {
         private static final String NAME = "SueInstance";
 
         /** Link-level flow control of the port. */
         public enum FlowControl { NONE, PFC, CBFC }
+
+        /** How PDUs are given to ports (docs/protocol.md 10.2, 10.7). */
+        public enum Ordering { STRICT, UNORDERED }
 
         /** The transport's bus: the XPU data width, or twice it (checked against the path in the constructor). */
         public static final Bound BUS_WIDTH = Bound.powerOfTwo(256, 2048);
@@ -151,6 +158,13 @@ public final class SueInstance extends Component {
             CommandUnpacker.Config.VC_BUFFER_DEPTH.check(NAME, "rxVcFifoDepth", rxVcFifoDepth);
             int ports = transport.ports();
             String perPort = ports == 1 ? "" : " x {transport.ports}";
+            if (ordering == null) {
+                throw new IllegalArgumentException("SueInstance ordering must be given");
+            }
+            if (ordering == Ordering.UNORDERED && ports == 1) {
+                throw new ConfigException(NAME, "{ordering} UNORDERED needs more than one port ({transport.ports} is"
+                        + " 1): one port keeps every PDU in order");
+            }
             if (llr != null) {
                 checkLlr(path, net, port, transport.ports(), llr);
             }
@@ -302,46 +316,57 @@ public final class SueInstance extends Component {
         /** The same instance without Link Layer Retry and flow control: the framing straight to the MAC. */
         public Config withoutLinkLayer() {
             return new Config(path, net, transport, rxCmdCredits, rxDataCredits, rxFifoDepth,
-                    null, null, null, rxVcFifoDepth);
+                    null, null, null, rxVcFifoDepth, ordering);
         }
 
         public Config withPath(CommandPath.Config p) {
             return new Config(p, net, transport, rxCmdCredits, rxDataCredits, rxFifoDepth,
-                    llr, pfc, cbfc, rxVcFifoDepth);
+                    llr, pfc, cbfc, rxVcFifoDepth, ordering);
         }
 
         public Config withNet(NetConfig n) {
             return new Config(path, n, transport, rxCmdCredits, rxDataCredits, rxFifoDepth,
-                    llr, pfc, cbfc, rxVcFifoDepth);
+                    llr, pfc, cbfc, rxVcFifoDepth, ordering);
         }
 
         public Config withTransport(TransportConfig t) {
             return new Config(path, net, t, rxCmdCredits, rxDataCredits, rxFifoDepth,
-                    llr, pfc, cbfc, rxVcFifoDepth);
+                    llr, pfc, cbfc, rxVcFifoDepth, ordering);
         }
 
         public Config withRxFifoDepth(int beats) {
             return new Config(path, net, transport, rxCmdCredits, rxDataCredits, beats, llr, pfc, cbfc,
-                    rxVcFifoDepth);
+                    rxVcFifoDepth, ordering);
         }
 
         public Config withRxVcFifoDepth(int beats) {
-            return new Config(path, net, transport, rxCmdCredits, rxDataCredits, rxFifoDepth, llr, pfc, cbfc, beats);
+            return new Config(path, net, transport, rxCmdCredits, rxDataCredits, rxFifoDepth, llr, pfc, cbfc, beats,
+                    ordering);
+        }
+
+        public Config withOrdering(Ordering o) {
+            return new Config(path, net, transport, rxCmdCredits, rxDataCredits, rxFifoDepth, llr, pfc, cbfc,
+                    rxVcFifoDepth, o);
+        }
+
+        /** PDUs go to ports as they are picked (more than one port, {@link Ordering#UNORDERED}). */
+        public boolean unordered() {
+            return ordering == Ordering.UNORDERED;
         }
 
         public Config withLlr(LlrConfig l) {
             return new Config(path, net, transport, rxCmdCredits, rxDataCredits, rxFifoDepth,
-                    l, pfc, cbfc, rxVcFifoDepth);
+                    l, pfc, cbfc, rxVcFifoDepth, ordering);
         }
 
         public Config withCbfc(CbfcConfig c) {
             return new Config(path, net, transport, rxCmdCredits, rxDataCredits, rxFifoDepth,
-                    llr, pfc, c, rxVcFifoDepth);
+                    llr, pfc, c, rxVcFifoDepth, ordering);
         }
 
         public Config withPfc(PfcConfig p) {
             return new Config(path, net, transport, rxCmdCredits, rxDataCredits, rxFifoDepth,
-                    llr, p, cbfc, rxVcFifoDepth);
+                    llr, p, cbfc, rxVcFifoDepth, ordering);
         }
 
         /** Bits of the transport's bus (with one port, the port's too). */
@@ -412,6 +437,7 @@ public final class SueInstance extends Component {
             private int rxDataCredits = 32;
             private int rxFifoDepth = 1024;
             private Integer rxVcFifoDepth;
+            private Ordering ordering = Ordering.STRICT;
             private boolean llrOn = true;
             private final LlrConfig.Builder llr = LlrConfig.builder();
             private FlowControl flowControl = FlowControl.CBFC;
@@ -492,6 +518,12 @@ public final class SueInstance extends Component {
                 return this;
             }
 
+            /** How PDUs are given to ports when there are more than one (strict by default). */
+            public Builder ordering(Ordering v) {
+                ordering = v;
+                return this;
+            }
+
             /** The link-control message types of LLR and CBFC, which share the control channel. */
             public Builder controlCodes(LinkControl.Codes codes) {
                 llr.codes(codes);
@@ -519,7 +551,7 @@ public final class SueInstance extends Component {
                         ? (int) Math.min(CommandUnpacker.Config.VC_BUFFER_DEPTH.max(),
                                 (long) t.ports() * c.vcCreditLimit() * c.creditSize() / (bus / 8))
                         : f != null ? 0 : VC_FIFO_DEPTH_WITHOUT_FLOW_CONTROL;
-                return new Config(p, n, t, rxCmdCredits, rxDataCredits, rxFifoDepth, l, f, c, vcFifo);
+                return new Config(p, n, t, rxCmdCredits, rxDataCredits, rxFifoDepth, l, f, c, vcFifo, ordering);
             }
 
             /** Builds a part, its refusal naming the parameter by its path from the instance. */
@@ -548,6 +580,9 @@ public final class SueInstance extends Component {
      */
     private static final int PFC_PEER_FRAMES_AHEAD = 5;
 
+    /** Port choices waiting for their PDUs in unordered mode: more than are ever picked ahead of the PDU leaving. */
+    private static final int CHOICES = 8;
+
     /**
      * The headroom above a PFC threshold in this instance for a link of {@code linkDelayCycles} each way
      * ({@link PfcConfig#headroomBytes} with the peer's frames ahead of a pause).
@@ -559,6 +594,8 @@ public final class SueInstance extends Component {
     private final Config config;
     /** Which port each connection port's PDUs take (more than one port), null with one port. */
     private final ConnectionRouter router;
+    /** The connection port of the PDU the packing buffer picks (more than one port), null with one port. */
+    private final Wire pickedPort;
 
     /** One port's framing and the prefix of its names: none with one port, {@code p<i>_} with more. */
     private record PortParts(int index, String prefix, FrameTransmitter ftx, FrameReceiver frx) {
@@ -570,6 +607,7 @@ public final class SueInstance extends Component {
         CommandPath path = child("cmd_path", new CommandPath(config.path()));
         TransportTx ttx = child("transport_tx", new TransportTx(config.transport()));
         router = config.ports() == 1 ? null : child("router", new ConnectionRouter(config.ports()));
+        pickedPort = config.ports() == 1 ? null : wire("picked_port", SueMeta.PORT.width());
         List<PortParts> ports = new ArrayList<>();
         for (int p = 0; p < config.ports(); p++) {
             String px = config.portPrefix(p);
@@ -657,8 +695,7 @@ public final class SueInstance extends Component {
      * connection port, the transport's starts) and ended (returned, or charged as they leave the transport).
      */
     private void routeEvents(CommandPath path, TransportTx ttx) {
-        Expr pickedPort = pinnedPortExpr(path.picked.field("dst"), path.picked.field("vc"));
-        router.picked.drive(path.picked.valid(), pickedPort.resize(SueMeta.PORT.width()));
+        router.picked.drive(path.picked.valid(), pickedPort);
         router.started.drive(ttx.reserve.valid(), ttx.reserve.field("port"));
         router.returned.drive(ttx.unreserve.valid(), ttx.unreserve.field("port"));
         router.charged.drive(ttx.charge.valid(), ttx.charge.field("port"));
@@ -686,8 +723,10 @@ public final class SueInstance extends Component {
      * vc_ready (the input) and each port's flow control decide which VCs the transport may start a retransmission or
      * ACK-only PDU on (each on its connection's port) and the scheduler pick on (with CBFC not beside a transport
      * start, see TransportTx); the transport's window per connection which queues {destination, VC} the scheduler
-     * may pick. With more ports a queue also waits for its pinned port's flow control and status (docs/protocol.md
-     * 10.2), so a port paused or down holds only the queues pinned to it.
+     * may pick. With more ports each connection port's VCs are those of the port that carries it (its route,
+     * docs/protocol.md 10.6); in strict mode a queue waits for its pinned connection port's route (10.2), so a port
+     * paused holds only the queues it carries; in unordered mode (10.7) any connection port that may take it will do,
+     * and the pick's connection port ({@code picked_port}) is chosen here.
      */
     private void eligibility(CommandPath path, TransportTx ttx, List<PortLink> links) {
         Port vcReady = in("vc_ready", SueMeta.VCS);
@@ -730,12 +769,50 @@ public final class SueInstance extends Component {
             Expr row = Hw.zeros(d);
             for (int h = 0; h < config.ports(); h++) {
                 Expr open = routedUp.get(h).and(routedRows.get(h).bit(v)); // h's route is up and may take VC v
-                Expr window = ttx.dstReady.bits((h + 1) * d - 1, h * d).and(pinnedTo(h, v));
+                Expr window = ttx.dstReady.bits((h + 1) * d - 1, h * d);
+                window = config.unordered() ? window : window.and(pinnedTo(h, v)); // unordered: any port will do
                 row = row.or(Hw.mux(open, window, Hw.zeros(d)));
             }
             queues.add(row);
         }
         path.dstReady.set(wire("queues_ready", Hw.cat(queues)));
+        Expr dst = path.picked.field("dst");
+        Expr vc = path.picked.field("vc");
+        if (!config.unordered()) {
+            pickedPort.set(pinnedPortExpr(dst, vc).resize(SueMeta.PORT.width()));
+            return;
+        }
+        List<Expr> candidates = new ArrayList<>(); // the connection ports that may take the picked PDU now
+        for (int h = 0; h < config.ports(); h++) {
+            Expr window = ttx.dstReady.bits((h + 1) * d - 1, h * d).shr(dst.resize(Hw.log2Up(d))).bit(0);
+            candidates.add(wire(config.portPrefix(h) + "candidate", routedUp.get(h)
+                    .and(routedRows.get(h).shr(vc).bit(0)).and(window)));
+        }
+        pickedPort.set(choose(candidates, path.picked.valid()).resize(SueMeta.PORT.width()));
+    }
+
+    /**
+     * Unordered mode's choice of a connection port for a picked PDU (docs/protocol.md 10.7): round robin over the
+     * {@code candidates} (whose route is up, whose flow control lets the PDU's VC start and whose connection to its
+     * destination has its window open), from the one after the last chosen; with none (a window that closed since
+     * the pick was decided), the next in turn.
+     */
+    private Expr choose(List<Expr> candidates, Expr picking) {
+        int ports = candidates.size();
+        int pw = Integer.numberOfTrailingZeros(ports);
+        Reg next = reg("choice_next", pw, 0);
+        List<Expr> fromEach = new ArrayList<>(); // the choice when the turn is at r
+        for (int r = 0; r < ports; r++) {
+            Expr c = Hw.lit(pw, r);
+            for (int k = ports - 1; k >= 0; k--) { // the outermost, nearest to r, wins
+                int h = (r + k) % ports;
+                c = Hw.mux(candidates.get(h), Hw.lit(pw, h), c);
+            }
+            fromEach.add(c);
+        }
+        Expr chosen = wire("choice", Hw.select(fromEach, next));
+        when(picking, () -> next.set(chosen.add(Hw.lit(pw, 1))));
+        return chosen;
     }
 
     /** The destinations whose VC {@code vc} is pinned to port {@code port}, a bit each (a constant). */
@@ -829,8 +906,7 @@ public final class SueInstance extends Component {
         expose(sender.localMac, px + "local_mac");
         // never beside a transport start
         Expr dst = path.picked.field("dst");
-        Flow picked = onPort(port, "picked_here", path.picked, config.ports() == 1 ? dst
-                : routeOf(pinnedPortExpr(dst, path.picked.field("vc"))));
+        Flow picked = onPort(port, "picked_here", path.picked, config.ports() == 1 ? dst : routeOf(pickedPort));
         Flow started = onPort(port, "started_here", ttx.reserve, routeOf(ttx.reserve.field("port")));
         sender.reserve.drive(picked.valid().or(started.valid()), Hw.mux(picked.valid(), picked.field("vc"),
                 started.field("vc")));
@@ -1044,7 +1120,7 @@ public final class SueInstance extends Component {
             pdus.into(ttx.in);
             ttx.out.into(ports.get(0).ftx().in);
         } else {
-            pinned(pdus).into(ttx.in);
+            (config.unordered() ? chosen(pdus, path.picked) : pinned(pdus)).into(ttx.in);
             List<Stream> perPort = ttx.out.demux("to_port", routeOf(SueMeta.PORT.of(ttx.out.tuser())),
                     config.ports());
             StreamConfig bus = new StreamConfig(config.busWidth(), SueMeta.WIDTH);
@@ -1070,6 +1146,29 @@ public final class SueInstance extends Component {
         unused("unpinned_port", SueMeta.PORT.of(pdus.tuser())); // the packing buffer leaves it 0
         return pdus.with("pinned", Stream.TUSER, SueMeta.LAYOUT.with(pdus.tuser(), "port", port.resize(
                 SueMeta.PORT.width())));
+    }
+
+    /**
+     * Unordered mode (docs/protocol.md 10.7): each PDU takes the connection port chosen when it was picked
+     * ({@link #choose}); the choices wait in a queue for their PDUs, which leave the packing buffer in the order they
+     * were picked (at most {@code PackingBuffer.PDUS_AHEAD} behind the one leaving, and one in the narrowing stage).
+     */
+    private Stream chosen(Stream pdus, Flow picked) {
+        Stream choice = Stream.of(this, "choice", picked.valid(), ConnectionRouter.EVENT, pickedPort);
+        Stream choices = choice.queue("choices", CHOICES);
+        Reg lost = reg("choice_lost", 1, 0);
+        when(picked.valid().and(choice.ready().not()), () -> lost.set(1));
+        status("choice_overflow", Status.Kind.FLAG, lost, "1: a pick found the queue of port choices full (never:"
+                + " it holds more than can be picked ahead)");
+        Reg first = reg("chosen_first", 1, 1);
+        when(pdus.fire(), () -> first.set(pdus.tlast()));
+        Reg held = reg("chosen_port", SueMeta.PORT.width(), 0);
+        when(pdus.fire().and(first), () -> held.set(choices.payload()));
+        Stream waiting = pdus.continueWhen("chosen_ready", first.not().or(choices.valid()));
+        choices.ready().set(pdus.fire().and(first));
+        unused("unchosen_port", SueMeta.PORT.of(pdus.tuser())); // the packing buffer leaves it 0
+        return waiting.with("chosen", Stream.TUSER, SueMeta.LAYOUT.with(waiting.tuser(), "port",
+                Hw.mux(first, choices.payload(), held)));
     }
 
     /**

@@ -968,7 +968,7 @@ public final class TransportTx extends Component {
         staged.with("tx_framed", Stream.TUSER, user).into(out);
         Expr inUser = staged.tuser(); // filled in here, whatever the sources carried
         unused("tx_out_replaced", SueMeta.SRC_XPU.of(inUser), SueMeta.OP.of(inUser), SueMeta.RPSN.of(inUser),
-                SueMeta.PARTITION.of(inUser), SueMeta.ERR.of(inUser));
+                SueMeta.PARTITION.of(inUser), SueMeta.ERR.of(inUser), SueMeta.LINK.of(inUser));
         Reg outFirst = reg("out_first", 1, 1);
         when(out.fire(), () -> outFirst.set(out.tlast()));
         charge.valid().set(out.fire().and(outFirst));

@@ -125,6 +125,58 @@ class MultiPortInstanceTest {
         assertTrue(b.counter("p1_port_went_down") > 0 && b.counter("p0_port_went_down") <= 1, "port 1 went down");
     }
 
+    /**
+     * Unordered mode (docs/protocol.md 10.7) over faulty ports, one of them down for a while: every command arrives
+     * exactly once though not in order (some overtake others: the ports really are shared), a {destination, VC}'s PDUs
+     * take several connection ports, and the routers follow their reference every cycle.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {2, 4})
+    void unorderedModeDeliversEveryCommandOnce(int ports) {
+        SueInstance.Config config = SmallInstance.multiPort(HeaderFormat.ETH_IPV4_UDP, ports, DELAY)
+                .withOrdering(SueInstance.Config.Ordering.UNORDERED);
+        TwoXpuRun run = new TwoXpuRun(config, DELAY, LinkModel.Faults.loss(0.02).withBitErrors(0.02), 31 + ports,
+                null);
+        List<ConnectionRouterFollower> routers = new ArrayList<>();
+        Set<String> spread = new HashSet<>(); // {side, destination, VC, connection port} of the data PDUs
+        for (String s : new String[] {"A", "B"}) {
+            XpuSide side = run.side(s);
+            routers.add(new ConnectionRouterFollower(side.sim(), "router.", ports));
+            for (int p = 0; p < ports; p++) {
+                new StreamMonitor(side.sim(), config.portPrefix(p) + "frame_tx.s_axis", null).onPacket(pdu -> {
+                    SueMeta meta = SueMeta.unpack(pdu.user());
+                    if (meta.len() > 1) {
+                        synchronized (spread) {
+                            spread.add(s + " " + meta.dstXpu() + " " + meta.vc() + " " + meta.port());
+                        }
+                    }
+                });
+            }
+        }
+        run.add(1500, 1500, TwoXpuRun.RANDOM);
+        run.idle(3000);
+        run.portUp(1, false);
+        run.idle(4000);
+        run.portUp(1, true);
+        TwoXpuRun.Result r = run.run(500, 500, 300_000, null);
+        assertTrue(r.ok(), r.toString());
+        for (ConnectionRouterFollower router : routers) {
+            assertEquals(List.of(), router.mismatches(), "a router against its reference");
+        }
+        int overtaken = 0;
+        for (int vc = 0; vc < 4; vc++) {
+            overtaken += run.side("B").arrivalFrom(run.side("A"), vc).overtaken()
+                    + run.side("A").arrivalFrom(run.side("B"), vc).overtaken();
+        }
+        assertTrue(overtaken > 0, "commands of one VC overtook each other on different ports");
+        assertTrue(spread.size() >= 2 * 4 * ports - 2, "each side's {destination, VC} used (nearly) every connection"
+                + " port: " + spread.size() + " of " + 2 * 4 * ports);
+        for (String s : new String[] {"A", "B"}) {
+            assertEquals(0, run.side(s).counter("choice_overflow"), s + " lost a port choice");
+            assertTrue(run.side(s).counter("route_detoured_pdus") > 0, s + "'s port 1 connections went elsewhere");
+        }
+    }
+
     /** Commands B received so far, by the port their {source, VC} is pinned to. */
     private static int[] deliveredPerPort(XpuSide b, SueInstance.Config config) {
         int[] n = new int[config.ports()];

@@ -72,9 +72,11 @@ import org.sue.net.NetHeaderInserter;
 import org.sue.net.RhInserter;
 import org.sue.net.tb.LoopbackRun;
 import org.sue.sim.Simulator;
+import org.sue.transport.ConnectionRouter;
 import org.sue.transport.TransportConfig;
 import org.sue.transport.TransportTx;
 import org.sue.transport.TransportRx;
+import org.sue.transport.tb.ConnectionRouterTraffic;
 import org.sue.transport.tb.TransportRxTraffic;
 
 /** Every committed golden-vector scenario. */
@@ -179,6 +181,8 @@ public final class GoldenScenarios {
         list.add(narrow("narrow_w1024_r4", 1024, 4, 800));
         list.add(widen("widen_w256_r2", 256, 2, 800));
         list.add(widen("widen_w256_r4", 256, 4, 800));
+        list.add(new GoldenScenario("connection_router_p4", () -> new ConnectionRouter(4), ResetStyle.SYNC_HIGH, 3000,
+                () -> new ConnectionRouterTraffic(4)::drive));
         list.add(tx("tx_w512_ipv4_vlan", 512, NetConfig.defaults(HeaderFormat.ETH_IPV4_UDP).withVlan(true)));
         list.add(tx("tx_w1024_gen2n", 1024, NetConfig.defaults(HeaderFormat.AFH_GEN2_NORMAL)));
         // the UDP checksum lands in the second beat: bytes 64-65 behind the 802.1Q tag
@@ -224,8 +228,9 @@ public final class GoldenScenarios {
         list.add(sueInstanceCbfc("sue_instance_cbfc_w512_d16", 6000));
         list.add(sueInstancePfc("sue_instance_llr_pfc_w512_d16", 6000));
         list.add(sueInstanceCbfc("sue_instance_llr_cbfc_w512_d16", 6000));
-        list.add(sueInstancePorts("sue_instance_p2_llr_cbfc_w512_d16", 2, 5000));
-        list.add(sueInstancePorts("sue_instance_p4_llr_cbfc_w1024_d16", 4, 4000));
+        list.add(sueInstancePorts("sue_instance_p2_llr_cbfc_w512_d16", 2, SueInstance.Config.Ordering.STRICT, 5000));
+        list.add(sueInstancePorts("sue_instance_p4_unordered_llr_cbfc_w1024_d16", 4,
+                SueInstance.Config.Ordering.UNORDERED, 4000));
         LlrConfig llrTx = LlrConfig.defaults(256).withMaxFrameBytes(512).withLimits(16, 4096, 300, 2)
                 .withFlush(FrameAction.BLOCK, FrameAction.DISCARD, true, 200, 5000);
         list.add(new GoldenScenario("llr_tx_w256", () -> new LlrTx(llrTx), ResetStyle.SYNC_HIGH, 8000,
@@ -318,11 +323,14 @@ public final class GoldenScenarios {
     /**
      * The small instance with {@code ports} ports ({@link SmallInstance#multiPort}: LLR and CBFC on each) against its
      * scripted peer, a link per port that loses and corrupts frames, MACs that stall, port 1's link down from cycle
-     * 1500 to 3000: each {destination, VC} on its pinned port, every port's LLR, credits, ACKs and go-backs, a port
-     * going down (its queues wait, the others go on) and coming back.
+     * 600 to 3000: each {destination, VC} on its pinned port (strict) or each PDU on the port chosen at its pick
+     * (unordered), every port's LLR, credits, ACKs and go-backs, a port going down (its connections carried by
+     * another, docs/protocol.md 10.6) and coming back.
      */
-    static GoldenScenario sueInstancePorts(String name, int ports, long cycles) {
-        SueInstance.Config config = SmallInstance.multiPort(HeaderFormat.ETH_IPV4_UDP, ports, 20);
+    static GoldenScenario sueInstancePorts(String name, int ports, SueInstance.Config.Ordering ordering,
+                                           long cycles) {
+        SueInstance.Config config = SmallInstance.multiPort(HeaderFormat.ETH_IPV4_UDP, ports, 20)
+                .withOrdering(ordering);
         LinkModel.Faults faults = LinkModel.Faults.loss(0.01).withBitErrors(0.01);
         return new GoldenScenario(name, () -> new SueInstance(config), ResetStyle.SYNC_HIGH, cycles,
                 () -> new SueInstancePeerTraffic(config, ResetStyle.SYNC_HIGH, 20, faults));

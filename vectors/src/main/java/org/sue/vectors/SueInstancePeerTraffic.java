@@ -25,7 +25,7 @@ public final class SueInstancePeerTraffic implements GoldenScenario.Stimulus {
     static final int PEER_XPU = 2;
     private final SueInstance.Config config;
     /** With more ports: the cycles between which port 1's link is down. */
-    private static final long PORT_DOWN_FROM = 1500;
+    private static final long PORT_DOWN_FROM = 600;
     private static final long PORT_DOWN_UNTIL = 3000;
     private final ResetStyle resetStyle;
     private final int delay;

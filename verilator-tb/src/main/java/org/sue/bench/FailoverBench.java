@@ -27,9 +27,10 @@ import org.sue.net.SueMeta;
  * <li>{@code failover_settle_cycles_<P>}: from the failure to the first {@value #STEP}-cycle step from which on every
  * step's goodput is within 5% of the settled goodput.
  * </ul>
+ * The same in unordered mode (docs/protocol.md 10.7): {@code failover_goodput_unordered_<P>} and so on.
  * The failure is seen when LLR's PCS-lost timeout passes ({@code failover_detect_cycles}); the first moved command
- * also waits for the retransmit timeout of what the dead link lost. Every command must still arrive once and in
- * order.
+ * also waits for what the dead link lost to be resent. Every command must still arrive once (and in strict mode in
+ * order).
  */
 final class FailoverBench {
     private FailoverBench() {
@@ -42,60 +43,88 @@ final class FailoverBench {
     static final int COMMANDS = 16000;
 
     static void measure(BiConsumer<String, Double> put) {
-        for (int ports : new int[] {2, 4}) {
-            long t0 = System.nanoTime();
-            SueInstance.Config config = SmallInstance.multiPort(HeaderFormat.ETH_IPV4_UDP, ports, PortsBench.WIDTH,
-                    PortsBench.WIDTH, PortsBench.DELAY);
-            TwoXpuRun run = new TwoXpuRun(config, PortsBench.DELAY, LinkModel.Faults.NONE, 1, null)
-                    .txValidPercent(100).macReadyPercent(100).rxReturnPercent(100);
-            XpuSide a = run.side("A");
-            XpuSide b = run.side("B");
-            AtomicLong firstMovedAt = new AtomicLong(-1);
-            new StreamMonitor(b.sim(), "transport_rx.m_axis", null).onPacket(pdu -> {
-                SueMeta meta = SueMeta.unpack(pdu.user());
-                if (meta.port() == 1 && meta.link() != 1) {
-                    firstMovedAt.compareAndSet(-1, pdu.cycle());
-                }
-            });
-            a.tx().independentVcs(true);
-            run.add(COMMANDS, 0, TwoXpuRun.fixed(PortsBench.BYTES, 4));
-            run.idle(WARMUP);
-            long before = bytes(b);
-            run.idle(WINDOW);
-            double healthy = (double) (bytes(b) - before) / WINDOW;
-            a.linkUp(1, false);
-            b.linkUp(1, false);
-            long failed = b.sim().cycle();
-            double[] steps = new double[(SETTLED + WINDOW) / STEP];
-            for (int i = 0; i < steps.length; i++) {
-                long at = bytes(b);
-                run.idle(STEP);
-                steps[i] = (double) (bytes(b) - at) / STEP;
+        for (SueInstance.Config.Ordering ordering : SueInstance.Config.Ordering.values()) {
+            for (int ports : new int[] {2, 4}) {
+                measure(put, ordering, ports);
             }
-            long firstMoved = firstMovedAt.get() < 0 ? -1 : firstMovedAt.get() - failed;
-            double settled = 0;
-            for (int i = SETTLED / STEP; i < steps.length; i++) {
-                settled += steps[i] / (steps.length - SETTLED / STEP);
-            }
-            int settle = steps.length;
-            while (settle > 0 && Math.abs(steps[settle - 1] - settled) <= 0.05 * settled) {
-                settle--;
-            }
-            TwoXpuRun.Result r = run.run(0, 0, 2_000_000, null);
-            if (!r.ok()) {
-                throw new IllegalStateException("failover run (" + ports + " ports) lost or reordered commands: " + r);
-            }
-            double ideal = healthy * (ports - 1) / ports;
-            put.accept("failover_goodput_" + ports, Bench.round(settled / ideal, 3));
-            put.accept("failover_cycles_" + ports, (double) firstMoved);
-            put.accept("failover_settle_cycles_" + ports, (double) settle * STEP);
-            put.accept("failover_detect_cycles", (double) config.llr().pcsLostTimeoutCycles());
-            System.out.printf("failover: %d ports, port 1 down for good: %.1f command bytes/cycle before, %.1f after"
-                    + " (%.3f of (P-1)/P); first moved command %d cycles after the failure (LLR detects in %d),"
-                    + " settled within 5%% after %d; %s (%.0f s)%n", ports, healthy, settled, settled / ideal,
-                    firstMoved, config.llr().pcsLostTimeoutCycles(), settle * STEP, a.counter("route_detoured_pdus")
-                    + " PDUs detoured", (System.nanoTime() - t0) / 1e9);
         }
+    }
+
+    private static void measure(BiConsumer<String, Double> put, SueInstance.Config.Ordering ordering, int ports) {
+        long t0 = System.nanoTime();
+        SueInstance.Config config = SmallInstance.multiPort(HeaderFormat.ETH_IPV4_UDP, ports, PortsBench.WIDTH,
+                PortsBench.WIDTH, PortsBench.DELAY).withOrdering(ordering);
+        String tag = ordering == SueInstance.Config.Ordering.UNORDERED ? "unordered_" : "";
+        TwoXpuRun run = new TwoXpuRun(config, PortsBench.DELAY, LinkModel.Faults.NONE, 1, null)
+                .txValidPercent(100).macReadyPercent(100).rxReturnPercent(100);
+        XpuSide a = run.side("A");
+        XpuSide b = run.side("B");
+        AtomicLong firstMovedAt = new AtomicLong(-1);
+        new StreamMonitor(b.sim(), "transport_rx.m_axis", null).onPacket(pdu -> {
+            SueMeta meta = SueMeta.unpack(pdu.user());
+            if (meta.port() == 1 && meta.link() != 1) {
+                firstMovedAt.compareAndSet(-1, pdu.cycle());
+            }
+        });
+        a.tx().independentVcs(true);
+        run.add(COMMANDS, 0, TwoXpuRun.fixed(PortsBench.BYTES, 4));
+        run.idle(WARMUP);
+        long before = bytes(b);
+        run.idle(WINDOW);
+        double healthy = (double) (bytes(b) - before) / WINDOW;
+        a.linkUp(1, false);
+        b.linkUp(1, false);
+        long failed = b.sim().cycle();
+        double[] steps = new double[(SETTLED + WINDOW) / STEP];
+        long[] perVc = new long[4];
+        for (int i = 0; i < steps.length; i++) {
+            long at = bytes(b);
+            if (i == SETTLED / STEP) {
+                perVc = bytesPerVc(b);
+            }
+            run.idle(STEP);
+            steps[i] = (double) (bytes(b) - at) / STEP;
+        }
+        long[] perVcAfter = bytesPerVc(b);
+        StringBuilder vcs = new StringBuilder();
+        for (int v = 0; v < 4; v++) {
+            vcs.append(v == 0 ? "" : ", ").append(String.format("VC %d (port %d) %.1f", v,
+                    SueInstance.pinnedPort(b.xpu(), v, config.path().destinations(), ports),
+                    (double) (perVcAfter[v] - perVc[v]) / WINDOW));
+        }
+        long firstMoved = firstMovedAt.get() < 0 ? -1 : firstMovedAt.get() - failed;
+        double settled = 0;
+        for (int i = SETTLED / STEP; i < steps.length; i++) {
+            settled += steps[i] / (steps.length - SETTLED / STEP);
+        }
+        int settle = steps.length;
+        while (settle > 0 && Math.abs(steps[settle - 1] - settled) <= 0.05 * settled) {
+            settle--;
+        }
+        TwoXpuRun.Result r = run.run(0, 0, 2_000_000, null);
+        if (!r.ok()) {
+            throw new IllegalStateException("failover run (" + ports + " ports) lost or reordered commands: " + r);
+        }
+        double ideal = healthy * (ports - 1) / ports;
+        put.accept("failover_goodput_" + tag + ports, Bench.round(settled / ideal, 3));
+        put.accept("failover_cycles_" + tag + ports, (double) firstMoved);
+        put.accept("failover_settle_cycles_" + tag + ports, (double) settle * STEP);
+        put.accept("failover_detect_cycles", (double) config.llr().pcsLostTimeoutCycles());
+        System.out.printf("failover (%s): %d ports, port 1 down for good: %.1f command bytes/cycle before, %.1f after"
+                + " (%.3f of (P-1)/P); first moved command %d cycles after the failure (LLR detects in %d),"
+                + " settled within 5%% after %d; %s; settled per VC: %s (%.0f s)%n", ordering, ports, healthy,
+                settled,
+                settled / ideal, firstMoved, config.llr().pcsLostTimeoutCycles(), settle * STEP,
+                a.counter("route_detoured_pdus") + " PDUs detoured", vcs, (System.nanoTime() - t0) / 1e9);
+    }
+
+    /** Command bytes B's XPU has received on each VC. */
+    private static long[] bytesPerVc(XpuSide b) {
+        long[] n = new long[4];
+        for (CommandReceiver.Delivered d : b.rx().delivered()) {
+            n[d.vc()] += d.command().control().length + d.command().data().length;
+        }
+        return n;
     }
 
     /** Command bytes B's XPU has received. */

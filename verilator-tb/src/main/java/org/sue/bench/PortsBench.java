@@ -20,6 +20,8 @@ import org.sue.net.HeaderFormat;
  * <li>{@code ports_goodput_<P>}: command bytes per cycle B's XPU received with P ports, relative to one port of the
  * transport's full width.
  * <li>{@code ports_bytes_per_cycle_<P>}: the same in command bytes per cycle.
+ * <li>{@code strict_vs_unordered_goodput_<P>}: the goodput of unordered mode over strict mode's when A sends on one VC
+ * only, so that strict mode pins all of it to one port (docs/protocol.md 10.2, 10.7).
  * <li>{@code ports_<P>_cells}, {@code _ffs}, {@code _mem_bits}: Yosys figures of the instance of
  * configs/two_port.json and configs/four_port.json ({@code DefaultDesigns.portsInstance}) and of the same instance
  * with one port of 1024 bits.
@@ -49,6 +51,18 @@ final class PortsBench {
             System.out.printf("ports: %d x %d-bit ports on a %d-bit transport, %d-byte commands on 4 VCs: %.1f"
                     + " command bytes/cycle, %.3f of one %d-bit port (%.0f s)%n", ports, WIDTH / ports, WIDTH, BYTES,
                     bytes, bytes / one, WIDTH, (System.nanoTime() - t0) / 1e9);
+        }
+        for (int ports : new int[] {2, 4}) {
+            long t0 = System.nanoTime();
+            SueInstance.Config strict = SmallInstance.multiPort(HeaderFormat.ETH_IPV4_UDP, ports, WIDTH, WIDTH, DELAY);
+            double pinned = LineRate.measure(strict, BYTES, 1, DELAY, LinkModel.Faults.NONE, COMMANDS, 1)
+                    .bytesPerCycle();
+            double spread = LineRate.measure(strict.withOrdering(SueInstance.Config.Ordering.UNORDERED), BYTES, 1,
+                    DELAY, LinkModel.Faults.NONE, COMMANDS, 1).bytesPerCycle();
+            put.accept("strict_vs_unordered_goodput_" + ports, Bench.round(spread / pinned, 3));
+            System.out.printf("ports: %d ports, %d-byte commands on one VC: strict %.1f, unordered %.1f command"
+                    + " bytes/cycle (%.2f x) (%.0f s)%n", ports, BYTES, pinned, spread, spread / pinned,
+                    (System.nanoTime() - t0) / 1e9);
         }
         for (int ports : new int[] {1, 2, 4}) {
             int p = ports;

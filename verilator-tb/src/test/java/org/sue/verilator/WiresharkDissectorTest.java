@@ -39,9 +39,9 @@ import org.sue.net.tb.PcapWriter;
  */
 class WiresharkDissectorTest {
     static final Path LUA = Path.of(System.getProperty("sue.repo.root", ".."), "tools", "wireshark", "sue.lua");
-    static final String[] FIELDS = {"sue.xpuid", "sue.op", "sue.port", "sue.psn", "sue.vc", "sue.partition", "sue.rpsn",
+    static final String[] FIELDS = {"sue.xpuid", "sue.op", "sue.psn", "sue.vc", "sue.partition", "sue.rpsn",
         "sue.cmd.type", "sue.cmd.data_len", "sue.rcrc.status", "sue.afh1.src_xpu", "sue.afh2.src_xpu",
-        "_ws.malformed", "_ws.expert.message", "udp.checksum.status"};
+        "_ws.malformed", "_ws.expert.message", "udp.checksum.status", "sue.port"};
     /** Wireshark's {@code udp.checksum.status} values (proto.h: PROTO_CHECKSUM_E_GOOD, _E_NOT_PRESENT). */
     static final String CHECKSUM_GOOD = "1";
     static final String CHECKSUM_NOT_PRESENT = "3";
@@ -77,6 +77,7 @@ class WiresharkDissectorTest {
                 NetConfig.defaults(HeaderFormat.AFH_GEN2_NORMAL));
         Path pcap = dir.resolve("formats.pcap");
         List<String> expected = new ArrayList<>();
+        List<String> ports = new ArrayList<>(); // the RH's connection port, the last field
         try (PcapWriter w = new PcapWriter(pcap)) {
             for (NetConfig cfg : formats) {
                 boolean v6 = cfg.format() == HeaderFormat.ETH_IPV6_UDP;
@@ -113,8 +114,9 @@ class WiresharkDissectorTest {
                             .collect(Collectors.joining(","));
                     String gen1Src = cfg.format() == HeaderFormat.AFH_GEN1 ? String.valueOf(src & 0xFFFF) : "";
                     String gen2Src = cfg.format() == HeaderFormat.AFH_GEN2_NORMAL ? String.valueOf(src) : "";
+                    ports.add(String.valueOf(rh.port()));
                     expected.add(String.join("|", String.valueOf(rh.xpuid()), String.valueOf(rh.op()),
-                            String.valueOf(rh.port()), String.valueOf(rh.psn()), String.valueOf(rh.vc()), String.valueOf(rh.partition()),
+                            String.valueOf(rh.psn()), String.valueOf(rh.vc()), String.valueOf(rh.partition()),
                             String.valueOf(rh.rpsn()), types, lens, damaged ? "Bad" : "Good", gen1Src, gen2Src, ""));
                 }
             }
@@ -127,6 +129,7 @@ class WiresharkDissectorTest {
             String got = String.join("|", List.of(row).subList(1, 13));
             HeaderFormat format = formats.get(i / 3).format();
             assertEquals(expected.get(i), got, "frame " + (i + 1) + " (" + format + ")");
+            assertEquals(ports.get(i), row[FIELDS.length], "RH port of frame " + (i + 1));
             boolean damaged = i % 3 == 2;
             assertTrue(damaged ? row[13].startsWith("R-CRC 0x") : row[13].isEmpty(), "expert info: " + row[13]);
             assertEquals(switch (format) {

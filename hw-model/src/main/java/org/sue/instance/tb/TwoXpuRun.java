@@ -529,7 +529,7 @@ public final class TwoXpuRun {
         NetConfig n = c.net();
         String link = (c.llr() != null ? ", LLR" : "") + (c.cbfc() != null ? ", CBFC" : c.pfc() != null ? ", PFC" : "");
         String bus = c.ports() == 1 ? c.busWidth() + "-bit bus" : c.ports() + " x " + c.portWidth() + "-bit ports on a "
-                + c.busWidth() + "-bit transport";
+                + c.busWidth() + "-bit transport" + (c.unordered() ? ", unordered" : ", strict");
         return n.format() + ", " + bus + ", " + c.path().destinations() + " destinations" + link;
     }
 }

@@ -706,6 +706,10 @@ public final class XpuSide {
         List<CommandCodec.Command> queued = src.sentTo(xpu).getOrDefault(vc, List.of());
         List<CommandCodec.Command> got = gotPerVc.getOrDefault(vc, List.of());
         List<Integer> cutsAt = cuts.getOrDefault(src.xpu, Map.of()).getOrDefault(vc, List.of());
+        if (config != null && config.unordered()) {
+            Arrival arrival = Arrival.of(queued, got);
+            return arrival.extra() == 0 && (!complete || arrival.missing() == 0) && cutsAt.isEmpty() ? 0 : -1;
+        }
         int i = 0;
         int lost = 0;
         int c = 0;
@@ -733,6 +737,36 @@ public final class XpuSide {
             }
         }
         return complete && i != queued.size() ? -1 : lost;
+    }
+
+    /**
+     * How one stream's commands arrived in unordered mode (docs/protocol.md 10.7), where any order is right: queued and
+     * not (yet) arrived, arrived more often than queued, and arrived after a command queued later (overtaken).
+     */
+    public record Arrival(long missing, long extra, long overtaken) {
+        public static Arrival of(List<CommandCodec.Command> queued, List<CommandCodec.Command> got) {
+            Map<CommandCodec.Command, Integer> owed = new HashMap<>();
+            Map<CommandCodec.Command, Integer> position = new HashMap<>();
+            for (int i = 0; i < queued.size(); i++) {
+                owed.merge(queued.get(i), 1, Integer::sum);
+                position.putIfAbsent(queued.get(i), i);
+            }
+            long extra = 0;
+            long overtaken = 0;
+            int latest = -1;
+            for (CommandCodec.Command c : got) {
+                extra += owed.merge(c, -1, Integer::sum) < 0 ? 1 : 0;
+                int at = position.getOrDefault(c, -1);
+                overtaken += at < latest ? 1 : 0;
+                latest = Math.max(latest, at);
+            }
+            return new Arrival(owed.values().stream().mapToLong(n -> Math.max(0, n)).sum(), extra, overtaken);
+        }
+    }
+
+    /** How the commands {@code src} queued here on VC {@code vc} arrived, taken as unordered ({@link Arrival}). */
+    public Arrival arrivalFrom(XpuSide src, int vc) {
+        return Arrival.of(src.sentTo(xpu).getOrDefault(vc, List.of()), gotFrom(src).getOrDefault(vc, List.of()));
     }
 
     /** No frame on its way here from the peer, none half fed to this side's MAC input: the link counts are final. */
