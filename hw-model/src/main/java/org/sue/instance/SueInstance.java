@@ -682,12 +682,17 @@ public final class SueInstance extends Component {
         if (router == null) {
             return home;
         }
-        int pw = Integer.numberOfTrailingZeros(config.ports());
         List<Expr> routes = new ArrayList<>();
         for (int h = 0; h < config.ports(); h++) {
-            routes.add(router.route.bits(pw * h + pw - 1, pw * h));
+            routes.add(routeOf(h));
         }
-        return Hw.select(routes, home.bits(pw - 1, 0));
+        return Hw.select(routes, home.bits(Integer.numberOfTrailingZeros(config.ports()) - 1, 0));
+    }
+
+    /** The port that connection port {@code home}'s PDUs take now (more than one port). */
+    private Expr routeOf(int home) {
+        int pw = Integer.numberOfTrailingZeros(config.ports());
+        return router.route.bits(pw * home + pw - 1, pw * home);
     }
 
     /**
@@ -755,7 +760,7 @@ public final class SueInstance extends Component {
         List<Expr> routedUp = new ArrayList<>();
         List<Expr> highestFirst = new ArrayList<>();
         for (int h = 0; h < config.ports(); h++) {
-            Expr route = routeOf(Hw.lit(SueMeta.PORT.width(), h));
+            Expr route = routeOf(h);
             Expr row = wire(config.portPrefix(h) + "routed_vc_ready", Hw.mux(router.moving.bit(h),
                     Hw.zeros(SueMeta.VCS), Hw.select(rows, route)));
             routedRows.add(row);
@@ -798,20 +803,11 @@ public final class SueInstance extends Component {
      * the pick was decided), the next in turn.
      */
     private Expr choose(List<Expr> candidates, Expr picking) {
-        int ports = candidates.size();
-        int pw = Integer.numberOfTrailingZeros(ports);
-        Reg next = reg("choice_next", pw, 0);
-        List<Expr> fromEach = new ArrayList<>(); // the choice when the turn is at r
-        for (int r = 0; r < ports; r++) {
-            Expr c = Hw.lit(pw, r);
-            for (int k = ports - 1; k >= 0; k--) { // the outermost, nearest to r, wins
-                int h = (r + k) % ports;
-                c = Hw.mux(candidates.get(h), Hw.lit(pw, h), c);
-            }
-            fromEach.add(c);
-        }
-        Expr chosen = wire("choice", Hw.select(fromEach, next));
-        when(picking, () -> next.set(chosen.add(Hw.lit(pw, 1))));
+        int pw = Integer.numberOfTrailingZeros(candidates.size());
+        Reg last = reg("choice_last", pw, candidates.size() - 1);
+        Expr any = candidates.stream().reduce(Hw.bool(false), Expr::or);
+        Expr chosen = wire("choice", Hw.mux(any, Arbiter.rotatingPick(candidates, last), last.add(Hw.lit(pw, 1))));
+        when(picking, () -> last.set(chosen));
         return chosen;
     }
 

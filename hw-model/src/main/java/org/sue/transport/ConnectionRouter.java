@@ -9,6 +9,7 @@ import org.sue.core.Hw;
 import org.sue.core.Layout;
 import org.sue.core.Port;
 import org.sue.core.Reg;
+import org.sue.lib.stream.Arbiter;
 import org.sue.lib.stream.Flow;
 import org.sue.net.SueMeta;
 
@@ -73,9 +74,9 @@ public final class ConnectionRouter extends Component {
             Reg now = reg("route_" + h, pw, h);
             Expr wanted = wire("wanted_" + h, wanted(h, now));
             Expr away = wire("moving_" + h, wanted.ne(now));
-            Expr idle = decidedCount(h).eq(0);
-            when(away.and(idle).and(halfOut.not()), () -> now.set(wanted));
-            moves = moves.or(away.and(idle).and(halfOut.not()));
+            Expr move = wire("move_" + h, away.and(decidedCount(h).eq(0)).and(halfOut.not()));
+            when(move, () -> now.set(wanted));
+            moves = moves.or(move);
             detours = detours.or(charged.valid().and(port(charged).eq(h)).and(now.ne(h)));
             routes.add(0, now);
             movingBits.add(0, away);
@@ -92,12 +93,12 @@ public final class ConnectionRouter extends Component {
 
     /** h itself while up, else the first port up after it, else where the route is now. */
     private Expr wanted(int h, Expr now) {
-        Expr choice = now;
-        for (int k = ports - 1; k >= 0; k--) { // the outermost choice, the nearest port, wins
-            int p = (h + k) % ports;
-            choice = Hw.mux(portUp.bit(p), Hw.lit(pw, p), choice);
+        List<Expr> up = new ArrayList<>();
+        for (int p = 0; p < ports; p++) {
+            up.add(portUp.bit(p));
         }
-        return choice;
+        Expr fromH = Arbiter.rotatingPick(up, Hw.lit(pw, (h + ports - 1) % ports)); // the first up after h - 1
+        return Hw.mux(portUp.ne(0), fromH, now);
     }
 
     /** PDUs of connection port h decided (picked or started) and not yet charged or returned. */
