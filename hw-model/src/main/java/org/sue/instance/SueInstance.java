@@ -388,11 +388,11 @@ public final class SueInstance extends Component {
         }
 
         /**
-         * Beats of the transport's bus each port's transmit queue holds (more ports): two of the largest PDUs, a power
-         * of two, so that the transport sends one port's PDU while the other ports drain theirs [ours].
+         * Beats of the transport's bus each port's transmit queue holds (more ports): {@value #TX_QUEUE_PDUS} of the
+         * largest PDUs, a power of two, so that the transport sends one port's PDU while the other ports drain theirs [ours].
          */
         public int portQueueBeats() {
-            return (int) beatsFor(2L * (path.pduLimit() + FrameFormat.RH_BYTES + FrameFormat.RCRC_BYTES),
+            return (int) beatsFor((long) TX_QUEUE_PDUS * (path.pduLimit() + FrameFormat.RH_BYTES + FrameFormat.RCRC_BYTES),
                     busWidth(), true);
         }
 
@@ -583,6 +583,9 @@ public final class SueInstance extends Component {
     /** Port choices waiting for their PDUs in unordered mode: more than are ever picked ahead of the PDU leaving. */
     private static final int CHOICES = 8;
 
+    /** The largest PDUs each port's transmit queue holds (more ports; {@link Config#portQueueBeats}). */
+    private static final int TX_QUEUE_PDUS = 2;
+
     /**
      * The headroom above a PFC threshold in this instance for a link of {@code linkDelayCycles} each way
      * ({@link PfcConfig#headroomBytes} with the peer's frames ahead of a pause).
@@ -619,14 +622,18 @@ public final class SueInstance extends Component {
         TransportRx trx = child("transport_rx", new TransportRx(config.transport()));
         CommandUnpacker unpacker = child("unpacker", new CommandUnpacker(config.unpacker()));
 
-        transmitPath(path, ttx, ports);
+        List<Expr> leftQueue = transmitPath(path, ttx, ports);
         receivePath(ports, trx, unpacker);
         acknowledgements(ttx, trx);
         identity(ttx, ports);
         status(ttx, trx, ports);
+        List<PortDecisions> decided = new ArrayList<>();
+        if (config.cbfc() != null || router != null) {
+            ports.forEach(port -> decided.add(decisions(port, path, ttx)));
+        }
         List<PortLink> links = new ArrayList<>();
         for (PortParts port : ports) {
-            links.add(linkLayer(port, path, ttx, trx, unpacker));
+            links.add(linkLayer(port, path, ttx, trx, unpacker, decided.isEmpty() ? null : decided.get(port.index())));
         }
         if (router != null) {
             routeEvents(path, ttx);
@@ -647,7 +654,7 @@ public final class SueInstance extends Component {
             unused("rx_vc_fifo_leaving", unpacker.freed.valid(), unpacker.freed.payload(), trx.discarded.valid(),
                     trx.discarded.payload());
         }
-        eligibility(path, ttx, links);
+        eligibility(path, ttx, links, router == null ? null : txBacklog(ports, decided, leftQueue));
     }
 
     /**
@@ -697,7 +704,8 @@ public final class SueInstance extends Component {
 
     /**
      * What the router counts to know when a route may move: PDUs decided (the packing buffer's picks on their pinned
-     * connection port, the transport's starts) and ended (returned, or charged as they leave the transport).
+     * connection port, the transport's starts) and ended (returned, or charged as they leave the transport); and what
+     * it tells the transport: the connection ports whose route fled a dead port go back at once.
      */
     private void routeEvents(CommandPath path, TransportTx ttx) {
         router.picked.drive(path.picked.valid(), pickedPort);
@@ -706,6 +714,51 @@ public final class SueInstance extends Component {
         router.charged.drive(ttx.charge.valid(), ttx.charge.field("port"));
         router.outFire.set(ttx.out.fire());
         router.outLast.set(ttx.out.tlast());
+        ttx.hurry.set(router.fled); // what the dead port carried goes again at once
+    }
+
+    /**
+     * A port's share of the PDUs decided and ended, each on the port that carries it (its connection port's route):
+     * the packing buffer's picks, the transport's starts, picked PDUs the transport holds for a go-back, and PDUs
+     * charged as they leave the transport. A PDU's route stays put from its decision to its charge (the router moves
+     * a route only when none of its PDUs is decided and not yet charged).
+     */
+    private record PortDecisions(Flow picked, Flow started, Flow held, Flow sent) {
+    }
+
+    private PortDecisions decisions(PortParts port, CommandPath path, TransportTx ttx) {
+        Expr dst = path.picked.field("dst");
+        return new PortDecisions(
+                onPort(port, "picked_here", path.picked, config.ports() == 1 ? dst : routeOf(pickedPort)),
+                onPort(port, "started_here", ttx.reserve, routeOf(ttx.reserve.field("port"))),
+                onPort(port, "held_here", ttx.unreserve, routeOf(ttx.unreserve.field("port"))),
+                onPort(port, "sent_here", ttx.charge, routeOf(ttx.charge.field("port"))));
+    }
+
+    /**
+     * Which ports take more picks (more than one port): a port whose PDUs decided and not yet out of its transmit
+     * queue number {@value #TX_QUEUE_PDUS} is picked for no more until one leaves. The queue holds that many of the
+     * largest, so a picked PDU finds room there, and one port slower than the others (carrying a dead port's
+     * connections, or paused) does not hold the transport's single output in front of the others' PDUs [ours]. The
+     * transport's own starts (go-backs, ACK-only PDUs) are counted but not held: a go-back that frees the retransmit
+     * store must not wait for picks that wait for room in it. Every decided PDU leaves the transport once, or is held
+     * and decided again, so the count is exact.
+     */
+    private List<Expr> txBacklog(List<PortParts> ports, List<PortDecisions> decided, List<Expr> leftQueue) {
+        List<Expr> takes = new ArrayList<>();
+        for (PortParts port : ports) {
+            PortDecisions d = decided.get(port.index());
+            // above the limit: the starts the transport holds offered (one a source), and what its queue holds
+            Reg backlog = reg(port.prefix() + "tx_backlog", Hw.log2Up(TX_QUEUE_PDUS + 4 + config.portQueueBeats()),
+                    0);
+            backlog.set(Hw.upDown(backlog, List.of(d.picked().valid(), d.started().valid()),
+                    List.of(d.held().valid(), leftQueue.get(port.index()))));
+            takes.add(wire(port.prefix() + "tx_takes", backlog.lt(TX_QUEUE_PDUS)));
+            if (config.cbfc() == null) { // what leaves the transport is counted as it leaves the queue
+                unused(port.prefix() + "sent_here_unread", d.sent().valid());
+            }
+        }
+        return takes;
     }
 
     /**
@@ -733,7 +786,7 @@ public final class SueInstance extends Component {
      * paused holds only the queues it carries; in unordered mode (10.7) any connection port that may take it will do,
      * and the pick's connection port ({@code picked_port}) is chosen here.
      */
-    private void eligibility(CommandPath path, TransportTx ttx, List<PortLink> links) {
+    private void eligibility(CommandPath path, TransportTx ttx, List<PortLink> links, List<Expr> takes) {
         Port vcReady = in("vc_ready", SueMeta.VCS);
         int d = config.path().destinations();
         if (config.ports() == 1) {
@@ -755,16 +808,20 @@ public final class SueInstance extends Component {
             anyPort = anyPort.or(row);
         }
         router.portUp.set(Hw.cat(ups));
-        // per connection port: the VCs its route lets start (none while it moves), and whether its route is up
+        // per connection port: the VCs its route lets start (none while it moves), and whether it takes new PDUs:
+        // its route is up and has room for more (txBacklog), and in unordered mode the route is its own (a connection
+        // detoured over another port only finishes what it has: the connections at home there carry the new PDUs, so
+        // no port takes two shares)
         List<Expr> routedRows = new ArrayList<>();
-        List<Expr> routedUp = new ArrayList<>();
+        List<Expr> takesNew = new ArrayList<>();
         List<Expr> highestFirst = new ArrayList<>();
         for (int h = 0; h < config.ports(); h++) {
             Expr route = routeOf(h);
             Expr row = wire(config.portPrefix(h) + "routed_vc_ready", Hw.mux(router.moving.bit(h),
                     Hw.zeros(SueMeta.VCS), Hw.select(rows, route)));
             routedRows.add(row);
-            routedUp.add(Hw.select(links.stream().map(PortLink::up).toList(), route));
+            Expr up = Hw.select(links.stream().map(PortLink::up).toList(), route).and(Hw.select(takes, route));
+            takesNew.add(wire(config.portPrefix(h) + "takes_new", config.unordered() ? up.and(route.eq(h)) : up));
             highestFirst.add(0, row);
         }
         ttx.linkVcReady.set(Hw.cat(highestFirst)); // connection port 0 in the lowest bits
@@ -773,7 +830,7 @@ public final class SueInstance extends Component {
         for (int v = SueMeta.VCS - 1; v >= 0; v--) {
             Expr row = Hw.zeros(d);
             for (int h = 0; h < config.ports(); h++) {
-                Expr open = routedUp.get(h).and(routedRows.get(h).bit(v)); // h's route is up and may take VC v
+                Expr open = takesNew.get(h).and(routedRows.get(h).bit(v)); // h takes new PDUs, of VC v now
                 Expr window = ttx.dstReady.bits((h + 1) * d - 1, h * d);
                 window = config.unordered() ? window : window.and(pinnedTo(h, v)); // unordered: any port will do
                 row = row.or(Hw.mux(open, window, Hw.zeros(d)));
@@ -790,7 +847,7 @@ public final class SueInstance extends Component {
         List<Expr> candidates = new ArrayList<>(); // the connection ports that may take the picked PDU now
         for (int h = 0; h < config.ports(); h++) {
             Expr window = ttx.dstReady.bits((h + 1) * d - 1, h * d).shr(dst.resize(Hw.log2Up(d))).bit(0);
-            candidates.add(wire(config.portPrefix(h) + "candidate", routedUp.get(h)
+            candidates.add(wire(config.portPrefix(h) + "candidate", takesNew.get(h)
                     .and(routedRows.get(h).shr(vc).bit(0)).and(window)));
         }
         pickedPort.set(choose(candidates, path.picked.valid()).resize(SueMeta.PORT.width()));
@@ -830,7 +887,7 @@ public final class SueInstance extends Component {
      * and CBFC share the port's control channel. Returns the VCs the port's flow control lets start.
      */
     private PortLink linkLayer(PortParts port, CommandPath path, TransportTx ttx, TransportRx trx,
-                               CommandUnpacker unpacker) {
+                               CommandUnpacker unpacker, PortDecisions decided) {
         String px = port.prefix();
         FrameTransmitter ftx = port.ftx();
         LlrTx ltx = config.llr() == null ? null : child(px + "llr_tx", new LlrTx(config.llr()));
@@ -850,7 +907,7 @@ public final class SueInstance extends Component {
         if (config.cbfc() != null) {
             CbfcSender sender = child(px + "cbfc_tx", new CbfcSender(config.cbfc()));
             ftx.out.retagged(px + "to_cbfc", sender.in.layout(), SueMeta.VC.of(ftx.out.tuser())).into(sender.in);
-            vcReady = creditBasedFlowControl(port, path, ttx, leaving, sender, control, ctlOut, ctlIn);
+            vcReady = creditBasedFlowControl(port, decided, leaving, sender, control, ctlOut, ctlIn);
             if (ltx == null) {
                 toMac(port, sender.out);
             } else { // CC_Updates numbered like the frames around them: never poisoned
@@ -894,22 +951,20 @@ public final class SueInstance extends Component {
      * {@value #CC_DELAY} cycles after their last beat, after the verdicts of the frames before them. CF_Updates cross
      * on the port's control channel. Returns the VCs the credits let start.
      */
-    private Expr creditBasedFlowControl(PortParts port, CommandPath path, TransportTx ttx, Departures leaving,
+    private Expr creditBasedFlowControl(PortParts port, PortDecisions decided, Departures leaving,
                                         CbfcSender sender, Flow ccUpdates, List<Stream> ctlOut, List<Flow> ctlIn) {
         String px = port.prefix();
         CbfcReceiver receiver = child(px + "cbfc_rx", new CbfcReceiver(new CbfcReceiver.Config(config.cbfc(),
                 CC_DELAY)));
         expose(sender.localMac, px + "local_mac");
-        // never beside a transport start
-        Expr dst = path.picked.field("dst");
-        Flow picked = onPort(port, "picked_here", path.picked, config.ports() == 1 ? dst : routeOf(pickedPort));
-        Flow started = onPort(port, "started_here", ttx.reserve, routeOf(ttx.reserve.field("port")));
+        Flow picked = decided.picked(); // never beside a transport start
+        Flow started = decided.started();
         sender.reserve.drive(picked.valid().or(started.valid()), Hw.mux(picked.valid(), picked.field("vc"),
                 started.field("vc")));
-        Flow unreserved = onPort(port, "held_here", ttx.unreserve, routeOf(ttx.unreserve.field("port")));
+        Flow unreserved = decided.held();
         sender.unreserve.drive(unreserved.valid(), sender.unreserve.layout().expr().set("vc",
                 unreserved.field("vc")).build());
-        Flow charged = onPort(port, "sent_here", ttx.charge, routeOf(ttx.charge.field("port")));
+        Flow charged = decided.sent();
         sender.charge.drive(charged.valid(), sender.charge.layout().expr().set("vc", charged.field("vc"))
                 .set("bytes", frameBytes(charged.field("len"))).set("reserved", Hw.bool(true)).build());
         ctlIn.add(sender.ctlIn);
@@ -1106,7 +1161,8 @@ public final class SueInstance extends Component {
      * XPU commands -> packing -> each PDU onto its destination's port -> PSN and retransmit store -> the port's RH,
      * R-CRC, network header, FCS -> the port's MAC.
      */
-    private void transmitPath(CommandPath path, TransportTx ttx, List<PortParts> ports) {
+    private List<Expr> transmitPath(CommandPath path, TransportTx ttx, List<PortParts> ports) {
+        List<Expr> leftQueue = new ArrayList<>(); // more ports: a PDU's last beat leaving a port's transmit queue
         List<Signal> inside = new ArrayList<>(path.out.signals());
         inside.addAll(path.picked.signals());
         inside.addAll(List.of(path.dstReady, path.vcReady));
@@ -1124,13 +1180,16 @@ public final class SueInstance extends Component {
                 StreamNarrow narrow = child(port.prefix() + "narrow", new StreamNarrow(new StreamNarrow.Config(bus,
                         config.ports())));
                 // a port takes a beat every `ports` cycles: its queue lets the transport go on with the others'
-                perPort.get(port.index()).queue(port.prefix() + "tx_queue", config.portQueueBeats()).into(narrow.in);
+                Stream queued = perPort.get(port.index()).queue(port.prefix() + "tx_queue", config.portQueueBeats());
+                queued.into(narrow.in);
+                leftQueue.add(queued.fire().and(queued.tlast()));
                 narrow.out.into(port.ftx().in);
             }
         }
         for (PortParts port : ports) {
             Flow.slave(this, port.prefix() + "tbl_wr", port.ftx().tableWrite.layout()).into(port.ftx().tableWrite);
         }
+        return leftQueue;
     }
 
     /**

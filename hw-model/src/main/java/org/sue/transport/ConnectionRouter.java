@@ -45,6 +45,11 @@ public final class ConnectionRouter extends Component {
     public final Port route;
     /** Bit h: connection port h is moving (decide nothing of it). */
     public final Port moving;
+    /**
+     * Bit h, for one cycle: h's route moved away from a port that is down, which may have lost what it carried (its
+     * connections go back at once instead of waiting for their timeouts).
+     */
+    public final Port fled;
 
     private final int ports;
     private final int pw;
@@ -68,6 +73,7 @@ public final class ConnectionRouter extends Component {
         Expr halfOut = halfOut();
         List<Expr> routes = new ArrayList<>();
         List<Expr> movingBits = new ArrayList<>();
+        List<Expr> fledBits = new ArrayList<>();
         Expr moves = Hw.bool(false);
         Expr detours = Hw.bool(false);
         for (int h = 0; h < ports; h++) {
@@ -80,11 +86,14 @@ public final class ConnectionRouter extends Component {
             detours = detours.or(charged.valid().and(port(charged).eq(h)).and(now.ne(h)));
             routes.add(0, now);
             movingBits.add(0, away);
+            fledBits.add(0, move.and(portUp.shr(now).bit(0).not()));
         }
         route = out("route", ports * pw);
         route.set(Hw.cat(routes));
         moving = out("moving", ports);
         moving.set(Hw.cat(movingBits));
+        fled = out("fled", ports);
+        fled.set(Hw.cat(fledBits));
         statusCounter("moves", moves, "Cycles in which a connection port's route moved (docs/protocol.md"
                 + " 10.6)");
         statusCounter("detoured_pdus", detours, "PDUs sent on another port than their connection's (docs/protocol.md"

@@ -83,6 +83,12 @@ public final class TransportTx extends Component {
     public final Flow dstDown;
     /** An unreachable destination answered again: its {port, XPU}, for one cycle. */
     public final Flow dstUp;
+    /**
+     * More than one port (null with one): bit h, connection port h's connections go back now (their route left a port
+     * that went down, which may have lost what it carried; docs/protocol.md 10.6). The scanner sends each of them
+     * with PDUs unacknowledged and no go-back of its own back to una at its next visit, without a strike.
+     */
+    public final Port hurry;
 
     /** Bits of a connection's strike count. */
     private static final int STRIKE_WIDTH = 4;
@@ -134,6 +140,7 @@ public final class TransportTx extends Component {
                 Layout.bits("xpu", SueMeta.XPU_WIDTH));
         dstDown = Flow.master(this, "dst_down", dstEvent);
         dstUp = Flow.master(this, "dst_up", dstEvent);
+        hurry = config.ports() == 1 ? null : in("hurry", config.ports());
 
         Init init = initSweep();
         Clock clock = clock();
@@ -553,11 +560,16 @@ public final class TransportTx extends Component {
                 .and(older(ago, clock, resent));
         Expr quiet = wire("scan_quiet", Hw.mux(wasDown, quietSince.apply(clock.probeAgo()),
                 quietSince.apply(clock.rtoAgo())));
-        Expr overdue = valid.and(next.ne(oldest)).and(quiet);
+        Wire hurriedDeferred = hurry == null ? null : wire("scan_hurried_deferred", 1);
+        Expr hurried = hurried(idx, prev, valid, hurriedDeferred);
+        Expr overdue = valid.and(next.ne(oldest)).and(quiet.or(hurried));
         Expr goingBack = retransmitting.follow("scan_prev_retransmitting", go, idx, prev);
         Expr timeout = wire("scan_timeout", overdue.and(goingBack.not()));
         // one request per cycle: the ACK engine's goes first, this one again
         Expr deferred = timeout.and(ackRequest.push());
+        if (hurriedDeferred != null) {
+            hurriedDeferred.set(deferred);
+        }
         when(go, () -> idx.set(Hw.mux(deferred, prev, idx.add(1))));
         Expr push = wire("scan_resend", timeout.and(deferred.not()));
         // a go-back that sent nothing for as long, while the walk as a whole is held too, is a timeout without another
@@ -570,8 +582,13 @@ public final class TransportTx extends Component {
         Expr flips = wire("scan_phase_flips", Hw.mux(SCAN_ENTRY.get(read, "phase").ne(phase).and(seen.ne(3)),
                 seen.add(1).resize(2), seen));
         Expr waited = wire("scan_waited", overdue.and(goingBack).and(walkHeld(walkMoving)).and(flips.eq(3)));
-        statusCounter("timeouts", push, "Go-backs queued by the retransmit timeout (no new PDU, retransmission or"
-                + " advancing ACK on a connection for rtoCycles; probes of unreachable destinations included).");
+        statusCounter("timeouts", push.and(quiet), "Go-backs queued by the retransmit timeout (no new PDU,"
+                + " retransmission or advancing ACK on a connection for rtoCycles; probes of unreachable destinations"
+                + " included).");
+        if (hurry != null) {
+            statusCounter("hurried_go_backs", push.and(quiet.not()), "Go-backs queued because the connection's route"
+                    + " left a port that went down (hurry), before its retransmit timeout.");
+        }
         // strikes: timeouts since the last advancing ACK (one within rtoCycles, seen at a visit: the scan comes round
         // at least twice in rtoCycles), saturating
         // t_ack read in the cycle the ACK engine wrote it is the old time: that ACK counts too
@@ -581,7 +598,7 @@ public final class TransportTx extends Component {
         movedConn.set(ack.conn());
         Expr progress = wire("scan_progress", old(clock, ackd).not().or(moved.and(movedConn.eq(prev))));
         Expr struck = Hw.mux(strikes.eq((1 << STRIKE_WIDTH) - 1), strikes, strikes.add(1).resize(STRIKE_WIDTH));
-        Expr strike = push.or(waited);
+        Expr strike = push.and(quiet).or(waited); // a hurried go-back is no timeout
         Expr strikesNext = wire("scan_strikes_next", Hw.mux(progress, Hw.zeros(STRIKE_WIDTH),
                 Hw.mux(strike, struck, strikes)));
         tables.strikes().write(valid, prev, SCAN_ENTRY.expr().set("strikes", strikesNext)
@@ -594,6 +611,30 @@ public final class TransportTx extends Component {
                 + " unacknowledged, sent again after probeCycles without progress.");
         return new Scan(valid, prev, outstanding.ge(config.windowPdus()), new Request(push, prev, oldest, down),
                 down, declared, walkMoving);
+    }
+
+    /**
+     * Whether the scanner's connection {@code prev} is hurried (more ports; {@link #hurry}): bit h of {@code hurry}
+     * marks connection port h until the scan has come round once, to the connection before the one it read next
+     * ({@code idx}) when the hurry came; a visit deferred for the ACK engine's request does not end it.
+     */
+    private Expr hurried(Expr idx, Expr prev, Expr valid, Expr deferred) {
+        if (hurry == null) {
+            return Hw.bool(false);
+        }
+        Expr pending = Hw.bool(false);
+        int xw = cw - config.portWidth(); // a connection index is {port, XPU}
+        for (int h = 0; h < config.ports(); h++) {
+            Reg marked = reg("hurry_pending_" + h, 1, 0);
+            Reg until = regNoReset("hurry_until_" + h, cw);
+            Expr last = valid.and(prev.eq(until)).and(deferred.not());
+            when(hurry.bit(h), () -> {
+                marked.set(Hw.bool(true));
+                until.set(idx.sub(1));
+            }).elseWhen(last, () -> marked.set(Hw.bool(false)));
+            pending = pending.or(marked.and(prev.bits(cw - 1, xw).eq(h)));
+        }
+        return wire("scan_hurried", pending);
     }
 
     /** A bit that flips every rtoCycles / 2: the scanner visits every connection once between flips. */

@@ -36,6 +36,7 @@ class ConnectionRouterTest {
         }
         assertEquals(List.of(), follower.mismatches());
         assertTrue(follower.moves() > 100, "routes moved " + follower.moves() + " times");
+        assertTrue(follower.fleeings() > 20, "routes fled a port that was down " + follower.fleeings() + " times");
         assertTrue(waited > 1000, "routes waited for their counts: " + waited + " cycles with a move pending");
     }
 

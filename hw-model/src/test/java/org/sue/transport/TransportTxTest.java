@@ -139,6 +139,23 @@ class TransportTxTest {
     }
 
     /**
+     * Connection ports hurried at random (their route left a port that went down): each of their connections with
+     * PDUs unacknowledged goes back to una at the scanner's next visit, long before its timeout, and no hurried
+     * go-back counts as a strike (the reference declares a destination unreachable only after timeouts).
+     */
+    @Test
+    void hurriedConnectionsGoBackWithoutAStrike() {
+        Run r = new Run(small().withPorts(2), 47, 0.03);
+        r.hurryOneIn = 300;
+        r.traffic(1500, 16);
+        r.hurryOneIn = 0;
+        r.drain(400_000);
+        r.checkDelivered();
+        assertTrue(r.sim.peek("hurried_go_backs") > 20, "hurried go-backs: " + r.sim.peek("hurried_go_backs"));
+        assertEquals(0, r.declaredCycles, "no destination declared unreachable");
+    }
+
+    /**
      * The link's flow control holds VCs 0 and 1 (link_vc_ready low) for a while: no retransmission or ACK-only PDU
      * (VC 0) on them starts meanwhile, except one already offered when the hold began, while new PDUs on VCs 2 and 3
      * keep leaving; afterwards everything is delivered.
@@ -307,6 +324,7 @@ class TransportTxTest {
         int goBacks;
         int waits;            // timeouts while a go-back waited (scan_waited), as the model counted them
         int heldVcs;          // link_vc_ready low for these VCs
+        int hurryOneIn;       // more ports: a random connection port hurried once in this many cycles (0: never)
         long heldStarts;      // retransmitted or ACK-only PDUs on a held VC leaving m_axis
         long freshDuringHold; // PDUs sent the first time while some VC is held
         long heldSince = -1;
@@ -488,6 +506,9 @@ class TransportTxTest {
             }
             sim.poke("m_axis_tready", rnd.nextInt(100) < readyPercent ? 1 : 0);
             sim.poke("link_vc_ready", everyPort(cfg, ~heldVcs & 0xf));
+            if (cfg.ports() > 1) {
+                sim.poke("hurry", hurryOneIn > 0 && rnd.nextInt(hurryOneIn) == 0 ? 1L << rnd.nextInt(cfg.ports()) : 0);
+            }
             heldSince = heldVcs == 0 ? -1 : heldSince < 0 ? now : heldSince;
             // ack_reply answers the query of the previous cycle
             if (pendingReply != null) {
@@ -530,7 +551,8 @@ class TransportTxTest {
             int scanned = (int) sim.peek("scan_prev");
             boolean declared = false;
             if (sim.peek("scan_resend") == 1) {
-                TransportTxModel.Timeout t = model.timeout(scanned, now, 4);
+                TransportTxModel.Timeout t = sim.peek("scan_quiet") == 1 ? model.timeout(scanned, now, 4)
+                        : model.hurried(scanned, now, 4);
                 declared = t.declared();
                 assertEquals(t.probe() ? 1 : 0, sim.peek("scan_down"), "a probe of connection " + scanned + " at " + now);
             } else if (sim.peek("scan_waited") == 1) {

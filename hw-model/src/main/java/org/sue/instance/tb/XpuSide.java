@@ -89,7 +89,6 @@ public final class XpuSide {
     private int rxResetLeft;
     private boolean rxResetOn;
     private int cutCount;
-    private int macReadyPercent = 100;
     private boolean llrEnable = true;
     private boolean llrEnablePoked;
     private int deliveriesSeen;
@@ -487,12 +486,19 @@ public final class XpuSide {
      * generator, so the commands stay those of the run's seed); 100: always.
      */
     public XpuSide macReadyPercent(int percent, long seed) {
-        macReadyPercent = percent;
-        for (MacPort port : ports) { // port 0 draws from the seed itself, the others from their own
-            port.macReady = percent >= 100 ? null : new Random(seed + 7919L * port.index);
-            if (port.macReady == null) {
-                sim.poke(port.px + "m_axis_tready", 1);
-            }
+        for (int p = 0; p < ports.size(); p++) {
+            macReadyPercent(p, percent, seed);
+        }
+        return this;
+    }
+
+    /** The same for port {@code port}'s MAC alone. */
+    public XpuSide macReadyPercent(int port, int percent, long seed) {
+        MacPort mac = ports.get(port); // port 0 draws from the seed itself, the others from their own
+        mac.macReady = percent >= 100 ? null : new Random(seed + 7919L * port);
+        mac.readyPercent = percent;
+        if (mac.macReady == null) {
+            sim.poke(mac.px + "m_axis_tready", 1);
         }
         return this;
     }
@@ -859,6 +865,7 @@ public final class XpuSide {
         final long[] arrived = new long[2];
         final long[] arrivedBad = new long[2];
         Random macReady; // null: the MAC always takes a beat
+        int readyPercent = 100;
         long frozenDropped;
         long frozenDroppedDamaged; // of them: a bit flipped on the link
         long frozenDroppedFlagged; // of them: flagged by the MAC
@@ -898,7 +905,7 @@ public final class XpuSide {
         /** The MAC's cycle: its ready, the next beat from the link, LLR's enable when it changed, control messages. */
         void driveLive(long now, boolean pokeEnable) {
             if (macReady != null) {
-                sim.poke(px + "m_axis_tready", macReady.nextInt(100) < macReadyPercent ? 1 : 0);
+                sim.poke(px + "m_axis_tready", macReady.nextInt(100) < readyPercent ? 1 : 0);
             }
             if (macIn.idle()) {
                 LinkModel.InFlight f = fromPeer.arrived(now);

@@ -2,7 +2,8 @@ package org.sue.transport.model;
 
 /**
  * Reference of {@link org.sue.transport.ConnectionRouter} (docs/protocol.md 10.6), cycle by cycle: each connection
- * port's route, whether it is moving, and the count of its decided PDUs that holds a move back.
+ * port's route, whether it is moving or fleeing a port that is down, and the count of its decided PDUs that holds a
+ * move back.
  */
 public final class ConnectionRouterModel {
     private final int ports;
@@ -42,13 +43,22 @@ public final class ConnectionRouterModel {
         return wanted(h, up) != route[h];
     }
 
+    /** Whether h's route moves at the next clock edge away from a port that is down. */
+    public boolean fleeing(int h, int up) {
+        return movesNow(h, up) && (up >> route[h] & 1) == 0;
+    }
+
+    private boolean movesNow(int h, int up) {
+        return moving(h, up) && decided[h] == 0 && !inside;
+    }
+
     /**
      * One clock edge: {@code decidedNow[h]} PDUs of connection port h decided this cycle (picked, started),
      * {@code endedNow[h]} ended (returned, charged); a transport output beat if {@code outFire}.
      */
     public void clock(int up, int[] decidedNow, int[] endedNow, boolean outFire, boolean outLast) {
         for (int h = 0; h < ports; h++) {
-            if (moving(h, up) && decided[h] == 0 && !inside) {
+            if (movesNow(h, up)) {
                 route[h] = wanted(h, up);
             }
             decided[h] += decidedNow[h] - endedNow[h];

@@ -13,8 +13,9 @@ import java.util.Map;
  * 6.5), written from the rules: PSNs per connection from 0, cumulative ACK inside the window, NACK(n) as ACK(n - 1)
  * plus a go-back to n (also while the connection is going back: the go-back starts again from n), a timeout's go-back
  * to the oldest unacknowledged PSN. {@link #onWire} checks a PDU the transmitter sent: either the next of its
- * connection's sequence or a jump to a go-back asked for since the last jump, never to one older than the last jump's,
- * with the bytes first sent under that PSN. Reachability (section 6.7): {@code unreachableTimeouts} timeouts without
+ * connection's sequence or a jump to a go-back asked for since the last jump (or past its start, to a PSN whose
+ * predecessors were acknowledged since it was asked for), never to one older than the last jump's, with the bytes
+ * first sent under that PSN. Reachability (section 6.7): {@code unreachableTimeouts} timeouts without
  * an ACK moving una in between declare the destination unreachable (a timeout while a go-back waits counts without
  * another go-back); its timeouts are then probes, a go-back of one PDU; an ACK moving una makes it reachable again.
  */
@@ -98,9 +99,26 @@ public final class TransportTxModel {
      * as the transmitter saw it up to {@code slack} cycles earlier (its table read precedes the decision).
      */
     public Timeout timeout(int c, long cycle, int slack) {
+        Connection k = goBackToUna(c, cycle, slack, "timed out");
+        boolean declared = strike(k);
+        k.probing = k.down;
+        return new Timeout(k.down, declared);
+    }
+
+    /**
+     * Connection {@code c} was hurried at {@code cycle} (its route left a port that went down, docs/protocol.md
+     * 10.6): the same go-back as a timeout's, without a strike; a probe if its destination is unreachable.
+     */
+    public Timeout hurried(int c, long cycle, int slack) {
+        Connection k = goBackToUna(c, cycle, slack, "was hurried");
+        k.probing = k.down;
+        return new Timeout(k.down, false);
+    }
+
+    private Connection goBackToUna(int c, long cycle, int slack, String what) {
         Connection k = conn(c);
         if (k.next == k.una && k.recentUna.stream().noneMatch(u -> u[0] >= cycle - slack)) {
-            throw new IllegalStateException("connection " + c + " timed out at cycle " + cycle
+            throw new IllegalStateException("connection " + c + " " + what + " at cycle " + cycle
                     + " with nothing unacknowledged");
         }
         for (int[] u : k.recentUna) {
@@ -109,9 +127,7 @@ public final class TransportTxModel {
             }
         }
         k.goBacks.add(k.una);
-        boolean declared = strike(k);
-        k.probing = k.down;
-        return new Timeout(k.down, declared);
+        return k;
     }
 
     /**
@@ -145,7 +161,7 @@ public final class TransportTxModel {
         }
         // a probe is one PDU: after it, a go-back asked for, or a new PDU taken before the destination was declared
         boolean continues = k.probeSent ? psn == (k.newest + 1) % PSN_MOD : psn == (k.lastOnWire + 1) % PSN_MOD;
-        int jump = continues ? -1 : k.goBacks.indexOf(psn);
+        int jump = continues ? -1 : jumpTo(k, psn);
         if (!continues && jump < 0) {
             throw new IllegalStateException("connection " + c + " sent PSN " + psn + " at cycle " + cycle
                     + " after PSN " + k.lastOnWire + "; go-backs asked for " + k.goBacks + ", una " + k.una + ", next "
@@ -169,6 +185,21 @@ public final class TransportTxModel {
             k.newest = psn;
         }
         return jump >= 0;
+    }
+
+    /**
+     * The go-back asked for that a jump to {@code psn} makes (the last if several): one to {@code psn}, or to an older
+     * PSN whose PDUs up to {@code psn} were acknowledged meanwhile (the store freed them, so the go-back starts at the
+     * first it still holds); -1 for none.
+     */
+    private static int jumpTo(Connection k, int psn) {
+        for (int j = k.goBacks.size() - 1; j >= 0; j--) {
+            int skipped = Math.floorMod(psn - k.goBacks.get(j), PSN_MOD);
+            if (skipped == 0 || skipped < PSN_MOD / 2 && skipped <= Math.floorMod(k.una - k.goBacks.get(j), PSN_MOD)) {
+                return j;
+            }
+        }
+        return -1;
     }
 
     /** Every PDU of every connection acknowledged. */

@@ -8,7 +8,7 @@ import org.sue.transport.model.ConnectionRouterModel;
 /**
  * Follows an instance's {@link org.sue.transport.ConnectionRouter} (child {@code prefix}) with the reference
  * {@link ConnectionRouterModel}, fed the same inputs every cycle; records every cycle whose route or moving bit
- * differs, and counts the moves.
+ * differs, and counts the moves and those away from a port that was down.
  */
 public final class ConnectionRouterFollower implements Simulator.CycleListener {
     private static final String[] DECIDED = {"picked", "started"};
@@ -20,6 +20,7 @@ public final class ConnectionRouterFollower implements Simulator.CycleListener {
     private final ConnectionRouterModel model;
     private final List<String> mismatches = new ArrayList<>();
     private long moves;
+    private long fleeings;
 
     public ConnectionRouterFollower(Simulator sim, String prefix, int ports) {
         this.prefix = prefix;
@@ -34,15 +35,19 @@ public final class ConnectionRouterFollower implements Simulator.CycleListener {
         int up = (int) sim.peek(prefix + "port_up");
         long route = sim.peek(prefix + "route");
         long moving = sim.peek(prefix + "moving");
+        long fled = sim.peek(prefix + "fled");
         for (int h = 0; h < ports; h++) {
             int r = (int) (route >> (pw * h)) & (ports - 1);
             boolean m = (moving >> h & 1) != 0;
-            if (r != model.route(h) || m != model.moving(h, up)) {
+            boolean f = (fled >> h & 1) != 0;
+            if (r != model.route(h) || m != model.moving(h, up) || f != model.fleeing(h, up)) {
                 if (mismatches.size() < 20) {
                     mismatches.add("cycle " + cycle + " connection port " + h + ": route " + r + " moving " + m
-                            + ", reference " + model.route(h) + " moving " + model.moving(h, up));
+                            + " fled " + f + ", reference " + model.route(h) + " moving " + model.moving(h, up)
+                            + " fled " + model.fleeing(h, up));
                 }
             }
+            fleeings += f ? 1 : 0;
         }
         int[] decided = events(sim, DECIDED);
         int[] ended = events(sim, ENDED);
@@ -69,6 +74,11 @@ public final class ConnectionRouterFollower implements Simulator.CycleListener {
     /** Cycles where the router and its reference differed (the first 20). */
     public List<String> mismatches() {
         return mismatches;
+    }
+
+    /** Route moves away from a port that was down. */
+    public long fleeings() {
+        return fleeings;
     }
 
     /** Route moves the reference made. */
