@@ -74,7 +74,7 @@ public final class DefaultDesigns {
         m.put("sue_instance_w512_gen2", () -> managed(gen2Instance())); // 512-bit AFH Gen2
         m.put("sue_instance_small", () -> managed(smallInstance())); // for FPGA experiments
         m.put("sue_instance_small_ports", () -> new SueInstance(smallInstance())); // output.management false
-        m.put("sue_instance_two_port", () -> new SueInstance(portsInstance(2))); // configs/two_port.json
+        m.put("sue_instance_two_port", () -> managed(portsInstance(2))); // configs/two_port.json
         m.put("sue_instance_four_port", () -> new SueInstance(portsInstance(4))); // configs/four_port.json
         m.put("sue_axi_instance", () -> new SueAxiInstance(axiInstance())); // the XPU on AXI4
         m.put("sue_axi_instance_managed", () -> new SueManagedInstance(new SueManagedInstance.Config(

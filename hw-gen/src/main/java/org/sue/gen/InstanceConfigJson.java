@@ -416,8 +416,8 @@ public final class InstanceConfigJson {
                     + " transport's bus, with one port the port's too (framing, link layer, MAC): xpuDataWidth, the"
                     + " port at the XPU interface's rate (default), or twice it", c -> transport(c).busWidth(), (d, v) -> d.instance.busWidth(v)),
             integer("transport", "ports", TransportConfig.PORTS, "transport.ports", "SUE ports, each on a bus of"
-                    + " busWidth / ports bits with its own framing, LLR and flow control (2 or 4: output.management"
-                    + " false)", c -> transport(c).ports(), (d, v) -> d.instance.transport(t -> t.ports(v))),
+                    + " busWidth / ports bits with its own framing, LLR and flow control (2 or 4: FIFO commandInterface;"
+                    + " port i's registers in block port<i>)", c -> transport(c).ports(), (d, v) -> d.instance.transport(t -> t.ports(v))),
             choice("transport", "ordering", SueInstance.Config.Ordering.class, "ordering", "with more than one port:"
                     + " STRICT, each {destination, VC} on its pinned port, in order; UNORDERED, each PDU on the port"
                     + " chosen when it is picked, delivered as it arrives", c -> c.instance().ordering(),
@@ -737,13 +737,8 @@ public final class InstanceConfigJson {
         }
         try {
             SueInstance.Config instance = d.instance.build();
-            if (d.management && instance.ports() != 1) {
-                throw new ConfigError("transport.ports: " + instance.ports() + " needs output.management false: the"
-                        + " management port's register map has one port's blocks (the statuses and settings of every"
-                        + " port are then ports of the top)");
-            }
             SueAxiInstance.Config axiInstance = axi ? d.axi4.instance(instance) : null; // its own command table
-            // the management port's rules apply only with it (it has one port's register blocks)
+            // the management port's rules apply only with it
             return new Settings(axi ? axiInstance.sue() : instance, axiInstance, d.language, d.reset, d.management,
                     new SueManagedInstance.RawPackets(d.rawFrameBytes, d.rawRxBufferBytes));
         } catch (ConfigException e) {

@@ -45,25 +45,27 @@ public final class IntegrationFiles {
                     + " `<interface>_<channel>_<field>`, the AMBA name without its channel prefix; with the credit form"
                     + " a `<channel>_credit` pulse per channel instead of ready. The README's AXI4 section and"
                     + " docs/protocol.md 13 give the mapping, the destination from the address, and the errors."),
-            new Group("MAC transmit", Pattern.compile("m_axis_.*"), "the MAC (its transmit client interface)",
+            new Group("MAC transmit", Pattern.compile("(p[0-3]_)?m_axis_.*"), "the MAC (its transmit client interface)",
                     "Whole Ethernet frames with their FCS: the MAC must not add one. `tkeep` is contiguous from lane 0,"
                     + " all ones on every beat but the last. `m_axis_tready` is the MAC's: it may stall any beat (tie"
                     + " it high for a MAC that never does). `m_axis_tuser` carries the frame's sideband (the LLR"
                     + " sequence number with LLR; without LLR one bit, high on the PFC or CC_Update frames the flow"
                     + " control inserts; docs/protocol.md 7.2). Behind the management port, raw frames that software sends"
-                    + " leave here between SUE frames, with `tuser` 0 (docs/management.md, Raw packets)."),
-            new Group("MAC receive", Pattern.compile("s_axis_.*"), "the MAC (its receive client interface)",
+                    + " leave here between SUE frames, with `tuser` 0 (docs/management.md, Raw packets). With 2 or 4 ports each"
+                    + " port has its own MAC streams, link control and `link_up`, named `p<i>_` and the name above;"
+                    + " raw frames take port 0."),
+            new Group("MAC receive", Pattern.compile("(p[0-3]_)?s_axis_.*"), "the MAC (its receive client interface)",
                     "Whole frames with their FCS, which the framing checks: the MAC must not strip it. There is no"
                     + " `tready`: the instance takes every beat. `s_axis_tuser` on a frame's last beat: the MAC found"
                     + " it bad (FCS or an uncorrectable FEC block), and with LLR its sideband (docs/protocol.md 7.2)."
                     + " Behind the management port, frames of the EtherTypes the raw filter lists (ARP and LLDP after"
                     + " reset) go to software's receive buffer instead (docs/management.md, Raw packets)."),
-            new Group("Link control", Pattern.compile("ctl_(in|out)_.*"), "the MAC/PCS, as control ordered sets",
+            new Group("Link control", Pattern.compile("(p[0-3]_)?ctl_(in|out)_.*"), "the MAC/PCS, as control ordered sets",
                     "LLR's ACK, NACK, INIT and INIT_ECHO and CBFC's CF_Update travel beside the frames, not in them:"
                     + " the PCS sends each `ctl_out_*` message (it waits on `ctl_out_ready`) as an ordered set and"
                     + " hands those it receives to `ctl_in_*` (docs/protocol.md 7.2, 8.3). With neither LLR nor CBFC"
                     + " there is no such channel."),
-            new Group("Link status", Pattern.compile("link_up"), "the PCS",
+            new Group("Link status", Pattern.compile("(p[0-3]_)?link_up"), "the PCS",
                     "High while the PCS has the link up: LLR's PCS status (docs/protocol.md 7.2) and, without LLR, the"
                     + " port's status (7.8); its falling edge is the `irq.status.link_down` event. Tie high only if the"
                     + " PCS gives no status."),

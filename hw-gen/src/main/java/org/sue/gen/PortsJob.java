@@ -1,6 +1,7 @@
 package org.sue.gen;
 
 import java.nio.file.Path;
+import java.util.Map;
 import org.sue.instance.SueInstance;
 import org.sue.instance.tb.LinkModel;
 import org.sue.instance.tb.TwoXpuRun;
@@ -10,8 +11,9 @@ import org.sue.instance.tb.XpuSide;
  * The main job's simulation for an instance of 2 or 4 ports: two instances back to back, a link per port (200 cycles,
  * one frame in a thousand lost), commands both ways; when half of them are delivered, port 1's link goes down for
  * {@value #OUTAGE_CYCLES} cycles and comes back, its connections carried by port 2 mod P meanwhile (docs/protocol.md
- * 10.6). Checked end to end, with a summary per port and of the failover; both directions' frames go to
- * {@code <dir>/two_xpu.pcap}.
+ * 10.6). Each instance is behind its management port (docs/management.md), as the one-port job's. Checked end to
+ * end, with a summary per port and of the failover and some of A's registers read over the bus; both directions'
+ * frames go to {@code <dir>/two_xpu.pcap}.
  */
 final class PortsJob {
     /** How long port 1's link stays down: longer than LLR's PCS-lost timeout, so the port goes down and comes back. */
@@ -27,7 +29,8 @@ final class PortsJob {
                 + " %d random commands each way; port 1 down for %,d cycles halfway%n", TwoXpuRun.describe(config),
                 DELAY, commandsEachWay, OUTAGE_CYCLES);
         long t0 = System.nanoTime();
-        TwoXpuRun run = new TwoXpuRun(config, DELAY, LinkModel.Faults.loss(1e-3), 2026, pcap);
+        // each instance behind its management port: set up by software, port 1's status read over the bus
+        TwoXpuRun run = TwoXpuRun.managed(config, DELAY, LinkModel.Faults.loss(1e-3), 2026, pcap);
         XpuSide a = run.side("A");
         XpuSide b = run.side("B");
         long t1 = System.nanoTime();
@@ -90,6 +93,10 @@ final class PortsJob {
         if (!r.ok()) {
             throw new IllegalStateException("the two-XPU run lost, duplicated, reordered or changed commands");
         }
+        Map<String, Long> bus = run.readStatus("A");
+        System.out.printf("  A's registers read over its management port: port1.port_went_down %d, port1.llr_tx_replay"
+                + " %d, cmd.route_moves %d, tp_tx.hurried_go_backs %d%n", bus.get("p1_port_went_down"),
+                bus.get("p1_llr_tx_replay"), bus.get("route_moves"), bus.get("tp_tx_hurried_go_backs"));
         System.out.println("  frames of both directions: " + pcap);
     }
 }

@@ -35,7 +35,7 @@ public final class TwoXpuJob {
     }
 
     public static void run(SueInstance.Config config, Path dir, int commandsEachWay) {
-        if (config.ports() > 1) { // no management port: the statuses are the instance's ports
+        if (config.ports() > 1) { // a port fails and comes back halfway
             PortsJob.run(config, dir, commandsEachWay);
             return;
         }

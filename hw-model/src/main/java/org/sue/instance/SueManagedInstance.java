@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.sue.core.Component;
-import org.sue.core.ConfigException;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
 import org.sue.core.Layout;
@@ -41,6 +40,10 @@ import org.sue.mgmt.RegisterMap.Field;
  * {@code tp_tx}, {@code tp_rx}, {@code llr}, {@code cbfc} or {@code pfc}, {@code mac}, {@code axi}), the raw-packet
  * blocks {@code raw_tx} and {@code raw_rx}, then {@code mgmt}. Raw frames pass between the instance and the MAC
  * ({@link RawTxBuffer}, {@link RawFrameFilter}, {@link RawRxBuffer}).
+ *
+ * <p>With 2 or 4 ports: port 0's status, settings and raw frames where a one-port instance has them, port i's status
+ * in block {@code port<i>}, its settings in {@code ctrl} as {@code p<i>_local_mac} and {@code p<i>_llr_enable}; the
+ * header table's writes go to the ports {@code hdr_table.ports} selects; the link and port events are any port's.
  */
 public final class SueManagedInstance extends Component {
     /** 'SUE' and the map's version: software checks it before anything else. */
@@ -65,12 +68,8 @@ public final class SueManagedInstance extends Component {
             if (axi != null && !axi.sue().equals(sue)) {
                 throw new IllegalArgumentException("SueManagedInstance axi must be on the instance sue");
             }
-            if (sue.ports() != 1) {
-                throw new ConfigException("SueManagedInstance", "{sue.transport.ports} must be 1: the register map has"
-                        + " one port's blocks (link layer, port status, raw packets), got " + sue.ports());
-            }
-            new RawTxBuffer.Config(sue.busWidth(), raw.frameBytes()); // the rules of the buffers, named
-            new RawRxBuffer.Config(sue.busWidth(), raw.frameBytes(), raw.rxBufferBytes());
+            new RawTxBuffer.Config(sue.portWidth(), raw.frameBytes()); // the rules of the buffers, named
+            new RawRxBuffer.Config(sue.portWidth(), raw.frameBytes(), raw.rxBufferBytes());
         }
 
         /** Bits of the management port's byte address unless set (64 KiB: the 32 KiB map and room). */
@@ -132,6 +131,9 @@ public final class SueManagedInstance extends Component {
         }
     }
 
+    /** A port's status with more ports: {@code p<i>_} and the name a one-port instance gives it. */
+    private static final java.util.regex.Pattern PORT_STATUS = java.util.regex.Pattern.compile("p([0-3])_(.*)");
+
     /** Prefixes of the instance's status names and the block each goes to (no prefix: the command path's). */
     private static final Map<String, String> STATUS_BLOCKS = new LinkedHashMap<>();
 
@@ -140,10 +142,10 @@ public final class SueManagedInstance extends Component {
      * that a block's base never moves: slot times {@link #BLOCK_STRIDE}.
      */
     private static final List<String> SLOTS = List.of("id", "build", "ctrl", "hdr_table", "irq", "cmd", "rx", "net",
-            "tp_tx", "tp_rx", "llr", "cbfc", "pfc", "mac", "axi", "raw_tx", "raw_rx", "port");
+            "tp_tx", "tp_rx", "llr", "cbfc", "pfc", "mac", "axi", "raw_tx", "raw_rx", "port", "port1", "port2", "port3");
     /** Bytes of each block: room for 256 registers. */
     public static final int BLOCK_STRIDE = 0x400;
-    /** Slot of block {@code mgmt}: the last of the 32 KiB map (slots 18 to 30 are free for blocks to come). */
+    /** Slot of block {@code mgmt}: the last of the 32 KiB map (slots 21 to 30 are free for blocks to come). */
     private static final int OWN_SLOT = 31;
 
     static {
@@ -163,6 +165,8 @@ public final class SueManagedInstance extends Component {
     private final List<Consumer<Map<String, Port>>> hooks = new ArrayList<>();
     /** The instance's ports the registers drive or read. */
     private final List<Signal> inside = new ArrayList<>();
+    /** The instance's status each status register reads, by {@code block.register}. */
+    private final Map<String, String> statusOfRegister = new HashMap<>();
 
     public SueManagedInstance(Config config) {
         super(config);
@@ -215,7 +219,7 @@ public final class SueManagedInstance extends Component {
         SueInstance.Config c = config.sue();
         block(b, "build", "The generation parameters software may need (read only)");
         constant(b, "build", "xpu_data_width", 16, c.path().dataWidth(), "Bits of the XPU command interface's data");
-        constant(b, "build", "bus_width", 16, c.busWidth(), "Bits of the port's bus (the MAC streams)");
+        constant(b, "build", "bus_width", 16, c.portWidth(), "Bits of the port's bus (the MAC streams)");
         constant(b, "build", "destinations", 16, c.path().destinations(), "Destination XPUs the instance addresses");
         constant(b, "build", "ports", 4, c.transport().ports(), "Ethernet ports of the instance");
         constant(b, "build", "header_format", 4, c.net().format().ordinal(), "Network header format: 0 Ethernet/IPv4/"
@@ -242,8 +246,11 @@ public final class SueManagedInstance extends Component {
                 + " XPU id the transport sends");
         setting(b, ports.get("local_partition"), 0, "This XPU's partition: sent in the RH, checked on receive");
         setting(b, ports.get("local_ip"), 0, "This XPU's IP address (IP header formats)");
-        setting(b, ports.get("local_mac"), 0, "Source MAC address of PFC and CBFC frames");
-        setting(b, ports.get("llr_enable"), 1, "1: Link Layer Retry runs (0: frames pass without it)");
+        for (int p = 0; p < config.sue().ports(); p++) { // more ports: each its own, p<i>_ before the name
+            String px = config.sue().portPrefix(p);
+            setting(b, ports.get(px + "local_mac"), 0, "Source MAC address of PFC and CBFC frames");
+            setting(b, ports.get(px + "llr_enable"), 1, "1: Link Layer Retry runs (0: frames pass without it)");
+        }
         Port vcReady = ports.get("vc_ready"); // the FIFO interface's: an AXI4 instance's pairs drive it
         setting(b, vcReady, vcReady == null ? 0 : (1L << vcReady.width()) - 1, "A bit per VC: 0 stops new"
                 + " PDUs, retransmissions and ACK-only PDUs on it");
@@ -263,26 +270,38 @@ public final class SueManagedInstance extends Component {
      * The table is a RAM the transmit path reads every frame, with one write port and none for software to read.
      */
     private void headerTable(RegisterMap.Builder b, Map<String, Port> ports) {
-        Port valid = ports.get("tbl_wr_valid");
-        Port addr = ports.get("tbl_wr_addr");
-        Port data = ports.get("tbl_wr_data");
+        int n = config.sue().ports();
+        String px0 = config.sue().portPrefix(0);
+        Port addr0 = ports.get(px0 + "tbl_wr_addr");
+        Port data0 = ports.get(px0 + "tbl_wr_data");
         block(b, "hdr_table", "The network header table, written an entry at a time (docs/management.md)");
-        b.value("index", addr.width(), Access.RW, 0, "Entry the next write goes to (the destination XPU)");
-        int words = (data.width() + 31) / 32;
+        b.value("index", addr0.width(), Access.RW, 0, "Entry the next write goes to (the destination XPU)");
+        int words = (data0.width() + 31) / 32;
         for (int k = 0; k < words; k++) {
-            b.value("entry_" + k, Math.min(32, data.width() - 32 * k), Access.RW, 0, "Bits " + Math.min(data.width()
+            b.value("entry_" + k, Math.min(32, data0.width() - 32 * k), Access.RW, 0, "Bits " + Math.min(data0.width()
                     - 1, 32 * k + 31) + ":" + 32 * k + " of the entry (docs/protocol.md 5: the entry's layout)");
         }
+        if (n > 1) { // each port has its own table (its own addresses)
+            b.value("ports", n, Access.RW, (1L << n) - 1, "The ports whose tables a write goes to, a bit each");
+        }
         b.value("write", 1, Access.WO, 0, "Writing 1 writes index and entry into the table");
-        inside.addAll(List.of(valid, addr, data));
+        for (int p = 0; p < n; p++) {
+            String px = config.sue().portPrefix(p);
+            inside.addAll(List.of(ports.get(px + "tbl_wr_valid"), ports.get(px + "tbl_wr_addr"),
+                    ports.get(px + "tbl_wr_data")));
+        }
         hooks.add(r -> {
-            valid.set(r.get("hdr_table_write_valid").and(r.get("hdr_table_write_value")));
-            addr.set(r.get("hdr_table_index"));
+            Expr write = r.get("hdr_table_write_valid").and(r.get("hdr_table_write_value"));
             List<Expr> parts = new ArrayList<>();
             for (int k = words - 1; k >= 0; k--) {
                 parts.add(r.get("hdr_table_entry_" + k));
             }
-            data.set(Hw.cat(parts));
+            for (int p = 0; p < n; p++) {
+                String px = config.sue().portPrefix(p);
+                ports.get(px + "tbl_wr_valid").set(n > 1 ? write.and(r.get("hdr_table_ports").bit(p)) : write);
+                ports.get(px + "tbl_wr_addr").set(r.get("hdr_table_index"));
+                ports.get(px + "tbl_wr_data").set(Hw.cat(parts));
+            }
         });
     }
 
@@ -294,22 +313,30 @@ public final class SueManagedInstance extends Component {
         // which destination went or came back: the transport's dst_unreachable bits say
         unused("dst_event_detail", ports.get("dst_down_port"), ports.get("dst_down_xpu"), ports.get("dst_up_port"),
                 ports.get("dst_up_xpu"));
-        // the PCS status: the top keeps it, and watches it fall
-        Port linkUp = in("link_up", 1);
-        ports.get("link_up").set(linkUp);
-        inside.add(ports.get("link_up"));
-        Reg linkWas = reg("link_up_was", 1, 0);
-        linkWas.set(linkUp);
-        Expr linkDown = linkWas.and(linkUp.not());
-        Port portUp = status.get("port_up");
-        Reg portWas = reg("port_up_was", 1, 0);
-        portWas.set(portUp);
-        Port reinit = status.get("llr_tx_reinit");
+        // each port's PCS status: the top keeps it, and watches it fall; the events are any port's
+        Expr linkDown = Hw.bool(false);
+        Expr portDown = Hw.bool(false);
+        Expr portCameUp = Hw.bool(false);
         Expr reinitNow = Hw.bool(false);
-        if (reinit != null) {
-            Reg reinitWas = reg("llr_reinit_was", 32, 0);
-            reinitWas.set(reinit);
-            reinitNow = reinit.ne(reinitWas);
+        for (int p = 0; p < config.sue().ports(); p++) {
+            String px = config.sue().portPrefix(p);
+            Port linkUp = in(px + "link_up", 1);
+            ports.get(px + "link_up").set(linkUp);
+            inside.add(ports.get(px + "link_up"));
+            Reg linkWas = reg(px + "link_up_was", 1, 0);
+            linkWas.set(linkUp);
+            linkDown = linkDown.or(linkWas.and(linkUp.not()));
+            Port portUp = status.get(px + "port_up");
+            Reg portWas = reg(px + "port_up_was", 1, 0);
+            portWas.set(portUp);
+            portDown = portDown.or(portWas.and(portUp.not()));
+            portCameUp = portCameUp.or(portUp.and(portWas.not()));
+            Port reinit = status.get(px + "llr_tx_reinit");
+            if (reinit != null) {
+                Reg reinitWas = reg(px + "llr_reinit_was", 32, 0);
+                reinitWas.set(reinit);
+                reinitNow = reinitNow.or(reinit.ne(reinitWas));
+            }
         }
         Expr saturated = Hw.bool(false);
         for (Component c : List.of(sue, raw.tx(), raw.rx())) {
@@ -324,8 +351,8 @@ public final class SueManagedInstance extends Component {
         saturatedWas.set(anySaturated);
         return new Expr[] {ports.get("dst_down_valid"), ports.get("dst_up_valid"),
             wire("link_down", linkDown), wire("llr_reinit", reinitNow),
-            anySaturated.and(saturatedWas.not()), raw.rx().received, wire("port_down", portWas.and(portUp.not())),
-            wire("port_up_event", portUp.and(portWas.not()))};
+            anySaturated.and(saturatedWas.not()), raw.rx().received, wire("port_down", portDown),
+            wire("port_up_event", portCameUp)};
     }
 
     private void interrupts(RegisterMap.Builder b, Expr[] events) {
@@ -361,22 +388,43 @@ public final class SueManagedInstance extends Component {
      * raw packets' ({@code afterRaw}) or before them (the builder takes blocks in slot order).
      */
     private void status(RegisterMap.Builder b, Component sue, boolean afterRaw) {
-        Map<String, List<Status>> byBlock = new LinkedHashMap<>();
-        byBlock.put("cmd", new ArrayList<>());
-        STATUS_BLOCKS.values().forEach(blk -> byBlock.putIfAbsent(blk, new ArrayList<>()));
+        Map<String, Map<String, Status>> byBlock = new LinkedHashMap<>(); // block: register name, status
+        byBlock.put("cmd", new LinkedHashMap<>());
+        STATUS_BLOCKS.values().forEach(blk -> byBlock.putIfAbsent(blk, new LinkedHashMap<>()));
         for (Status st : sue.statusList()) {
-            byBlock.get(blockOf(st.name())).add(st);
+            Placed at = place(st.name());
+            byBlock.computeIfAbsent(at.block(), k -> new LinkedHashMap<>()).put(at.register(), st);
         }
-        for (Map.Entry<String, List<Status>> e : byBlock.entrySet()) {
+        for (Map.Entry<String, Map<String, Status>> e : byBlock.entrySet()) {
             if (e.getValue().isEmpty() || SLOTS.indexOf(e.getKey()) > SLOTS.indexOf("raw_rx") != afterRaw) {
                 continue;
             }
             String blk = e.getKey();
             block(b, blk, blockDescription(blk));
-            for (Status st : e.getValue()) {
-                statusRegister(b, blk, unprefixed(blk) ? st.name() : st.name().substring(blk.length() + 1), st);
+            e.getValue().forEach((name, st) -> statusRegister(b, blk, name, st));
+        }
+    }
+
+    /** A status's block and register name. */
+    private record Placed(String block, String register) {
+    }
+
+    /**
+     * Where status {@code status} of the instance goes: with more ports, port 0's in the blocks a one-port instance
+     * has, under the same names ({@code p0_llr_tx_frames} as {@code llr.tx_frames}), so software written for one port
+     * finds them; port i's (i > 0) in block {@code port<i>} under their names without {@code p<i>_}.
+     */
+    private Placed place(String status) {
+        java.util.regex.Matcher port = PORT_STATUS.matcher(status);
+        String name = status;
+        if (config.sue().ports() > 1 && port.matches()) {
+            name = port.group(2);
+            if (!port.group(1).equals("0")) {
+                return new Placed("port" + port.group(1), name);
             }
         }
+        String blk = blockOf(name);
+        return new Placed(blk, unprefixed(blk) ? name : name.substring(blk.length() + 1));
     }
 
     private void statusRegister(RegisterMap.Builder b, String blk, String name, Status st) {
@@ -387,6 +435,7 @@ public final class SueManagedInstance extends Component {
             case FLAG -> "Sticky flag: ";
         };
         inside.add(st.port());
+        statusOfRegister.put(blk + "." + name, st.name());
         if (st.width() <= RegisterMap.MAX_FIELD_BITS) {
             b.value(name, st.width(), st.kind() == Status.Kind.COUNTER ? Access.CNT : Access.RO, 0,
                     kind + st.description());
@@ -399,6 +448,7 @@ public final class SueManagedInstance extends Component {
             int hi = Math.min(st.width(), lo + 32) - 1;
             b.value(name + "_" + k, hi - lo + 1, Access.RO, 0, kind + st.description() + " (bits " + hi + ":" + lo
                     + "; the words are read one at a time)");
+            statusOfRegister.put(blk + "." + name + "_" + k, st.name() + "_" + k);
             hooks.add(r -> r.get(blk + "_" + name + "_" + (lo / 32)).set(st.port().bits(hi, lo)));
         }
     }
@@ -408,14 +458,17 @@ public final class SueManagedInstance extends Component {
         return block.equals("cmd") || block.equals("axi");
     }
 
-    /** The instance's status a status block's register reads ({@code tp_tx.timeouts}: {@code tp_tx_timeouts}). */
-    public static String statusName(String block, String register) {
-        return unprefixed(block) ? register : block + "_" + register;
+    /**
+     * The instance's status a status block's register reads ({@code tp_tx.timeouts}: {@code tp_tx_timeouts}; a word
+     * of a wide status: its name and {@code _<word>}); null for another register.
+     */
+    public String statusName(RegisterMap.Register register) {
+        return statusOfRegister.get(register.block() + "." + register.name());
     }
 
     /** Whether {@code block} holds the instance's status (not identity, settings or events). */
     public static boolean isStatusBlock(String block) {
-        return block.equals("cmd") || STATUS_BLOCKS.containsValue(block);
+        return block.equals("cmd") || STATUS_BLOCKS.containsValue(block) || block.matches("port[1-3]");
     }
 
     private static String blockOf(String status) {
@@ -438,6 +491,8 @@ public final class SueManagedInstance extends Component {
             case "cbfc" -> "Credit-Based Flow Control (docs/protocol.md 8)";
             case "pfc" -> "Priority Flow Control (docs/protocol.md 9)";
             case "port" -> "The port's status and its changes (docs/protocol.md 7.8)";
+            case "port1", "port2", "port3" -> "Port " + blk.substring(4) + "'s link layer, framing receiver and"
+                    + " status, under the names of port 0's registers in the other blocks (docs/management.md)";
             case "axi" -> "AXI4 pairs: the slave's, the far master's and the SoC side's credit loops (docs/protocol.md 13)";
             default -> "MAC Control frames taken out of the receive stream";
         };
@@ -455,20 +510,21 @@ public final class SueManagedInstance extends Component {
      */
     private Raw rawPackets(Component sue, Map<String, Port> ports) {
         SueInstance.Config c = config.sue();
-        int w = c.busWidth();
+        int w = c.portWidth();
+        String px = c.portPrefix(0); // more ports: raw frames take port 0
         RawTxBuffer tx = child("raw_tx", new RawTxBuffer(new RawTxBuffer.Config(w, config.raw().frameBytes())));
         RawFrameFilter filter = child("raw_filter", new RawFrameFilter(new RawFrameFilter.Config(w, c.llr() != null,
                 c.net().leadingEtherType())));
         RawRxBuffer rx = child("raw_rx", new RawRxBuffer(new RawRxBuffer.Config(w, config.raw().frameBytes(),
                 config.raw().rxBufferBytes())));
-        Layout macTx = Stream.packet(w, ports.get("m_axis_tuser").width());
-        Stream instanceFrames = Stream.ofPorts(sue, "m_axis", macTx);
+        Layout macTx = Stream.packet(w, ports.get(px + "m_axis_tuser").width());
+        Stream instanceFrames = Stream.ofPorts(sue, px + "m_axis", macTx);
         Arbiter.Arbitration toMac = Arbiter.roundRobinPackets("mac_tx_arb", List.of(instanceFrames,
                 tx.out.retagged("raw_to_mac", macTx, Hw.zeros(macTx.field(Stream.TUSER).width()))));
-        toMac.out().into(Stream.master(this, "m_axis", macTx));
+        toMac.out().into(Stream.master(this, px + "m_axis", macTx));
         unused("mac_tx_chosen", toMac.chosen());
-        Flow.slave(this, "s_axis", filter.in.layout()).into(filter.in);
-        Flow instanceIn = Flow.ofPorts(sue, "s_axis", filter.out.layout());
+        Flow.slave(this, px + "s_axis", filter.in.layout()).into(filter.in);
+        Flow instanceIn = Flow.ofPorts(sue, px + "s_axis", filter.out.layout());
         filter.out.into(instanceIn);
         filter.raw.into(rx.in);
         inside.addAll(instanceFrames.signals());

@@ -106,7 +106,7 @@ class SueManagedInstanceTest {
 
     /** The instance's status a register reads (a status wider than 128 bits: its 32 bits of the register's word). */
     private static BigInteger expected(SueInstance sue, Register r) {
-        String n = SueManagedInstance.statusName(r.block(), r.name());
+        String n = top.statusName(r);
         if (sue.statusPorts().containsKey(n)) {
             return sim.peekBig("sue." + n);
         }
@@ -225,20 +225,62 @@ class SueManagedInstanceTest {
         assertEquals(null, r.countersMismatch(), "the receivers' counters agree with the link");
         int moved = 0;
         for (String side : new String[] {"A", "B"}) {
-            Map<String, Long> before = new java.util.HashMap<>();
-            run.statusNames(side).forEach(n -> before.put(n, run.peek(side, n)));
-            Map<String, Long> bus = run.readStatus(side);
-            for (Map.Entry<String, Long> e : bus.entrySet()) {
-                long after = run.peek(side, e.getKey());
-                assertTrue(e.getValue() == after || e.getValue() == before.get(e.getKey()) || before.get(e.getKey())
-                        <= e.getValue() && e.getValue() <= after, side + " " + e.getKey() + ": read " + e.getValue()
-                        + ", the instance had " + before.get(e.getKey()) + " and " + after);
-                moved += e.getValue() != 0 ? 1 : 0;
-            }
+            Map<String, Long> bus = readStatusOverTheBus(run, side);
+            moved += (int) bus.values().stream().filter(v -> v != 0).count();
             assertTrue(bus.containsKey("tp_tx_retransmitted_pdus") && bus.containsKey("llr_rx_ok")
                     && bus.containsKey("net_drops_bad_fcs"), "the transport's, LLR's and the framing's counters");
         }
         assertTrue(moved > 20, "counters moved: " + moved);
+    }
+
+    /**
+     * Two managed 2-port instances (docs/management.md, more ports): port 1's link goes down and comes back under
+     * traffic. The port_down event raises irq; port 1's status reads in block port1 (down while port 0's, in block
+     * port, stays up), each port's LLR, CBFC and framing counters and the routes' read as their statuses, and every
+     * command arrives once and in order.
+     */
+    @Test
+    void aTwoPortInstanceShowsEachPortInItsBlockAndRaisesItsEvents() {
+        TwoXpuRun run = TwoXpuRun.managed(SmallInstance.multiPort(HeaderFormat.ETH_IPV4_UDP, 2, 20), 20,
+                LinkModel.Faults.loss(0.01), 5, null);
+        long down = 1L << SueManagedInstance.Event.PORT_DOWN.ordinal();
+        run.writeRegister("A", "irq", "enable", down);
+        run.add(300, 300, TwoXpuRun.RANDOM);
+        run.idle(1500);
+        assertEquals(1, run.readRegister("A", "port1", "port_up"), "port 1 up");
+        run.portUp(1, false);
+        run.idle(3000); // LLR's PCS-lost timeout passes
+        assertEquals(1, run.side("A").sim().peek("irq"), "port_down raised irq");
+        assertEquals(down, run.readRegister("A", "irq", "status") & down);
+        assertEquals(0, run.readRegister("A", "port1", "port_up"), "port 1 down");
+        assertEquals(1, run.readRegister("A", "port", "up"), "port 0 up, where one port has it");
+        run.portUp(1, true);
+        TwoXpuRun.Result r = run.run(0, 0, 200_000, c -> { });
+        assertTrue(r.ok(), "delivered once, in order, credits back, stores empty: " + r);
+        for (String side : new String[] {"A", "B"}) {
+            Map<String, Long> bus = readStatusOverTheBus(run, side);
+            assertTrue(bus.get("p1_port_went_down") >= 1 && bus.get("route_moves") >= 2, side + ": port 1 went"
+                    + " down and its route moved away and back");
+            assertTrue(bus.get("p0_llr_rx_ok") > 0 && bus.get("p1_llr_rx_ok") > 0 && bus.get("p1_net_frames_good") > 0,
+                    side + ": each port's LLR and framing counters");
+        }
+    }
+
+    /**
+     * Every status register of {@code side} read through its management port, by status name: each lies between the
+     * instance's own value just before and just after the reads (equal to it when it did not move).
+     */
+    private static Map<String, Long> readStatusOverTheBus(TwoXpuRun run, String side) {
+        Map<String, Long> before = new java.util.HashMap<>();
+        run.statusNames(side).forEach(n -> before.put(n, run.peek(side, n)));
+        Map<String, Long> bus = run.readStatus(side);
+        for (Map.Entry<String, Long> e : bus.entrySet()) {
+            long after = run.peek(side, e.getKey());
+            assertTrue(e.getValue() == after || e.getValue() == before.get(e.getKey()) || before.get(e.getKey())
+                    <= e.getValue() && e.getValue() <= after, side + " " + e.getKey() + ": read " + e.getValue()
+                    + ", the instance had " + before.get(e.getKey()) + " and " + after);
+        }
+        return bus;
     }
 
     /**

@@ -92,7 +92,11 @@ public final class GoldenScenarios {
         list.add(new GoldenScenario("mgmt_registers_example", () -> new MgmtRegisters(new MgmtRegisters.Config(
                 ExampleMaps.everyAccess(), 12)), ResetStyle.SYNC_HIGH, 3000,
                 () -> MgmtTraffic.of(ExampleMaps.everyAccess())));
-        list.add(managedInstance("sue_managed_instance_llr_cbfc_w512", 4000));
+        list.add(managedInstance("sue_managed_instance_llr_cbfc_w512", SmallInstance.withCbfc(HeaderFormat.ETH_IPV4_UDP)
+                .withLlr(SmallInstance.llr(50)), 4000));
+        // two ports: port 1's status in its own block, the links going down at different times
+        list.add(managedInstance("sue_managed_instance_p2_llr_cbfc_w512", SmallInstance.multiPort(
+                HeaderFormat.ETH_IPV4_UDP, 2, 50), 4000));
         // the two ends of a credit loop, the other end in the testbench (it breaks the rules now and then)
         list.add(new GoldenScenario("credit_receiver_w12_c5", () -> new CreditReceiver(new CreditReceiver.Config(12, 5)),
                 ResetStyle.SYNC_HIGH, 3000, () -> CreditTraffic.toReceiver(12, 5)));
@@ -457,11 +461,10 @@ public final class GoldenScenarios {
      * The small instance with LLR and CBFC behind its management port: software reads and writes every register while
      * garbage frames arrive and the link goes down and up (docs/management.md).
      */
-    static GoldenScenario managedInstance(String name, long cycles) {
-        SueManagedInstance.Config config = new SueManagedInstance.Config(SmallInstance.withCbfc(
-                HeaderFormat.ETH_IPV4_UDP).withLlr(SmallInstance.llr(50)), 16);
+    static GoldenScenario managedInstance(String name, SueInstance.Config sue, long cycles) {
+        SueManagedInstance.Config config = new SueManagedInstance.Config(sue, 16);
         return new GoldenScenario(name, () -> new SueManagedInstance(config), ResetStyle.SYNC_HIGH, cycles,
-                () -> MgmtTraffic.managedInstance(new SueManagedInstance(config).registerMap()));
+                () -> MgmtTraffic.managedInstance(new SueManagedInstance(config).registerMap(), sue.ports()));
     }
 
     static GoldenScenario creditCounter(String name, int max, int amountWidth, long cycles) {

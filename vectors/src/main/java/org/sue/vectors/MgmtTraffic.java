@@ -30,28 +30,25 @@ final class MgmtTraffic {
     /**
      * Software on a managed instance's port, while garbage frames and raw ARP frames (some damaged) arrive from the
      * MAC, the MAC takes every frame and its link now and then goes down for a while: the counters, levels and the
-     * interrupt move under the reads. Now and then software sends a raw frame and reads the oldest one received.
+     * interrupt move under the reads. Now and then software sends a raw frame and reads the oldest one received. With
+     * more ports each port's MAC does the same, its link down at its own times.
      */
-    static GoldenScenario.Stimulus managedInstance(RegisterMap map) {
+    static GoldenScenario.Stimulus managedInstance(RegisterMap map, int ports) {
         AxiLiteDriver[] bus = new AxiLiteDriver[1];
         GoldenScenario.Stimulus software = of(map, false, bus);
-        StreamSource[] mac = new StreamSource[1];
+        StreamSource[] mac = new StreamSource[ports];
         return (Simulator sim, long cycle, Random rnd) -> {
-            if (mac[0] == null) {
-                mac[0] = new StreamSource(sim, "s_axis");
-                bus[0] = new AxiLiteDriver(sim, "s_axil").pace(70, 70);
-            } else {
-                mac[0].advance(); // the beat offered before the last edge was taken (the MAC does not wait)
-            }
-            if (rnd.nextInt(40) == 0) {
-                byte[] frame = new byte[20 + rnd.nextInt(300)];
-                rnd.nextBytes(frame);
-                if (rnd.nextInt(3) == 0) { // a raw frame for the receive buffer: ARP, whole, or now and then damaged
-                    frame = RawFrames.onTheWire(Arrays.copyOf(RawFrames.arpRequest(rnd.nextLong() & 0xFFFF_FFFF_FFFFL,
-                            rnd.nextInt(), rnd.nextInt()), 42 + rnd.nextInt(200)));
-                    frame[rnd.nextInt(4) == 0 ? rnd.nextInt(frame.length) : 0] ^= (byte) (rnd.nextInt(4) == 0 ? 1 : 0);
+            for (int p = 0; p < ports; p++) {
+                String px = ports == 1 ? "" : "p" + p + "_";
+                if (mac[p] == null) {
+                    mac[p] = new StreamSource(sim, px + "s_axis");
+                } else {
+                    mac[p].advance(); // the beat offered before the last edge was taken (the MAC does not wait)
                 }
-                mac[0].add(frame, BigInteger.ZERO);
+                macFrames(mac[p], rnd);
+            }
+            if (bus[0] == null) {
+                bus[0] = new AxiLiteDriver(sim, "s_axil").pace(70, 70);
             }
             if (cycle % 1000 == 100) { // software sends a raw frame: its words, then its length
                 byte[] raw = new byte[14 + rnd.nextInt(100)];
@@ -65,11 +62,28 @@ final class MgmtTraffic {
                     bus[0].read(map.register("raw_rx", "data").offset());
                 }
             }
-            mac[0].drive(rnd, 90);
-            sim.poke("m_axis_tready", 1);
-            sim.poke("link_up", cycle % 1500 < 1300 ? 1 : 0);
+            for (int p = 0; p < ports; p++) {
+                String px = ports == 1 ? "" : "p" + p + "_";
+                mac[p].drive(rnd, 90);
+                sim.poke(px + "m_axis_tready", 1);
+                sim.poke(px + "link_up", (cycle + 700L * p) % 1500 < 1300 ? 1 : 0);
+            }
             software.drive(sim, cycle, rnd);
         };
+    }
+
+    /** Now and then a garbage frame, or a raw ARP frame (whole, or now and then damaged), queued at a MAC. */
+    private static void macFrames(StreamSource mac, Random rnd) {
+        if (rnd.nextInt(40) == 0) {
+            byte[] frame = new byte[20 + rnd.nextInt(300)];
+            rnd.nextBytes(frame);
+            if (rnd.nextInt(3) == 0) { // a raw frame for the receive buffer: ARP, whole, or now and then damaged
+                frame = RawFrames.onTheWire(Arrays.copyOf(RawFrames.arpRequest(rnd.nextLong() & 0xFFFF_FFFF_FFFFL,
+                        rnd.nextInt(), rnd.nextInt()), 42 + rnd.nextInt(200)));
+                frame[rnd.nextInt(4) == 0 ? rnd.nextInt(frame.length) : 0] ^= (byte) (rnd.nextInt(4) == 0 ? 1 : 0);
+            }
+            mac.add(frame, BigInteger.ZERO);
+        }
     }
 
     /** Random accesses on {@code bus[0]} (made here unless the caller made it). */

@@ -415,7 +415,7 @@ public final class TwoXpuRun {
             for (int k = 0; k < r.words(); k++) { // lowest word first: it copies the others
                 words.add(s.readRegister(r, k));
             }
-            reads.put(statusName(r), words);
+            reads.put(managed(s).statusName(r), words);
         }
         for (long c = 0; reads.values().stream().anyMatch(w -> !w.get(w.size() - 1).done()); c++) {
             if (c > 100L * reads.size()) {
@@ -480,17 +480,19 @@ public final class TwoXpuRun {
 
     /** The names {@link #readStatus} reads. */
     public List<String> statusNames(String side) {
-        return statusRegisters(side).stream().map(TwoXpuRun::statusName).toList();
+        SueManagedInstance m = managed(side(side));
+        return statusRegisters(side).stream().map(m::statusName).toList();
     }
 
     private List<RegisterMap.Register> statusRegisters(String side) {
         XpuSide s = side(side);
+        SueManagedInstance m = managed(s);
         return s.registerMap().registers().stream().filter(r -> SueManagedInstance.isStatusBlock(r.block())
-                && r.fields().get(0).width() <= 64 && s.hasStatus(statusName(r))).toList();
+                && r.fields().get(0).width() <= 64 && s.hasStatus(m.statusName(r))).toList();
     }
 
-    private static String statusName(RegisterMap.Register r) {
-        return SueManagedInstance.statusName(r.block(), r.name());
+    private static SueManagedInstance managed(XpuSide s) {
+        return (SueManagedInstance) s.sim().design().top();
     }
 
     /** An output of instance A (a counter, a status) as it is now. */
