@@ -904,8 +904,9 @@ public final class SueInstance extends Component {
         List<Stream> ctlOut = new ArrayList<>();
         List<Flow> ctlIn = new ArrayList<>();
         Expr vcReady = Hw.ones(SueMeta.VCS);
+        CbfcSender sender = null;
         if (config.cbfc() != null) {
-            CbfcSender sender = child(px + "cbfc_tx", new CbfcSender(config.cbfc()));
+            sender = child(px + "cbfc_tx", new CbfcSender(config.cbfc()));
             ftx.out.retagged(px + "to_cbfc", sender.in.layout(), SueMeta.VC.of(ftx.out.tuser())).into(sender.in);
             vcReady = creditBasedFlowControl(port, decided, leaving, sender, control, ctlOut, ctlIn);
             if (ltx == null) {
@@ -929,7 +930,13 @@ public final class SueInstance extends Component {
             }
         }
         controlChannel(px, ctlOut, ctlIn);
-        return new PortLink(vcReady, portStatus(px, ltx));
+        Expr up = portStatus(px, ltx);
+        if (sender != null) { // credits of frames lost while the port was down come back at once
+            Reg upWas = reg(px + "port_up_was", 1, 0);
+            upWas.set(up);
+            sender.ccNow.set(up.and(upWas.not()));
+        }
+        return new PortLink(vcReady, up);
     }
 
     /**

@@ -43,6 +43,11 @@ public final class CbfcSender extends Component {
     public final Flow charge;
     public final Flow ctlIn;
     public final Port localMac;
+    /**
+     * A CC_Update is due now as well as by the timer: the instance asks when its port comes up, so the credits of frames
+     * the dead link lost come back at once instead of at the next timer tick (docs/protocol.md 8.1).
+     */
+    public final Port ccNow;
     public final Port vcReady;
     private final CbfcConfig config;
     private final int cw = CbfcConfig.COUNTER_WIDTH;
@@ -60,6 +65,7 @@ public final class CbfcSender extends Component {
                 Layout.bits("bytes", CbfcConfig.FRAME_BYTES_WIDTH), Layout.bits("reserved", 1)));
         ctlIn = Flow.slave(this, "ctl_in", LinkControl.LAYOUT);
         localMac = in("local_mac", ControlFrameInserter.MAC_WIDTH);
+        ccNow = in("cc_now", 1);
         vcReady = out("vc_ready", SueMeta.VCS);
 
         Counters counters = counters();
@@ -233,7 +239,7 @@ public final class CbfcSender extends Component {
                 when(frameEnd.and(in.tuser().eq(v)), () -> cc.set(cc.add(frameCredits)));
             }
         }
-        // a CC_Update every ccTimerCycles, built from the counters as the inserter takes it
+        // a CC_Update every ccTimerCycles and when asked (cc_now), built from the counters as the inserter takes it
         Reg timer = reg("cc_timer", Hw.log2Up(config.ccTimerCycles() + 1L), 0);
         Reg due = reg("cc_due", 1, 0);
         Expr tick = timer.eq(config.ccTimerCycles() - 1);
@@ -245,7 +251,7 @@ public final class CbfcSender extends Component {
         Stream ccUpdate = Stream.of(this, "cc_update", due, ControlFrameInserter.BODY,
                 CcUpdateFrame.body(config, localMac, counters));
         ccUpdate.into(inserter.frame);
-        when(tick, () -> due.set(1)).elseWhen(ccUpdate.fire(), () -> due.set(0));
+        when(tick.or(ccNow), () -> due.set(1)).elseWhen(ccUpdate.fire(), () -> due.set(0));
         exposeStatus(inserter.state, "cc_phase", Status.Kind.STATE, "CC_Update inserter phase: 0 frames pass, 1 a CC_Update's FCS,"
                 + " 2 its beats leave");
         exposeStatus(inserter.framesInserted, "cc_updates_sent", Status.Kind.COUNTER, "CC_Update frames sent");

@@ -37,6 +37,7 @@ class CbfcSenderTest {
         long mac = 0x02AB_CDEF_0123L;
         sim.poke("local_mac", mac);
         long ccFrames = 0;
+        long asked = 0;
         long refused = 0;
         for (long c = 0; c < 20_000; c++) {
             if (frames.idle()) {
@@ -101,6 +102,9 @@ class CbfcSenderTest {
             sim.poke("ctl_in_value", cfValue);
             boolean outReady = rnd.nextInt(5) > 0;
             sim.poke("m_axis_tready", outReady ? 1 : 0);
+            boolean ccNow = rnd.nextInt(700) == 0; // a CC_Update asked for beside the timer's
+            sim.poke("cc_now", ccNow ? 1 : 0);
+            asked += ccNow ? 1 : 0;
 
             // this cycle's outputs
             boolean beatValid = sim.peek("s_axis_tvalid") == 1;
@@ -133,11 +137,13 @@ class CbfcSenderTest {
                     + (lanes > 64 ? Long.bitCount(sim.peekWide("s_axis_tkeep")[1]) : 0) : 0;
             model.step(new CbfcSenderModel.Inputs(reserveVc, unreserveVc, chargeVc, chargeBytes, chargeReserved, cfVc,
                     cfValue, beatValid, beatValid && sim.peek("s_axis_tlast") == 1, keepCount,
-                    beatValid ? (int) sim.peek("s_axis_tuser") : 0, outReady, mac));
+                    beatValid ? (int) sim.peek("s_axis_tuser") : 0, outReady, mac, ccNow));
             frames.advance();
             sim.step();
         }
         assertTrue(ccFrames > 10, "CC_Updates sent: " + ccFrames);
+        assertTrue(asked > 10 && ccFrames >= 20_000 / cfg.ccTimerCycles() + asked / 2, "CC_Updates sent: " + ccFrames
+                + ", " + asked + " of them asked for");
         assertTrue(refused > 0, "some CF_Updates refused");
         assertTrue(model.status("credit_overdraws") > 0, "some charges ignored vc_ready");
         assertTrue(model.status("cf_updates_received") > 100, "CF_Updates taken");

@@ -64,6 +64,7 @@ final class FlowControlTraffic {
                 sim.poke("m_axis_tready", rnd.nextInt(5) > 0 ? 1 : 0);
                 frames.drive(rnd, 80);
                 frames.advance();
+                sim.poke("cc_now", rnd.nextInt(500) == 0 ? 1 : 0); // a CC_Update asked for beside the timer's
             }
         };
     }

@@ -39,7 +39,7 @@ public final class CbfcSenderModel {
      */
     public record Inputs(int reserveVc, int unreserveVc, int chargeVc, int chargeBytes, boolean chargeReserved,
                          int cfVc, long cfValue, boolean beatValid, boolean beatLast, int beatBytes, int beatVc,
-                         boolean outReady, long localMac) {
+                         boolean outReady, long localMac, boolean ccNow) {
     }
 
     public CbfcSenderModel(CbfcConfig config) {
@@ -140,7 +140,7 @@ public final class CbfcSenderModel {
         // the CC_Update
         boolean start = inserter.step(due, () -> ccUpdate(counters, in.localMac()), in.beatValid(), in.beatLast(),
                 in.outReady());
-        if (tick) {
+        if (tick || in.ccNow()) {
             due = true;
         } else if (start) {
             due = false;
