@@ -389,11 +389,12 @@ public final class SueInstance extends Component {
 
         /**
          * Beats of the transport's bus each port's transmit queue holds (more ports): {@value #TX_QUEUE_PDUS} of the
-         * largest PDUs, a power of two, so that the transport sends one port's PDU while the other ports drain theirs [ours].
+         * largest PDUs, a power of two, so that the transport sends one port's PDU while the other ports drain theirs
+         * [ours].
          */
         public int portQueueBeats() {
-            return (int) beatsFor((long) TX_QUEUE_PDUS * (path.pduLimit() + FrameFormat.RH_BYTES + FrameFormat.RCRC_BYTES),
-                    busWidth(), true);
+            long largest = path.pduLimit() + FrameFormat.RH_BYTES + FrameFormat.RCRC_BYTES;
+            return (int) beatsFor(TX_QUEUE_PDUS * largest, busWidth(), true);
         }
 
         /** What port {@code port}'s ports and children are named with: nothing with one port, {@code p<i>_} with more. */
@@ -633,7 +634,7 @@ public final class SueInstance extends Component {
         }
         List<PortLink> links = new ArrayList<>();
         for (PortParts port : ports) {
-            links.add(linkLayer(port, path, ttx, trx, unpacker, decided.isEmpty() ? null : decided.get(port.index())));
+            links.add(linkLayer(port, trx, unpacker, decided.isEmpty() ? null : decided.get(port.index())));
         }
         if (router != null) {
             routeEvents(path, ttx);
@@ -886,8 +887,7 @@ public final class SueInstance extends Component {
      * the frames before it, so a replay must not let it overtake them); PFC frames go beside it. Messages of LLR
      * and CBFC share the port's control channel. Returns the VCs the port's flow control lets start.
      */
-    private PortLink linkLayer(PortParts port, CommandPath path, TransportTx ttx, TransportRx trx,
-                               CommandUnpacker unpacker, PortDecisions decided) {
+    private PortLink linkLayer(PortParts port, TransportRx trx, CommandUnpacker unpacker, PortDecisions decided) {
         String px = port.prefix();
         FrameTransmitter ftx = port.ftx();
         LlrTx ltx = config.llr() == null ? null : child(px + "llr_tx", new LlrTx(config.llr()));

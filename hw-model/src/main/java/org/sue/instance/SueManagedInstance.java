@@ -142,7 +142,8 @@ public final class SueManagedInstance extends Component {
      * that a block's base never moves: slot times {@link #BLOCK_STRIDE}.
      */
     private static final List<String> SLOTS = List.of("id", "build", "ctrl", "hdr_table", "irq", "cmd", "rx", "net",
-            "tp_tx", "tp_rx", "llr", "cbfc", "pfc", "mac", "axi", "raw_tx", "raw_rx", "port", "port1", "port2", "port3");
+            "tp_tx", "tp_rx", "llr", "cbfc", "pfc", "mac", "axi", "raw_tx", "raw_rx", "port", "port1", "port2",
+            "port3");
     /** Bytes of each block: room for 256 registers. */
     public static final int BLOCK_STRIDE = 0x400;
     /** Slot of block {@code mgmt}: the last of the 32 KiB map (slots 21 to 30 are free for blocks to come). */
