@@ -51,14 +51,22 @@ class WiresharkDissectorTest {
     void everyFrameOfATwoXpuRunDecodesCleanly(HeaderFormat format, @TempDir Path dir) throws Exception {
         Path pcap = dir.resolve("two_xpu.pcap");
         SueInstance.Config config = SueInstance.Config.defaults().withNet(NetConfig.defaults(format));
-        TwoXpuRun.Result r = new TwoXpuRun(config, 200, LinkModel.Faults.loss(1e-3), 7, pcap)
-                .run(300, 300, 200_000, null);
+        TwoXpuRun run = new TwoXpuRun(config, 200, LinkModel.Faults.loss(1e-3), 7, pcap);
+        TwoXpuRun.Result r = run.run(300, 300, 200_000, null);
         assertTrue(r.ok());
-        List<String[]> rows = tshark(pcap, "-o", "udp.check_checksum:TRUE");
+        List<String> fields = new ArrayList<>(List.of(FIELDS));
+        fields.add("eth.type");
+        List<String[]> rows = tshark(pcap, fields, "-o", "udp.check_checksum:TRUE");
         assertEquals(r.aToB().frames() + r.bToA().frames(), rows.size(), "one row per frame");
+        assertEquals(ccUpdatesSent(run), rows.stream().filter(row -> macControl(row[fields.size()])).count(),
+                "the CC_Updates are the MAC Control frames");
         String checksum = format == HeaderFormat.ETH_IPV6_UDP ? CHECKSUM_GOOD : CHECKSUM_NOT_PRESENT;
         for (String[] row : rows) {
             String line = String.join("|", row);
+            if (macControl(row[fields.size()])) {
+                assertEquals("", row[12], "no malformed packet: " + line);
+                continue;
+            }
             assertEquals("Good", row[9], "R-CRC checked: " + line);
             assertEquals("", row[12], "no malformed packet: " + line);
             assertEquals("", row[13], "no expert info: " + line);
@@ -151,13 +159,15 @@ class WiresharkDissectorTest {
         Path pcap = dir.resolve("two_xpu.pcap");
         SueInstance.Config config = DefaultDesigns.gen2Instance();
         assertEquals(HeaderFormat.AFH_GEN2_COMPRESSED, config.net().format());
-        TwoXpuRun.Result r = new TwoXpuRun(config, 200, LinkModel.Faults.loss(1e-3), 7, pcap)
-                .run(300, 300, 200_000, null);
+        TwoXpuRun run = new TwoXpuRun(config, 200, LinkModel.Faults.loss(1e-3), 7, pcap);
+        TwoXpuRun.Result r = run.run(300, 300, 200_000, null);
         assertTrue(r.ok());
         List<String> fields = List.of("frame.time_epoch", "sue.afh2c.src_xpu", "sue.fcs.status", "sue.rcrc.status",
-                "sue.cmd.type", "sue.ack_only", "_ws.malformed", "_ws.expert.message");
+                "sue.cmd.type", "sue.ack_only", "_ws.malformed", "_ws.expert.message", "eth.type");
         List<String[]> rows = tshark(pcap, fields);
         assertEquals(r.aToB().frames() + r.bToA().frames(), rows.size(), "one row per frame");
+        assertEquals(ccUpdatesSent(run), rows.stream().filter(row -> macControl(row[9])).count(),
+                "the CC_Updates are the MAC Control frames, decoded as Ethernet");
         Set<String> sources = new TreeSet<>();
         long last = -1;
         for (String[] row : rows) {
@@ -165,6 +175,10 @@ class WiresharkDissectorTest {
             long nanos = nanos(row[1]);
             assertTrue(nanos >= last, "frames in time order: " + line);
             last = nanos;
+            if (macControl(row[9])) {
+                assertEquals("", row[7], "no malformed packet: " + line);
+                continue;
+            }
             sources.add(row[2]);
             assertEquals("Good", row[3], "FCS checked: " + line);
             assertEquals("Good", row[4], "R-CRC checked: " + line);
@@ -194,6 +208,19 @@ class WiresharkDissectorTest {
             assertEquals(i < 3 ? "1|Good|" : "||0x8808", String.join("|", List.of(timed.get(i)).subList(2, 5)),
                     "frame " + (i + 1));
         }
+    }
+
+    /** Whether a row's {@code eth.type} is MAC Control's: a CBFC CC_Update, not a SUE frame. */
+    private static boolean macControl(String ethType) {
+        return ethType.contains("0x8808");
+    }
+
+    /**
+     * The CC_Updates both sides sent: each port sends one as it comes up (docs/protocol.md 8.1), and a short run sees
+     * no timer's.
+     */
+    private static long ccUpdatesSent(TwoXpuRun run) {
+        return run.side("A").counter("cbfc_cc_updates_sent") + run.side("B").counter("cbfc_cc_updates_sent");
     }
 
     /** A PFC frame (MAC Control, IEEE 802.3 Annex 31D) pausing nothing, with its FCS. */
