@@ -6,6 +6,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.sue.core.Component;
 import org.sue.core.Expr;
 import org.sue.core.Hw;
@@ -132,7 +134,7 @@ public final class SueManagedInstance extends Component {
     }
 
     /** A port's status with more ports: {@code p<i>_} and the name a one-port instance gives it. */
-    private static final java.util.regex.Pattern PORT_STATUS = java.util.regex.Pattern.compile("p([0-3])_(.*)");
+    private static final Pattern PORT_STATUS = Pattern.compile("p([0-3])_(.*)");
 
     /** Prefixes of the instance's status names and the block each goes to (no prefix: the command path's). */
     private static final Map<String, String> STATUS_BLOCKS = new LinkedHashMap<>();
@@ -416,7 +418,7 @@ public final class SueManagedInstance extends Component {
      * finds them; port i's (i > 0) in block {@code port<i>} under their names without {@code p<i>_}.
      */
     private Placed place(String status) {
-        java.util.regex.Matcher port = PORT_STATUS.matcher(status);
+        Matcher port = PORT_STATUS.matcher(status);
         String name = status;
         if (config.sue().ports() > 1 && port.matches()) {
             name = port.group(2);

@@ -464,7 +464,7 @@ public final class GoldenScenarios {
     static GoldenScenario managedInstance(String name, SueInstance.Config sue, long cycles) {
         SueManagedInstance.Config config = new SueManagedInstance.Config(sue, 16);
         return new GoldenScenario(name, () -> new SueManagedInstance(config), ResetStyle.SYNC_HIGH, cycles,
-                () -> MgmtTraffic.managedInstance(new SueManagedInstance(config).registerMap(), sue.ports()));
+                () -> MgmtTraffic.managedInstance(new SueManagedInstance(config).registerMap(), sue));
     }
 
     static GoldenScenario creditCounter(String name, int max, int amountWidth, long cycles) {

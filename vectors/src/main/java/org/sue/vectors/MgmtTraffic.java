@@ -9,6 +9,7 @@ import org.sue.mgmt.RegisterMap;
 import org.sue.mgmt.RegisterMap.Field;
 import org.sue.mgmt.RegisterMap.Register;
 import org.sue.lib.stream.tb.StreamSource;
+import org.sue.instance.SueInstance;
 import org.sue.instance.tb.RawFrames;
 import org.sue.mgmt.tb.AxiLiteDriver;
 import org.sue.sim.Simulator;
@@ -33,13 +34,14 @@ final class MgmtTraffic {
      * interrupt move under the reads. Now and then software sends a raw frame and reads the oldest one received. With
      * more ports each port's MAC does the same, its link down at its own times.
      */
-    static GoldenScenario.Stimulus managedInstance(RegisterMap map, int ports) {
+    static GoldenScenario.Stimulus managedInstance(RegisterMap map, SueInstance.Config sue) {
+        int ports = sue.ports();
         AxiLiteDriver[] bus = new AxiLiteDriver[1];
         GoldenScenario.Stimulus software = of(map, false, bus);
         StreamSource[] mac = new StreamSource[ports];
         return (Simulator sim, long cycle, Random rnd) -> {
             for (int p = 0; p < ports; p++) {
-                String px = ports == 1 ? "" : "p" + p + "_";
+                String px = sue.portPrefix(p);
                 if (mac[p] == null) {
                     mac[p] = new StreamSource(sim, px + "s_axis");
                 } else {
@@ -63,7 +65,7 @@ final class MgmtTraffic {
                 }
             }
             for (int p = 0; p < ports; p++) {
-                String px = ports == 1 ? "" : "p" + p + "_";
+                String px = sue.portPrefix(p);
                 mac[p].drive(rnd, 90);
                 sim.poke(px + "m_axis_tready", 1);
                 sim.poke(px + "link_up", (cycle + 700L * p) % 1500 < 1300 ? 1 : 0);
