@@ -794,9 +794,10 @@ public final class SueInstance extends Component {
             Expr ready = wire("vc_ready_now", vcReady.and(links.get(0).vcReady()));
             ttx.linkVcReady.set(ready);
             path.vcReady.set(config.cbfc() != null ? ttx.pickVcReady : ready);
-            Expr window = ttx.dstReady; // every VC of a destination on its one connection
+            // every VC of a destination on its one connection; nothing new while the port is down (7.8): a PDU
+            // sent into it would be lost (or, with LLR in INIT, go unnumbered) and cost a go-back
+            Expr window = wire("dst_window_up", Hw.mux(links.get(0).up(), ttx.dstReady, Hw.zeros(d)));
             path.dstReady.set(Hw.cat(window, window, window, window));
-            unused("port_up_unread", links.get(0).up());
             return;
         }
         List<Expr> rows = new ArrayList<>(); // per port: the VCs it lets start

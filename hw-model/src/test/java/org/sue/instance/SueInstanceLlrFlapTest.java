@@ -8,6 +8,8 @@ import org.junit.jupiter.api.Test;
 import org.sue.instance.tb.LinkModel;
 import org.sue.instance.tb.SmallInstance;
 import org.sue.instance.tb.TwoXpuRun;
+import org.sue.link.FrameAction;
+import org.sue.link.LlrConfig;
 import org.sue.link.LlrTx.LlrTxState;
 import org.sue.net.HeaderFormat;
 
@@ -73,6 +75,30 @@ class SueInstanceLlrFlapTest {
             assertEquals(2, run.peek(side, "llr_tx_init_ctl_os"), side + ": one INIT at the start, one after the flap");
             assertTrue(run.peek(side, "llr_tx_replay") > replaysBefore[i], side + ": losses after the flap replayed");
             assertPort(run, side, 1, cameUp[i] + 1, wentDown[i] + 1);
+        }
+    }
+
+    /**
+     * Commands queued before LLR's INIT handshake is done wait for it (docs/protocol.md 7.8: nothing is picked while
+     * the port is down): with a link of 200 cycles each way, none of the PDUs goes out unnumbered, where INIT's frame
+     * action BEST_EFFORT (the default) would have sent the first 400 cycles' worth without LLR's protection.
+     */
+    @Test
+    void nothingIsPickedBeforeLlrIsUp() {
+        int delay = 200;
+        LlrConfig llr = SmallInstance.llr(delay);
+        SueInstance.Config config = SmallInstance.withLlr(HeaderFormat.ETH_IPV4_UDP, delay).withLlr(llr.withFlush(
+                FrameAction.BEST_EFFORT, FrameAction.BEST_EFFORT, true, llr.pcsLostTimeoutCycles(),
+                llr.dataAgeTimeoutCycles()));
+        TwoXpuRun run = new TwoXpuRun(config, delay, LinkModel.Faults.NONE, 5, null);
+        run.add(500, 500, TwoXpuRun.RANDOM);
+        run.idle(delay);
+        assertEquals(0, run.peek("A", "port_up"), "A's LLR in INIT, the port down");
+        assertEquals(0, run.peek("A", "tp_tx_pdus_sent"), "no PDU picked while the port is down");
+        TwoXpuRun.Result r = run.run(0, 0, 60_000, null);
+        SueInstanceTest.check(r);
+        for (String side : SIDES) {
+            assertTrue(run.side(side).arrivedWithoutNumber() == 0, side + ": every frame numbered");
         }
     }
 

@@ -276,7 +276,7 @@ public final class GoldenScenarios {
         // _w256: the port as wide as the XPU interface, PDUs narrowed on their way from the packing buffer
         SueInstance.Config config = name.contains("_w256_") ? SmallInstance.narrowPort(HeaderFormat.ETH_IPV4_UDP)
                 : SmallInstance.config(HeaderFormat.ETH_IPV4_UDP);
-        LinkModel.Faults faults = LinkModel.Faults.loss(0.01).withBitErrors(0.02).withOutage(2400, 600);
+        LinkModel.Faults faults = LinkModel.Faults.loss(0.015).withBitErrors(0.02).withOutage(5400, 600);
         return new GoldenScenario(name, () -> new SueInstance(config), ResetStyle.SYNC_HIGH, cycles,
                 () -> new SueInstancePeerTraffic(config, ResetStyle.SYNC_HIGH, 50, faults));
     }

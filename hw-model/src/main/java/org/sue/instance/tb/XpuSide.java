@@ -550,6 +550,11 @@ public final class XpuSide {
         return ports.stream().mapToLong(port -> port.frozenDropped).sum();
     }
 
+    /** With LLR: frames that arrived here without a sequence number (sent while the peer's LLR was not in ADVANCE). */
+    public long arrivedWithoutNumber() {
+        return ports.stream().mapToLong(port -> port.arrived[0]).sum();
+    }
+
     /** The XPU holds commands to a {destination, VC} between SUE's xoff and xon ({@link CommandSender#honorXoff}). */
     public XpuSide honorXoff(boolean on) {
         tx.honorXoff(on);
