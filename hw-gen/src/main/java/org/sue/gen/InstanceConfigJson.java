@@ -416,12 +416,12 @@ public final class InstanceConfigJson {
                     + " transport's bus, with one port the port's too (framing, link layer, MAC): xpuDataWidth, the"
                     + " port at the XPU interface's rate (default), or twice it", c -> transport(c).busWidth(), (d, v) -> d.instance.busWidth(v)),
             integer("transport", "ports", TransportConfig.PORTS, "transport.ports", "SUE ports, each on a bus of"
-                    + " busWidth / ports bits with its own framing, LLR and flow control (2 or 4: FIFO commandInterface;"
+                    + " busWidth / ports bits with its own framing, LLR and flow control (2 or 4;"
                     + " port i's registers in block port<i>)", c -> transport(c).ports(), (d, v) -> d.instance.transport(t -> t.ports(v))),
             choice("transport", "ordering", SueInstance.Config.Ordering.class, "ordering", "with more than one port:"
                     + " STRICT, each {destination, VC} on its pinned port, in order; UNORDERED, each PDU on the port"
-                    + " chosen when it is picked, delivered as it arrives", c -> c.instance().ordering(),
-                    (d, v) -> d.instance.ordering(v)),
+                    + " chosen when it is picked, delivered as it arrives (FIFO commandInterface only)",
+                    c -> c.instance().ordering(), (d, v) -> d.instance.ordering(v)),
             integer("transport", "storeBytes", TransportConfig.STORE_BYTES, "transport.storeBytes", "retransmit store"
                     + " per port, bytes; at most 2^20 bus beats", c -> transport(c).storeBytes(),
                     (d, v) -> d.instance.transport(t -> t.storeBytes(v))),

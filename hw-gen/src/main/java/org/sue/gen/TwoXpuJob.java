@@ -82,46 +82,52 @@ public final class TwoXpuJob {
     }
 
     /**
-     * The link layer's counters of each direction: LLR at the sender and the receiver, CBFC or PFC; {@code peekA}
-     * and {@code peekB} read instance A's and B's outputs.
+     * The link layer's counters of each direction (and port, with more than one): LLR at the sender and the receiver,
+     * CBFC or PFC; {@code peekA} and {@code peekB} read instance A's and B's outputs.
      */
     static void linkLayer(SueInstance.Config config, Function<String, Long> peekA, Function<String, Long> peekB) {
         if (config.llr() != null) {
             System.out.println("  LLR        frames sent (replays included)  replays  NACKs  repaired  missing"
                     + "  duplicates");
-            for (boolean ab : new boolean[] {true, false}) {
-                Function<String, Long> tx = ab ? peekA : peekB;
-                Function<String, Long> rx = ab ? peekB : peekA;
-                System.out.printf("  %-9s %31d %8d %6d %9d %8d %11d%n", ab ? "A -> B" : "B -> A",
-                        tx.apply("llr_tx_ok"), tx.apply("llr_tx_replay"), rx.apply("llr_tx_nack_ctl_os"),
-                        rx.apply("llr_rx_replay"), rx.apply("llr_rx_missing_seq"), rx.apply("llr_rx_duplicate_seq"));
-            }
+            directions(config, peekA, peekB, (name, tx, rx) -> System.out.printf("  %-9s %31d %8d %6d %9d %8d %11d%n",
+                    name, tx.apply("llr_tx_ok"), tx.apply("llr_tx_replay"), rx.apply("llr_tx_nack_ctl_os"),
+                    rx.apply("llr_rx_replay"), rx.apply("llr_rx_missing_seq"), rx.apply("llr_rx_duplicate_seq")));
         }
         if (config.cbfc() != null) {
             System.out.println("  CBFC       most credits in use (VC 0..3)  CF_Updates  CC_Updates  credits recovered"
                     + "  overdraws  overflow drops");
-            for (boolean ab : new boolean[] {true, false}) {
-                Function<String, Long> tx = ab ? peekA : peekB;
-                Function<String, Long> rx = ab ? peekB : peekA;
+            directions(config, peekA, peekB, (name, tx, rx) -> {
                 StringBuilder most = new StringBuilder();
                 for (int v = 0; v < SueMeta.VCS; v++) {
                     most.append(v == 0 ? "" : "/").append(tx.apply("cbfc_s_cu_watermark_" + v));
                 }
-                System.out.printf("  %-9s %30s %11d %11d %18d %10d %15d%n", ab ? "A -> B" : "B -> A", most,
+                System.out.printf("  %-9s %30s %11d %11d %18d %10d %15d%n", name, most,
                         tx.apply("cbfc_cf_updates_received"), tx.apply("cbfc_cc_updates_sent"),
                         rx.apply("cbfc_cc_credits_recovered"), tx.apply("cbfc_credit_overdraws"),
                         rx.apply("net_drops_overflow"));
-            }
+            });
         }
         if (config.pfc() != null) {
             System.out.println("  PFC        frames sent  XOFF frames  received  overflow drops");
-            for (boolean ab : new boolean[] {true, false}) {
-                Function<String, Long> tx = ab ? peekA : peekB;
-                Function<String, Long> rx = ab ? peekB : peekA;
-                System.out.printf("  %-9s %12d %12d %9d %15d%n", ab ? "A -> B" : "B -> A", tx.apply("pfc_frames_sent"),
-                        tx.apply("pfc_xoff_frames_sent"), rx.apply("pfc_frames_received"),
-                        rx.apply("net_drops_overflow"));
-            }
+            directions(config, peekA, peekB, (name, tx, rx) -> System.out.printf("  %-9s %12d %12d %9d %15d%n",
+                    name, tx.apply("pfc_frames_sent"), tx.apply("pfc_xoff_frames_sent"),
+                    rx.apply("pfc_frames_received"), rx.apply("net_drops_overflow")));
+        }
+    }
+
+    /** A table row: its name, and the port's counters at the sending and at the receiving side. */
+    private interface Row {
+        void print(String name, Function<String, Long> tx, Function<String, Long> rx);
+    }
+
+    /** A row per direction, and per port with more than one ({@code A -> B p1}: port 1's counters). */
+    private static void directions(SueInstance.Config config, Function<String, Long> peekA,
+                                   Function<String, Long> peekB, Row row) {
+        for (int p = 0; p < config.ports(); p++) {
+            String px = config.portPrefix(p);
+            String port = config.ports() > 1 ? " p" + p : "";
+            row.print("A -> B" + port, n -> peekA.apply(px + n), n -> peekB.apply(px + n));
+            row.print("B -> A" + port, n -> peekB.apply(px + n), n -> peekA.apply(px + n));
         }
     }
 

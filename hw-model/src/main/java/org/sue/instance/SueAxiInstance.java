@@ -1,5 +1,6 @@
 package org.sue.instance;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,6 +12,7 @@ import org.sue.axi.AxiConfig;
 import org.sue.axi.AxiWrappedPair;
 import org.sue.core.Component;
 import org.sue.core.ConfigException;
+import org.sue.core.Expr;
 import org.sue.core.Hw;
 import org.sue.core.Port;
 import org.sue.core.Signal;
@@ -45,9 +47,10 @@ public final class SueAxiInstance extends Component {
             if (sue == null || bridge == null || form == null || slave == null || master == null) {
                 throw new IllegalArgumentException("SueAxiInstance sue, bridge, form and credits must be given");
             }
-            if (sue.ports() != 1) {
-                throw new ConfigException(NAME, "{sue.transport.ports} must be 1: the AXI4 instance has one port"
-                        + " (its runs and register map are one port's), got " + sue.ports());
+            if (sue.unordered()) {
+                throw new ConfigException(NAME, "{sue.transport.ordering} must be STRICT with AXI4: the far master"
+                        + " takes a burst's parts and an ID's transactions in the order they were sent (docs/protocol.md"
+                        + " 13.10), got UNORDERED");
             }
             AxiConfig axi = bridge.axi();
             if (axi.dataWidth() != sue.path().dataWidth()) {
@@ -152,23 +155,42 @@ public final class SueAxiInstance extends Component {
             case CREDITS -> new AxiCreditPair(config.creditPair());
             case WRAPPER -> new AxiWrappedPair(config.creditPair());
         });
-        List<Signal> inside = commandInterface(sue, pairs);
+        List<Signal> inside = commandInterface(sue, pairs, unreachable(sue));
         exposeRest(sue, "", inside);
         exposeRest(pairs, "", inside);
     }
 
     /**
-     * Joins every port of the pairs to the instance's port of the same name and the other direction (the FIFO
-     * interface); the transport's unreachable destinations to every pair; holds the instance's resets low and its VCs ready. Returns the ports joined inside.
+     * The destinations a request cannot reach (docs/protocol.md 13.3), a bit per XPU, from the transport's
+     * unreachable connections (a bit per {port, XPU}): the connection the requests' VC is pinned to (10.2).
      */
-    private static List<Signal> commandInterface(SueInstance sue, Component bridge) {
+    private Expr unreachable(SueInstance sue) {
+        SueInstance.Config c = config.sue();
+        Expr connections = sue.ports().stream().filter(p -> p.name().equals("tp_tx_dst_unreachable")).findFirst()
+                .orElseThrow();
+        int d = c.path().destinations();
+        if (c.ports() == 1) {
+            return connections;
+        }
+        List<Expr> bits = new ArrayList<>(); // the highest XPU first
+        for (int x = d - 1; x >= 0; x--) {
+            bits.add(connections.bit(SueInstance.pinnedPort(x, AxiConfig.REQUEST_VC, d, c.ports()) * d + x));
+        }
+        return wire("dst_unreachable", Hw.cat(bits));
+    }
+
+    /**
+     * Joins every port of the pairs to the instance's port of the same name and the other direction (the FIFO
+     * interface); the destinations requests cannot reach ({@code unreachable}) to every pair; holds the instance's
+     * resets low and its VCs ready. Returns the ports joined inside.
+     */
+    private static List<Signal> commandInterface(SueInstance sue, Component bridge, Expr unreachable) {
         Map<String, Port> suePorts = new HashMap<>();
         sue.ports().forEach(p -> suePorts.put(p.name(), p));
         List<Signal> inside = AxiCommandLoopback.joinByName(bridge, sue, "");
-        // the transport's unreachable destinations (a bit per XPU; one port) to every pair's judging of requests
         for (Port p : bridge.ports()) {
             if (p.name().matches("s[0-9]*_dst_unreachable")) {
-                p.set(suePorts.get("tp_tx_dst_unreachable"));
+                p.set(unreachable);
                 inside.add(p);
             }
         }

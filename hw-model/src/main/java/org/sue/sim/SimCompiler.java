@@ -56,6 +56,12 @@ final class SimCompiler {
     private final List<Reg> regs = new ArrayList<>();
     private final List<MemRead> memReads = new ArrayList<>();
     private int nextId;
+    private final boolean packed;
+    /** Elements of {@code x} given out (packed). */
+    private int packedSlots;
+    /** Methods written, and partitions (a dirty flag each): with the fields, what fills the class's constants. */
+    private int methods;
+    private int partitions;
     private ValueNumbering vn;
     private final String resetField;
     final List<SimSignal> simSignals = new ArrayList<>();
@@ -63,7 +69,19 @@ final class SimCompiler {
     final String className;
 
     SimCompiler(Design design) {
+        this(design, false);
+    }
+
+    /**
+     * With {@code packed}, the narrow temporaries (operators' values, registers' and memory reads' next values) are
+     * elements of one array {@code x} and the partitions' dirty flags of one array {@code dirty}, instead of a field
+     * each: a class holds at most 65,535 constants, and every field a method reads takes three of them (a design of
+     * some 20,000 fields, as a 4-port instance with AXI4, exceeds it). An array element costs a bounds check, so only
+     * designs too large for fields are packed ({@link Simulator#compile}).
+     */
+    SimCompiler(Design design, boolean packed) {
         this.design = design;
+        this.packed = packed;
         // named after the module (readable in profiles); each compiled class has its own class loader
         this.className = "org.sue.sim.gen." + design.top().moduleName().replaceAll("[^A-Za-z0-9_]", "_") + "Sim";
         this.resetField = "in_rst";
@@ -424,14 +442,14 @@ final class SimCompiler {
         /** Statements marking dirty the partitions that read a source. */
         String marks(Expr source) {
             Integer i = index.get(source);
-            return i == null ? "" : SimCompiler.marks(partition.sourceReaders.get(i));
+            return i == null ? "" : SimCompiler.this.marks(partition.sourceReaders.get(i));
         }
     }
 
     /** Statements setting the dirty flags of partitions. */
-    private static String marks(java.util.Collection<Integer> parts) {
+    private String marks(java.util.Collection<Integer> parts) {
         StringBuilder sb = new StringBuilder();
-        parts.forEach(p -> sb.append(sb.length() == 0 ? "" : " ").append("d").append(p).append(" = true;"));
+        parts.forEach(p -> sb.append(sb.length() == 0 ? "" : " ").append(dirty(p)).append(" = true;"));
         return sb.toString();
     }
 
@@ -567,8 +585,33 @@ final class SimCompiler {
 
     private String newField(int width) {
         String f = (width > 64 ? "v" : "t") + (nextId++);
+        if (width <= 64) {
+            return narrowTemp(f);
+        }
         fields.add(declare(f, width));
         return f;
+    }
+
+    /** A narrow temporary: field {@code name}, or an element of {@code x} when packed. */
+    private String narrowTemp(String name) {
+        if (packed) {
+            return "x[" + packedSlots++ + "]";
+        }
+        fields.add("long " + name + ";");
+        return name;
+    }
+
+    /** Partition p's dirty flag. */
+    private String dirty(int p) {
+        return packed ? "dirty[" + p + "]" : "d" + p;
+    }
+
+    /**
+     * Roughly the constants the generated class needs: three per field and per method it refers to (a reference, a
+     * name and type, a name), so that {@link Simulator#compile} can tell when to pack.
+     */
+    int constantsEstimate() {
+        return 3 * (fields.size() + partitions + methods);
     }
 
     private String narrowOp(Op op) {
@@ -703,7 +746,7 @@ final class SimCompiler {
             int m = mems.indexOf(r.mem());
             String addr = ref(r.address());
             String guard = "if (" + ref(r.enable()) + " != 0L && " + addr + " < " + r.mem().depth() + "L) ";
-            String tmp = "n" + f;
+            String tmp = r.width() > 64 ? "n" + f : narrowTemp("n" + f);
             if (r.width() > 64) {
                 fields.add("final long[] " + tmp + " = new long[" + words(r.width()) + "];");
                 fields.add("boolean e" + f + ";");
@@ -711,7 +754,6 @@ final class SimCompiler {
                         + "], 0, " + tmp + ", 0, " + words(r.width()) + "); e" + f + " = true; }");
                 commitStmts.add("if (e" + f + ") { " + commitWide(tmp, f, r.width(), r) + " }");
             } else {
-                fields.add("long " + tmp + ";");
                 tickStmts.add(tmp + " = " + f + "; " + guard + tmp + " = mem" + m + "[(int) " + addr + "];");
                 commitStmts.add(commitNarrow(f, tmp, r));
             }
@@ -760,7 +802,7 @@ final class SimCompiler {
             String f = signalField.get(r);
             String next = regNext.get(i);
             boolean alone = readers.getOrDefault(f, 0) == (identifiers(next).contains(f) ? 1 : 0);
-            String tmp = alone ? next : "n" + f;
+            String tmp = alone ? next : r.width() > 64 ? "n" + f : narrowTemp("n" + f);
             if (r.width() > 64) {
                 String from = r.hasReset() ? "(resetNow ? " + constantOf(r.resetValue(), r.width()) + " : " + tmp + ")"
                         : tmp;
@@ -774,7 +816,6 @@ final class SimCompiler {
                 if (alone) {
                     oneStep.add("{ long v = " + value + "; " + commitNarrow(f, "v", r) + " }");
                 } else {
-                    fields.add("long " + tmp + ";");
                     twoStep.add(tmp + " = " + next + ";");
                     commitStmts.add(commitNarrow(f, value, r));
                 }
@@ -853,6 +894,9 @@ final class SimCompiler {
         for (String f : fields) {
             sb.append("  ").append(f).append('\n');
         }
+        if (packedSlots > 0) {
+            sb.append("  final long[] x = new long[").append(packedSlots).append("];\n");
+        }
         sb.append("  boolean resetNow;\n");
         emitEval(sb);
         chunked(sb, "next", tickStmts);
@@ -881,10 +925,17 @@ final class SimCompiler {
             for (int i : partition.parts.get(p)) {
                 stmts.add(withChangeMarks(i));
             }
-            sb.append("  boolean d").append(p).append(" = true;\n");
+            if (!packed) {
+                sb.append("  boolean d").append(p).append(" = true;\n");
+            }
             List<String> calls = chunkMethods(sb, "eval" + p, stmts);
-            dispatch.add("if (d" + p + ") { d" + p + " = false; " + String.join(" ", calls) + " }");
-            markAll.add("d" + p + " = true;");
+            dispatch.add("if (" + dirty(p) + ") { " + dirty(p) + " = false; " + String.join(" ", calls) + " }");
+            markAll.add(dirty(p) + " = true;");
+        }
+        partitions = partition.parts.size();
+        if (packed) {
+            sb.append("  final boolean[] dirty = new boolean[").append(partitions).append("];\n");
+            sb.append("  { java.util.Arrays.fill(dirty, true); }\n");
         }
         chunked(sb, "eval", dispatch);
         chunked(sb, "markAll", markAll);
@@ -932,6 +983,7 @@ final class SimCompiler {
             chars += s.length();
         }
         chunks.add(cur);
+        methods += chunks.size();
         for (int i = 0; i < chunks.size(); i++) {
             sb.append("  private void ").append(name).append("_").append(i).append("() {\n");
             for (String s : chunks.get(i)) {

@@ -1,6 +1,7 @@
 package org.sue.instance;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.math.BigInteger;
@@ -11,10 +12,12 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.sue.axi.AxiConfig;
 import org.sue.axi.AxiCredits;
 import org.sue.axi.AxiRemoteMaster;
 import org.sue.axi.tb.AxiMemorySlave;
+import org.sue.core.ConfigException;
 import org.sue.core.Design;
 import org.sue.core.Layout;
 import org.sue.instance.tb.XpuSide;
@@ -137,9 +140,9 @@ class SueAxiInstanceTest {
             simB = Simulator.compile(design);
             simA.reset();
             simB.reset();
-            a = new XpuSide("A", 1, config.sue(), simA, new LinkModel(10, LinkModel.Faults.NONE, new Random(1)), rnd,
+            a = new XpuSide("A", 1, config.sue(), simA, List.of(new LinkModel(10, LinkModel.Faults.NONE, new Random(1))), rnd,
                     null, false);
-            b = new XpuSide("B", 2, config.sue(), simB, new LinkModel(10, LinkModel.Faults.NONE, new Random(2)), rnd,
+            b = new XpuSide("B", 2, config.sue(), simB, List.of(new LinkModel(10, LinkModel.Faults.NONE, new Random(2))), rnd,
                     null, false);
             a.connect(b);
             b.connect(a);
@@ -278,6 +281,81 @@ class SueAxiInstanceTest {
         assertEquals(1, a.counter("tp_tx_destinations_lost"));
         assertTrue(a.counter("s_" + direction + "_abandoned") > 0, "answered SLVERR while outstanding");
         assertTrue(a.counter("s_stale_responses") > 0, "late responses dropped");
+    }
+
+    /**
+     * Two and four ports, a link per port losing frames, random reads and writes both ways, port 1's link down for
+     * 4,000 cycles mid-run (docs/protocol.md 10.6): every request answered once, with the bytes the model says,
+     * nothing given up on; port 1's connections detoured while it was down.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {2, 4})
+    void morePortsCarryTheTrafficThroughAPortFailure(int ports) {
+        SueAxiInstance.Config config = multiPort(ports);
+        AxiTwoXpuRun run = new AxiTwoXpuRun(config, 20, LinkModel.Faults.loss(0.005), 5,
+                AxiTwoXpuRun.Traffic.random(40, 80), null);
+        run.cycles(1500);
+        long[] wentDown = {run.side("A").counter("p1_port_went_down"), run.side("B").counter("p1_port_went_down")};
+        run.portUp(1, false);
+        run.cycles(4000);
+        run.portUp(1, true);
+        AxiTwoXpuRun.Result r = run.run(100_000, null);
+        assertTrue(r.ok(), r.toString());
+        int pairs = config.bridge().pairs(); // each its SoC master
+        for (AxiTwoXpuRun.Side s : new AxiTwoXpuRun.Side[] {r.a(), r.b()}) {
+            assertEquals(40 * pairs, s.stats().writesAnswered());
+            assertEquals(40 * pairs, s.stats().readsAnswered());
+        }
+        for (int i = 0; i < 2; i++) {
+            String side = i == 0 ? "A" : "B";
+            XpuSide x = run.side(side);
+            assertEquals(0, x.counter("tp_tx_destinations_lost"), side + ": no connection given up");
+            for (int p = 0; p < pairs; p++) {
+                String px = config.bridge().prefix("s", p);
+                assertEquals(0, x.counter(px + "wr_abandoned") + x.counter(px + "rd_abandoned"), side + ": " + px
+                        + " abandoned nothing");
+            }
+            assertEquals(wentDown[i] + 1, x.counter("p1_port_went_down"), side + ": port 1 went down once");
+            assertTrue(x.counter("route_detoured_pdus") > 0, side + ": its connections detoured");
+            for (int p = 0; p < ports; p++) {
+                assertTrue(x.toPeer(p).sent() > 0, side + ": port " + p + " carried frames");
+            }
+        }
+    }
+
+    /**
+     * Every port to B dead (B frozen) with 2 ports: A's transport gives up on the connection its requests to B are
+     * pinned to, and A's SoC gets SLVERR (docs/protocol.md 13.3); after B returns everything is answered once.
+     */
+    @Test
+    void withEveryPortDeadRequestsGetSlverr() {
+        AxiTwoXpuRun run = new AxiTwoXpuRun(multiPort(2), 20, LinkModel.Faults.loss(0.005), 11,
+                AxiTwoXpuRun.Traffic.random(60, 70), null).freezeB(300, 20_000);
+        AxiTwoXpuRun.Result r = run.run(100_000, null);
+        assertTrue(r.ok(), r.toString());
+        for (AxiTwoXpuRun.Side s : new AxiTwoXpuRun.Side[] {r.a(), r.b()}) {
+            assertEquals(60, s.stats().writesAnswered());
+            assertEquals(60, s.stats().readsAnswered());
+        }
+        XpuSide a = run.side("A");
+        assertTrue(a.counter("tp_tx_destinations_lost") >= 1, "A gave up on a connection to B");
+        assertTrue(a.counter("s_wr_abandoned") > 0, "answered SLVERR while outstanding");
+    }
+
+    /** {@link SmallInstance#multiPort} with {@code ports} ports, its XPU on AXI4. */
+    private static SueAxiInstance.Config multiPort(int ports) {
+        SueInstance.Config sue = SmallInstance.multiPort(HeaderFormat.ETH_IPV4_UDP, ports, 20);
+        return SueAxiInstance.Config.of(sue, AxiConfig.defaults(sue.path().dataWidth(), sue.path().destinations()));
+    }
+
+    /** Unordered mode would hand the far master a burst's parts out of order: refused, naming the parameter. */
+    @Test
+    void unorderedModeIsRefused() {
+        SueInstance.Config sue = SmallInstance.multiPort(HeaderFormat.ETH_IPV4_UDP, 2, 20)
+                .withOrdering(SueInstance.Config.Ordering.UNORDERED);
+        ConfigException e = assertThrows(ConfigException.class, () -> SueAxiInstance.Config.of(sue,
+                AxiConfig.defaults(sue.path().dataWidth(), sue.path().destinations())));
+        assertTrue(e.getMessage().contains("sue.transport.ordering"), e.getMessage());
     }
 
     @Test

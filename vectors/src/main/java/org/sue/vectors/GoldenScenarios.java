@@ -145,7 +145,7 @@ public final class GoldenScenarios {
                             }
                         })));
         list.add(sueAxiInstance("sue_axi_instance_llr_cbfc_w512_d16", 6000, 40));
-        list.add(sueAxiInstanceDeadPeer("sue_axi_instance_dead_peer_w512_d16", 8500));
+        list.add(sueAxiInstanceDeadPeer("sue_axi_instance_p2_dead_peer_w512_d16", 8500));
         // the same pair in the spec's credit form, through the SoC's side of every loop (default credits)
         AxiCreditLoopback.Config axiCredit = new AxiCreditLoopback.Config(AxiCreditPair.Config.of(
                 axiLoopback.bridge()), axiLoopback.sue());
@@ -355,12 +355,14 @@ public final class GoldenScenarios {
     }
 
     /**
-     * The AXI4 instance (no LLR, a short retransmit timeout) while its peer's network stops twice for 2,500 cycles,
-     * from cycle 300 (during its SoC's writes) and from 5,000 (during its reads): each time the transport gives up on
-     * the peer, outstanding requests are answered SLVERR, and the late responses after the peer's return are dropped.
+     * The AXI4 instance with 2 ports (256-bit data on 2 x 256-bit ports, LLR and CBFC on each, strict; a short
+     * retransmit timeout) while its peer's network stops twice for 2,500 cycles, from cycle 300 (during its SoC's
+     * writes) and from 4,300 (during its reads): each time the transport gives up on the connection the requests to
+     * the peer are pinned to, outstanding requests are answered SLVERR, and the late responses after the peer's
+     * return are dropped.
      */
     static GoldenScenario sueAxiInstanceDeadPeer(String name, long cycles) {
-        SueInstance.Config sue = SmallInstance.config(HeaderFormat.ETH_IPV4_UDP);
+        SueInstance.Config sue = SmallInstance.multiPort(HeaderFormat.ETH_IPV4_UDP, 2, 20);
         // a response timeout short enough to fire during a freeze, before the transport gives up, as well
         SueInstance.Config fast = sue.withTransport(sue.transport().toBuilder().rtoCycles(250).probeCycles(1000)
                 .build());

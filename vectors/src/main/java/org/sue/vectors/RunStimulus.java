@@ -24,6 +24,11 @@ final class RunStimulus<R> implements GoldenScenario.Stimulus {
         this.cycle = cycle;
     }
 
+    /** The run, once the first cycle started it (for a test that looks at what the recording covered). */
+    R run() {
+        return run;
+    }
+
     @Override
     public void drive(Simulator sim, long cycle, Random rnd) {
         if (run == null) {

@@ -3,6 +3,7 @@ package org.sue.vectors;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
+import org.sue.instance.tb.AxiTwoXpuRun;
 import org.sue.instance.tb.XpuSide;
 import org.sue.sim.Simulator;
 
@@ -27,6 +28,27 @@ class SueInstanceScenarioTest {
         assertTrue(local.counter("net_drops_bad_fcs") > 0, "frames with a bad FCS dropped" + state);
         assertTrue(local.counter("tp_tx_ack_only_sent") > 0 && local.counter("tp_rx_ack_only_received") > 0,
                 "ACK-only PDUs both ways" + state);
+    }
+
+    /**
+     * The AXI4 instance with 2 ports whose peer stops twice: the recorded side gave up on the connection its requests
+     * are pinned to, answered SLVERR to writes and to reads while they were outstanding, and dropped the late
+     * responses.
+     */
+    @Test
+    void theRecordedTwoPortAxiInstanceGivesUpOnItsDeadPeer() {
+        GoldenScenario s = GoldenScenarios.byName("sue_axi_instance_p2_dead_peer_w512_d16");
+        @SuppressWarnings("unchecked")
+        RunStimulus<AxiTwoXpuRun> stimulus = (RunStimulus<AxiTwoXpuRun>) s.stimulus().get();
+        try (Simulator sim = Simulator.compile(GoldenFiles.elaborate(s))) {
+            GoldenFiles.run(s, sim, stimulus);
+        }
+        XpuSide a = stimulus.run().side("A");
+        assertTrue(a.counter("tp_tx_destinations_lost") >= 2, "given up on the peer in both stops");
+        assertTrue(a.counter("s_wr_abandoned") > 0 && a.counter("s_rd_abandoned") > 0, "writes and reads abandoned");
+        assertTrue(a.counter("s_stale_responses") > 0, "late responses dropped");
+        assertTrue(a.counter("p0_net_frames_good") > 0 && a.counter("p1_net_frames_good") > 0, "both ports carried"
+                + " frames");
     }
 
     /** The PFC scenario: both sides asked for pauses, and the recorded side's FIFO never overflowed. */

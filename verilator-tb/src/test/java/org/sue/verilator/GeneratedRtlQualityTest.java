@@ -22,6 +22,8 @@ import org.sue.gen.Generate;
 import org.sue.gen.InstanceConfigJson;
 import org.sue.gen.HdlLanguage;
 import org.sue.gen.VerilogEmitter;
+import org.sue.axi.AxiConfig;
+import org.sue.instance.SueAxiInstance;
 import org.sue.instance.SueInstance;
 import org.sue.instance.tb.SmallInstance;
 import org.sue.net.HeaderFormat;
@@ -115,6 +117,15 @@ class GeneratedRtlQualityTest {
     void theInstanceWithLinkLayerRetryIsLintClean() {
         VerilogEmitter.Result r = VerilogEmitter.emit(Design.elaborate(new SueInstance(
                 SmallInstance.withLlr(HeaderFormat.ETH_IPV4_UDP, 80))), OUT.resolve("sue_instance_llr"));
+        assertEquals(List.of(), VerilatorLint.lint(r.files(), r.topModule()), "lint of " + r.files());
+    }
+
+    /** The AXI4 instance with two ports: the requests' pinned connections judged for SLVERR, lint-clean too. */
+    @Test
+    void theAxiInstanceWithTwoPortsIsLintClean() {
+        SueInstance.Config sue = SmallInstance.multiPort(HeaderFormat.ETH_IPV4_UDP, 2, 20);
+        VerilogEmitter.Result r = VerilogEmitter.emit(Design.elaborate(new SueAxiInstance(SueAxiInstance.Config.of(sue,
+                AxiConfig.defaults(sue.path().dataWidth(), sue.path().destinations())))), OUT.resolve("sue_axi_p2"));
         assertEquals(List.of(), VerilatorLint.lint(r.files(), r.topModule()), "lint of " + r.files());
     }
 

@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.function.LongConsumer;
+import java.util.function.ToLongFunction;
+import java.util.stream.IntStream;
 import org.sue.axi.AxiConfig;
 import org.sue.axi.AxiRemoteMaster;
 import org.sue.axi.tb.AxiMemorySlave;
@@ -143,9 +145,9 @@ public final class AxiTwoXpuRun {
         rndB = new Random(seed + 9);
         pcap = pcapFile == null ? null : PcapWriter.of(pcapFile, config.sue().net().format());
         PcapOrder order = pcap == null ? null : new PcapOrder(pcap);
-        a = new XpuSide("A", XPU_A, config.sue(), simA, new LinkModel(delay, faults, new Random(seed + 1)), rndA,
+        a = new XpuSide("A", XPU_A, config.sue(), simA, TwoXpuRun.links(config.sue(), delay, faults, seed + 1), rndA,
                 order == null ? null : order.a, false);
-        b = new XpuSide("B", XPU_B, config.sue(), simB, new LinkModel(delay, faults, new Random(seed + 2)), rndB,
+        b = new XpuSide("B", XPU_B, config.sue(), simB, TwoXpuRun.links(config.sue(), delay, faults, seed + 2), rndB,
                 order == null ? null : order.b, false);
         a.connect(b);
         b.connect(a);
@@ -236,7 +238,7 @@ public final class AxiTwoXpuRun {
     public Result run(long stallCycles, LongConsumer progress) {
         long cycles = Settling.settle(a, b, this::window, () -> socs().stream().allMatch(AxiWriteReadRun::finished)
                 && memories().stream().allMatch(AxiMemorySlave::idle)
-                && a.toPeer().noDataInFlight() && b.toPeer().noDataInFlight()
+                && a.nothingInFlightToPeer() && b.nothingInFlightToPeer()
                 && a.counter("tp_tx_store_records") == 0 && b.counter("tp_tx_store_records") == 0,
                 () -> answered(socsA) + answered(socsB), 3L * config.sue().transport().destinations() + 100,
                 stallCycles, progress, () -> "AXI4 two-XPU run: nothing answered (A answered " + answered(socsA)
@@ -255,8 +257,14 @@ public final class AxiTwoXpuRun {
     /** A side's figures: what its SoC's masters saw, all pairs together, and its instance's counts. */
     private static Side side(List<AxiWriteReadRun> socs, XpuSide x) {
         return new Side(AxiWriteReadRun.Stats.sum(socs.stream().map(AxiWriteReadRun::stats).toList()),
-                x.counter("tp_tx_retransmitted_pdus"), x.counter("tp_tx_timeouts"), x.toPeer().sent(),
-                x.toPeer().lost(), x.toPeer().damaged());
+                x.counter("tp_tx_retransmitted_pdus"), x.counter("tp_tx_timeouts"), sum(x, LinkModel::sent),
+                sum(x, LinkModel::lost), sum(x, LinkModel::damaged));
+    }
+
+    /** A figure of every port's link from {@code x}, summed. */
+    private static long sum(XpuSide x, ToLongFunction<LinkModel> figure) {
+        return IntStream.range(0, x.portCount()).mapToLong(p -> figure.applyAsLong(x.toPeer(p)))
+                .sum();
     }
 
     private List<AxiMemorySlave> memories() {
@@ -280,6 +288,16 @@ public final class AxiTwoXpuRun {
     /** Both sides driven for {@code cycles}, the SoCs' traffic going on, without waiting for anything. */
     public void cycles(long cycles) {
         clock.idle(cycles);
+    }
+
+    /**
+     * Takes port {@code port}'s link between the sides down ({@code false}) or back up: both directions lose what is
+     * sent meanwhile, and both instances' {@code link_up} follows ({@link XpuSide#linkUp}).
+     */
+    public AxiTwoXpuRun portUp(int port, boolean up) {
+        a.linkUp(port, up);
+        b.linkUp(port, up);
+        return this;
     }
 
     /** Side "A" or "B": its network knobs and counters. */

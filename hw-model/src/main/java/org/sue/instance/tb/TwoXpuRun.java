@@ -238,7 +238,8 @@ public final class TwoXpuRun {
     }
 
     /** A link per port, each with its own random numbers (port 0's from {@code seed} itself). */
-    private static List<LinkModel> links(SueInstance.Config config, int delay, LinkModel.Faults faults, long seed) {
+    /** A link per port of {@code config}, each seeded from {@code seed}. */
+    static List<LinkModel> links(SueInstance.Config config, int delay, LinkModel.Faults faults, long seed) {
         List<LinkModel> links = new ArrayList<>();
         for (int p = 0; p < config.ports(); p++) {
             links.add(new LinkModel(delay, faults, new Random(seed + 1000L * p)));
