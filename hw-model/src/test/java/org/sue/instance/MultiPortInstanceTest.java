@@ -192,6 +192,37 @@ class MultiPortInstanceTest {
                 + " slow port 1, " + full + " beside a fast one");
     }
 
+    /**
+     * Unordered mode shares the PDUs by the bandwidth each port has (docs/protocol.md 10.7): with port 1's MAC taking
+     * a beat one cycle in ten, port 1 carries about its share of the two ports' rate (a tenth of one port's among
+     * 1.1 ports', 9%), not the half that turns alone would give it, and the pair keeps at least 85% of the goodput
+     * it has with both MACs at full speed.
+     */
+    @Test
+    void unorderedModeSharesThePdusByBandwidth() {
+        double[] full = unorderedShares(100);
+        double[] slow = unorderedShares(10);
+        assertTrue(slow[1] > 0.05 && slow[1] < 0.15, "port 1's share of the frames: " + slow[1]);
+        assertTrue(slow[0] >= 0.85 * full[0], slow[0] + " command bytes/cycle beside a slow port 1, " + full[0]
+                + " beside a fast one");
+    }
+
+    /** A sends 3000 256-byte commands to B on 4 VCs, unordered: {B's goodput, port 1's share of A's frames}. */
+    private static double[] unorderedShares(int percent) {
+        SueInstance.Config config = SmallInstance.multiPort(HeaderFormat.ETH_IPV4_UDP, 2, DELAY)
+                .withOrdering(SueInstance.Config.Ordering.UNORDERED);
+        TwoXpuRun run = new TwoXpuRun(config, DELAY, LinkModel.Faults.NONE, 3, null).txValidPercent(100)
+                .macReadyPercent(100).rxReturnPercent(100);
+        run.side("A").macReadyPercent(1, percent, 3);
+        run.side("A").tx().independentVcs(true);
+        run.add(3000, 0, TwoXpuRun.fixed(256, 4));
+        TwoXpuRun.Result r = run.run(0, 0, 200_000, null);
+        assertTrue(r.ok(), r.toString());
+        double frames0 = run.side("A").toPeer(0).sent();
+        double frames1 = run.side("A").toPeer(1).sent();
+        return new double[] {r.aToB().bytesPerCycle(), frames1 / (frames0 + frames1)};
+    }
+
     /** B's goodput on the VCs pinned to port 0 (command bytes a cycle) with port 1's MAC ready {@code percent}%. */
     private static double portZeroGoodput(int percent) {
         SueInstance.Config config = SmallInstance.multiPort(HeaderFormat.ETH_IPV4_UDP, 2, DELAY);
