@@ -55,12 +55,6 @@ final class SimCompiler {
     private final List<Mem> mems = new ArrayList<>();
     private final List<Reg> regs = new ArrayList<>();
     private final List<MemRead> memReads = new ArrayList<>();
-    /**
-     * Fields from which a model is left to HotSpot's first tier ({@link JitDirectives}): measured on the bench's
-     * designs, the 1024-bit CRC (about 120 fields) ran 1.6 times as fast with both tiers, every larger one (the
-     * packing buffer's storage, some 500 fields, up to the instances) faster on the first tier alone.
-     */
-    static final int FIRST_TIER_FIELDS = 300;
     private int nextId;
     private final boolean packed;
     /** Elements of {@code x} given out (packed). */
@@ -72,9 +66,7 @@ final class SimCompiler {
     private final String resetField;
     final List<SimSignal> simSignals = new ArrayList<>();
     final List<Mem> memList = mems;
-    /** The generated class's name, set by {@link #generate}: its package says which compilers run it. */
-    String className;
-    private final String simpleName;
+    final String className;
 
     SimCompiler(Design design) {
         this(design, false);
@@ -91,7 +83,7 @@ final class SimCompiler {
         this.design = design;
         this.packed = packed;
         // named after the module (readable in profiles); each compiled class has its own class loader
-        this.simpleName = design.top().moduleName().replaceAll("[^A-Za-z0-9_]", "_") + "Sim";
+        this.className = "org.sue.sim.gen." + design.top().moduleName().replaceAll("[^A-Za-z0-9_]", "_") + "Sim";
         this.resetField = "in_rst";
     }
 
@@ -893,12 +885,9 @@ final class SimCompiler {
     // ---- assembly ------------------------------------------------------------------------------------------------
 
     private String assemble() {
-        // a model of more than a few hundred fields runs faster on HotSpot's first tier alone (JitDirectives)
-        String pkg = fields.size() >= FIRST_TIER_FIELDS ? JitDirectives.FIRST_TIER_PACKAGE : JitDirectives.PACKAGE;
-        className = pkg + "." + simpleName;
-        String simple = simpleName;
+        String simple = className.substring(className.lastIndexOf('.') + 1);
         StringBuilder sb = new StringBuilder();
-        sb.append("package ").append(pkg).append(";\n");
+        sb.append("package org.sue.sim.gen;\n");
         sb.append("import org.sue.sim.SimOps;\n");
         sb.append("@SuppressWarnings(\"all\")\n");
         sb.append("public final class ").append(simple).append(" extends org.sue.sim.CompiledModel {\n");

@@ -100,7 +100,6 @@ public final class Simulator implements Closeable {
     private static final int CONSTANTS_LIMIT = 60_000;
 
     private static Simulator load(Design design, SimCompiler compiler, String source) {
-        JitDirectives.install();
         Class<?> cls;
         synchronized (COMPILED) {
             cls = COMPILED.get(source);

@@ -202,10 +202,8 @@ public final class SimSpeedBench {
 
         /** {seconds to the first cycle, cycles per second of a first replay of the manifest}. */
         static double[] inFreshJvm(String name, Path manifest) {
-            // the models' compilers as in this JVM (sue.sim.c2: every model on both tiers)
             List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-Xss16m", "-Dsue.sim.c2=" + Boolean.getBoolean("sue.sim.c2"), "-cp",
-                    System.getProperty("java.class.path"), FirstCycle.class.getName(), name,
+                    "-Xss16m", "-cp", System.getProperty("java.class.path"), FirstCycle.class.getName(), name,
                     manifest.toAbsolutePath().toString());
             try {
                 Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
