@@ -260,15 +260,18 @@ class SueAxiInstanceTest {
      * Random reads and writes both ways while B's network stops for long enough that A's transport gives up on B
      * (during A's writes, or during its reads), then comes back: every request still gets exactly one answer, in order
      * per ID, with the bytes the model says or SLVERR; transactions of that direction were answered SLVERR while
-     * outstanding, their late responses dropped, and at the end every credit is back and the stores are empty.
+     * outstanding, their late responses dropped, and at the end every credit is back and the stores are empty. With
+     * 2 ports every port to B is dead: A gives up on the connection its requests to B are pinned to (docs/protocol.md
+     * 13.10).
      */
     @ParameterizedTest
-    @CsvSource({"300, wr, false", "3500, rd, false", "300, wr, true"})
-    void trafficBothWaysSurvivesAPeerThatStopsAndReturns(int freezeAfter, String direction, boolean llr) {
+    @CsvSource({"300, wr, false, 1", "3500, rd, false, 1", "300, wr, true, 1", "300, wr, true, 2"})
+    void trafficBothWaysSurvivesAPeerThatStopsAndReturns(int freezeAfter, String direction, boolean llr, int ports) {
         // with LLR and CBFC on the direct link, A's LLR sits in INIT holding every frame and B returns no credits:
         // the go-back waits at the link, and its timeouts still strike (docs/protocol.md 6.7)
-        SueAxiInstance.Config config = llr ? SmallInstance.axi(HeaderFormat.ETH_IPV4_UDP, 20, SmallInstance.axiPair())
-                : SueAxiInstance.Config.of(SmallInstance.config(HeaderFormat.ETH_IPV4_UDP), SmallInstance.axiPair());
+        SueAxiInstance.Config config = ports > 1 ? multiPort(ports) : llr ? SmallInstance.axi(HeaderFormat.ETH_IPV4_UDP,
+                20, SmallInstance.axiPair()) : SueAxiInstance.Config.of(SmallInstance.config(HeaderFormat.ETH_IPV4_UDP),
+                SmallInstance.axiPair());
         AxiTwoXpuRun run = new AxiTwoXpuRun(config, 20, LinkModel.Faults.loss(0.005), 11,
                 AxiTwoXpuRun.Traffic.random(60, 70), null).freezeB(freezeAfter, 20_000);
         AxiTwoXpuRun.Result r = run.run(100_000, null);
@@ -278,7 +281,8 @@ class SueAxiInstanceTest {
             assertEquals(60, s.stats().readsAnswered());
         }
         XpuSide a = run.side("A");
-        assertEquals(1, a.counter("tp_tx_destinations_lost"));
+        long lost = a.counter("tp_tx_destinations_lost"); // with more ports, a connection per port carrying traffic
+        assertTrue(ports == 1 ? lost == 1 : lost >= 1, "connections to B given up on: " + lost);
         assertTrue(a.counter("s_" + direction + "_abandoned") > 0, "answered SLVERR while outstanding");
         assertTrue(a.counter("s_stale_responses") > 0, "late responses dropped");
     }
@@ -321,25 +325,6 @@ class SueAxiInstanceTest {
                 assertTrue(x.toPeer(p).sent() > 0, side + ": port " + p + " carried frames");
             }
         }
-    }
-
-    /**
-     * Every port to B dead (B frozen) with 2 ports: A's transport gives up on the connection its requests to B are
-     * pinned to, and A's SoC gets SLVERR (docs/protocol.md 13.3); after B returns everything is answered once.
-     */
-    @Test
-    void withEveryPortDeadRequestsGetSlverr() {
-        AxiTwoXpuRun run = new AxiTwoXpuRun(multiPort(2), 20, LinkModel.Faults.loss(0.005), 11,
-                AxiTwoXpuRun.Traffic.random(60, 70), null).freezeB(300, 20_000);
-        AxiTwoXpuRun.Result r = run.run(100_000, null);
-        assertTrue(r.ok(), r.toString());
-        for (AxiTwoXpuRun.Side s : new AxiTwoXpuRun.Side[] {r.a(), r.b()}) {
-            assertEquals(60, s.stats().writesAnswered());
-            assertEquals(60, s.stats().readsAnswered());
-        }
-        XpuSide a = run.side("A");
-        assertTrue(a.counter("tp_tx_destinations_lost") >= 1, "A gave up on a connection to B");
-        assertTrue(a.counter("s_wr_abandoned") > 0, "answered SLVERR while outstanding");
     }
 
     /** {@link SmallInstance#multiPort} with {@code ports} ports, its XPU on AXI4. */
