@@ -207,7 +207,11 @@ class MultiPortInstanceTest {
                 + " beside a fast one");
     }
 
-    /** A sends 3000 256-byte commands to B on 4 VCs, unordered: {B's goodput, port 1's share of A's frames}. */
+    /**
+     * A sends saturating 256-byte commands to B on 4 VCs, unordered, port 1's MAC ready {@code percent}% of the
+     * cycles: {B's goodput, port 1's share of A's frames}, over 4,000 cycles once the traffic runs; then the rest
+     * drains at full speed and is checked.
+     */
     private static double[] unorderedShares(int percent) {
         SueInstance.Config config = SmallInstance.multiPort(HeaderFormat.ETH_IPV4_UDP, 2, DELAY)
                 .withOrdering(SueInstance.Config.Ordering.UNORDERED);
@@ -215,12 +219,23 @@ class MultiPortInstanceTest {
                 .macReadyPercent(100).rxReturnPercent(100);
         run.side("A").macReadyPercent(1, percent, 3);
         run.side("A").tx().independentVcs(true);
-        run.add(3000, 0, TwoXpuRun.fixed(256, 4));
+        run.add(2000, 0, TwoXpuRun.fixed(256, 4));
+        run.idle(1000);
+        long bytes = bytesDelivered(run.side("B"));
+        long[] frames = {run.side("A").toPeer(0).sent(), run.side("A").toPeer(1).sent()};
+        run.idle(4000);
+        double goodput = (bytesDelivered(run.side("B")) - bytes) / 4000.0;
+        double frames0 = run.side("A").toPeer(0).sent() - frames[0];
+        double frames1 = run.side("A").toPeer(1).sent() - frames[1];
+        run.side("A").macReadyPercent(1, 100, 3);
         TwoXpuRun.Result r = run.run(0, 0, 200_000, null);
         assertTrue(r.ok(), r.toString());
-        double frames0 = run.side("A").toPeer(0).sent();
-        double frames1 = run.side("A").toPeer(1).sent();
-        return new double[] {r.aToB().bytesPerCycle(), frames1 / (frames0 + frames1)};
+        return new double[] {goodput, frames1 / (frames0 + frames1)};
+    }
+
+    private static long bytesDelivered(XpuSide b) {
+        return b.rx().delivered().stream().mapToLong(d -> d.command().control().length + d.command().data().length)
+                .sum();
     }
 
     /** B's goodput on the VCs pinned to port 0 (command bytes a cycle) with port 1's MAC ready {@code percent}%. */

@@ -263,8 +263,7 @@ public final class AxiTwoXpuRun {
 
     /** A figure of every port's link from {@code x}, summed. */
     private static long sum(XpuSide x, ToLongFunction<LinkModel> figure) {
-        return IntStream.range(0, x.portCount()).mapToLong(p -> figure.applyAsLong(x.toPeer(p)))
-                .sum();
+        return IntStream.range(0, x.portCount()).mapToLong(p -> figure.applyAsLong(x.toPeer(p))).sum();
     }
 
     private List<AxiMemorySlave> memories() {
