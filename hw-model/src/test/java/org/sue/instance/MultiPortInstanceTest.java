@@ -9,9 +9,11 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Predicate;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
+import org.sue.cmd.tb.CommandReceiver;
 import org.sue.core.ConfigException;
 import org.sue.instance.tb.LinkModel;
 import org.sue.instance.tb.SmallInstance;
@@ -213,52 +215,56 @@ class MultiPortInstanceTest {
      * drains at full speed and is checked.
      */
     private static double[] unorderedShares(int percent) {
-        SueInstance.Config config = SmallInstance.multiPort(HeaderFormat.ETH_IPV4_UDP, 2, DELAY)
-                .withOrdering(SueInstance.Config.Ordering.UNORDERED);
-        TwoXpuRun run = new TwoXpuRun(config, DELAY, LinkModel.Faults.NONE, 3, null).txValidPercent(100)
-                .macReadyPercent(100).rxReturnPercent(100);
-        run.side("A").macReadyPercent(1, percent, 3);
-        run.side("A").tx().independentVcs(true);
-        run.add(2000, 0, TwoXpuRun.fixed(256, 4));
+        TwoXpuRun run = besideASlowPort(SmallInstance.multiPort(HeaderFormat.ETH_IPV4_UDP, 2, DELAY)
+                .withOrdering(SueInstance.Config.Ordering.UNORDERED), percent, 2000);
         run.idle(1000);
-        long bytes = bytesDelivered(run.side("B"));
+        long bytes = commandBytes(run.side("B"), d -> true);
         long[] frames = {run.side("A").toPeer(0).sent(), run.side("A").toPeer(1).sent()};
         run.idle(4000);
-        double goodput = (bytesDelivered(run.side("B")) - bytes) / 4000.0;
+        double goodput = (commandBytes(run.side("B"), d -> true) - bytes) / 4000.0;
         double frames0 = run.side("A").toPeer(0).sent() - frames[0];
         double frames1 = run.side("A").toPeer(1).sent() - frames[1];
-        run.side("A").macReadyPercent(1, 100, 3);
-        TwoXpuRun.Result r = run.run(0, 0, 200_000, null);
-        assertTrue(r.ok(), r.toString());
+        drainAtFullSpeed(run);
         return new double[] {goodput, frames1 / (frames0 + frames1)};
-    }
-
-    private static long bytesDelivered(XpuSide b) {
-        return b.rx().delivered().stream().mapToLong(d -> d.command().control().length + d.command().data().length)
-                .sum();
     }
 
     /** B's goodput on the VCs pinned to port 0 (command bytes a cycle) with port 1's MAC ready {@code percent}%. */
     private static double portZeroGoodput(int percent) {
         SueInstance.Config config = SmallInstance.multiPort(HeaderFormat.ETH_IPV4_UDP, 2, DELAY);
+        TwoXpuRun run = besideASlowPort(config, percent, 1600);
+        run.idle(2000);
+        Predicate<CommandReceiver.Delivered> portZero = d -> SueInstance.pinnedPort(run.side("B").xpu(), d.vc(),
+                config.path().destinations(), config.ports()) == 0;
+        long before = commandBytes(run.side("B"), portZero);
+        run.idle(4000);
+        double goodput = (commandBytes(run.side("B"), portZero) - before) / 4000.0;
+        drainAtFullSpeed(run);
+        return goodput;
+    }
+
+    /**
+     * Two instances of {@code config}, A sending {@code commands} 256-byte commands to B on the four VCs as fast as
+     * everything takes them, A's port 1 MAC ready {@code percent}% of the cycles.
+     */
+    private static TwoXpuRun besideASlowPort(SueInstance.Config config, int percent, int commands) {
         TwoXpuRun run = new TwoXpuRun(config, DELAY, LinkModel.Faults.NONE, 3, null).txValidPercent(100)
                 .macReadyPercent(100).rxReturnPercent(100);
         run.side("A").macReadyPercent(1, percent, 3);
         run.side("A").tx().independentVcs(true);
-        run.add(1600, 0, TwoXpuRun.fixed(256, 4));
-        run.idle(2000);
-        long before = portZeroBytes(run.side("B"), config);
-        run.idle(4000);
-        double goodput = (portZeroBytes(run.side("B"), config) - before) / 4000.0;
-        run.side("A").macReadyPercent(1, 100, 3); // the rest drains at full speed
-        TwoXpuRun.Result r = run.run(0, 0, 200_000, null);
-        assertTrue(r.ok(), r.toString());
-        return goodput;
+        run.add(commands, 0, TwoXpuRun.fixed(256, 4));
+        return run;
     }
 
-    private static long portZeroBytes(XpuSide b, SueInstance.Config config) {
-        return b.rx().delivered().stream().filter(d -> SueInstance.pinnedPort(b.xpu(), d.vc(),
-                config.path().destinations(), config.ports()) == 0)
+    /** Port 1's MAC back at full speed, the rest drained: every command once and in order, everything settled. */
+    private static void drainAtFullSpeed(TwoXpuRun run) {
+        run.side("A").macReadyPercent(1, 100, 3);
+        TwoXpuRun.Result r = run.run(0, 0, 200_000, null);
+        assertTrue(r.ok(), r.toString());
+    }
+
+    /** Command bytes (control and data) B received so far of the commands {@code which} takes. */
+    private static long commandBytes(XpuSide b, Predicate<CommandReceiver.Delivered> which) {
+        return b.rx().delivered().stream().filter(which)
                 .mapToLong(d -> d.command().control().length + d.command().data().length).sum();
     }
 

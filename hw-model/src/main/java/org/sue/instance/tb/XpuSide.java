@@ -115,17 +115,12 @@ public final class XpuSide {
     }
 
     /**
-     * Like the second constructor (a link per port); without {@code fifoInterface} the design's XPU is not on the FIFO interface (an
-     * {@code SueAxiInstance}, the instance its child {@code sue}): this side drives the network, the identity and the
-     * header table only, and whoever drives the XPU's interface does so.
+     * Like the second constructor (a link per port); without {@code fifoInterface} the design's XPU is not on the FIFO
+     * interface (an {@code SueAxiInstance}, the instance its child {@code sue}): this side drives the network, the
+     * identity and the header table only, and whoever drives the XPU's interface does so.
      */
     public XpuSide(String name, int xpu, SueInstance.Config config, Simulator sim, List<LinkModel> toPeer,
                    Random rnd, BiConsumer<byte[], Long> tap, boolean fifoInterface) {
-        this(name, xpu, config, sim, toPeer, rnd, tap, fifoInterface, 0);
-    }
-
-    private XpuSide(String name, int xpu, SueInstance.Config config, Simulator sim, List<LinkModel> toPeer,
-                    Random rnd, BiConsumer<byte[], Long> tap, boolean fifoInterface, int unused) {
         if (toPeer.size() != config.ports()) {
             throw new IllegalArgumentException("XpuSide " + name + ": a link per port, " + config.ports()
                     + ", got " + toPeer.size());
