@@ -25,6 +25,7 @@ import org.sue.net.HeaderFormat;
  * <li>{@code ports_<P>_cells}, {@code _ffs}, {@code _mem_bits}: Yosys figures of the instance of
  * configs/two_port.json and configs/four_port.json ({@code DefaultDesigns.portsInstance}) and of the same instance
  * with one port of 1024 bits.
+ * <li>{@code sue_p<P>_*}: the JVM simulator's speed on those instances next to Verilator's ({@link SimSpeedBench}).
  * </ul>
  */
 final class PortsBench {
@@ -63,6 +64,9 @@ final class PortsBench {
             System.out.printf("ports: %d ports, %d-byte commands on one VC: strict %.1f, unordered %.1f command"
                     + " bytes/cycle (%.2f x) (%.0f s)%n", ports, BYTES, pinned, spread, spread / pinned,
                     (System.nanoTime() - t0) / 1e9);
+        }
+        for (int ports : new int[] {2, 4}) {
+            SimSpeedBench.measure(SueBench.portsSpeedCase(ports), out, put, true);
         }
         for (int ports : new int[] {1, 2, 4}) {
             int p = ports;

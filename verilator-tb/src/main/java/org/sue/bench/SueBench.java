@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.function.BiConsumer;
 import org.sue.core.Design;
 import org.sue.core.ResetStyle;
+import org.sue.gen.DefaultDesigns;
 import org.sue.gen.Progress;
 import org.sue.instance.SueInstance;
 import org.sue.instance.tb.SmallInstance;
@@ -268,10 +269,24 @@ public final class SueBench {
 
     /** 20,000 cycles of the default instance against a peer (commands both ways, 1% loss), for the speed figures. */
     static SimSpeedBench.Case speedCase() {
-        SueInstance.Config config = SueInstance.Config.defaults();
-        GoldenScenario scenario = new GoldenScenario("sue_speed", () -> new SueInstance(config), ResetStyle.SYNC_HIGH,
-                20_000, () -> new SueInstancePeerTraffic(config, ResetStyle.SYNC_HIGH, 50, LinkModel.Faults.loss(0.01)));
-        return new SimSpeedBench.Case("sue", "SUE instance", () -> GoldenFiles.elaborate(scenario),
+        return speedCase("sue", "SUE instance", SueInstance.Config.defaults());
+    }
+
+    /**
+     * The instances of configs/two_port.json and configs/four_port.json ({@link DefaultDesigns#portsInstance}: 2 x 512
+     * bits strict, 4 x 256 bits unordered) against their scripted peer in the same way: figures {@code sue_p2_*} and
+     * {@code sue_p4_*}.
+     */
+    static SimSpeedBench.Case portsSpeedCase(int ports) {
+        return speedCase("sue_p" + ports, "SUE instance with " + ports + " ports", DefaultDesigns.portsInstance(ports));
+    }
+
+    /** 20,000 cycles of {@code config} against its scripted peer over a link of 50 cycles that loses 1% of the frames. */
+    private static SimSpeedBench.Case speedCase(String name, String what, SueInstance.Config config) {
+        GoldenScenario scenario = new GoldenScenario(name + "_speed", () -> new SueInstance(config),
+                ResetStyle.SYNC_HIGH, 20_000, () -> new SueInstancePeerTraffic(config, ResetStyle.SYNC_HIGH, 50,
+                        LinkModel.Faults.loss(0.01)));
+        return new SimSpeedBench.Case(name, what, () -> GoldenFiles.elaborate(scenario),
                 (design, manifest) -> GoldenFiles.record(scenario, manifest));
     }
 }
