@@ -23,6 +23,12 @@ public abstract class CompiledModel {
 
     public abstract void setWide(int id, long[] value);
 
+    /**
+     * Writes every top-level input whose array in {@code values} ({@link #getPorts}' order and shapes) is not null;
+     * returns -1, or the index of the first port whose value does not fit it (that port and later ones unwritten).
+     */
+    public abstract int setPorts(long[][] values);
+
     /** Drives the reset input (its polarity is the design's reset style). */
     public abstract void setReset(long value);
 

@@ -50,7 +50,6 @@ public final class JvmReplay {
             }
             List<PortSpec> ports = m.ports();
             int n = ports.size();
-            int[] ids = new int[n];
             int[] top = new int[n]; // where each port's value is in peekPorts' buffers
             boolean[] isReset = new boolean[n];
             List<String> topNames = sim.design().top().ports().stream().map(org.sue.core.Port::name).toList();
@@ -64,7 +63,6 @@ public final class JvmReplay {
                         throw new IllegalArgumentException("port " + p.name() + " is " + s.width()
                                 + " bits in the design, " + p.width() + " in " + manifestJson);
                     }
-                    ids[i] = s.id();
                 }
             }
             int[] inputs = java.util.stream.IntStream.range(0, n).filter(i -> ports.get(i).dir() == PortDir.IN)
@@ -78,6 +76,7 @@ public final class JvmReplay {
                 chunk[c] = reader.newCycleBuffer();
             }
             long[][] actual = sim.newPortBuffers();
+            long[][] in = new long[actual.length][]; // this cycle's inputs, in the simulator's port order
             boolean[][] dontCare = new boolean[chunkSize][n];
             List<Mismatch> first = new ArrayList<>();
             long mismatches = 0;
@@ -96,12 +95,11 @@ public final class JvmReplay {
                     for (int i : inputs) {
                         if (isReset[i]) {
                             sim.pokeResetPort(row[i][0]);
-                        } else if (row[i].length == 1) {
-                            sim.poke(ids[i], row[i][0]);
                         } else {
-                            sim.poke(ids[i], row[i]);
+                            in[top[i]] = row[i];
                         }
                     }
+                    sim.pokePorts(in);
                     sim.peekPorts(actual);
                     for (int i : outputs) {
                         long[] want = row[i];

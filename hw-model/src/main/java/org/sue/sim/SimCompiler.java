@@ -570,7 +570,14 @@ final class SimCompiler {
         if (wide) {
             String f = newField(op.width());
             code.put(op, f);
-            addEval(wideOp(op, f));
+            String stmt = wideOp(op, f);
+            if (stmt.length() > CHUNK_CHARS) {
+                // a wide value of many inlined parts (a concatenation of lane expressions) would be one method
+                // over HotSpot's huge-method limit, never compiled: the parts first, each into a field
+                hoistInlinedArgs(op);
+                stmt = wideOp(op, f);
+            }
+            addEval(stmt);
             return;
         }
         String expr = narrowOp(op);
@@ -581,6 +588,23 @@ final class SimCompiler {
         } else {
             code.put(op, expr);
         }
+    }
+
+    /** Computes each narrow argument of op that is an inlined expression into a field of its own, read from there. */
+    private void hoistInlinedArgs(Op op) {
+        BitSet support = currentSupport;
+        for (Expr a : args(op)) {
+            String c = code.get(a);
+            if (a instanceof Op && a.width() <= 64 && c != null && !c.matches("[A-Za-z_]\\w*|0x[0-9a-f]+L")) {
+                currentSupport = sources.of(a);
+                currentOwner = a;
+                String f = newField(a.width());
+                addEval(f + " = " + c + ";");
+                code.put(a, f);
+            }
+        }
+        currentSupport = support;
+        currentOwner = op;
     }
 
     private String newField(int width) {
@@ -1040,6 +1064,23 @@ final class SimCompiler {
                     + ");\n" : "    d[" + i + "][0] = " + fieldOf(ss) + ";\n");
         }
         sb.append("  }\n");
+        // and every top-level input at once: a replay writes every input every cycle
+        sb.append("  public int setPorts(long[][] v) {\n");
+        for (int i = 0; i < ports.size(); i++) {
+            SimSignal ss = bySignal.get(ports.get(i));
+            if (!ss.settable()) {
+                continue;
+            }
+            String f = fieldOf(ss);
+            String fits = ss.wide() ? "a.length == " + words(ss.width()) + " && (a[" + (words(ss.width()) - 1)
+                    + "] & ~" + hex(SimOps.topMask(ss.width())) + ") == 0L"
+                    : ss.width() == 64 ? "true" : "(a[0] >>> " + ss.width() + ") == 0L";
+            String write = ss.wide() ? commitWide("a", f, ss.width(), ss.signal())
+                    : commitNarrow(f, "a[0]", ss.signal());
+            sb.append("    { long[] a = v[").append(i).append("]; if (a != null) { if (!(").append(fits)
+                    .append(")) return ").append(i).append("; ").append(write).append(" } }\n");
+        }
+        sb.append("    return -1;\n  }\n");
         // memories
         sb.append("  public void readMem(int m, int a, long[] d) {\n    switch (m) {\n");
         for (int m = 0; m < mems.size(); m++) {

@@ -229,6 +229,21 @@ public final class Simulator implements Closeable {
         }
     }
 
+    /**
+     * Every top-level input whose array in {@code values} is not null ({@link #topPorts} order, shaped as
+     * {@link #newPortBuffers} makes them), in one call: what a replay does every cycle. A value that does not fit its
+     * port fails naming it, as {@link #poke} does.
+     */
+    public void pokePorts(long[][] values) {
+        int bad = model.setPorts(values);
+        dirty = true;
+        if (bad >= 0) {
+            SimSignal s = topPorts().get(bad);
+            throw new IllegalArgumentException("value does not fit input '" + s.path() + "' (" + s.width() + " bits, "
+                    + SimCompiler.words(s.width()) + " words)");
+        }
+    }
+
     private IllegalArgumentException notInput(SimSignal s) {
         return new IllegalArgumentException("'" + s.path() + "' is not a top-level input and cannot be poked");
     }

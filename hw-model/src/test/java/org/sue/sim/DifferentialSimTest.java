@@ -79,6 +79,10 @@ class DifferentialSimTest {
             Expr lanesOut = Hw.cat(laneRead);
             out("lanes_out", bus).set(lanesOut);
 
+            // a header's per-lane fields: small arithmetic parts of 7 bits, so many that the simulator computes
+            // them into fields of their own before the concatenation (SimCompiler.hoistInlinedArgs)
+            out("fields", 7 * MANY_PARTS).set(Hw.cat(manyParts(data, count, lanes)));
+
             // a wide write-first memory and a narrow one written under a when
             Mem wide = mem("wide", depth, bus + 1 + rnd.nextInt(70), ReadUnderWrite.WRITE_FIRST);
             wide.write(write.and(pick), addrA, Hw.cat(lanesOut, count.resize(wide.width() - bus)));
@@ -153,6 +157,19 @@ class DifferentialSimTest {
             r.set(a.add(b));
             sum.set(r.sub(a));
         }
+    }
+
+    static final int MANY_PARTS = 96;
+
+    /** {@value #MANY_PARTS} 7-bit parts, each a choice between sums of one of the bus's bytes. */
+    static List<Expr> manyParts(Expr data, Expr count, int lanes) {
+        List<Expr> parts = new ArrayList<>();
+        for (int k = 0; k < MANY_PARTS; k++) {
+            Expr lane = data.bits(8 * (k % lanes) + 7, 8 * (k % lanes));
+            Expr half = lane.add(0x25 + k).shr(1).bits(6, 0);
+            parts.add(Hw.mux(count.eq(k % (1 << count.width())), half, Hw.mux(lane.msb(), half.xor(0x15), 0x2d)));
+        }
+        return parts;
     }
 
     /** Seeds above 10 compile with the narrow temporaries and dirty flags packed into arrays, as large designs are. */

@@ -79,6 +79,40 @@ class StructureSimTest {
         }
     }
 
+    /** Every input in one call, as a replay writes them: the same run as port by port; a misfit fails naming it. */
+    @Test
+    void allInputsAtOnceActAsPortByPort() {
+        Simulator byPort = Simulator.compile(Design.elaborate(new TwoFifos()));
+        Simulator atOnce = Simulator.compile(Design.elaborate(new TwoFifos()));
+        byPort.reset();
+        atOnce.reset();
+        long[][] in = atOnce.newPortBuffers();
+        List<String> names = atOnce.design().top().ports().stream().map(Port::name).toList();
+        long[][] out = atOnce.newPortBuffers();
+        long[][] expected = byPort.newPortBuffers();
+        java.util.Random rnd = new java.util.Random(5);
+        for (int i = 0; i < 50; i++) {
+            long valid = rnd.nextInt(2);
+            long[] data = {rnd.nextLong(), rnd.nextInt(256)};
+            byPort.poke("in_valid", valid);
+            byPort.poke(byPort.signal("in_data").id(), data);
+            long[][] values = new long[in.length][];
+            values[names.indexOf("in_valid")] = new long[] {valid};
+            values[names.indexOf("in_data")] = data;
+            atOnce.pokePorts(values);
+            byPort.peekPorts(expected);
+            atOnce.peekPorts(out);
+            assertTrue(java.util.Arrays.deepEquals(expected, out), "cycle " + i);
+            byPort.step();
+            atOnce.step();
+        }
+        long[][] tooWide = new long[in.length][];
+        tooWide[names.indexOf("in_data")] = new long[] {0, 0x100};
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> atOnce.pokePorts(tooWide));
+        assertTrue(e.getMessage().contains("in_data' (72 bits"), e.getMessage());
+    }
+
     @Test
     void readDuringWriteFollowsTheDeclaredPolicy() {
         Simulator sim = Simulator.compile(Design.elaborate(new RamPair()));
@@ -159,6 +193,25 @@ class StructureSimTest {
             r = next;
             sim.step();
         }
+    }
+
+    /** A wide value of many inlined parts: its statement would be one method too large for HotSpot to compile. */
+    static final class ManyParts extends Component {
+        ManyParts() {
+            Port data = in("data", 64);
+            Port count = in("count", 4);
+            out("fields", 7 * DifferentialSimTest.MANY_PARTS).set(Hw.cat(DifferentialSimTest.manyParts(data, count,
+                    8)));
+        }
+    }
+
+    @Test
+    void aWideValueOfManyPartsStaysInMethodsHotSpotCompiles() {
+        String src = Simulator.generatedSource(Design.elaborate(new ManyParts()));
+        // inlined, these 96 parts made one statement of 6,643 characters (the 2-port instance had one of 18,511, a
+        // method over HotSpot's limit of 8,000 bytes of bytecode, so it ran interpreted for ever)
+        int longest = src.lines().mapToInt(String::length).max().orElseThrow();
+        assertTrue(longest < 3000, "longest line of the generated model: " + longest + " characters");
     }
 
     @Test

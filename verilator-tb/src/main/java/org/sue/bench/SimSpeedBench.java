@@ -66,36 +66,55 @@ public final class SimSpeedBench {
         return m;
     }
 
-    /** The JVM is warm when its best replay has not improved by more than this in {@value #WARM_WINDOW_S} s. */
+    /**
+     * The JVM is warm when its best replay has not improved by more than this in the last {@value #WARM_WINDOW_S} s
+     * and the last {@value #WARM_WINDOW_REPLAYS} replays.
+     */
     static final double WARM_GAIN = 0.02;
     static final double WARM_WINDOW_S = 10;
+    /** A design replayed at a few thousand cycles per second takes seconds a replay: 10 s are only two of them. */
+    static final int WARM_WINDOW_REPLAYS = 4;
+    /**
+     * And the JIT is idle: its compilers spent less than this share of the last replay's time compiling (the best
+     * replay of a multi-port instance stood still for 10 s at half its speed while C2 still compiled its methods).
+     */
+    static final double WARM_JIT_SHARE = 0.05;
     /** Seconds of warming up at most. */
-    static final double WARM_LIMIT_S = 150;
+    static final double WARM_LIMIT_S = 300;
 
     /**
      * Replays on the JVM until it is warm: HotSpot's optimising tier compiles the large generated methods of an
      * instance one by one, on the one thread this machine gives it, so the instance's replays go on getting faster
      * for some 40 seconds (7,100 cycles/s in the first replay of 20,000 cycles, 45,000 after 40), in steps, with dips
      * between them. Warm: the best replay has not improved by more than {@value #WARM_GAIN} in the last
-     * {@value #WARM_WINDOW_S} s of replays, or {@value #WARM_LIMIT_S} s have passed.
+     * {@value #WARM_WINDOW_S} s and {@value #WARM_WINDOW_REPLAYS} replays and the JIT was idle in the last one
+     * ({@link #WARM_JIT_SHARE}), or {@value #WARM_LIMIT_S} s have passed.
      */
     private static void warmUp(Case c, Design design, Path manifest) {
         long t0 = System.nanoTime();
         double best = 0;
         double since = 0; // when the best last improved by more than WARM_GAIN, s
         int replays = 0;
+        int sinceReplay = 0; // the replay that improved it
         double now = 0;
-        while (now - since < WARM_WINDOW_S && now < WARM_LIMIT_S) {
+        double jitShare = 1; // of the last replay's time, compiling
+        java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();
+        while ((now - since < WARM_WINDOW_S || replays - sinceReplay < WARM_WINDOW_REPLAYS
+                || jitShare >= WARM_JIT_SHARE) && now < WARM_LIMIT_S) {
+            long compiling = jit.getTotalCompilationTime();
+            double before = now;
             double speed = jvmReplay(c, design, manifest).cyclesPerSecond();
             replays++;
             now = (System.nanoTime() - t0) / 1e9;
+            jitShare = (jit.getTotalCompilationTime() - compiling) / 1e3 / Math.max(1e-3, now - before);
             if (speed > best * (1 + WARM_GAIN)) {
                 since = now;
+                sinceReplay = replays;
             }
             best = Math.max(best, speed);
         }
-        System.out.printf("%s: JVM warm after %d replays, %.0f s (best %.0f cycles/s)%n", c.what(), replays, now,
-                best);
+        System.out.printf("%s: JVM warm after %d replays, %.0f s (best %.0f cycles/s; the JIT compiling %.0f %% of"
+                + " the last replay's time)%n", c.what(), replays, now, best, 100 * jitShare);
     }
 
     /** Best cycles per second of each simulator, without and with the parsing of the vector text. */
