@@ -32,6 +32,9 @@ final class SimCompiler {
     private static final int CHUNK_CHARS = 2500;
     /** An inlined expression longer than this is stored in a field instead. */
     private static final int INLINE_CHARS = 300;
+    /** Code that reads a field or is a constant: nothing to compute. */
+    private static final java.util.regex.Pattern FIELD_OR_CONSTANT = java.util.regex.Pattern.compile(
+            "[A-Za-z_]\\w*|0x[0-9a-f]+L");
 
     private final Design design;
     private final Map<Expr, Integer> fanout = new IdentityHashMap<>();
@@ -471,7 +474,7 @@ final class SimCompiler {
         Expr d = design.driver(s);
         String f = signalField.get(s);
         String value = ref(d);
-        if (value.matches("[A-Za-z_]\\w*|0x[0-9a-f]+L")) {
+        if (FIELD_OR_CONSTANT.matcher(value).matches()) {
             code.put(s, value); // a copy of a field or a constant: read that instead
             return;
         }
@@ -595,7 +598,7 @@ final class SimCompiler {
         BitSet support = currentSupport;
         for (Expr a : args(op)) {
             String c = code.get(a);
-            if (a instanceof Op && a.width() <= 64 && c != null && !c.matches("[A-Za-z_]\\w*|0x[0-9a-f]+L")) {
+            if (a instanceof Op && a.width() <= 64 && c != null && !FIELD_OR_CONSTANT.matcher(c).matches()) {
                 currentSupport = sources.of(a);
                 currentOwner = a;
                 String f = newField(a.width());
