@@ -87,7 +87,7 @@ public final class DefaultDesigns {
                 2)));
         // its inverse: N-bit beats gathered into 2N-bit ones, SueMeta in tuser
         m.put("widen_w512_r2", () -> new StreamWiden(new StreamWiden.Config(new StreamConfig(512, SueMeta.WIDTH), 2)));
-        m.put("connection_router_p4", () -> new ConnectionRouter(4));
+        m.put("connection_router_p4", () -> new ConnectionRouter(new ConnectionRouter.Config(4, 16, 64)));
         m.put("credit_counter", () -> new CreditCounter(new CreditCounter.Config(1024, 8)));
         m.put("mgmt_registers_example", () -> new MgmtRegisters(new MgmtRegisters.Config(ExampleMaps.everyAccess(),
                 12)));

@@ -610,7 +610,8 @@ public final class SueInstance extends Component {
         this.config = config;
         CommandPath path = child("cmd_path", new CommandPath(config.path()));
         TransportTx ttx = child("transport_tx", new TransportTx(config.transport()));
-        router = config.ports() == 1 ? null : child("router", new ConnectionRouter(config.ports()));
+        router = config.ports() == 1 ? null : child("router", new ConnectionRouter(
+                ConnectionRouter.Config.of(config.transport())));
         pickedPort = config.ports() == 1 ? null : wire("picked_port", SueMeta.PORT.width());
         List<PortParts> ports = new ArrayList<>();
         for (int p = 0; p < config.ports(); p++) {
@@ -685,22 +686,37 @@ public final class SueInstance extends Component {
         return port;
     }
 
-    /** The port that connection port {@code home}'s PDUs take now ({@link ConnectionRouter}); with one port, it. */
-    private Expr routeOf(Expr home) {
+    /**
+     * The port that connection {@code home}, {@code xpu}'s PDUs take now ({@link ConnectionRouter}): its port's
+     * route, or its detour route while it is detoured; with one port, {@code home}.
+     */
+    private Expr routeOf(Expr home, Expr xpu) {
         if (router == null) {
             return home;
         }
+        int d = config.path().destinations();
         List<Expr> routes = new ArrayList<>();
         for (int h = 0; h < config.ports(); h++) {
-            routes.add(routeOf(h));
+            Expr detoured = router.detoured.bits((h + 1) * d - 1, h * d).shr(xpu.bits(Hw.log2Up(d) - 1, 0)).bit(0);
+            routes.add(Hw.mux(detoured, detourRouteOf(h), routeOf(h)));
         }
         return Hw.select(routes, home.bits(Integer.numberOfTrailingZeros(config.ports()) - 1, 0));
     }
 
-    /** The port that connection port {@code home}'s PDUs take now (more than one port). */
+    /** The port that connection port {@code home}'s PDUs take now, its connections not detoured (more ports). */
     private Expr routeOf(int home) {
+        return fieldOf(router.route, home);
+    }
+
+    /** The port connection port {@code home}'s detoured connections take now (more ports). */
+    private Expr detourRouteOf(int home) {
+        return fieldOf(router.detourRoute, home);
+    }
+
+    /** Connection port {@code home}'s field of a router output of a port number per connection port. */
+    private Expr fieldOf(Expr perPort, int home) {
         int pw = Integer.numberOfTrailingZeros(config.ports());
-        return router.route.bits(pw * home + pw - 1, pw * home);
+        return perPort.bits(pw * home + pw - 1, pw * home);
     }
 
     /**
@@ -712,10 +728,17 @@ public final class SueInstance extends Component {
         router.picked.drive(path.picked.valid(), pickedPort);
         router.started.drive(ttx.reserve.valid(), ttx.reserve.field("port"));
         router.returned.drive(ttx.unreserve.valid(), ttx.unreserve.field("port"));
-        router.charged.drive(ttx.charge.valid(), ttx.charge.field("port"));
+        router.charged.drive(ttx.charge.valid(), ConnectionRouter.CONNECTION.expr().set("port",
+                ttx.charge.field("port")).set("xpu", ttx.charge.field("xpu")).build());
+        ttx.stuck.into(router.stuck); // a connection stuck with its port up may take another (10.8)
+        int xw = Hw.log2Up(config.path().destinations());
+        if (xw < SueMeta.XPU_WIDTH) { // a connection is its XPU id's low bits (the transport's tables)
+            unused("link_event_xpu_high", ttx.reserve.field("xpu").bits(SueMeta.XPU_WIDTH - 1, xw),
+                    ttx.unreserve.field("xpu").bits(SueMeta.XPU_WIDTH - 1, xw));
+        }
         router.outFire.set(ttx.out.fire());
         router.outLast.set(ttx.out.tlast());
-        ttx.hurry.set(router.fled); // what the dead port carried goes again at once
+        ttx.hurry.set(router.fled); // what the dead port or broken way carried goes again at once
     }
 
     /**
@@ -730,10 +753,15 @@ public final class SueInstance extends Component {
     private PortDecisions decisions(PortParts port, CommandPath path, TransportTx ttx) {
         Expr dst = path.picked.field("dst");
         return new PortDecisions(
-                onPort(port, "picked_here", path.picked, config.ports() == 1 ? dst : routeOf(pickedPort)),
-                onPort(port, "started_here", ttx.reserve, routeOf(ttx.reserve.field("port"))),
-                onPort(port, "held_here", ttx.unreserve, routeOf(ttx.unreserve.field("port"))),
-                onPort(port, "sent_here", ttx.charge, routeOf(ttx.charge.field("port"))));
+                onPort(port, "picked_here", path.picked, config.ports() == 1 ? dst : routeOf(pickedPort, dst)),
+                onPort(port, "started_here", ttx.reserve, routeOfEvent(ttx.reserve)),
+                onPort(port, "held_here", ttx.unreserve, routeOfEvent(ttx.unreserve)),
+                onPort(port, "sent_here", ttx.charge, routeOfEvent(ttx.charge)));
+    }
+
+    /** The port a transport link event's connection takes now (with one port, read by nothing). */
+    private Expr routeOfEvent(Flow event) {
+        return router == null ? event.field("port") : routeOf(event.field("port"), event.field("xpu"));
     }
 
     /**
@@ -813,27 +841,32 @@ public final class SueInstance extends Component {
         // per connection port: the VCs its route lets start (none while it moves), and whether it takes new PDUs:
         // its route is up and has room for more (txBacklog), and in unordered mode the route is its own (a connection
         // detoured over another port only finishes what it has: the connections at home there carry the new PDUs, so
-        // no port takes two shares)
-        List<Expr> routedRows = new ArrayList<>();
-        List<Expr> takesNew = new ArrayList<>();
+        // no port takes two shares); the same for its detour route, which its detoured connections take (10.8)
+        List<Way> ways = new ArrayList<>();
         List<Expr> highestFirst = new ArrayList<>();
+        List<Expr> detoursFirst = new ArrayList<>();
         for (int h = 0; h < config.ports(); h++) {
-            Expr route = routeOf(h);
-            Expr row = wire(config.portPrefix(h) + "routed_vc_ready", Hw.mux(router.moving.bit(h),
-                    Hw.zeros(SueMeta.VCS), Hw.select(rows, route)));
-            routedRows.add(row);
-            Expr up = Hw.select(links.stream().map(PortLink::up).toList(), route).and(Hw.select(takes, route));
-            takesNew.add(wire(config.portPrefix(h) + "takes_new", config.unordered() ? up.and(route.eq(h)) : up));
-            highestFirst.add(0, row);
+            Expr detoured = wire(config.portPrefix(h) + "detoured", router.detoured.bits((h + 1) * d - 1, h * d));
+            Way way = way(config.portPrefix(h), routeOf(h), h, detoured, rows, links, takes);
+            Way detour = way(config.portPrefix(h) + "detour_", detourRouteOf(h), h, detoured.not(), rows, links,
+                    takes);
+            ways.add(way);
+            ways.add(detour);
+            highestFirst.add(0, way.vcReady());
+            detoursFirst.add(0, detour.vcReady());
         }
         ttx.linkVcReady.set(Hw.cat(highestFirst)); // connection port 0 in the lowest bits
+        ttx.detourVcReady.set(Hw.cat(detoursFirst));
+        ttx.detoured.set(router.detoured);
         path.vcReady.set(config.cbfc() != null ? ttx.pickVcReady : anyPort);
         List<Expr> queues = new ArrayList<>(); // per VC, the highest first: its destinations' queues
         for (int v = SueMeta.VCS - 1; v >= 0; v--) {
             Expr row = Hw.zeros(d);
-            for (int h = 0; h < config.ports(); h++) {
-                Expr open = takesNew.get(h).and(routedRows.get(h).bit(v)); // h takes new PDUs, of VC v now
-                Expr window = ttx.dstReady.bits((h + 1) * d - 1, h * d);
+            for (int i = 0; i < ways.size(); i++) {
+                int h = i / 2;
+                Way way = ways.get(i);
+                Expr open = way.takesNew().and(way.vcReady().bit(v)); // the way takes new PDUs, of VC v now
+                Expr window = ttx.dstReady.bits((h + 1) * d - 1, h * d).and(way.notOn().not());
                 window = config.unordered() ? window : window.and(pinnedTo(h, v)); // unordered: any port will do
                 row = row.or(Hw.mux(open, window, Hw.zeros(d)));
             }
@@ -848,11 +881,33 @@ public final class SueInstance extends Component {
         }
         List<Expr> candidates = new ArrayList<>(); // the connection ports that may take the picked PDU now
         for (int h = 0; h < config.ports(); h++) {
-            Expr window = ttx.dstReady.bits((h + 1) * d - 1, h * d).shr(dst.resize(Hw.log2Up(d))).bit(0);
-            candidates.add(wire(config.portPrefix(h) + "candidate", takesNew.get(h)
-                    .and(routedRows.get(h).shr(vc).bit(0)).and(window)));
+            Way way = ways.get(2 * h); // a detoured connection takes no new PDUs in unordered mode
+            Expr window = ttx.dstReady.bits((h + 1) * d - 1, h * d).and(way.notOn().not())
+                    .shr(dst.resize(Hw.log2Up(d))).bit(0);
+            candidates.add(wire(config.portPrefix(h) + "candidate", way.takesNew()
+                    .and(way.vcReady().shr(vc).bit(0)).and(window)));
         }
         pickedPort.set(choose(candidates, path.picked.valid()).resize(SueMeta.PORT.width()));
+    }
+
+    /**
+     * One way a connection port's connections may take (more ports): the VCs it lets start (none while the connection
+     * port moves), whether it takes new PDUs, and the connections that do not take it ({@code notOn}, a bit per XPU).
+     */
+    private record Way(Expr vcReady, Expr takesNew, Expr notOn) {
+    }
+
+    /**
+     * Connection port h's way through port {@code route}, for its connections but {@code notOn}: its VCs and whether
+     * it takes new PDUs (the port is up and has room in its transmit backlog; in unordered mode, only on h's own port,
+     * so a detour takes none).
+     */
+    private Way way(String name, Expr route, int h, Expr notOn, List<Expr> rows, List<PortLink> links,
+                    List<Expr> takes) {
+        Expr vcReady = wire(name + "routed_vc_ready", Hw.mux(router.moving.bit(h), Hw.zeros(SueMeta.VCS),
+                Hw.select(rows, route)));
+        Expr up = Hw.select(links.stream().map(PortLink::up).toList(), route).and(Hw.select(takes, route));
+        return new Way(vcReady, wire(name + "takes_new", config.unordered() ? up.and(route.eq(h)) : up), notOn);
     }
 
     /**
@@ -1181,8 +1236,8 @@ public final class SueInstance extends Component {
             ttx.out.into(ports.get(0).ftx().in);
         } else {
             (config.unordered() ? chosen(pdus, path.picked) : pinned(pdus)).into(ttx.in);
-            List<Stream> perPort = ttx.out.demux("to_port", routeOf(SueMeta.PORT.of(ttx.out.tuser())),
-                    config.ports());
+            List<Stream> perPort = ttx.out.demux("to_port", routeOf(SueMeta.PORT.of(ttx.out.tuser()),
+                    SueMeta.DST_XPU.of(ttx.out.tuser())), config.ports());
             StreamConfig bus = new StreamConfig(config.busWidth(), SueMeta.WIDTH);
             for (PortParts port : ports) {
                 StreamNarrow narrow = child(port.prefix() + "narrow", new StreamNarrow(new StreamNarrow.Config(bus,

@@ -67,7 +67,14 @@ public final class TransportTx extends Component {
     public final Port localPartition;
     public final Port dstReady;
     public final Port linkVcReady;
-    /** The VCs the packing buffer may pick on: link_vc_ready, less a VC a start here waits for, none in a start's cycle. */
+    /**
+     * More than one port (null with one): the VCs each connection port's detour route lets start, laid out as
+     * {@link #linkVcReady}; a start of a connection whose {@link #detoured} bit is set looks here instead.
+     */
+    public final Port detourVcReady;
+    /** More than one port (null with one): bit c, connection c takes its port's detour route (protocol.md 10.8). */
+    public final Port detoured;
+    /** The VCs the packing buffer may pick on: link_vc_ready, less a VC a start waits for, none in a start's cycle. */
     public final Port pickVcReady;
     /** A retransmission or ACK-only PDU started under link_vc_ready: its VC (link credit reserved for one frame). */
     public final Flow reserve;
@@ -89,6 +96,15 @@ public final class TransportTx extends Component {
      * with PDUs unacknowledged and no go-back of its own back to una at its next visit, without a strike.
      */
     public final Port hurry;
+    /**
+     * More than one port (null with one): a connection's {@value #STUCK_STRIKES}th timeout in a row without progress,
+     * its {port, XPU}, for one cycle: its way through its port may be broken while the port is up, and the router may
+     * give it another (docs/protocol.md 10.8).
+     */
+    public final Flow stuck;
+
+    /** Timeouts in a row without progress that report a connection {@link #stuck} (at most unreachableTimeouts). */
+    public static final int STUCK_STRIKES = 2;
 
     /** Bits of a connection's strike count. */
     private static final int STRIKE_WIDTH = 4;
@@ -125,13 +141,14 @@ public final class TransportTx extends Component {
         dstReady = out("dst_ready", d); // one bit per connection: the packing buffer's per-destination eligibility
         // each port's flow control: the VCs it may send on now, port p's in bits 4p + 3 .. 4p
         linkVcReady = in("link_vc_ready", SueMeta.VCS * config.ports());
+        detourVcReady = config.ports() == 1 ? null : in("detour_vc_ready", SueMeta.VCS * config.ports());
+        detoured = config.ports() == 1 ? null : in("detoured", d);
         pickVcReady = out("pick_vc_ready", SueMeta.VCS);
-        // the port says whose link credit: each port has its own flow control
-        Layout linkVc = Layout.of("link_vc", Layout.bits("vc", SueMeta.VC_WIDTH), Layout.bits("port", SueMeta.PORT.width()));
-        reserve = Flow.master(this, "reserve", linkVc);
-        unreserve = Flow.master(this, "unreserve", linkVc);
-        charge = Flow.master(this, "charge", Layout.of("link_charge", Layout.bits("vc", SueMeta.VC_WIDTH),
-                Layout.bits("len", SueMeta.LEN_WIDTH), Layout.bits("port", SueMeta.PORT.width())));
+        // the port says whose link credit: each port has its own flow control; with more ports the XPU too, since a
+        // connection may take another port than its own (docs/protocol.md 10.8)
+        reserve = Flow.master(this, "reserve", linkEvent("link_vc"));
+        unreserve = Flow.master(this, "unreserve", linkEvent("link_vc"));
+        charge = Flow.master(this, "charge", linkEvent("link_charge", Layout.bits("len", SueMeta.LEN_WIDTH)));
         peerAck = Flow.slave(this, "peer_ack", AckLinks.PEER_ACK);
         ackQuery = Flow.master(this, "ack_query", AckLinks.ACK_QUERY);
         ackReply = Flow.slave(this, "ack_reply", AckLinks.ACK_REPLY);
@@ -141,6 +158,7 @@ public final class TransportTx extends Component {
         dstDown = Flow.master(this, "dst_down", dstEvent);
         dstUp = Flow.master(this, "dst_up", dstEvent);
         hurry = config.ports() == 1 ? null : in("hurry", config.ports());
+        stuck = config.ports() == 1 ? null : Flow.master(this, "stuck", dstEvent);
 
         Init init = initSweep();
         Clock clock = clock();
@@ -474,6 +492,7 @@ public final class TransportTx extends Component {
         unreserve.valid().set(fresh.and(heldBack1));
         unreserve.field("vc").set(SueMeta.VC.of(user));
         unreserve.field("port").set(SueMeta.PORT.of(user));
+        connectionXpu(unreserve, user);
         return new Written(sent, beat, ends, dst, windowFull);
     }
 
@@ -603,6 +622,10 @@ public final class TransportTx extends Component {
                 Hw.mux(strike, struck, strikes)));
         tables.strikes().write(valid, prev, SCAN_ENTRY.expr().set("strikes", strikesNext)
                 .set("flips", Hw.mux(strike, Hw.zeros(2), flips)).set("phase", phase).build());
+        if (stuck != null) {
+            int stuckAt = Math.min(STUCK_STRIKES, config.unreachableTimeouts());
+            event(stuck, wire("scan_stuck", strike.and(strikesNext.eq(stuckAt))), prev);
+        }
         Expr down = wire("scan_down", valid.and(strikesNext.ge(config.unreachableTimeouts())));
         Expr declared = wire("scan_declared", strike.and(strikes.eq(config.unreachableTimeouts() - 1)));
         statusCounter("go_back_waits", waited, "Timeouts of a connection whose go-back sent nothing for rtoCycles"
@@ -1016,6 +1039,7 @@ public final class TransportTx extends Component {
         charge.field("vc").set(SueMeta.VC.of(out.tuser()));
         charge.field("len").set(SueMeta.LEN.of(out.tuser()));
         charge.field("port").set(SueMeta.PORT.of(out.tuser()));
+        connectionXpu(charge, out.tuser());
         Expr dataPdu = AckLinks.ackOnly(out.tdata()).not();
         statusCounter("acks_piggybacked", out.fire().and(outFirst).and(dataPdu).and(opNow.ne(0)), "Data PDUs sent"
                 + " carrying an ACK or a NACK (op not 0) in their RH.");
@@ -1035,6 +1059,7 @@ public final class TransportTx extends Component {
         Expr waiting = Hw.zeros(SueMeta.VCS);
         Expr startVc = Hw.zeros(SueMeta.VC_WIDTH);
         Expr startPort = Hw.zeros(SueMeta.PORT.width());
+        Expr startXpu = Hw.zeros(SueMeta.XPU_WIDTH);
         for (int i = 0; i < sources.size(); i++) {
             Stream s = sources.get(i);
             String name = names.get(i);
@@ -1043,8 +1068,7 @@ public final class TransportTx extends Component {
             Expr vc = SueMeta.VC.of(s.tuser());
             Expr wants = wire(name + "_wants_start", s.valid().and(first).and(offered.not()));
             Expr port = SueMeta.PORT.of(s.tuser());
-            Expr linkReady = config.ports() == 1 ? linkVcReady.shr(vc).bit(0)
-                    : linkVcReady.shr(Hw.cat(port.bits(config.portWidth() - 1, 0), vc)).bit(0);
+            Expr linkReady = linkReady(name, port, SueMeta.DST_XPU.of(s.tuser()), vc);
             Expr start = wire(name + "_start", wants.and(linkReady).and(granted.not()));
             Stream g = s.continueWhen(name + "_link_ready", first.not().or(offered).or(start));
             when(g.fire(), () -> first.set(g.tlast()));
@@ -1052,16 +1076,23 @@ public final class TransportTx extends Component {
             waiting = waiting.or(Hw.mux(wants, onehot(vc, SueMeta.VCS), Hw.zeros(SueMeta.VCS)));
             startVc = Hw.mux(start, vc, startVc);
             startPort = Hw.mux(start, port, startPort);
+            startXpu = Hw.mux(start, SueMeta.DST_XPU.of(s.tuser()), startXpu);
             granted = granted.or(start);
             gated.add(g);
         }
         reserve.valid().set(granted);
         reserve.field("vc").set(startVc);
         reserve.field("port").set(startPort);
+        if (config.ports() > 1) {
+            reserve.field("xpu").set(startXpu);
+        }
         // a VC some port may send on (the packing buffer's per-queue eligibility says which port a queue takes)
         Expr anyPort = linkVcReady.bits(SueMeta.VCS - 1, 0);
         for (int p = 1; p < config.ports(); p++) {
             anyPort = anyPort.or(linkVcReady.bits(SueMeta.VCS * (p + 1) - 1, SueMeta.VCS * p));
+        }
+        for (int p = 0; detourVcReady != null && p < config.ports(); p++) {
+            anyPort = anyPort.or(detourVcReady.bits(SueMeta.VCS * (p + 1) - 1, SueMeta.VCS * p));
         }
         pickVcReady.set(Hw.mux(granted, Hw.zeros(SueMeta.VCS), anyPort.and(waiting.not())));
         return gated;
@@ -1110,6 +1141,37 @@ public final class TransportTx extends Component {
     private Expr lastBeatBytes(Expr len) {
         int lw = Hw.log2Up(config.beatBytes() + 1);
         return len.sub(1).and(config.beatBytes() - 1).resize(lw).add(1);
+    }
+
+    /**
+     * Whether a start of connection {@code port}, {@code xpu} may go on VC {@code vc} now: its port's row of
+     * {@link #linkVcReady}, or of {@link #detourVcReady} while the connection is detoured.
+     */
+    private Expr linkReady(String name, Expr port, Expr xpu, Expr vc) {
+        if (config.ports() == 1) {
+            return linkVcReady.shr(vc).bit(0);
+        }
+        Expr row = Hw.cat(port.bits(config.portWidth() - 1, 0), vc);
+        Expr away = detoured.shr(conn(name + "_start_conn", port, xpu)).bit(0);
+        return Hw.mux(away, detourVcReady.shr(row).bit(0), linkVcReady.shr(row).bit(0));
+    }
+
+    /** A link event's layout: its VC, {@code more}, its port and, with more ports, its XPU. */
+    private Layout linkEvent(String name, Layout.Spec... more) {
+        List<Layout.Spec> fields = new ArrayList<>(List.of(Layout.bits("vc", SueMeta.VC_WIDTH)));
+        fields.addAll(List.of(more));
+        fields.add(Layout.bits("port", SueMeta.PORT.width()));
+        if (config.ports() > 1) {
+            fields.add(Layout.bits("xpu", SueMeta.XPU_WIDTH));
+        }
+        return Layout.of(name, fields);
+    }
+
+    /** With more ports, a link event's XPU: the destination of the PDU whose metadata is {@code user}. */
+    private void connectionXpu(Flow event, Expr user) {
+        if (config.ports() > 1) {
+            event.field("xpu").set(SueMeta.DST_XPU.of(user));
+        }
     }
 
     private static Expr onehot(Expr index, int n) {

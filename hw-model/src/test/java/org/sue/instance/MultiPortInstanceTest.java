@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.function.Predicate;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
 import org.sue.cmd.tb.CommandReceiver;
@@ -23,6 +24,7 @@ import org.sue.link.FrameAction;
 import org.sue.lib.stream.tb.StreamMonitor;
 import org.sue.net.SueMeta;
 import org.sue.net.HeaderFormat;
+import org.sue.transport.ConnectionRouter;
 import org.sue.transport.tb.ConnectionRouterFollower;
 
 /**
@@ -46,7 +48,7 @@ class MultiPortInstanceTest {
             for (int p = 0; p < ports; p++) {
                 watchPort(run.side(s), p, wrongPort, dataPdus);
             }
-            routers.add(new ConnectionRouterFollower(run.side(s).sim(), "router.", ports));
+            routers.add(new ConnectionRouterFollower(run.side(s).sim(), "router.", routerOf(config)));
         }
         TwoXpuRun.Result r = run.run(2000, 2000, 200_000, null);
         assertTrue(r.ok(), r.toString());
@@ -103,8 +105,8 @@ class MultiPortInstanceTest {
         TwoXpuRun run = new TwoXpuRun(config, DELAY, LinkModel.Faults.NONE, 5, null);
         XpuSide a = run.side("A");
         XpuSide b = run.side("B");
-        ConnectionRouterFollower routerA = new ConnectionRouterFollower(a.sim(), "router.", 2);
-        ConnectionRouterFollower routerB = new ConnectionRouterFollower(b.sim(), "router.", 2);
+        ConnectionRouterFollower routerA = new ConnectionRouterFollower(a.sim(), "router.", routerOf(config));
+        ConnectionRouterFollower routerB = new ConnectionRouterFollower(b.sim(), "router.", routerOf(config));
         a.tx().independentVcs(true);
         run.add(3000, 0, TwoXpuRun.RANDOM);
         run.idle(2000);
@@ -128,6 +130,63 @@ class MultiPortInstanceTest {
     }
 
     /**
+     * One connection {port, XPU} that stops answering while its port stays up (docs/protocol.md 10.8): A's frames into
+     * port 1's link vanish for 35,000 cycles, the link and its MAC Control frames unharmed (the far end's way is broken,
+     * not the link). Neither LLR, which would take the port down, nor CBFC, whose credits would leak into the hole on
+     * a direct link (a switch that drops a frame has given its credit back). A's connection {1, B} is stuck after two timeouts and takes
+     * another port, the VCs pinned to port 1 go on being delivered meanwhile, a probe on the home port fails while the
+     * way is broken and succeeds after; every command arrives once (in strict mode in order), nothing stays detoured,
+     * no destination is declared unreachable, and both routers follow their reference every cycle. In unordered mode
+     * the detoured connection only finishes what it has: the other connection ports take B's new PDUs.
+     */
+    @ParameterizedTest
+    @CsvSource({"2, STRICT", "4, STRICT", "2, UNORDERED"})
+    void aConnectionThatStopsAnsweringTakesAnotherPort(int ports, SueInstance.Config.Ordering ordering) {
+        int probe = 6000; // two timeouts
+        SueInstance.Config config = SueInstance.Config.builder()
+                .path(p -> p.dataWidth(128 * ports).destinations(16).cells(1024).pduLimit(1024).cmdCredits(32)
+                        .dataCredits(16))
+                .busWidth(256 * ports).transport(t -> t.ports(ports).storeBytes(65536).windowPdus(64).rtoCycles(3000)
+                        .ackDelay(200).ackCount(8).probeCycles(probe))
+                .rxCmdCredits(32).rxDataCredits(16).rxFifoDepth(1024).llr(false)
+                .flowControl(SueInstance.Config.FlowControl.NONE).build().withOrdering(ordering);
+        TwoXpuRun run = new TwoXpuRun(config, DELAY, LinkModel.Faults.NONE, 40 + ports, null);
+        XpuSide a = run.side("A");
+        XpuSide b = run.side("B");
+        ConnectionRouterFollower routerA = new ConnectionRouterFollower(a.sim(), "router.", routerOf(config));
+        ConnectionRouterFollower routerB = new ConnectionRouterFollower(b.sim(), "router.", routerOf(config));
+        a.tx().independentVcs(true);
+        run.add(1000, 250, TwoXpuRun.RANDOM);
+        run.idle(1000);
+        a.toPeer(1).blackHole(true);
+        int[] before = deliveredPerPort(b, config);
+        for (int i = 0; i < 5; i++) { // traffic all along: the connection is stuck, detoured, probes home, ...
+            run.add(1000, 250, TwoXpuRun.RANDOM);
+            run.idle(7000);
+        }
+        int[] during = deliveredPerPort(b, config);
+        long detoursDuring = a.counter("route_detours");
+        a.toPeer(1).blackHole(false);
+        TwoXpuRun.Result r = run.run(0, 0, 200_000, null);
+        assertTrue(r.ok(), r.toString());
+        run.idle(2L * probe + 2000); // the detour ends: a probe on the home port finds the way open
+        assertEquals(List.of(), routerA.mismatches(), "A's router against its reference");
+        assertEquals(List.of(), routerB.mismatches(), "B's router against its reference");
+        if (ordering == SueInstance.Config.Ordering.STRICT) {
+            assertTrue(during[1] - before[1] > (during[0] - before[0]) / 2, "VCs pinned to port 1 went on: "
+                    + (during[1] - before[1]) + " commands (port 0's: " + (during[0] - before[0]) + ")");
+        }
+        assertTrue(detoursDuring >= 2, "A's connection {1, B} took another port, again after a failed probe: "
+                + detoursDuring + " detours");
+        long round = a.counter("route_detoured_pdus"); // unordered: only what the connection had when detoured
+        assertTrue(round > (ordering == SueInstance.Config.Ordering.STRICT ? 100 : 10), "PDUs went round: " + round);
+        assertTrue(a.counter("route_home_probes") >= 2, "home probes: " + a.counter("route_home_probes"));
+        assertEquals(0, a.counter("route_detours_now"), "A's connections are home again");
+        assertEquals(0, a.counter("tp_tx_destinations_lost"), "no destination declared unreachable");
+        assertEquals(0, a.counter("p1_port_went_down"), "port 1 stayed up");
+    }
+
+    /**
      * Unordered mode (docs/protocol.md 10.7) over faulty ports, one of them down for a while: every command arrives
      * exactly once though not in order (some overtake others: the ports really are shared), a {destination, VC}'s PDUs
      * take several connection ports, and the routers follow their reference every cycle.
@@ -143,7 +202,7 @@ class MultiPortInstanceTest {
         Set<String> spread = new HashSet<>(); // {side, destination, VC, connection port} of the data PDUs
         for (String s : new String[] {"A", "B"}) {
             XpuSide side = run.side(s);
-            routers.add(new ConnectionRouterFollower(side.sim(), "router.", ports));
+            routers.add(new ConnectionRouterFollower(side.sim(), "router.", routerOf(config)));
             for (int p = 0; p < ports; p++) {
                 new StreamMonitor(side.sim(), config.portPrefix(p) + "frame_tx.s_axis", null).onPacket(pdu -> {
                     SueMeta meta = SueMeta.unpack(pdu.user());
@@ -256,6 +315,10 @@ class MultiPortInstanceTest {
     }
 
     /** Port 1's MAC back at full speed, the rest drained: every command once and in order, everything settled. */
+    private static ConnectionRouter.Config routerOf(SueInstance.Config config) {
+        return ConnectionRouter.Config.of(config.transport());
+    }
+
     private static void drainAtFullSpeed(TwoXpuRun run) {
         run.side("A").macReadyPercent(1, 100, 3);
         TwoXpuRun.Result r = run.run(0, 0, 200_000, null);

@@ -86,7 +86,6 @@ class StructureSimTest {
         Simulator atOnce = Simulator.compile(Design.elaborate(new TwoFifos()));
         byPort.reset();
         atOnce.reset();
-        long[][] in = atOnce.newPortBuffers();
         List<String> names = atOnce.design().top().ports().stream().map(Port::name).toList();
         long[][] out = atOnce.newPortBuffers();
         long[][] expected = byPort.newPortBuffers();
@@ -96,7 +95,7 @@ class StructureSimTest {
             long[] data = {rnd.nextLong(), rnd.nextInt(256)};
             byPort.poke("in_valid", valid);
             byPort.poke(byPort.signal("in_data").id(), data);
-            long[][] values = new long[in.length][];
+            long[][] values = new long[names.size()][];
             values[names.indexOf("in_valid")] = new long[] {valid};
             values[names.indexOf("in_data")] = data;
             atOnce.pokePorts(values);
@@ -106,7 +105,7 @@ class StructureSimTest {
             byPort.step();
             atOnce.step();
         }
-        long[][] tooWide = new long[in.length][];
+        long[][] tooWide = new long[names.size()][];
         tooWide[names.indexOf("in_data")] = new long[] {0, 0x100};
         IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
                 () -> atOnce.pokePorts(tooWide));

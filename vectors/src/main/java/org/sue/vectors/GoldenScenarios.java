@@ -185,8 +185,8 @@ public final class GoldenScenarios {
         list.add(narrow("narrow_w1024_r4", 1024, 4, 800));
         list.add(widen("widen_w256_r2", 256, 2, 800));
         list.add(widen("widen_w256_r4", 256, 4, 800));
-        list.add(new GoldenScenario("connection_router_p4", () -> new ConnectionRouter(4), ResetStyle.SYNC_HIGH, 3000,
-                () -> new ConnectionRouterTraffic(4)::drive));
+        list.add(new GoldenScenario("connection_router_p4", () -> new ConnectionRouter(new ConnectionRouter.Config(4,
+                16, 64)), ResetStyle.SYNC_HIGH, 3000, () -> new ConnectionRouterTraffic(4)::drive));
         list.add(tx("tx_w512_ipv4_vlan", 512, NetConfig.defaults(HeaderFormat.ETH_IPV4_UDP).withVlan(true)));
         list.add(tx("tx_w1024_gen2n", 1024, NetConfig.defaults(HeaderFormat.AFH_GEN2_NORMAL)));
         // the UDP checksum lands in the second beat: bytes 64-65 behind the 802.1Q tag

@@ -11,6 +11,7 @@ import org.sue.instance.tb.XpuSide;
 import org.sue.lib.stream.tb.StreamMonitor;
 import org.sue.net.HeaderFormat;
 import org.sue.net.SueMeta;
+import org.sue.transport.TransportTx;
 
 /**
  * A port that dies under saturating traffic, for {@code scripts/bench ports} (docs/protocol.md 10.6): the instances of
@@ -28,6 +29,16 @@ import org.sue.net.SueMeta;
  * step's goodput is within 5% of the settled goodput.
  * </ul>
  * The same in unordered mode (docs/protocol.md 10.7): {@code failover_goodput_unordered_<P>} and so on.
+ *
+ * <p>One {port, XPU} way broken while the port stays up (docs/protocol.md 10.8): the same traffic, but A's frames
+ * into port 1's link vanish (MAC Control frames cross) and its link stays up; instances without LLR and flow
+ * control, whose credits would leak into the hole on a direct link.
+ * <ul>
+ * <li>{@code pair_detour_cycles_<P>}: from the hole to the first PDU of A's connection {1, B} that B's transport
+ * accepts in order from another port (two retransmit timeouts, {@code pair_detour_detect_cycles}, and the go-back).
+ * <li>{@code pair_detour_goodput_<P>}: B's goodput from {@value #SETTLED} to {@value #SETTLED} + {@value #WINDOW}
+ * cycles after the detour, relative to (P - 1) / P of the goodput before the hole.
+ * </ul>
  * The failure is seen when LLR's PCS-lost timeout passes ({@code failover_detect_cycles}); the first moved command
  * also waits for what the dead link lost to be resent. Every command must still arrive once (and in strict mode in
  * order).
@@ -48,6 +59,77 @@ final class FailoverBench {
                 measure(put, ordering, ports);
             }
         }
+        for (int ports : new int[] {2, 4}) {
+            blackHole(put, ports);
+        }
+    }
+
+    private static void blackHole(BiConsumer<String, Double> put, int ports) {
+        long t0 = System.nanoTime();
+        SueInstance.Config config = SmallInstance.multiPort(HeaderFormat.ETH_IPV4_UDP, ports, PortsBench.WIDTH,
+                PortsBench.WIDTH, PortsBench.DELAY).withLlr(null).withCbfc(null).withRxVcFifoDepth(0);
+        Loaded l = loaded(config);
+        TwoXpuRun run = l.run();
+        XpuSide a = run.side("A");
+        XpuSide b = run.side("B");
+        AtomicLong firstMovedAt = l.firstMovedAt();
+        double healthy = l.healthy();
+        a.toPeer(1).blackHole(true);
+        long hole = b.sim().cycle();
+        int detect = TransportTx.STUCK_STRIKES * config.transport().rtoCycles();
+        while (firstMovedAt.get() < 0 && b.sim().cycle() - hole < 4L * detect) {
+            run.idle(STEP);
+        }
+        run.idle(SETTLED);
+        long at = bytes(b);
+        run.idle(WINDOW);
+        double settled = (double) (bytes(b) - at) / WINDOW;
+        long detoured = a.counter("route_detoured_pdus");
+        a.toPeer(1).blackHole(false);
+        TwoXpuRun.Result r = run.run(0, 0, 2_000_000, null);
+        if (!r.ok()) {
+            throw new IllegalStateException("black-hole run (" + ports + " ports) lost or reordered commands: " + r);
+        }
+        long moved = firstMovedAt.get() < 0 ? -1 : firstMovedAt.get() - hole;
+        double ideal = healthy * (ports - 1) / ports;
+        put.accept("pair_detour_cycles_" + ports, (double) moved);
+        put.accept("pair_detour_goodput_" + ports, Bench.round(settled / ideal, 3));
+        put.accept("pair_detour_detect_cycles", (double) detect);
+        System.out.printf("pair detour: %d ports, A's way to B through port 1 broken: %.1f command bytes/cycle"
+                + " before, %.1f after the detour (%.3f of (P-1)/P); first detoured PDU accepted %d cycles after the"
+                + " hole (two timeouts: %d); %d PDUs detoured (%.0f s)%n", ports, healthy, settled, settled / ideal,
+                moved, detect, detoured, (System.nanoTime() - t0) / 1e9);
+    }
+
+    /** Two instances under saturating traffic, {@link #WARMUP} + {@link #WINDOW} cycles on, and B's goodput then. */
+    private record Loaded(TwoXpuRun run, AtomicLong firstMovedAt, double healthy) {
+    }
+
+    private static Loaded loaded(SueInstance.Config config) {
+        TwoXpuRun run = new TwoXpuRun(config, PortsBench.DELAY, LinkModel.Faults.NONE, 1, null)
+                .txValidPercent(100).macReadyPercent(100).rxReturnPercent(100);
+        XpuSide a = run.side("A");
+        XpuSide b = run.side("B");
+        AtomicLong firstMovedAt = firstMoved(b);
+        a.tx().independentVcs(true);
+        run.add(COMMANDS, 0, TwoXpuRun.fixed(PortsBench.BYTES, 4));
+        run.idle(WARMUP);
+        long before = bytes(b);
+        run.idle(WINDOW);
+        double healthy = (double) (bytes(b) - before) / WINDOW;
+        return new Loaded(run, firstMovedAt, healthy);
+    }
+
+    /** The cycle B's transport first accepts a PDU of a connection of port 1 that came in on another port (-1). */
+    private static AtomicLong firstMoved(XpuSide b) {
+        AtomicLong at = new AtomicLong(-1);
+        new StreamMonitor(b.sim(), "transport_rx.m_axis", null).onPacket(pdu -> {
+            SueMeta meta = SueMeta.unpack(pdu.user());
+            if (meta.port() == 1 && meta.link() != 1) {
+                at.compareAndSet(-1, pdu.cycle());
+            }
+        });
+        return at;
     }
 
     private static void measure(BiConsumer<String, Double> put, SueInstance.Config.Ordering ordering, int ports) {
@@ -55,23 +137,12 @@ final class FailoverBench {
         SueInstance.Config config = SmallInstance.multiPort(HeaderFormat.ETH_IPV4_UDP, ports, PortsBench.WIDTH,
                 PortsBench.WIDTH, PortsBench.DELAY).withOrdering(ordering);
         String tag = ordering == SueInstance.Config.Ordering.UNORDERED ? "unordered_" : "";
-        TwoXpuRun run = new TwoXpuRun(config, PortsBench.DELAY, LinkModel.Faults.NONE, 1, null)
-                .txValidPercent(100).macReadyPercent(100).rxReturnPercent(100);
+        Loaded l = loaded(config);
+        TwoXpuRun run = l.run();
         XpuSide a = run.side("A");
         XpuSide b = run.side("B");
-        AtomicLong firstMovedAt = new AtomicLong(-1);
-        new StreamMonitor(b.sim(), "transport_rx.m_axis", null).onPacket(pdu -> {
-            SueMeta meta = SueMeta.unpack(pdu.user());
-            if (meta.port() == 1 && meta.link() != 1) {
-                firstMovedAt.compareAndSet(-1, pdu.cycle());
-            }
-        });
-        a.tx().independentVcs(true);
-        run.add(COMMANDS, 0, TwoXpuRun.fixed(PortsBench.BYTES, 4));
-        run.idle(WARMUP);
-        long before = bytes(b);
-        run.idle(WINDOW);
-        double healthy = (double) (bytes(b) - before) / WINDOW;
+        AtomicLong firstMovedAt = l.firstMovedAt();
+        double healthy = l.healthy();
         a.linkUp(1, false);
         b.linkUp(1, false);
         long failed = b.sim().cycle();

@@ -127,7 +127,8 @@ public final class PerfTables {
                     "failover_settle_cycles_2", "failover_goodput_4", "failover_cycles_4", "failover_settle_cycles_4",
                     "failover_goodput_unordered_2", "failover_cycles_unordered_2", "failover_settle_cycles_unordered_2",
                     "failover_goodput_unordered_4", "failover_cycles_unordered_4",
-                    "failover_settle_cycles_unordered_4"),
+                    "failover_settle_cycles_unordered_4", "pair_detour_detect_cycles", "pair_detour_cycles_2",
+                    "pair_detour_goodput_2", "pair_detour_cycles_4", "pair_detour_goodput_4"),
             new Table("synthesis", "crc framing cmdpath queue_store sue axi mgmt ports", List.of("design"), true, List.of(
                     new Column("cells", "(.+)_cells"),
                     new Column("flip-flops", "(.+)_ffs"),

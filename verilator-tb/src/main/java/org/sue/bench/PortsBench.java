@@ -13,8 +13,8 @@ import org.sue.net.HeaderFormat;
 /**
  * Instances of 1, 2 and 4 ports on the same transport for {@code scripts/bench ports}: two instances of the small
  * multi-port configuration ({@link SmallInstance#multiPort}: LLR and CBFC on every port) with 1024-bit XPU data on a
- * 1024-bit transport, XPU A sending saturating 256-byte commands to XPU B on the four VCs in turn (strict mode spreads them over the ports),
- * links of {@value #DELAY} cycles.
+ * 1024-bit transport, XPU A sending saturating 256-byte commands to XPU B on the four VCs in turn (strict mode
+ * spreads them over the ports), links of {@value #DELAY} cycles.
  *
  * <ul>
  * <li>{@code ports_goodput_<P>}: command bytes per cycle B's XPU received with P ports, relative to one port of the

@@ -59,8 +59,8 @@ public final class SimSpeedBench {
     static Map<String, Case> cases() {
         Map<String, Case> m = new LinkedHashMap<>();
         for (Case c : List.of(Bench.crcCase(), FramingBench.receiverCase(), CommandPathBench.speedCase(),
-                QueueStoreBench.speedCase(), SueBench.speedCase(), SueBench.portsSpeedCase(2), SueBench.portsSpeedCase(4),
-                AxiBench.speedCase())) {
+                QueueStoreBench.speedCase(), SueBench.speedCase(), SueBench.portsSpeedCase(2),
+                SueBench.portsSpeedCase(4), AxiBench.speedCase())) {
             m.put(c.name(), c);
         }
         return m;

@@ -91,8 +91,9 @@ public final class SueBench {
             try (Progress progress = Progress.open()) {
                 String what = "  goodput run, loss " + p + ": %,d cycles, %,.0f cycles/s";
                 r = new TwoXpuRun(deep, RTT / 2, LinkModel.Faults.loss(p), 5, null).rxReturnPercent(100)
-                        .txValidPercent(100).macReadyPercent(100).run(commands, 0, TwoXpuRun.fixed(256), 200_000, cycles -> progress.show(
-                                String.format(what, cycles, cycles / ((System.nanoTime() - t0) / 1e9))));
+                        .txValidPercent(100).macReadyPercent(100).run(commands, 0, TwoXpuRun.fixed(256), 200_000,
+                                cycles -> progress.show(String.format(what, cycles,
+                                        cycles / ((System.nanoTime() - t0) / 1e9))));
             }
             if (!r.ok()) {
                 throw new IllegalStateException("goodput run with loss " + p + " lost or reordered commands");
@@ -208,10 +209,10 @@ public final class SueBench {
      * What LLR buys on links of {@value #LINK_RTT} cycles round trip under a transport whose round trip is
      * {@value #RTT}: {@code llr_goodput_fer_<p>} and {@code nollr_goodput_fer_<p>}, command bytes delivered per cycle
      * when each link loses a frame with probability p, relative to error-free links, with the default instance's LLR
-     * and without it (then the transport's go-back-N recovers). The instances meet at a switch ({@link org.sue.instance.tb.Relay}): a
-     * link of {@value #LINK_RTT}/2 cycles from each to it and {@value #RTT}/2 - {@value #LINK_RTT} cycles across it,
-     * so the transport's round trip is {@value #RTT} cycles and LLR's, hop by hop, {@value #LINK_RTT}; with LLR the
-     * switch's ports run it too. {@code llr_replay_cycles}: the instances back to back on one such link, one frame
+     * and without it (then the transport's go-back-N recovers). The instances meet at a switch
+     * ({@link org.sue.instance.tb.Relay}): a link of {@value #LINK_RTT}/2 cycles from each to it and
+     * {@value #RTT}/2 - {@value #LINK_RTT} cycles across it, so the transport's round trip is {@value #RTT} cycles and
+     * LLR's, hop by hop, {@value #LINK_RTT}; with LLR the switch's ports run it too. {@code llr_replay_cycles}: the instances back to back on one such link, one frame
      * (the 200th) lost, from the cycle it left A to the cycle delivery resumed at B.
      */
     static void llrOnAShortLink(BiConsumer<String, Double> put) {
@@ -281,7 +282,7 @@ public final class SueBench {
         return speedCase("sue_p" + ports, "SUE instance with " + ports + " ports", DefaultDesigns.portsInstance(ports));
     }
 
-    /** 20,000 cycles of {@code config} against its scripted peer over a link of 50 cycles that loses 1% of the frames. */
+    /** 20,000 cycles of {@code config} against its scripted peer over a 50-cycle link that loses 1% of the frames. */
     private static SimSpeedBench.Case speedCase(String name, String what, SueInstance.Config config) {
         GoldenScenario scenario = new GoldenScenario(name + "_speed", () -> new SueInstance(config),
                 ResetStyle.SYNC_HIGH, 20_000, () -> new SueInstancePeerTraffic(config, ResetStyle.SYNC_HIGH, 50,

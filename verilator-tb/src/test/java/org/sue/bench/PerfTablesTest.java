@@ -92,12 +92,14 @@ class PerfTablesTest {
                     "ports_" + p + "_ffs", "ports_" + p + "_mem_bits"));
         }
         keys.add("failover_detect_cycles");
+        keys.add("pair_detour_detect_cycles");
         for (int p : new int[] {2, 4}) {
             for (String tag : List.of("", "unordered_")) {
                 keys.addAll(List.of("failover_goodput_" + tag + p, "failover_cycles_" + tag + p,
                         "failover_settle_cycles_" + tag + p));
             }
             keys.add("strict_vs_unordered_goodput_" + p);
+            keys.addAll(List.of("pair_detour_cycles_" + p, "pair_detour_goodput_" + p));
         }
         for (String design : DefaultDesigns.all().keySet()) {
             keys.addAll(List.of("lut6_depth_" + design, "lut6_luts_" + design, "lut6_ffs_" + design));

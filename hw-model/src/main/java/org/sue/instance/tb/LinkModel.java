@@ -14,6 +14,8 @@ import org.sue.net.model.FrameCodec;
  * what it did, so a test can hold the receiver's counters against it. With Link Layer Retry a frame carries its LLR
  * sideband, and link-control messages cross on a channel of their own (same delay, lost at the same rate and in the
  * outage). {@link #up} takes the link down and back at run time: while down it loses everything sent into it.
+ * {@link #blackHole} loses the SUE frames only, while the link stays up: the far end's way to the peer is broken, not
+ * the link (MAC Control frames and link-control messages still cross).
  *
  * <p>The sender and the receiver may run on two threads ({@link SideClock}): what crosses is synchronized, and the
  * receiver takes only what has arrived, which the delay keeps out of the sender's current window.
@@ -82,6 +84,7 @@ public final class LinkModel {
     private final ArrayDeque<Control> controls = new ArrayDeque<>();
     private int burstLeft;
     private boolean down;
+    private boolean blackHole;
     private long sent;
     private long lost;
     private long damaged;
@@ -108,6 +111,12 @@ public final class LinkModel {
      */
     public LinkModel up(boolean on) {
         down = !on;
+        return this;
+    }
+
+    /** Loses every frame but MAC Control frames sent into it while on ({@code true}); the link stays up. */
+    public synchronized LinkModel blackHole(boolean on) {
+        blackHole = on;
         return this;
     }
 
@@ -140,7 +149,8 @@ public final class LinkModel {
         if (burstLeft == 0 && faults.burstRate() > 0 && rnd.nextDouble() < faults.burstRate()) {
             burstLeft = faults.burstLength();
         }
-        if (chosen || inOutage || down || burstLeft > 0 || rnd.nextDouble() < faults.lossRate()) {
+        boolean swallowed = blackHole && !macControl(frame);
+        if (chosen || inOutage || down || swallowed || burstLeft > 0 || rnd.nextDouble() < faults.lossRate()) {
             burstLeft = Math.max(0, burstLeft - 1);
             lost++;
             lastLossCycle = cycle;
