@@ -447,7 +447,8 @@ public final class InstanceConfigJson {
                     c -> transport(c).unreachableTimeouts(),
                     (d, v) -> d.instance.transport(t -> t.unreachableTimeouts(v))),
             integer("transport", "probeCycles", TransportConfig.PROBE_CYCLES, "transport.probeCycles", "cycles"
-                    + " without progress before an unreachable destination is probed again with one PDU; at least"
+                    + " without progress before an unreachable destination is probed again with one PDU, and with"
+                    + " more ports the interval at which detoured connections try their own port again; at least"
                     + " rtoCycles (default " + TransportConfig.DEFAULT_PROBE_RTOS + " x rtoCycles)",
                     c -> transport(c).probeCycles(), (d, v) -> d.instance.transport(t -> t.probeCycles(v))),
             integer("receive", "commandCredits", CommandIngress.Config.CMD_CREDITS, "rxCmdCredits", "command credits"

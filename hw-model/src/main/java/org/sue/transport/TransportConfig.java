@@ -27,7 +27,8 @@ import org.sue.net.SueMeta;
  * @param unreachableTimeouts consecutive timeouts of a connection without an advancing ACK that declare its
  *                    destination unreachable (1..15; section 6.7)
  * @param probeCycles cycles without progress before an unreachable destination is probed again (one PDU instead of a
- *                    go-back; at least {@code rtoCycles})
+ *                    go-back; at least {@code rtoCycles}); with more ports also the interval at which detoured
+ *                    connections try their own port again (docs/protocol.md 10.8)
  */
 public record TransportConfig(@Tag("w") int busWidth, @Tag("d") int destinations, @Tag("p") int ports,
                               @Tag("s") int storeBytes, @Tag("win") int windowPdus, @Tag("rto") int rtoCycles,
