@@ -29,7 +29,8 @@ import org.sue.net.SueMeta;
  * {@code moving[h]} (a route is not where it should be) no PDU of h may be decided; the count of h's decided PDUs
  * ({@code picked}, {@code started} minus {@code returned}, {@code charged}) drains, and the routes move in the first
  * cycle it is 0 with no PDU half out of the transport ({@code out_fire}, {@code out_last}: the demultiplexer that
- * reads the route must not change under a PDU).
+ * reads the route must not change under a PDU). {@code moving[h]} stays high for the cycle after a move: the
+ * transport looks a start's detour up a cycle late.
  *
  * <p>Detours: a connection {h, X} the transport reports {@code stuck} ({@link TransportTx#stuck}: a second timeout in
  * a row without progress) wants a detour while port h and another port are up. Every {@code probeCycles} the detours
@@ -80,7 +81,7 @@ public final class ConnectionRouter extends Component {
     public final Port detourRoute;
     /** Bit {@code h * destinations + x}: connection {h, x} takes its port's detour route. */
     public final Port detoured;
-    /** Bit h: connection port h is moving (decide nothing of it). */
+    /** Bit h: connection port h is moving, or moved in the cycle before (decide nothing of it). */
     public final Port moving;
     /**
      * Bit h, for one cycle: h's route moved away from a port that is down, or some of h's connections took a detour;
@@ -148,6 +149,8 @@ public final class ConnectionRouter extends Component {
                 taken.set(d.wants());
             });
             d.settle(move);
+            Reg moved = reg("moved_" + h, 1, 0); // a start's detour is looked up a cycle late (TransportTx)
+            moved.set(move);
             newDetours = newDetours.or(d.added());
             probes = probes.or(d.probe());
             moves = moves.or(move);
@@ -157,7 +160,7 @@ public final class ConnectionRouter extends Component {
             routes.add(0, now);
             detourRoutes.add(0, alt);
             detouredRows.add(0, taken);
-            movingBits.add(0, away);
+            movingBits.add(0, away.or(moved));
             fledBits.add(0, move.and(portUp.shr(now).bit(0).not().or(d.fresh())));
         }
         route = out("route", ports * pw);
@@ -206,8 +209,7 @@ public final class ConnectionRouter extends Component {
         Reg aged = reg("detour_aged_" + h, n, 0);
         Reg any = reg("wants_any_" + h, 1, 0);
         Reg anyAged = reg("detour_aged_any_" + h, 1, 0);
-        Expr others = portUp.and(Hw.lit(ports, ((1L << ports) - 1) & ~(1L << h)));
-        Expr possible = wire("detour_possible_" + h, portUp.bit(h).and(others.ne(0)));
+        Expr possible = wire("detour_possible_" + h, portUp.bit(h).and(othersUp(h)));
         Expr stuckHere = stuck.valid().and(port(stuck).eq(h)).and(possible);
         Expr kept = Hw.mux(tick, wants.and(aged.not()), wants);
         Expr stuckBit = Hw.mux(stuckHere, Hw.lit(n, 1).shl(xpu(stuck)), Hw.zeros(n));
@@ -243,9 +245,13 @@ public final class ConnectionRouter extends Component {
 
     /** The first port up after h other than h, else where the detour route is now. */
     private Expr wantedDetour(int h, Expr alt) {
-        Expr others = portUp.and(Hw.lit(ports, ((1L << ports) - 1) & ~(1L << h)));
         Expr afterH = Arbiter.rotatingPick(upBits(h), Hw.lit(pw, h));
-        return Hw.mux(others.ne(0), afterH, alt);
+        return Hw.mux(othersUp(h), afterH, alt);
+    }
+
+    /** Some port other than h is up. */
+    private Expr othersUp(int h) {
+        return portUp.and(Hw.lit(ports, ((1L << ports) - 1) & ~(1L << h))).ne(0);
     }
 
     /** The ports' up bits, port {@code except}'s forced low (-1: none). */

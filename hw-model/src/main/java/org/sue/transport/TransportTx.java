@@ -1068,7 +1068,7 @@ public final class TransportTx extends Component {
             Expr vc = SueMeta.VC.of(s.tuser());
             Expr wants = wire(name + "_wants_start", s.valid().and(first).and(offered.not()));
             Expr port = SueMeta.PORT.of(s.tuser());
-            Expr linkReady = linkReady(name, port, SueMeta.DST_XPU.of(s.tuser()), vc);
+            Expr linkReady = linkReady(name, s.valid(), port, SueMeta.DST_XPU.of(s.tuser()), vc);
             Expr start = wire(name + "_start", wants.and(linkReady).and(granted.not()));
             Stream g = s.continueWhen(name + "_link_ready", first.not().or(offered).or(start));
             when(g.fire(), () -> first.set(g.tlast()));
@@ -1147,13 +1147,21 @@ public final class TransportTx extends Component {
      * Whether a start of connection {@code port}, {@code xpu} may go on VC {@code vc} now: its port's row of
      * {@link #linkVcReady}, or of {@link #detourVcReady} while the connection is detoured.
      */
-    private Expr linkReady(String name, Expr port, Expr xpu, Expr vc) {
+    private Expr linkReady(String name, Expr offered, Expr port, Expr xpu, Expr vc) {
         if (config.ports() == 1) {
             return linkVcReady.shr(vc).bit(0);
         }
+        // the connection's bit among all connections' is a deep look-up: taken a cycle late, for the connection the
+        // source last offered; a start waits a cycle when its connection is not that one (the router holds a
+        // connection port's starts for the cycle after its detours move, so the late bit is never stale)
         Expr row = Hw.cat(port.bits(config.portWidth() - 1, 0), vc);
-        Expr away = detoured.shr(conn(name + "_start_conn", port, xpu)).bit(0);
-        return Hw.mux(away, detourVcReady.shr(row).bit(0), linkVcReady.shr(row).bit(0));
+        Expr conn = conn(name + "_start_conn", port, xpu);
+        Reg lookedUp = reg(name + "_detour_conn", cw, 0);
+        Reg away = reg(name + "_detoured", 1, 0);
+        Expr next = Hw.mux(offered, conn, lookedUp); // what an idle source carries is not looked at
+        lookedUp.set(next);
+        away.set(detoured.shr(next).bit(0));
+        return lookedUp.eq(conn).and(Hw.mux(away, detourVcReady.shr(row).bit(0), linkVcReady.shr(row).bit(0)));
     }
 
     /** A link event's layout: its VC, {@code more}, its port and, with more ports, its XPU. */

@@ -18,6 +18,8 @@ public final class ConnectionRouterModel {
     /** The wanted detours changed since the last move; some were newly wanted since then. */
     private final boolean[] changed;
     private final boolean[] fresh;
+    /** The routes moved at the last clock edge (moving stays high for a cycle). */
+    private final boolean[] moved;
     private boolean inside;
     private int probeCount;
 
@@ -44,6 +46,7 @@ public final class ConnectionRouterModel {
         decided = new int[ports];
         changed = new boolean[ports];
         fresh = new boolean[ports];
+        moved = new boolean[ports];
         this.probeCount = (int) (probeCount % probeCycles);
         for (int h = 0; h < ports; h++) {
             route[h] = h;
@@ -91,7 +94,12 @@ public final class ConnectionRouterModel {
         return otherwise;
     }
 
+    /** Whether h's routes are to move, or moved at the last edge: none of h's PDUs may be decided now. */
     public boolean moving(int h, int up) {
+        return away(h, up) || moved[h];
+    }
+
+    private boolean away(int h, int up) {
         return wanted(h, up) != route[h] || changed[h] || any(wants[h]) && wantedDetour(h, up) != detourRoute[h];
     }
 
@@ -113,7 +121,7 @@ public final class ConnectionRouterModel {
     }
 
     private boolean movesNow(int h, int up) {
-        return moving(h, up) && decided[h] == 0 && !inside;
+        return away(h, up) && decided[h] == 0 && !inside;
     }
 
     /**
@@ -126,6 +134,7 @@ public final class ConnectionRouterModel {
         boolean tick = probeCount == probeCycles - 1;
         for (int h = 0; h < ports; h++) {
             boolean move = movesNow(h, up);
+            moved[h] = move;
             if (move) {
                 int wantedRoute = wanted(h, up);
                 detourRoute[h] = wantedDetour(h, up);
