@@ -81,14 +81,21 @@ public final class SimSpeedBench {
     static final double WARM_JIT_SHARE = 0.05;
     /** Seconds of warming up at most. */
     static final double WARM_LIMIT_S = 300;
+    /**
+     * And at least this many times the first replay's time: the rules above called the AXI4 instance warm at 20,939
+     * cycles/s, which then reached 50,309 after 150 s of replays (C2 compiles its methods in bursts, with quiet
+     * replays between them), so a design slow to warm is given time in proportion to how slow it starts.
+     */
+    static final double WARM_MIN_FIRST_REPLAYS = 30;
 
     /**
      * Replays on the JVM until it is warm: HotSpot's optimising tier compiles the large generated methods of an
      * instance one by one, on the one thread this machine gives it, so the instance's replays go on getting faster
      * for some 40 seconds (7,100 cycles/s in the first replay of 20,000 cycles, 45,000 after 40), in steps, with dips
      * between them. Warm: the best replay has not improved by more than {@value #WARM_GAIN} in the last
-     * {@value #WARM_WINDOW_S} s and {@value #WARM_WINDOW_REPLAYS} replays and the JIT was idle in the last one
-     * ({@link #WARM_JIT_SHARE}), or {@value #WARM_LIMIT_S} s have passed.
+     * {@value #WARM_WINDOW_S} s and {@value #WARM_WINDOW_REPLAYS} replays, the JIT was idle in the last one
+     * ({@link #WARM_JIT_SHARE}) and {@value #WARM_MIN_FIRST_REPLAYS} times the first replay's time has passed, or
+     * {@value #WARM_LIMIT_S} s have passed.
      */
     private static void warmUp(Case c, Design design, Path manifest) {
         long t0 = System.nanoTime();
@@ -98,14 +105,16 @@ public final class SimSpeedBench {
         int sinceReplay = 0; // the replay that improved it
         double now = 0;
         double jitShare = 1; // of the last replay's time, compiling
+        double first = Double.POSITIVE_INFINITY; // the first replay's time, s
         java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();
         while ((now - since < WARM_WINDOW_S || replays - sinceReplay < WARM_WINDOW_REPLAYS
-                || jitShare >= WARM_JIT_SHARE) && now < WARM_LIMIT_S) {
+                || jitShare >= WARM_JIT_SHARE || now < WARM_MIN_FIRST_REPLAYS * first) && now < WARM_LIMIT_S) {
             long compiling = jit.getTotalCompilationTime();
             double before = now;
             double speed = jvmReplay(c, design, manifest).cyclesPerSecond();
             replays++;
             now = (System.nanoTime() - t0) / 1e9;
+            first = Math.min(first, now);
             jitShare = (jit.getTotalCompilationTime() - compiling) / 1e3 / Math.max(1e-3, now - before);
             if (speed > best * (1 + WARM_GAIN)) {
                 since = now;
