@@ -697,7 +697,7 @@ public final class SueInstance extends Component {
         int d = config.path().destinations();
         List<Expr> routes = new ArrayList<>();
         for (int h = 0; h < config.ports(); h++) {
-            Expr detoured = router.detoured.bits((h + 1) * d - 1, h * d).shr(xpu.bits(Hw.log2Up(d) - 1, 0)).bit(0);
+            Expr detoured = detouredOf(h).shr(xpu.bits(Hw.log2Up(d) - 1, 0)).bit(0);
             routes.add(Hw.mux(detoured, detourRouteOf(h), routeOf(h)));
         }
         return Hw.select(routes, home.bits(Integer.numberOfTrailingZeros(config.ports()) - 1, 0));
@@ -711,6 +711,12 @@ public final class SueInstance extends Component {
     /** The port connection port {@code home}'s detoured connections take now (more ports). */
     private Expr detourRouteOf(int home) {
         return fieldOf(router.detourRoute, home);
+    }
+
+    /** Which of connection port {@code home}'s connections take its detour route, a bit per XPU (more ports). */
+    private Expr detouredOf(int home) {
+        int d = config.path().destinations();
+        return router.detoured.bits((home + 1) * d - 1, home * d);
     }
 
     /** Connection port {@code home}'s field of a router output of a port number per connection port. */
@@ -846,7 +852,7 @@ public final class SueInstance extends Component {
         List<Expr> highestFirst = new ArrayList<>();
         List<Expr> detoursFirst = new ArrayList<>();
         for (int h = 0; h < config.ports(); h++) {
-            Expr detoured = wire(config.portPrefix(h) + "detoured", router.detoured.bits((h + 1) * d - 1, h * d));
+            Expr detoured = wire(config.portPrefix(h) + "detoured", detouredOf(h));
             Way way = way(config.portPrefix(h), routeOf(h), h, detoured, rows, links, takes);
             Way detour = way(config.portPrefix(h) + "detour_", detourRouteOf(h), h, detoured.not(), rows, links,
                     takes);
