@@ -585,7 +585,7 @@ public final class SueInstance extends Component {
     private static final int CHOICES = 8;
 
     /** The largest PDUs each port's transmit queue holds (more ports; {@link Config#portQueueBeats}). */
-    private static final int TX_QUEUE_PDUS = 2;
+    private static final int TX_QUEUE_PDUS = 3;
 
     /**
      * The headroom above a PFC threshold in this instance for a link of {@code linkDelayCycles} each way
@@ -639,6 +639,7 @@ public final class SueInstance extends Component {
         }
         if (router != null) {
             routeEvents(path, ttx);
+            stuckConnections(ttx, trx).into(router.stuck);
             exposeStatus(router, "route_");
         }
         if (config.cbfc() == null) { // nothing to reserve or charge
@@ -736,7 +737,6 @@ public final class SueInstance extends Component {
         router.returned.drive(ttx.unreserve.valid(), ttx.unreserve.field("port"));
         router.charged.drive(ttx.charge.valid(), ConnectionRouter.CONNECTION.expr().set("port",
                 ttx.charge.field("port")).set("xpu", ttx.charge.field("xpu")).build());
-        ttx.stuck.into(router.stuck); // a connection stuck with its port up may take another (10.8)
         int xw = Hw.log2Up(config.path().destinations());
         if (xw < SueMeta.XPU_WIDTH) { // a connection is its XPU id's low bits (the transport's tables)
             unused("link_event_xpu_high", ttx.reserve.field("xpu").bits(SueMeta.XPU_WIDTH - 1, xw),
@@ -745,6 +745,31 @@ public final class SueInstance extends Component {
         router.outFire.set(ttx.out.fire());
         router.outLast.set(ttx.out.tlast());
         ttx.hurry.set(router.fled); // what the dead port or broken way carried goes again at once
+    }
+
+    /**
+     * The connections the router hears stuck (docs/protocol.md 10.8), a register stage after their sources: the
+     * transport's, with its port up, which may take another; and a connection whose peer's PDUs come in on another port
+     * than the connection's own (the peer's route or detour took them there), so that its ACKs follow them instead of
+     * taking a way that may be broken. The transport's go first. A connection already detoured, a connection port
+     * whose routes are moving and the cycles before the router has heard the last report report nothing (the peer's
+     * next PDU tells it again).
+     */
+    private Flow stuckConnections(TransportTx ttx, TransportRx trx) {
+        Stream in = trx.in;
+        Expr home = SueMeta.PORT.of(in.tuser());
+        Flow offHome = Flow.registered(this, "off_home", in.fire().and(in.tlast()).and(SueMeta.LINK.of(in.tuser())
+                .ne(home)), ConnectionRouter.CONNECTION, ConnectionRouter.CONNECTION.expr().set("port", home)
+                .set("xpu", SueMeta.SRC_XPU.of(in.tuser())).build());
+        Expr h = offHome.field("port").bits(Integer.numberOfTrailingZeros(config.ports()) - 1, 0);
+        Expr x = offHome.field("xpu").bits(Hw.log2Up(config.path().destinations()) - 1, 0);
+        Expr detoured = router.detoured.shr(Hw.cat(h, x)).bit(0);
+        Reg quiet = reg("off_home_quiet", 2, 0); // the report reaches the router's moving flags in three cycles
+        Expr report = wire("off_home_report", offHome.fire().and(detoured.not()).and(router.moving.shr(h).bit(0).not())
+                .and(quiet.eq(0)).and(ttx.stuck.fire().not()));
+        quiet.set(Hw.mux(report, Hw.lit(2, 3), Hw.mux(quiet.eq(0), quiet, quiet.sub(1))));
+        return Flow.registered(this, "stuck_event", ttx.stuck.fire().or(report), ConnectionRouter.CONNECTION,
+                Hw.mux(ttx.stuck.fire(), ttx.stuck.payload(), offHome.payload()));
     }
 
     /**

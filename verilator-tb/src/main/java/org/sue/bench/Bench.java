@@ -45,7 +45,7 @@ public final class Bench {
 
     /** The sections of the bench, in the order a full run measures them; {@code scripts/bench SECTION ...} runs some. */
     static final List<String> SECTIONS = List.of("crc", "framing", "cmdpath", "queue_store", "sue", "line_rate",
-            "faults", "axi", "mgmt", "parallel", "ports", "failover", "lut6");
+            "faults", "axi", "mgmt", "parallel", "ports", "ports_switch", "failover", "lut6");
 
     public static void main(String[] args) throws IOException {
         long cycles = 200_000;
@@ -100,6 +100,8 @@ public final class Bench {
         }
         if (all || sections.contains("ports")) { // 1, 2 and 4 ports on one transport: the ports' aggregate
             PortsBench.measure(Bench::put, out);
+        } else if (sections.contains("ports_switch")) { // the aggregate to many destinations behind switches
+            PortsBench.switched(Bench::put);
         }
         if (all || sections.contains("ports") || sections.contains("failover")) { // a port dying under traffic
             FailoverBench.measure(Bench::put);

@@ -88,8 +88,9 @@ class PerfTablesTest {
         }
         keys.add("llr_reinit_cycles");
         for (int p : new int[] {1, 2, 4}) {
-            keys.addAll(List.of("ports_bytes_per_cycle_" + p, "ports_goodput_" + p, "ports_" + p + "_cells",
-                    "ports_" + p + "_ffs", "ports_" + p + "_mem_bits"));
+            keys.addAll(List.of("ports_bytes_per_cycle_" + p, "ports_goodput_" + p, "ports_pair_bytes_per_cycle_" + p,
+                    "ports_pair_goodput_" + p, "ports_" + p + "_cells", "ports_" + p + "_ffs", "ports_" + p
+                    + "_mem_bits"));
         }
         keys.add("failover_detect_cycles");
         keys.add("pair_detour_detect_cycles");
@@ -98,7 +99,8 @@ class PerfTablesTest {
                 keys.addAll(List.of("failover_goodput_" + tag + p, "failover_cycles_" + tag + p,
                         "failover_settle_cycles_" + tag + p));
             }
-            keys.add("strict_vs_unordered_goodput_" + p);
+            keys.addAll(List.of("strict_vs_unordered_goodput_" + p, "strict_vs_unordered_goodput_" + p + "_4",
+                    "strict_vs_unordered_goodput_" + p + "_" + PortsBench.DESTINATIONS));
             keys.addAll(List.of("pair_detour_cycles_" + p, "pair_detour_goodput_" + p));
         }
         for (String design : DefaultDesigns.all().keySet()) {

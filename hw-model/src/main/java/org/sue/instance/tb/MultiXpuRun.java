@@ -14,7 +14,8 @@ import org.sue.sim.Simulator;
 
 /**
  * N XPUs, each with its SUE instance, joined by a {@link SwitchModel} in the JVM simulator: XPU k (k = 1..N) on switch
- * port k - 1 over a link of its own each way ({@link Link}: delay, faults). Each XPU sends the commands queued to it
+ * port k - 1 over a link of its own each way ({@link Link}: delay, faults). Instances of 2 or 4 ports have a switch
+ * per port, a plane: port p of every XPU on plane p, each over links of its own. Each XPU sends the commands queued to it
  * ({@link #add}) to any other; {@link #run} goes on until every command is delivered, every credit is back, every
  * retransmit store and the switch are empty, and checks per {source, destination, VC} that each command arrived once,
  * unchanged and in order. Faults on top of the links': each {@link XpuSide}'s knobs ({@link #side}), a port that
@@ -68,9 +69,13 @@ public final class MultiXpuRun {
         }
     }
 
+    /** How far apart the link seeds of two planes are. */
+    private static final long PLANE_SEEDS = 1_000_003L;
+
     private final SueInstance.Config config;
     private final List<XpuSide> sides = new ArrayList<>();
-    private final SwitchModel fabric;
+    /** The switch of each port: plane p joins port p of every XPU. */
+    private final List<SwitchModel> planes = new ArrayList<>();
     private final SideClock clock;
 
     /** {@code xpus} XPUs, every port's links {@code delay} cycles each way with {@code faults} (seeded each). */
@@ -82,10 +87,10 @@ public final class MultiXpuRun {
     /**
      * @param config      the instance configuration of every XPU; neither CBFC nor PFC (the switch has no link flow
      *                    control), as many destinations as XPUs + 1 at least (XPU ids are 1..N)
-     * @param links       per port (XPU k on port k - 1) its links
-     * @param fabricDelay cycles across the switch
+     * @param links       per switch port (XPU k on port k - 1) its links, the same on every plane
+     * @param fabricDelay cycles across a switch
      * @param queueBytes  each switch output queue's size, 0 for no limit
-     * @param seed        seeds commands, credits and the links
+     * @param seed        seeds commands, credits and the links (each link its own)
      */
     public MultiXpuRun(SueInstance.Config config, List<Link> links, int fabricDelay, long queueBytes, long seed) {
         if (config.cbfc() != null || config.pfc() != null) {
@@ -97,18 +102,28 @@ public final class MultiXpuRun {
                     - 1) + " (XPU ids 1..N below config.path.destinations), got " + links.size());
         }
         this.config = config;
-        fabric = new SwitchModel(config.net(), config.llr(), config.busWidth(), fabricDelay, queueBytes);
+        for (int p = 0; p < config.ports(); p++) {
+            planes.add(new SwitchModel(config.net(), config.llr(), config.portWidth(), fabricDelay, queueBytes));
+        }
         Design design = Design.elaborate(new SueInstance(config));
-        List<LinkModel> fromSwitch = new ArrayList<>();
+        List<List<LinkModel>> fromSwitch = new ArrayList<>();
         for (int k = 1; k <= links.size(); k++) {
             Link l = links.get(k - 1);
-            LinkModel in = new LinkModel(l.delay(), l.faults(), new Random(seed + 2L * k - 1));
-            LinkModel out = new LinkModel(l.delay(), l.faults(), new Random(seed + 2L * k));
+            List<LinkModel> in = new ArrayList<>();
+            List<LinkModel> out = new ArrayList<>();
+            for (int p = 0; p < config.ports(); p++) { // port 0 keeps the seeds of one port
+                long s = seed + 2L * k + PLANE_SEEDS * p;
+                in.add(new LinkModel(l.delay(), l.faults(), new Random(s - 1)));
+                out.add(new LinkModel(l.delay(), l.faults(), new Random(s)));
+            }
             Simulator sim = Simulator.compile(design);
             sim.reset();
             // each side its own random numbers: on threads of their own they must not share any
             sides.add(new XpuSide("XPU " + k, k, config, sim, in, new Random(seed * 31 + k), null));
-            fabric.attach(SwitchModel.address(config.net(), XpuSide.identity(k, config.net())), in, out);
+            long address = SwitchModel.address(config.net(), XpuSide.identity(k, config.net()));
+            for (int p = 0; p < config.ports(); p++) {
+                planes.get(p).attach(address, in.get(p), out.get(p));
+            }
             fromSwitch.add(out);
         }
         for (int i = 0; i < sides.size(); i++) {
@@ -128,7 +143,7 @@ public final class MultiXpuRun {
             step();
         }
         List<SideClock.Side> clocked = new ArrayList<>(sides.stream().map(SideClock.Side::of).toList());
-        clocked.add(new SideClock.Side(fabric::drive, fabric::step));
+        planes.forEach(plane -> clocked.add(new SideClock.Side(plane::drive, plane::step)));
         clock = new SideClock(clocked, this::now, links.stream().mapToInt(Link::delay).min().orElse(0), true);
     }
 
@@ -149,8 +164,17 @@ public final class MultiXpuRun {
         return sides.size();
     }
 
+    /** The switch of port 0 (of the only port). */
     public SwitchModel fabric() {
-        return fabric;
+        return plane(0);
+    }
+
+    /** The switch that joins port {@code port} of every XPU. */
+    public SwitchModel plane(int port) {
+        if (port < 0 || port >= planes.size()) {
+            throw new IllegalArgumentException("MultiXpuRun port must be 0.." + (planes.size() - 1) + ", got " + port);
+        }
+        return planes.get(port);
     }
 
     /** Queues {@code commands} commands from {@code mix} at XPU {@code src} for XPU {@code dst}. */
@@ -205,17 +229,20 @@ public final class MultiXpuRun {
         return this;
     }
 
-    /** The switch port of XPU {@code xpu} drops everything to and from it ({@link SwitchModel#dropAll}), or not. */
+    /**
+     * The switch ports of XPU {@code xpu}, on every plane, drop everything to and from it ({@link SwitchModel#dropAll}),
+     * or not.
+     */
     public MultiXpuRun dropAll(int xpu, boolean on) {
         side(xpu);
-        fabric.dropAll(xpu - 1, on);
+        planes.forEach(plane -> plane.dropAll(xpu - 1, on));
         return this;
     }
 
-    /** XPU {@code xpu}'s link to the switch down ({@code false}) or up: both ways, both ends' {@code link_up}. */
+    /** XPU {@code xpu}'s links to the switches down ({@code false}) or up: both ways, both ends' {@code link_up}. */
     public MultiXpuRun linkUp(int xpu, boolean up) {
         side(xpu).linkUp(up);
-        fabric.linkUp(xpu - 1, up);
+        planes.forEach(plane -> plane.linkUp(xpu - 1, up));
         return this;
     }
 
@@ -223,7 +250,7 @@ public final class MultiXpuRun {
         for (XpuSide s : sides) {
             s.sim().step();
         }
-        fabric.step();
+        planes.forEach(SwitchModel::step);
     }
 
     /** The cycle now, as every instance counts it. */
@@ -240,11 +267,11 @@ public final class MultiXpuRun {
     private boolean settled() {
         for (XpuSide s : sides) {
             if (!s.tx().idle() || s.tx().inReset() || s.rx().held() != 0 || !s.tx().creditsBack()
-                    || !s.toPeer().noDataInFlight() || s.counter("tp_tx_store_records") != 0) {
+                    || !s.nothingInFlightToPeer() || s.counter("tp_tx_store_records") != 0) {
                 return false;
             }
         }
-        if (!fabric.noDataInFlight()) {
+        if (!planes.stream().allMatch(SwitchModel::noDataInFlight)) {
             return false;
         }
         for (XpuSide to : sides) {

@@ -116,7 +116,14 @@ public final class SmallInstance {
      */
     public static SueInstance.Config multiPort(HeaderFormat format, int ports, int xpuWidth, int transportWidth,
                                                int delay) {
-        SueInstance.Config c = builder(format).path(p -> p.dataWidth(xpuWidth)).busWidth(transportWidth)
+        return multiPort(format, ports, xpuWidth, transportWidth, 16, delay);
+    }
+
+    /** The same for {@code destinations} XPU ids (a power of two). */
+    public static SueInstance.Config multiPort(HeaderFormat format, int ports, int xpuWidth, int transportWidth,
+                                               int destinations, int delay) {
+        SueInstance.Config c = builder(format).path(p -> p.dataWidth(xpuWidth).destinations(destinations))
+                .busWidth(transportWidth)
                 .transport(t -> t.ports(ports).storeBytes(65536)).rxFifoDepth(1024)
                 .llr(true).llr(l -> l.maxFrameBytes(1536).outstandingFramesMax(64).outstandingBytesMax(32768)
                         .replayTimerCycles(4 * delay + 200).replayCountMax(LlrConfig.NO_REPLAY_LIMIT)

@@ -4,10 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.sue.instance.SueInstance;
+import org.sue.transport.ConnectionRouter;
+import org.sue.transport.tb.ConnectionRouterFollower;
 import org.sue.net.HeaderFormat;
 
 /** N XPUs through the {@link SwitchModel}: exactly once and in order per {source, destination, VC}, and line rate. */
@@ -111,6 +116,71 @@ class MultiXpuRunTest {
         assertTrue(run.fabric().queueDrops() > 0, "three senders into one port overflow its queue");
         assertTrue(run.side(2).fromPeer().lost() > 0 && run.side(1).fromPeer().lost() == 0,
                 "only port 1's links lose frames");
+    }
+
+    /**
+     * Instances of 2 and 4 ports (strict and unordered mode), a switch per port: four XPUs send random commands to each
+     * other over links that lose frames and flip bits, and every port of every XPU carries some of them.
+     */
+    @ParameterizedTest
+    @CsvSource({"2, STRICT", "4, STRICT", "2, UNORDERED"})
+    void xpusOfSeveralPortsMeetOnASwitchPerPort(int ports, SueInstance.Config.Ordering ordering) {
+        SueInstance.Config config = switched(ports).withOrdering(ordering);
+        MultiXpuRun run = new MultiXpuRun(config, 4, 20, LinkModel.Faults.loss(0.005).withBitErrors(0.005), 10, 7);
+        run.addAllToAll(12, TwoXpuRun.RANDOM);
+        assertAllDelivered(run.run(50_000, null));
+        for (int x = 1; x <= 4; x++) {
+            for (int p = 0; p < ports; p++) {
+                assertTrue(run.side(x).toPeer(p).sent() > 0, "XPU " + x + " sent nothing on port " + p);
+                assertTrue(run.side(x).fromPeer(p).sent() > 0, "plane " + p + " sent nothing to XPU " + x);
+            }
+        }
+    }
+
+    /**
+     * Behind a switch per port, plane 1's port to XPU 2 breaks both ways for 28,000 cycles while every link stays up
+     * (the far end's port of that plane gone; docs/protocol.md 10.8): XPU 1, sending to XPUs 2 and 3, moves its
+     * connection {1, 2} to port 0, and XPU 2, which sends nothing but ACKs, follows it there, so that they reach XPU 1.
+     * Nothing is declared unreachable, lost, duplicated or reordered; XPU 3 never moves; all of them are home at the
+     * end, and every router follows its reference every cycle.
+     */
+    @Test
+    void aPairBrokenBothWaysBehindTheSwitchMovesAtBothEnds() {
+        int probe = 6000; // two timeouts
+        SueInstance.Config config = switched(2).withLlr(null).withTransport(switched(2).transport().toBuilder()
+                .probeCycles(probe).build());
+        MultiXpuRun run = new MultiXpuRun(config, 3, 20, LinkModel.Faults.NONE, 10, 9);
+        List<ConnectionRouterFollower> routers = new ArrayList<>();
+        for (int x = 1; x <= 3; x++) {
+            routers.add(new ConnectionRouterFollower(run.side(x).sim(), "router.",
+                    ConnectionRouter.Config.of(config.transport())));
+        }
+        run.addRoundRobin(1, new int[] {2, 3}, 300, TwoXpuRun.RANDOM);
+        run.idle(1000);
+        run.plane(1).dropAll(1, true); // XPU 2's port on plane 1
+        for (int i = 0; i < 4; i++) {
+            run.addRoundRobin(1, new int[] {2, 3}, 300, TwoXpuRun.RANDOM);
+            run.idle(7000);
+        }
+        XpuSide one = run.side(1);
+        XpuSide two = run.side(2);
+        assertTrue(one.counter("route_detours") >= 1, "XPU 1's connection {1, 2} took port 0");
+        assertTrue(two.counter("route_detours") >= 1, "XPU 2's connection {1, 1} followed it");
+        assertTrue(two.counter("route_detoured_pdus") > 0, "XPU 2's ACK-only PDUs took port 0");
+        run.plane(1).dropAll(1, false);
+        assertAllDelivered(run.run(200_000, null));
+        run.idle(2L * probe + 2000);
+        for (int x = 1; x <= 3; x++) {
+            assertEquals(List.of(), routers.get(x - 1).mismatches(), "XPU " + x + "'s router against its reference");
+            assertEquals(0, run.side(x).counter("route_detours_now"), "XPU " + x + "'s connections are home");
+            assertEquals(0, run.side(x).counter("tp_tx_destinations_lost"), "XPU " + x + " declared none unreachable");
+        }
+        assertEquals(0, run.side(3).counter("route_detours"), "XPU 3's way on plane 1 stayed open");
+    }
+
+    /** The small multi-port instance ({@link SmallInstance#multiPort}) without CBFC, which the switch does not have. */
+    static SueInstance.Config switched(int ports) {
+        return SmallInstance.multiPort(HeaderFormat.ETH_IPV4_UDP, ports, 20).withCbfc(null).withRxVcFifoDepth(0);
     }
 
     @Test
