@@ -43,7 +43,7 @@ public final class Bench {
         return Math.round(v * scale) / scale;
     }
 
-    /** The sections of the bench, in the order a full run measures them; {@code scripts/bench SECTION ...} runs some. */
+    /** The bench's sections, in the order a full run measures them; {@code scripts/bench SECTION ...} runs some. */
     static final List<String> SECTIONS = List.of("crc", "framing", "cmdpath", "queue_store", "sue", "line_rate",
             "faults", "axi", "mgmt", "parallel", "ports", "ports_switch", "failover", "lut6");
 

@@ -14,12 +14,13 @@ import org.sue.sim.Simulator;
 
 /**
  * N XPUs, each with its SUE instance, joined by a {@link SwitchModel} in the JVM simulator: XPU k (k = 1..N) on switch
- * port k - 1 over a link of its own each way ({@link Link}: delay, faults). Instances of 2 or 4 ports have a switch
- * per port, a plane: port p of every XPU on plane p, each over links of its own. Each XPU sends the commands queued to it
- * ({@link #add}) to any other; {@link #run} goes on until every command is delivered, every credit is back, every
- * retransmit store and the switch are empty, and checks per {source, destination, VC} that each command arrived once,
- * unchanged and in order. Faults on top of the links': each {@link XpuSide}'s knobs ({@link #side}), a port that
- * drops everything ({@link #dropAll}), an XPU frozen ({@link #freeze}), a link down ({@link #linkUp}).
+ * port k - 1 over a link of its own each way ({@link Link}: delay, faults). Instances of 2 or 4 ports have a
+ * switch per port, a plane: port p of every XPU on plane p, each over links of its own. Each XPU sends the commands
+ * queued to it ({@link #add}) to any other; {@link #run} goes on until every command is delivered, every credit is
+ * back, every retransmit store and the switches are empty, and checks per {source, destination, VC} that each
+ * command arrived once, unchanged and in order. Faults on top of the links': each {@link XpuSide}'s knobs
+ * ({@link #side}), a port that drops everything ({@link #dropAll}), an XPU frozen ({@link #freeze}), a link down
+ * ({@link #linkUp}).
  */
 public final class MultiXpuRun {
     /** One port's links, the same each way: cycles a frame spends on it and what it does to frames. */
@@ -230,8 +231,8 @@ public final class MultiXpuRun {
     }
 
     /**
-     * The switch ports of XPU {@code xpu}, on every plane, drop everything to and from it ({@link SwitchModel#dropAll}),
-     * or not.
+     * The switch ports of XPU {@code xpu}, on every plane, drop everything to and from it
+     * ({@link SwitchModel#dropAll}), or not.
      */
     public MultiXpuRun dropAll(int xpu, boolean on) {
         side(xpu);
