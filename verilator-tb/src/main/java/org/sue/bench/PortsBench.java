@@ -90,7 +90,7 @@ final class PortsBench {
      */
     static double behindSwitches(int ports, int dests, SueInstance.Config.Ordering ordering) {
         long t0 = System.nanoTime();
-        SueInstance.Config config = switched(ports).withOrdering(ordering);
+        SueInstance.Config config = switchedInstance(ports).withOrdering(ordering);
         MultiXpuRun run = new MultiXpuRun(config, dests + 1, DELAY, LinkModel.Faults.NONE, 0, 8).txValidPercent(100)
                 .rxReturnPercent(100);
         run.addRoundRobin(1, IntStream.rangeClosed(2, dests + 1).toArray(), COMMANDS / dests,
@@ -113,7 +113,7 @@ final class PortsBench {
      * destination's ACK waits up to the ACK delay when few PDUs go to it, and the pair's 64 KiB a port is below what
      * a 1024-bit port sends meanwhile).
      */
-    static SueInstance.Config switched(int ports) {
+    static SueInstance.Config switchedInstance(int ports) {
         SueInstance.Config c = SmallInstance.multiPort(HeaderFormat.ETH_IPV4_UDP, ports, WIDTH, WIDTH, 128, DELAY);
         return c.withTransport(c.transport().toBuilder().storeBytes(262_144 / ports).build()).withCbfc(null)
                 .withRxVcFifoDepth(0);

@@ -125,7 +125,7 @@ class MultiXpuRunTest {
     @ParameterizedTest
     @CsvSource({"2, STRICT", "4, STRICT", "2, UNORDERED"})
     void xpusOfSeveralPortsMeetOnASwitchPerPort(int ports, SueInstance.Config.Ordering ordering) {
-        SueInstance.Config config = switched(ports).withOrdering(ordering);
+        SueInstance.Config config = switchedInstance(ports).withOrdering(ordering);
         MultiXpuRun run = new MultiXpuRun(config, 4, 20, LinkModel.Faults.loss(0.005).withBitErrors(0.005), 10, 7);
         run.addAllToAll(12, TwoXpuRun.RANDOM);
         assertAllDelivered(run.run(50_000, null));
@@ -147,8 +147,9 @@ class MultiXpuRunTest {
     @Test
     void aPairBrokenBothWaysBehindTheSwitchMovesAtBothEnds() {
         int probe = 6000; // two timeouts
-        SueInstance.Config config = switched(2).withLlr(null).withTransport(switched(2).transport().toBuilder()
-                .probeCycles(probe).build());
+        SueInstance.Config base = switchedInstance(2);
+        SueInstance.Config config = base.withLlr(null).withTransport(base.transport().toBuilder().probeCycles(probe)
+                .build());
         MultiXpuRun run = new MultiXpuRun(config, 3, 20, LinkModel.Faults.NONE, 10, 9);
         List<ConnectionRouterFollower> routers = new ArrayList<>();
         for (int x = 1; x <= 3; x++) {
@@ -179,7 +180,7 @@ class MultiXpuRunTest {
     }
 
     /** The small multi-port instance ({@link SmallInstance#multiPort}) without CBFC, which the switch does not have. */
-    static SueInstance.Config switched(int ports) {
+    static SueInstance.Config switchedInstance(int ports) {
         return SmallInstance.multiPort(HeaderFormat.ETH_IPV4_UDP, ports, 20).withCbfc(null).withRxVcFifoDepth(0);
     }
 
