@@ -25,8 +25,7 @@ import org.sue.lib.stream.Keep;
  * lane multiplexers, wide and narrow memories of both read-under-write kinds, registers with and without reset in
  * when-blocks, a child component), plus random expressions around them; the compiled simulator must equal
  * {@link ReferenceSimulator} on every signal and every memory word, every cycle, under random inputs and resets,
- * with spans of held inputs in which the activity-driven evaluation skips the partitions that did not change and the
- * clock edge the registers whose next values did not.
+ * with spans of held inputs in which the activity-driven evaluation skips the partitions that did not change.
  */
 class DifferentialSimTest {
 
@@ -103,8 +102,8 @@ class DifferentialSimTest {
 
             // random logic over all of it, in a child and here
             leaves.addAll(List.of(data, other, count, addrA, sel, lanesOut, merged, acc, held, keep));
-            // registers over random logic, some held by an enable, some counting: the clock edge computes a
-            // register only while something its next value reads may have changed (SimCompiler.groupRegisters)
+            // registers over random logic, some held by an enable, some counting, some read by the next values of
+            // the registers after them: both ways the clock edge updates a register (SimCompiler.emitRegisters)
             for (int k = 0; k < 6; k++) {
                 int w = RandomExpressionSimTest.WIDTHS[rnd.nextInt(RandomExpressionSimTest.WIDTHS.length)];
                 Reg r = k % 2 == 0 ? reg("rand_" + k, w, new BigInteger(w, rnd)) : regNoReset("rand_" + k, w);

@@ -84,9 +84,8 @@ final class PortsBench {
     /**
      * XPU 1 sending saturating {@value #BYTES}-byte commands on VC 0, round robin to XPUs 2 .. {@code dests} + 1, every
      * XPU's port p on the switch of plane p (fabric delay 0, links of {@value #DELAY} cycles): the command bytes per
-     * cycle all destinations received, from the first delivery to the last. One VC: commands on the VCs in turn would
-     * give each of 64 destinations one VC only, and strict mode's pinning of {destination, VC} would then load the
-     * ports unevenly for this pattern alone.
+     * cycle all destinations received, from the first delivery to the last. One VC, 64 queues: with the four VCs
+     * (256 queues, smaller PDUs) the ports are not yet at one full-width port's goodput (docs/performance.md).
      */
     static double behindSwitches(int ports, int dests, SueInstance.Config.Ordering ordering) {
         long t0 = System.nanoTime();

@@ -110,21 +110,19 @@ public final class MultiXpuRun {
         List<List<LinkModel>> fromSwitch = new ArrayList<>();
         for (int k = 1; k <= links.size(); k++) {
             Link l = links.get(k - 1);
+            long address = SwitchModel.address(config.net(), XpuSide.identity(k, config.net()));
             List<LinkModel> in = new ArrayList<>();
             List<LinkModel> out = new ArrayList<>();
             for (int p = 0; p < config.ports(); p++) { // port 0 keeps the seeds of one port
                 long s = seed + 2L * k + PLANE_SEEDS * p;
                 in.add(new LinkModel(l.delay(), l.faults(), new Random(s - 1)));
                 out.add(new LinkModel(l.delay(), l.faults(), new Random(s)));
+                planes.get(p).attach(address, in.get(p), out.get(p));
             }
             Simulator sim = Simulator.compile(design);
             sim.reset();
             // each side its own random numbers: on threads of their own they must not share any
             sides.add(new XpuSide("XPU " + k, k, config, sim, in, new Random(seed * 31 + k), null));
-            long address = SwitchModel.address(config.net(), XpuSide.identity(k, config.net()));
-            for (int p = 0; p < config.ports(); p++) {
-                planes.get(p).attach(address, in.get(p), out.get(p));
-            }
             fromSwitch.add(out);
         }
         for (int i = 0; i < sides.size(); i++) {
